@@ -1,0 +1,27 @@
+package io.github.qsbench.core.strategy;
+
+import static io.github.qsbench.core.Lockable.noLock;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.AtomicMessage;
+import io.github.qsbench.core.QSConfiguration;
+import io.github.qsbench.core.QueueOptions;
+
+/**
+ * ConcurrentHashMap and ConcurrentLinkedDeque with AtomicMessage: no lock of the application's,
+ * and a compare-and-set on the message decides which of two racing consumers grabs it:
+ * exactly-once.
+ */
+public final class ConcurrentQSWithAtomicMessage extends AbstractQS<AtomicMessage> {
+
+	public ConcurrentQSWithAtomicMessage(QueueOptions options) {
+		super(QSConfiguration.messages(AtomicMessage::new)
+			.map(noLock(new ConcurrentHashMap<>()))
+			.queues(() -> noLock(new ConcurrentLinkedDeque<>()))
+			.index(() -> noLock(new ConcurrentHashMap<>())), options);
+	}
+
+}

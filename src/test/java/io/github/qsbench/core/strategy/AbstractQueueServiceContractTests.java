@@ -1,0 +1,296 @@
+package io.github.qsbench.core.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import java.time.Duration;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueStats;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every strategy must do, run once per strategy by a short subclass. Time is a
+ * {@link MutableClock}: leases expire because a test moves the clock, never by sleeping.
+ */
+abstract class AbstractQueueServiceContractTests {
+
+	static final Duration LEASE = Duration.ofSeconds(30);
+
+	final MutableClock clock = new MutableClock();
+
+	AbstractQS<?> service;
+
+	abstract Strategy strategy();
+
+	AbstractQS<?> create(Eviction eviction) {
+		return strategy().create(new QueueOptions(LEASE, eviction, this.clock, true));
+	}
+
+	@BeforeEach
+	void createService() {
+		this.service = create(Eviction.LAZY);
+	}
+
+	@Test
+	void push_thenPoll_deliversBodyOnce() {
+		Message pushed = this.service.push("q", "hello");
+
+		Message polled = this.service.poll("q").orElseThrow();
+
+		assertThat(polled.id()).isEqualTo(pushed.id());
+		assertThat(polled.queue()).isEqualTo("q");
+		assertThat(polled.body()).isEqualTo("hello");
+		assertThat(polled.deliveries()).isEqualTo(1);
+		assertThat(this.service.poll("q")).as("held by its consumer").isEmpty();
+	}
+
+	@Test
+	void poll_fifoWithinQueue() {
+		for (int i = 0; i < 5; i++) {
+			this.service.push("q", "m" + i);
+		}
+		for (int i = 0; i < 5; i++) {
+			assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("m" + i);
+		}
+	}
+
+	@Test
+	void poll_queuesAreIndependent() {
+		this.service.push("a", "for a");
+		this.service.push("b", "for b");
+
+		assertThat(this.service.poll("b").orElseThrow().body()).isEqualTo("for b");
+		assertThat(this.service.poll("b")).isEmpty();
+		assertThat(this.service.poll("a").orElseThrow().body()).isEqualTo("for a");
+	}
+
+	@Test
+	void poll_unknownQueue_nothing() {
+		assertThat(this.service.poll("never-pushed")).isEmpty();
+	}
+
+	@Test
+	void poll_drainedQueue_nothing() {
+		this.service.complete(pushAndPoll("q", "only"));
+
+		assertThat(this.service.poll("q")).isEmpty();
+	}
+
+	@Test
+	void push_sameBodyTwice_twoMessages() {
+		String body = "same";
+		Message first = this.service.push("q", body);
+		Message second = this.service.push("q", body);
+
+		assertThat(first.id()).isNotEqualTo(second.id());
+		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(first.id());
+		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(second.id());
+	}
+
+	@Test
+	void push_idsIncreaseAcrossQueues() {
+		long a = this.service.push("a", "x").id();
+		long b = this.service.push("b", "x").id();
+
+		assertThat(a).isPositive();
+		assertThat(b).isGreaterThan(a);
+	}
+
+	@Test
+	void complete_polledMessage_neverComesBack() {
+		Message message = pushAndPoll("q", "done");
+
+		assertThat(this.service.complete(message)).isTrue();
+		this.clock.advance(LEASE.multipliedBy(3));
+
+		assertThat(this.service.poll("q")).isEmpty();
+	}
+
+	@Test
+	void complete_twice_secondReturnsFalse() {
+		Message message = pushAndPoll("q", "done");
+
+		assertThat(this.service.complete(message)).isTrue();
+		assertThat(this.service.complete(message)).isFalse();
+	}
+
+	@Test
+	void poll_uncompleted_comesBackAfterLeaseNotBefore() {
+		Message first = pushAndPoll("q", "slow consumer");
+
+		this.clock.advance(LEASE.minusMillis(1));
+		assertThat(this.service.poll("q")).as("lease not yet expired").isEmpty();
+
+		this.clock.advance(Duration.ofMillis(1));
+		Message again = this.service.poll("q").orElseThrow();
+		assertThat(again.id()).isEqualTo(first.id());
+		assertThat(again.deliveries()).isEqualTo(2);
+		assertThat(this.service.poll("q")).as("leased again").isEmpty();
+	}
+
+	@Test
+	void poll_expiredMessage_comesBeforeLaterMessages() {
+		Message early = pushAndPoll("q", "early");
+		this.service.push("q", "late");
+
+		this.clock.advance(LEASE);
+
+		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(early.id());
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("late");
+	}
+
+	@Test
+	void poll_skipsInFlightMessages() {
+		pushAndPoll("q", "held");
+		this.service.push("q", "next");
+
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("next");
+	}
+
+	@Test
+	void emptyQueue_disappearsOnNextPoll() {
+		this.service.complete(pushAndPoll("q", "only"));
+		assertThat(this.service.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
+
+		assertThat(this.service.poll("q")).isEmpty();
+
+		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.queue("q")).isEmpty();
+		assertThat(this.service.queues()).isEmpty();
+	}
+
+	@Test
+	void queueWithInFlightMessage_staysAfterPoll() {
+		pushAndPoll("q", "held");
+
+		assertThat(this.service.poll("q")).isEmpty();
+
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1));
+	}
+
+	@Test
+	void push_toRemovedQueue_createsItAgain() {
+		this.service.complete(pushAndPoll("q", "first"));
+		this.service.poll("q");
+
+		this.service.push("q", "second");
+
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("second");
+	}
+
+	@Test
+	void eagerEviction_completeRemovesMessageAndQueue() {
+		this.service = create(Eviction.EAGER);
+		this.service.push("q", "a");
+		Message a = this.service.poll("q").orElseThrow();
+		this.service.push("q", "b");
+
+		this.service.complete(a);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 1, 0));
+
+		this.service.complete(this.service.poll("q").orElseThrow());
+		assertThat(this.service.queueCount()).as("removed by the completion, no poll needed").isZero();
+		assertThat(this.service.heldCount()).isZero();
+	}
+
+	@Test
+	void eagerEviction_redeliversAfterLease() {
+		this.service = create(Eviction.EAGER);
+		Message first = pushAndPoll("q", "slow");
+
+		this.clock.advance(LEASE);
+
+		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(first.id());
+	}
+
+	@Test
+	void queues_countReadyAndInFlight() {
+		this.service.push("b", "1");
+		this.service.push("a", "1");
+		this.service.push("a", "2");
+		this.service.push("a", "3");
+		this.service.poll("a");
+
+		assertThat(this.service.queues()).containsExactly(new QueueStats("a", 2, 1), new QueueStats("b", 1, 0));
+
+		this.clock.advance(LEASE);
+		assertThat(this.service.queue("a")).as("lease lapsed: ready again").contains(new QueueStats("a", 3, 0));
+	}
+
+	@Test
+	void completeById_delivered_completes() {
+		Message message = pushAndPoll("q", "by id");
+
+		assertThat(this.service.complete("q", message.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.complete("q", message.id())).as("second time").isEqualTo(Completion.NOT_FOUND);
+		this.clock.advance(LEASE);
+		assertThat(this.service.poll("q")).isEmpty();
+		assertThat(this.service.heldCount()).isZero();
+	}
+
+	@Test
+	void completeById_unknownOrOtherQueue_notFound() {
+		Message message = pushAndPoll("q", "x");
+
+		assertThat(this.service.complete("q", message.id() + 1)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.complete("other", message.id())).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.complete("q", message.id())).as("untouched by the misses").isEqualTo(Completion.COMPLETED);
+	}
+
+	@Test
+	void completeById_neverPolled_notDeliveredAndStillReady() {
+		Message message = this.service.push("q", "x");
+
+		assertThat(this.service.complete("q", message.id())).isEqualTo(Completion.NOT_DELIVERED);
+
+		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(message.id());
+	}
+
+	@Test
+	void completeById_afterLeaseLapsed_stillCompletes() {
+		Message message = pushAndPoll("q", "late consumer");
+		this.clock.advance(LEASE);
+
+		assertThat(this.service.complete("q", message.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.poll("q")).isEmpty();
+	}
+
+	@Test
+	void withoutIdLookup_completeByIdRefused() {
+		AbstractQS<?> plain = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		Message message = plain.push("q", "x");
+		plain.poll("q");
+
+		assertThatIllegalStateException().isThrownBy(() -> plain.complete("q", message.id()));
+		assertThat(plain.complete(message)).isTrue();
+	}
+
+	@Test
+	void heldCount_countsPushedAndNotCompleted() {
+		this.service.push("q", "1");
+		Message second = this.service.push("q", "2");
+		assertThat(this.service.heldCount()).isEqualTo(2);
+
+		this.service.poll("q");
+		this.service.poll("q");
+		this.service.complete("q", second.id());
+
+		assertThat(this.service.heldCount()).isEqualTo(1);
+	}
+
+	Message pushAndPoll(String queue, String body) {
+		Message pushed = this.service.push(queue, body);
+		Message polled = this.service.poll(queue).orElseThrow();
+		assertThat(polled.id()).isEqualTo(pushed.id());
+		return polled;
+	}
+
+}

@@ -1,0 +1,102 @@
+package io.github.qsbench.core.strategy;
+
+import static io.github.qsbench.core.ConcurrentTestHarness.intProperty;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.ConcurrentTestHarness;
+import io.github.qsbench.core.Delivery;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueOptions;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Writers and readers race over 8 queues until every pushed message was delivered; then the
+ * service must be empty. Counts lost messages (must be none for every strategy) and duplicate
+ * deliveries (must be none for the exactly-once strategies; printed for all). The lease is far
+ * longer than the run, so a second delivery can only come from a race. Sizes come from system
+ * properties {@code qs.test.messages}, {@code qs.test.writers}, {@code qs.test.readers}.
+ */
+class ConcurrentDeliveryTests {
+
+	private static final int MESSAGES = intProperty("qs.test.messages", 100_000);
+
+	private static final int WRITERS = intProperty("qs.test.writers", 4);
+
+	private static final int READERS = intProperty("qs.test.readers", 4);
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(intProperty("qs.test.timeout-seconds", 120));
+
+	private static final String[] QUEUES = { "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7" };
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void writersAndReaders_nothingLost_duplicatesCounted(Strategy strategy) throws InterruptedException {
+		AbstractQS<?> service = strategy
+			.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY, InstantSource.system(), true));
+		AtomicIntegerArray deliveries = new AtomicIntegerArray(MESSAGES);
+		AtomicInteger delivered = new AtomicInteger();
+		LongAdder duplicates = new LongAdder();
+		LongAdder completed = new LongAdder();
+
+		List<Runnable> tasks = new ArrayList<>();
+		for (int w = 0; w < WRITERS; w++) {
+			int writer = w;
+			tasks.add(() -> {
+				for (int m = writer; m < MESSAGES; m += WRITERS) {
+					service.push(QUEUES[m % QUEUES.length], Integer.toString(m));
+				}
+			});
+		}
+		for (int r = 0; r < READERS; r++) {
+			int reader = r;
+			tasks.add(() -> {
+				for (int i = reader; delivered.get() < MESSAGES && !Thread.currentThread().isInterrupted(); i++) {
+					Message message = service.poll(QUEUES[i % QUEUES.length]).orElse(null);
+					if (message == null) {
+						continue;
+					}
+					if (deliveries.incrementAndGet(Integer.parseInt(message.body())) == 1) {
+						delivered.incrementAndGet();
+					}
+					else {
+						duplicates.increment();
+					}
+					if (service.complete(message)) {
+						completed.increment();
+					}
+				}
+			});
+		}
+		ConcurrentTestHarness.runAll(TIMEOUT, tasks);
+
+		int lost = 0;
+		for (int m = 0; m < MESSAGES; m++) {
+			lost += (deliveries.get(m) == 0) ? 1 : 0;
+		}
+		for (String queue : QUEUES) {
+			assertThat(service.poll(queue)).as("drained").isEmpty();
+		}
+		System.out.printf("%-18s %d writers, %d readers, 8 queues: %d messages, %d lost, %d duplicate deliveries, %d completed%n",
+				strategy.profile(), WRITERS, READERS, MESSAGES, lost, duplicates.sum(), completed.sum());
+		assertThat(lost).as("lost messages").isZero();
+		assertThat(completed.sum()).as("each message completed exactly once").isEqualTo(MESSAGES);
+		assertThat(service.heldCount()).as("id index empty").isZero();
+		assertThat(service.queueCount()).as("empty queues removed").isZero();
+		if (strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) {
+			assertThat(duplicates.sum()).as("duplicate deliveries").isZero();
+		}
+	}
+
+}
