@@ -1,0 +1,56 @@
+package io.github.qsbench.config;
+
+import java.time.InstantSource;
+import java.util.Map;
+
+import io.github.qsbench.core.AbstractQS;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** Builds the strategy that the active profile chose, and makes it visible in logs, info and metrics. */
+@Configuration(proxyBeanMethods = false)
+class QueueServiceConfiguration {
+
+	private static final Logger logger = LoggerFactory.getLogger(QueueServiceConfiguration.class);
+
+	@Bean
+	InstantSource clock() {
+		return InstantSource.system();
+	}
+
+	@Bean
+	AbstractQS<?> queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
+		StrategyProfiles.check(environment.getActiveProfiles(), properties.otherProfiles());
+		AbstractQS<?> service = properties.strategy().create(properties.toOptions(clock));
+		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}",
+				properties.strategy().profile(), service.getClass().getSimpleName(),
+				properties.strategy().delivery(properties.eviction()), properties.eviction(),
+				properties.leaseTimeout());
+		return service;
+	}
+
+	@Bean
+	InfoContributor strategyInfo(QueueServiceProperties properties, AbstractQS<?> service) {
+		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",
+				service.getClass().getSimpleName(), "delivery",
+				properties.strategy().delivery(properties.eviction()), "eviction", properties.eviction(),
+				"leaseTimeout", properties.leaseTimeout().toString());
+		return builder -> builder.withDetail("strategy", strategy);
+	}
+
+	/** Every meter carries the strategy, so one dashboard can compare runs of different strategies. */
+	@Bean
+	MeterRegistryCustomizer<MeterRegistry> strategyTag(QueueServiceProperties properties) {
+		return registry -> registry.config().commonTags("strategy", properties.strategy().profile());
+	}
+
+}

@@ -1,0 +1,43 @@
+package io.github.qsbench.config;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.strategy.Strategy;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the queue service, under {@code qs.*}. Each strategy profile sets only
+ * {@code qs.strategy}.
+ *
+ * @param strategy the thread-safety strategy; set by the profile of the same name
+ * @param leaseTimeout how long a polled message stays in flight before it is delivered again
+ * @param eviction when completed messages leave their queue
+ * @param maxMessageSize the largest body a push accepts (SQS's long-standing limit by default)
+ * @param otherProfiles profiles that may be active beside a strategy profile; any other active
+ * profile stops start-up, so a misspelt strategy cannot silently fall back to the default
+ */
+@ConfigurationProperties("qs")
+public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy strategy,
+		@DefaultValue("30s") Duration leaseTimeout, @DefaultValue("lazy") Eviction eviction,
+		@DefaultValue("256KB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles) {
+
+	public QueueServiceProperties {
+		if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
+			throw new IllegalArgumentException("qs.lease-timeout must be positive, was " + leaseTimeout);
+		}
+		if (maxMessageSize.toBytes() < 1 || maxMessageSize.toBytes() > Integer.MAX_VALUE - 8) {
+			throw new IllegalArgumentException("qs.max-message-size must be between 1B and 2GB, was " + maxMessageSize);
+		}
+	}
+
+	QueueOptions toOptions(java.time.InstantSource clock) {
+		return new QueueOptions(this.leaseTimeout, this.eviction, clock, true);
+	}
+
+}

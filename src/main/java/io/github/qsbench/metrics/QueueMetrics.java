@@ -1,0 +1,90 @@
+package io.github.qsbench.metrics;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Message;
+
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The {@code qs.*} meters, counted by the HTTP layer around the queue service so that the core
+ * (what JMH measures) pays nothing for them. Gauges are derived from these counters and from the
+ * service's lock-free size reads: a scrape never takes a strategy's lock. No per-queue tag: queue
+ * names are unbounded.
+ */
+@Component
+public class QueueMetrics {
+
+	private final Counter pushed;
+
+	private final Counter firstDeliveries;
+
+	private final Counter redeliveries;
+
+	private final Counter emptyPolls;
+
+	private final Counter completed;
+
+	private final AbstractQS<?> service;
+
+	public QueueMetrics(MeterRegistry registry, AbstractQS<?> service) {
+		this.service = service;
+		this.pushed = Counter.builder("qs.messages.pushed").description("Messages accepted by a push").register(registry);
+		this.firstDeliveries = delivered(registry, false);
+		this.redeliveries = delivered(registry, true);
+		this.emptyPolls = Counter.builder("qs.polls.empty")
+			.description("Polls that found no ready message (answered 204)")
+			.register(registry);
+		this.completed = Counter.builder("qs.messages.completed")
+			.description("Messages completed by their consumer")
+			.register(registry);
+		Gauge.builder("qs.messages.ready", this, QueueMetrics::ready)
+			.description("Messages held and never delivered")
+			.register(registry);
+		Gauge.builder("qs.messages.inflight", this, QueueMetrics::inflight)
+			.description("Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
+			.register(registry);
+		Gauge.builder("qs.queues", service, AbstractQS::queueCount).description("Queues that exist").register(registry);
+	}
+
+	private static Counter delivered(MeterRegistry registry, boolean redelivery) {
+		return Counter.builder("qs.messages.delivered")
+			.description("Messages handed to a consumer by a poll")
+			.tag("redelivery", Boolean.toString(redelivery))
+			.register(registry);
+	}
+
+	public void pushed() {
+		this.pushed.increment();
+	}
+
+	public void delivered(Message message) {
+		(message.deliveries() > 1 ? this.redeliveries : this.firstDeliveries).increment();
+	}
+
+	public void emptyPoll() {
+		this.emptyPolls.increment();
+	}
+
+	public void completed() {
+		this.completed.increment();
+	}
+
+	/**
+	 * Delivered and not completed. Counters are read one after another, so the difference is clamped
+	 * to what the service holds; an at-least-once strategy that delivers one message twice as "first"
+	 * is also kept in bounds by the clamp.
+	 */
+	private double inflight() {
+		double held = this.service.heldCount();
+		return Math.max(0, Math.min(held, this.firstDeliveries.count() - this.completed.count()));
+	}
+
+	private double ready() {
+		return Math.max(0, this.service.heldCount() - inflight());
+	}
+
+}

@@ -1,0 +1,35 @@
+package io.github.qsbench.web;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Answers errors that never reached a controller (rejected by the servlet container, such as a
+ * malformed URL) as problem details too, with the container's status and no exception text.
+ */
+@RestController
+class ProblemErrorController implements ErrorController {
+
+	@RequestMapping("${server.error.path:/error}")
+	ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
+		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+		HttpStatus status = (code instanceof Integer value) ? HttpStatus.resolve(value) : null;
+		if (status == null || !status.isError()) {
+			status = HttpStatus.INTERNAL_SERVER_ERROR;
+		}
+		ProblemDetail problem = ProblemDetail.forStatus(status);
+		if (status.is4xxClientError()) {
+			problem.setDetail("The request was rejected before it reached the queue API.");
+		}
+		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+	}
+
+}
