@@ -1,0 +1,47 @@
+package io.github.qsbench.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.strategy.Strategy;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.util.unit.DataSize;
+
+class QueueServicePropertiesTests {
+
+	@Test
+	void defaults() {
+		QueueServiceProperties properties = bind(Map.of());
+
+		assertThat(properties.strategy()).isEqualTo(Strategy.CONCURRENT_ATOMIC);
+		assertThat(properties.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(properties.eviction()).isEqualTo(Eviction.LAZY);
+		assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofKilobytes(256));
+		assertThat(properties.otherProfiles()).isEmpty();
+	}
+
+	@Test
+	void profileNames_bindToStrategies() {
+		for (Strategy strategy : Strategy.values()) {
+			assertThat(bind(Map.of("qs.strategy", strategy.profile())).strategy()).isEqualTo(strategy);
+		}
+	}
+
+	@Test
+	void nonPositiveLease_refused() {
+		assertThatThrownBy(() -> bind(Map.of("qs.lease-timeout", "0s"))).hasRootCauseMessage("qs.lease-timeout must be positive, was PT0S");
+	}
+
+	private static QueueServiceProperties bind(Map<String, String> properties) {
+		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("qs", QueueServiceProperties.class);
+	}
+
+}

@@ -1,0 +1,84 @@
+package io.github.qsbench.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.jayway.jsonpath.JsonPath;
+
+import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.config.StrategyProfiles.InvalidStrategyProfileException;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.web.HttpClientSupport;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** Boots the whole service once per profile, on a real port, as {@code --spring.profiles.active} would. */
+class StrategyProfilesHttpTests {
+
+	private static final String VALID = "synchronized, read-write-lock, concurrent-pojo, concurrent-atomic";
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void eachProfile_bootsAndServesRoundTrip(Strategy strategy) {
+		try (ConfigurableApplicationContext context = start(strategy.profile())) {
+			HttpClientSupport http = client(context);
+
+			http.roundTrip("profile-test", "via " + strategy.profile());
+
+			assertThat(http.get("/queues/profile-test/messages").statusCode()).isEqualTo(204);
+			String info = http.get("/actuator/info").body();
+			assertThat(JsonPath.parse(info).read("$.strategy.name", String.class)).isEqualTo(strategy.profile());
+			assertThat(JsonPath.parse(info).read("$.strategy.implementation", String.class))
+				.isEqualTo(context.getBean(io.github.qsbench.core.AbstractQS.class).getClass().getSimpleName());
+			assertThat(http.get("/actuator/prometheus").body())
+				.contains("qs_messages_completed_total{application=\"queue-service\",strategy=\"" + strategy.profile() + "\"} 1.0");
+		}
+	}
+
+	@Test
+	void noProfile_concurrentAtomic() {
+		try (ConfigurableApplicationContext context = start()) {
+			assertThat(context.getBean(QueueServiceProperties.class).strategy()).isEqualTo(Strategy.CONCURRENT_ATOMIC);
+		}
+	}
+
+	@Test
+	void unknownProfile_failsListingValidNames() {
+		assertThatThrownBy(() -> start("synchronised").close()).hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
+			.rootCause()
+			.hasMessageContaining("Unknown profile synchronised")
+			.hasMessageContaining(VALID);
+	}
+
+	@Test
+	void twoStrategyProfiles_failListingValidNames() {
+		assertThatThrownBy(() -> start("synchronized", "concurrent-pojo").close())
+			.hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
+			.rootCause()
+			.hasMessageContaining("More than one strategy profile is active: synchronized, concurrent-pojo")
+			.hasMessageContaining(VALID);
+	}
+
+	@Test
+	void declaredOtherProfile_allowedBesideStrategy() {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(QueueServiceApplication.class)
+			.profiles("synchronized", "dev")
+			.run("--server.port=0", "--qs.other-profiles=dev")) {
+			assertThat(context.getBean(QueueServiceProperties.class).strategy()).isEqualTo(Strategy.SYNCHRONIZED);
+		}
+	}
+
+	private static ConfigurableApplicationContext start(String... profiles) {
+		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles(profiles).run("--server.port=0");
+	}
+
+	private static HttpClientSupport client(ConfigurableApplicationContext context) {
+		return new HttpClientSupport(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")));
+	}
+
+}
