@@ -4,6 +4,7 @@ import java.time.InstantSource;
 import java.util.Map;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Capacity;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,10 +32,10 @@ class QueueServiceConfiguration {
 	AbstractQS<?> queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
 		StrategyProfiles.check(environment.getActiveProfiles(), properties.otherProfiles());
 		AbstractQS<?> service = properties.strategy().create(properties.toOptions(clock));
-		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}",
+		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(),
-				properties.leaseTimeout());
+				properties.leaseTimeout(), service.capacity().map(Capacity::limits).orElse(null));
 		return service;
 	}
 

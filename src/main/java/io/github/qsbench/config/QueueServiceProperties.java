@@ -1,8 +1,10 @@
 package io.github.qsbench.config;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.strategy.Strategy;
@@ -21,11 +23,13 @@ import org.springframework.util.unit.DataSize;
  * @param maxMessageSize the largest body a push accepts (SQS's long-standing limit by default)
  * @param otherProfiles profiles that may be active beside a strategy profile; any other active
  * profile stops start-up, so a misspelt strategy cannot silently fall back to the default
+ * @param limits caps on what the service holds; a push over one answers 429
  */
 @ConfigurationProperties("qs")
 public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy strategy,
 		@DefaultValue("30s") Duration leaseTimeout, @DefaultValue("lazy") Eviction eviction,
-		@DefaultValue("256KB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles) {
+		@DefaultValue("256KB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles,
+		@DefaultValue Limits limits) {
 
 	public QueueServiceProperties {
 		if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
@@ -36,8 +40,29 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 		}
 	}
 
-	QueueOptions toOptions(java.time.InstantSource clock) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, clock, true);
+	QueueOptions toOptions(InstantSource clock) {
+		return new QueueOptions(this.leaseTimeout, this.eviction, clock, true,
+				this.limits.resolve(Runtime.getRuntime().maxMemory()));
+	}
+
+	/**
+	 * Caps under {@code qs.limits}; each one left unset takes its default from
+	 * {@link Capacity.Limits#forHeap(long)}, sized from the JVM's max heap.
+	 *
+	 * @param maxQueues queues that may hold messages at once
+	 * @param maxMessagesPerQueue messages one queue may hold
+	 * @param maxTotalBytes heap all held messages may be charged: two bytes per character plus
+	 * {@value Capacity#MESSAGE_OVERHEAD_BYTES} bytes per message
+	 */
+	public record Limits(Integer maxQueues, Integer maxMessagesPerQueue, DataSize maxTotalBytes) {
+
+		Capacity.Limits resolve(long maxHeapBytes) {
+			Capacity.Limits defaults = Capacity.Limits.forHeap(maxHeapBytes);
+			return new Capacity.Limits((this.maxQueues != null) ? this.maxQueues : defaults.maxQueues(),
+					(this.maxMessagesPerQueue != null) ? this.maxMessagesPerQueue : defaults.maxMessagesPerQueue(),
+					(this.maxTotalBytes != null) ? this.maxTotalBytes.toBytes() : defaults.maxTotalBytes());
+		}
+
 	}
 
 }

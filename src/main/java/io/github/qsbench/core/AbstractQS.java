@@ -36,6 +36,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	/** Id to message for every message pushed and not yet completed; {@code null} without id lookup. */
 	private final Lockable<Map<Long, M>> index;
 
+	/** Caps on what is held; {@code null} when unlimited, so the thesis's setting pays nothing. */
+	private final Capacity capacity;
+
 	private final InstantSource clock;
 
 	private final long leaseMillis;
@@ -49,6 +52,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		this.map = Objects.requireNonNull(configuration.map(), "map");
 		this.queues = Objects.requireNonNull(configuration.queues(), "queues");
 		this.index = options.idLookup() ? Objects.requireNonNull(configuration.index(), "index").get() : null;
+		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.lazyEviction = options.eviction() == Eviction.LAZY;
@@ -58,9 +62,13 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * Creates the message, makes it findable by id, then appends it inside one write access of the
 	 * map ({@code compute}), so a queue being removed as empty cannot swallow it. Indexing before
 	 * appending means no consumer can poll a message it could not then complete by id.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
 	public Message push(String queue, String body) {
+		if (this.capacity != null) {
+			this.capacity.admit(queue, Capacity.charge(body));
+		}
 		M message = this.messages.create(this.lastId.incrementAndGet(), queue, body);
 		if (this.index != null) {
 			this.index.write(ids -> ids.put(message.id(), message));
@@ -133,8 +141,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	@SuppressWarnings("unchecked")
 	public boolean complete(Message message) {
 		M own = (M) message;
-		if (this.index != null && !this.index.write(ids -> ids.remove(own.id(), own))) {
-			return false;
+		if (this.index != null) {
+			if (!this.index.write(ids -> ids.remove(own.id(), own))) {
+				return false;
+			}
+			release(own);
 		}
 		return completeInQueue(own);
 	}
@@ -159,8 +170,16 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		if (!this.index.write(ids -> ids.remove(id, message))) {
 			return Completion.NOT_FOUND;
 		}
+		release(message);
 		completeInQueue(message);
 		return Completion.COMPLETED;
+	}
+
+	/** Called once per message, by whoever removed it from the index. */
+	private void release(M message) {
+		if (this.capacity != null) {
+			this.capacity.release(message.queue(), Capacity.charge(message.body()));
+		}
 	}
 
 	private boolean delivered(M message) {
@@ -253,6 +272,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public int heldCount() {
 		return (this.index != null) ? this.index.unsafe(Map::size) : 0;
+	}
+
+	/** The caps and what they hold now, if this service has limits. */
+	public Optional<Capacity> capacity() {
+		return Optional.ofNullable(this.capacity);
 	}
 
 }

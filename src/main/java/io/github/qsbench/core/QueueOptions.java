@@ -12,8 +12,11 @@ import java.util.Objects;
  * @param clock the only source of time, so tests can move it
  * @param idLookup whether messages can be completed by id ({@link AbstractQS#complete(String, long)});
  * the HTTP service needs it, the thesis's benchmark did not have it
+ * @param limits caps on what the service holds; {@link Capacity.Limits#UNLIMITED} (the thesis's
+ * setting) costs nothing, any other needs id lookup
  */
-public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup) {
+public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup,
+		Capacity.Limits limits) {
 
 	public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -24,27 +27,40 @@ public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSour
 		if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
 			throw new IllegalArgumentException("leaseTimeout must be positive, was " + leaseTimeout);
 		}
+		Objects.requireNonNull(limits, "limits");
+		if (!idLookup && !limits.equals(Capacity.Limits.UNLIMITED)) {
+			throw new IllegalArgumentException("limits need id lookup: completion by id is what releases them");
+		}
 	}
 
-	/** The service's defaults: 30 s lease, lazy eviction, system clock, id lookup on. */
+	/** Without limits. */
+	public QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup) {
+		this(leaseTimeout, eviction, clock, idLookup, Capacity.Limits.UNLIMITED);
+	}
+
+	/** 30 s lease, lazy eviction, system clock, id lookup on, no limits. */
 	public static QueueOptions defaults() {
 		return new QueueOptions(DEFAULT_LEASE_TIMEOUT, Eviction.LAZY, InstantSource.system(), true);
 	}
 
 	public QueueOptions withLeaseTimeout(Duration leaseTimeout) {
-		return new QueueOptions(leaseTimeout, this.eviction, this.clock, this.idLookup);
+		return new QueueOptions(leaseTimeout, this.eviction, this.clock, this.idLookup, this.limits);
 	}
 
 	public QueueOptions withEviction(Eviction eviction) {
-		return new QueueOptions(this.leaseTimeout, eviction, this.clock, this.idLookup);
+		return new QueueOptions(this.leaseTimeout, eviction, this.clock, this.idLookup, this.limits);
 	}
 
 	public QueueOptions withClock(InstantSource clock) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, clock, this.idLookup);
+		return new QueueOptions(this.leaseTimeout, this.eviction, clock, this.idLookup, this.limits);
 	}
 
 	public QueueOptions withIdLookup(boolean idLookup) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, this.clock, idLookup);
+		return new QueueOptions(this.leaseTimeout, this.eviction, this.clock, idLookup, this.limits);
+	}
+
+	public QueueOptions withLimits(Capacity.Limits limits) {
+		return new QueueOptions(this.leaseTimeout, this.eviction, this.clock, this.idLookup, limits);
 	}
 
 }

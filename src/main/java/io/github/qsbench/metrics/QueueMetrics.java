@@ -1,6 +1,10 @@
 package io.github.qsbench.metrics;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Message;
 
 import org.springframework.stereotype.Component;
@@ -8,6 +12,7 @@ import org.springframework.stereotype.Component;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
  * The {@code qs.*} meters, counted by the HTTP layer around the queue service so that the core
@@ -27,6 +32,8 @@ public class QueueMetrics {
 	private final Counter emptyPolls;
 
 	private final Counter completed;
+
+	private final Map<Capacity.Limit, Counter> refused;
 
 	private final AbstractQS<?> service;
 
@@ -48,6 +55,35 @@ public class QueueMetrics {
 			.description("Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
 		Gauge.builder("qs.queues", service, AbstractQS::queueCount).description("Queues that exist").register(registry);
+		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));
+		this.refused = new EnumMap<>(Capacity.Limit.class);
+		for (Capacity.Limit limit : Capacity.Limit.values()) {
+			this.refused.put(limit, Counter.builder("qs.pushes.refused")
+				.description("Pushes answered 429 because a cap was reached")
+				.tag("limit", limit.property())
+				.register(registry));
+		}
+	}
+
+	private static void registerCapacity(MeterRegistry registry, Capacity capacity) {
+		Capacity.Limits limits = capacity.limits();
+		Gauge.builder("qs.capacity.bytes.used", capacity, Capacity::heldBytes)
+			.description("Heap charged for the messages held")
+			.baseUnit(BaseUnits.BYTES)
+			.register(registry);
+		Gauge.builder("qs.capacity.bytes.max", limits, Capacity.Limits::maxTotalBytes)
+			.description("Cap qs.limits.max-total-bytes")
+			.baseUnit(BaseUnits.BYTES)
+			.register(registry);
+		Gauge.builder("qs.capacity.queues.used", capacity, Capacity::heldQueues)
+			.description("Queues holding messages")
+			.register(registry);
+		Gauge.builder("qs.capacity.queues.max", limits, Capacity.Limits::maxQueues)
+			.description("Cap qs.limits.max-queues")
+			.register(registry);
+		Gauge.builder("qs.capacity.messages.per.queue.max", limits, Capacity.Limits::maxMessagesPerQueue)
+			.description("Cap qs.limits.max-messages-per-queue")
+			.register(registry);
 	}
 
 	private static Counter delivered(MeterRegistry registry, boolean redelivery) {
@@ -67,6 +103,10 @@ public class QueueMetrics {
 
 	public void emptyPoll() {
 		this.emptyPolls.increment();
+	}
+
+	public void refused(Capacity.Limit limit) {
+		this.refused.get(limit).increment();
 	}
 
 	public void completed() {

@@ -1,5 +1,8 @@
 package io.github.qsbench.web;
 
+import io.github.qsbench.core.CapacityExceededException;
+
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -10,6 +13,8 @@ import org.springframework.web.ErrorResponseException;
  * carries exception text.
  */
 final class ApiProblem extends ErrorResponseException {
+
+	private static final String RETRY_AFTER_SECONDS = "1";
 
 	private ApiProblem(HttpStatus status, String title, String detail) {
 		super(status, problem(status, title, detail), null);
@@ -31,6 +36,17 @@ final class ApiProblem extends ErrorResponseException {
 
 	static ApiProblem conflict(String title, String detail) {
 		return new ApiProblem(HttpStatus.CONFLICT, title, detail);
+	}
+
+	/** A cap is reached: the client should retry once consumers have completed messages. */
+	static ApiProblem full(CapacityExceededException ex) {
+		ApiProblem problem = new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "Queue service full",
+				"The cap qs.limits." + ex.limit().property() + " (" + ex.max()
+						+ ") is reached; retry once consumers have completed messages.");
+		problem.getBody().setProperty("limit", ex.limit().property());
+		problem.getBody().setProperty("max", ex.max());
+		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+		return problem;
 	}
 
 	static ApiProblem tooLarge(String detail) {

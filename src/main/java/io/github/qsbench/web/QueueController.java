@@ -6,8 +6,10 @@ import java.net.URI;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.github.qsbench.web.MessageResponses.Delivered;
 import io.github.qsbench.web.MessageResponses.Pushed;
@@ -21,7 +23,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import io.github.qsbench.core.QueueStats;
 
 /** The queue API: push, poll, complete by id, and queue listings. */
 @RestController
@@ -47,7 +48,14 @@ class QueueController {
 		try (InputStream in = request.getInputStream()) {
 			body = RequestValidation.body(in, request.getContentLengthLong(), this.maxMessageBytes);
 		}
-		Message message = this.service.push(queue, body);
+		Message message;
+		try {
+			message = this.service.push(queue, body);
+		}
+		catch (CapacityExceededException ex) {
+			this.metrics.refused(ex.limit());
+			throw ApiProblem.full(ex);
+		}
 		this.metrics.pushed();
 		return ResponseEntity.created(URI.create("/queues/" + queue + "/messages/" + message.id()))
 			.body(Pushed.of(message));

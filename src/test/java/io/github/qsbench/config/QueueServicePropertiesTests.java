@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.strategy.Strategy;
 
@@ -26,6 +27,15 @@ class QueueServicePropertiesTests {
 		assertThat(properties.eviction()).isEqualTo(Eviction.LAZY);
 		assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofKilobytes(256));
 		assertThat(properties.otherProfiles()).isEmpty();
+	}
+
+	@Test
+	void limits_defaultsSizedFromHeap_overridable() {
+		long heap = 4L * 1024 * 1024 * 1024;
+
+		assertThat(bind(Map.of()).limits().resolve(heap)).isEqualTo(new Capacity.Limits(10_000, 1_000_000, heap / 2));
+		assertThat(bind(Map.of("qs.limits.max-total-bytes", "64MB", "qs.limits.max-queues", "5")).limits().resolve(heap))
+			.isEqualTo(new Capacity.Limits(5, 1_000_000, 64L * 1024 * 1024));
 	}
 
 	@Test

@@ -1,11 +1,14 @@
 package io.github.qsbench.core.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.time.Duration;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
@@ -284,6 +287,98 @@ abstract class AbstractQueueServiceContractTests {
 		this.service.complete("q", second.id());
 
 		assertThat(this.service.heldCount()).isEqualTo(1);
+	}
+
+	@Test
+	void capacity_totalBytes_refusesWithoutChangeAndRecovers() {
+		long charge = Capacity.charge("x");
+		this.service = withLimits(new Capacity.Limits(10, 10, 2 * charge));
+		this.service.push("q", "x");
+		this.service.push("other", "x");
+
+		assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.service.push("q", "x"))
+			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.TOTAL_BYTES))
+			.satisfies(ex -> assertThat(ex.max()).isEqualTo(2 * charge));
+		assertThat(this.service.heldCount()).isEqualTo(2);
+		assertThat(this.service.capacity().orElseThrow().heldBytes()).isEqualTo(2 * charge);
+
+		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.push("q", "x");
+		assertThat(this.service.heldCount()).isEqualTo(2);
+	}
+
+	@Test
+	void capacity_messagesPerQueue_refusesOnlyThatQueue() {
+		this.service = withLimits(new Capacity.Limits(10, 2, Long.MAX_VALUE));
+		this.service.push("q", "1");
+		this.service.push("q", "2");
+
+		assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.service.push("q", "3"))
+			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.MESSAGES_PER_QUEUE));
+		this.service.push("other", "1");
+
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("1");
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("2");
+		assertThat(this.service.poll("q")).as("the refused push left nothing").isEmpty();
+	}
+
+	@Test
+	void capacity_queues_refusesNewQueueUntilOneEmpties() {
+		this.service = withLimits(new Capacity.Limits(1, 10, Long.MAX_VALUE));
+		Message first = this.service.push("q", "1");
+		this.service.push("q", "2");
+
+		assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.service.push("new", "x"))
+			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.QUEUES));
+
+		this.service.poll("q");
+		this.service.complete("q", first.id());
+		assertThatExceptionOfType(CapacityExceededException.class).as("q still holds one")
+			.isThrownBy(() -> this.service.push("new", "x"));
+		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.push("new", "x");
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(1);
+	}
+
+	@Test
+	void abandonedConsumers_afterRedeliveryAndCompletion_everythingEmpty() {
+		this.service = withLimits(new Capacity.Limits(100, 1000, Long.MAX_VALUE));
+		String[] queues = { "a", "b", "c" };
+		for (int i = 0; i < 300; i++) {
+			this.service.push(queues[i % 3], "m" + i);
+		}
+		for (String queue : queues) {
+			while (this.service.poll(queue).isPresent()) {
+				// abandoned: polled and never completed
+			}
+		}
+		assertThat(this.service.heldCount()).as("all held while in flight").isEqualTo(300);
+
+		this.clock.advance(LEASE);
+		int redelivered = 0;
+		for (String queue : queues) {
+			for (Message message; (message = this.service.poll(queue).orElse(null)) != null; redelivered++) {
+				assertThat(message.deliveries()).isEqualTo(2);
+				assertThat(this.service.complete(queue, message.id())).isEqualTo(Completion.COMPLETED);
+			}
+		}
+
+		assertThat(redelivered).isEqualTo(300);
+		assertThat(this.service.heldCount()).as("id index").isZero();
+		assertThat(this.service.queueCount()).as("queues").isZero();
+		assertThat(this.service.queues()).isEmpty();
+		Capacity capacity = this.service.capacity().orElseThrow();
+		assertThat(capacity.heldBytes()).isZero();
+		assertThat(capacity.heldQueues()).isZero();
+	}
+
+	@Test
+	void unlimited_hasNoCapacity() {
+		assertThat(this.service.capacity()).isEmpty();
+	}
+
+	AbstractQS<?> withLimits(Capacity.Limits limits) {
+		return strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
 	}
 
 	Message pushAndPoll(String queue, String body) {

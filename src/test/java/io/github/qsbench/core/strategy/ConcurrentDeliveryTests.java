@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
@@ -97,6 +99,35 @@ class ConcurrentDeliveryTests {
 		if (strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) {
 			assertThat(duplicates.sum()).as("duplicate deliveries").isZero();
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void racingPushes_capNeverOvershot(Strategy strategy) throws InterruptedException {
+		int cap = 1_000;
+		AbstractQS<?> service = strategy.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY,
+				InstantSource.system(), true, new Capacity.Limits(4, cap, Long.MAX_VALUE)));
+		LongAdder accepted = new LongAdder();
+		LongAdder refused = new LongAdder();
+		List<Runnable> tasks = new ArrayList<>();
+		for (int w = 0; w < WRITERS; w++) {
+			tasks.add(() -> {
+				for (int i = 0; i < cap; i++) {
+					try {
+						service.push("one-queue", "x");
+						accepted.increment();
+					}
+					catch (CapacityExceededException ex) {
+						refused.increment();
+					}
+				}
+			});
+		}
+		ConcurrentTestHarness.runAll(TIMEOUT, tasks);
+
+		assertThat(accepted.sum()).isEqualTo(cap);
+		assertThat(refused.sum()).isEqualTo((long) (WRITERS - 1) * cap);
+		assertThat(service.heldCount()).isEqualTo(cap);
 	}
 
 }
