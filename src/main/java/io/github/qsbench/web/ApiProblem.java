@@ -49,6 +49,10 @@ final class ApiProblem extends ErrorResponseException {
 		return problem;
 	}
 
+	static ApiProblem unsupportedMediaType(String detail) {
+		return new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type", detail);
+	}
+
 	static ApiProblem tooLarge(String detail) {
 		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "Message too large", detail);
 	}

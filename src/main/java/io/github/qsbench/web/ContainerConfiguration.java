@@ -1,12 +1,19 @@
 package io.github.qsbench.web;
 
+import org.apache.catalina.Pipeline;
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
-/** Servlet-container settings that decide which requests reach the API's own validation. */
+/** Servlet-container settings so that every request, even one Tomcat refuses, gets a problem+json answer. */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {
 
@@ -18,6 +25,40 @@ class ContainerConfiguration {
 	@Bean
 	TomcatConnectorCustomizer encodedSlashPassThrough() {
 		return connector -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+	}
+
+	@Bean
+	ProblemErrorReports problemErrorReports() {
+		return new ProblemErrorReports();
+	}
+
+	/**
+	 * Replaces the host's error report valve with {@link ProblemErrorReportValve}. Runs after Spring
+	 * Boot's own customizer, which adds an HTML one, and names the class on the host so Tomcat does
+	 * not add its default at start-up.
+	 */
+	static final class ProblemErrorReports implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+
+		@Override
+		public void customize(TomcatServletWebServerFactory factory) {
+			factory.addContextCustomizers(context -> {
+				StandardHost host = (StandardHost) context.getParent();
+				Pipeline pipeline = host.getPipeline();
+				for (Valve valve : pipeline.getValves()) {
+					if (valve instanceof ErrorReportValve) {
+						pipeline.removeValve(valve);
+					}
+				}
+				pipeline.addValve(new ProblemErrorReportValve());
+				host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+			});
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
+		}
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.qsbench.web;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * malformed URL) as problem details too, with the container's status and no exception text.
  */
 @RestController
+@Hidden
 class ProblemErrorController implements ErrorController {
 
 	@RequestMapping("${server.error.path:/error}")
@@ -27,7 +29,7 @@ class ProblemErrorController implements ErrorController {
 		}
 		ProblemDetail problem = ProblemDetail.forStatus(status);
 		if (status.is4xxClientError()) {
-			problem.setDetail("The request was rejected before it reached the queue API.");
+			problem.setDetail(ProblemErrorReportValve.DETAIL);
 		}
 		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}

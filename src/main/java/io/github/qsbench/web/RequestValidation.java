@@ -4,14 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
+import org.springframework.http.MediaType;
+
 /** Checks of what a client sends: queue names, message ids and message bodies. */
 final class RequestValidation {
 
-	private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+	static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
+
+	private static final Pattern QUEUE_NAME = Pattern.compile(QUEUE_NAME_REGEX);
 
 	/** Positive decimal without sign or leading zero, at most 19 digits (the range of a long). */
 	private static final Pattern MESSAGE_ID = Pattern.compile("[1-9][0-9]{0,18}");
@@ -41,10 +46,28 @@ final class RequestValidation {
 	}
 
 	/**
-	 * Reads at most {@code maxBytes} and decodes them as UTF-8, refusing an empty body, a longer one
-	 * (without reading past the limit) and malformed UTF-8.
+	 * The charset a {@code Content-Type} declares, UTF-8 if it declares none.
+	 * @throws ApiProblem 415 for a malformed content type or a charset this JVM does not know
 	 */
-	static String body(InputStream in, long declaredLength, int maxBytes) throws IOException {
+	static Charset charset(String contentType) {
+		if (contentType == null || contentType.isBlank()) {
+			return StandardCharsets.UTF_8;
+		}
+		try {
+			Charset declared = MediaType.parseMediaType(contentType).getCharset();
+			return (declared != null) ? declared : StandardCharsets.UTF_8;
+		}
+		catch (IllegalArgumentException ex) { // InvalidMediaTypeException, or an unknown charset
+			throw ApiProblem.unsupportedMediaType("The Content-Type is malformed or names an unknown charset; "
+					+ "send text, UTF-8 unless a charset is declared.");
+		}
+	}
+
+	/**
+	 * Reads at most {@code maxBytes} and decodes them in {@code charset}, refusing an empty body, a
+	 * longer one (without reading past the limit) and bytes that are not valid in that charset.
+	 */
+	static String body(InputStream in, long declaredLength, int maxBytes, Charset charset) throws IOException {
 		if (declaredLength > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
@@ -56,14 +79,15 @@ final class RequestValidation {
 			throw ApiProblem.badRequest("Empty message", "A message body must not be empty.");
 		}
 		try {
-			return StandardCharsets.UTF_8.newDecoder()
+			return charset.newDecoder()
 				.onMalformedInput(CodingErrorAction.REPORT)
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
 				.decode(ByteBuffer.wrap(bytes))
 				.toString();
 		}
 		catch (CharacterCodingException ex) {
-			throw ApiProblem.badRequest("Invalid message body", "A message body must be valid UTF-8 text.");
+			throw ApiProblem.badRequest("Invalid message body",
+					"A message body must be valid text in its declared charset (" + charset.name() + ").");
 		}
 	}
 

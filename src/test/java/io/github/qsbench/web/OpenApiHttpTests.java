@@ -1,0 +1,72 @@
+package io.github.qsbench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.Set;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/** The served OpenAPI description covers every controller mapping with the statuses it answers. */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
+class OpenApiHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	@Qualifier("requestMappingHandlerMapping")
+	RequestMappingHandlerMapping mappings;
+
+	@Test
+	void apiDocs_describeEveryQueueEndpoint() {
+		HttpResponse<String> response = new HttpClientSupport(this.port).get("/v3/api-docs");
+		assertThat(response.statusCode()).isEqualTo(200);
+		DocumentContext spec = JsonPath.parse(response.body());
+		assertThat(spec.read("$.openapi", String.class)).startsWith("3.");
+
+		int described = 0;
+		for (Map.Entry<RequestMappingInfo, HandlerMethod> mapping : this.mappings.getHandlerMethods().entrySet()) {
+			if (mapping.getValue().getBeanType() != QueueController.class) {
+				continue;
+			}
+			for (String path : mapping.getKey().getPathPatternsCondition().getPatternValues()) {
+				for (RequestMethod method : mapping.getKey().getMethodsCondition().getMethods()) {
+					Map<String, Object> operation = spec.read("$.paths['" + path + "']." + method.name().toLowerCase());
+					assertThat(operation).as(method + " " + path).isNotNull();
+					described++;
+				}
+			}
+		}
+		assertThat(described).as("push, poll, peek, complete, list, one queue").isEqualTo(6);
+
+		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "head")).containsAll(Set.of("200", "204", "400"));
+		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete")).containsAll(Set.of("204", "400", "404", "409"));
+		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class)).isNotNull();
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
+			.isEqualTo("^" + RequestValidation.QUEUE_NAME_REGEX + "$");
+	}
+
+	private static Set<String> responses(DocumentContext spec, String path, String method) {
+		Map<String, Object> responses = spec.read("$.paths['" + path + "']." + method + ".responses");
+		return responses.keySet();
+	}
+
+}
