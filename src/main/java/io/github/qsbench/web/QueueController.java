@@ -28,7 +28,6 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -77,14 +76,14 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "400", description = "Bad queue name, empty body, or bytes invalid in its charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "429", description = "A cap under qs.limits is reached; the problem names it",
 			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Pushed> push(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
@@ -111,7 +110,7 @@ class QueueController {
 	@ApiResponse(responseCode = "200", description = "Delivered; complete it before its lease expires")
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
 	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
 		return this.service.poll(queue).map(message -> {
@@ -142,11 +141,11 @@ class QueueController {
 	@Operation(summary = "Complete a delivered message so it is never delivered again")
 	@ApiResponse(responseCode = "204", description = "Completed")
 	@ApiResponse(responseCode = "400", description = "Bad queue name or malformed id",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "409", description = "The message was never delivered",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Void> complete(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id) {
@@ -175,9 +174,9 @@ class QueueController {
 	@Operation(summary = "One queue's ready and in-flight counts")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
 	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "404", description = "No such queue (never pushed to, or emptied and removed)",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemDetail.class)))
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	QueueStats queue(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
 		return this.service.queue(queue)
