@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -186,15 +187,16 @@ public final class StudyReport {
 		line("## Summary");
 		line();
 		line("Ranking on Total (best first; CP = ConcurrentPojo, CA = ConcurrentAtomic, S = Synchronized,"
-				+ " RWL = ReadWriteLock):");
+				+ " RWL = ReadWriteLock; `≈` where the 99.9% confidence intervals of neighbours overlap, so that"
+				+ " order is not established):");
 		line();
 		List<String> head = new ArrayList<>(List.of("Setup", "Thesis 2017"));
 		this.runs.forEach(r -> head.add(r.shortLabel()));
 		List<List<String>> rows = new ArrayList<>();
 		for (Setup setup : this.setups) {
 			List<String> row = new ArrayList<>(List.of(setup.title() + " " + setup,
-					abbreviated(ranking(this.thesis.of(setup).get(Role.Total)))));
-			this.runs.forEach(r -> row.add(abbreviated(ranking(scores(r, setup).get(Role.Total)))));
+					ordered(this.thesis.of(setup).get(Role.Total), StudyReport::abbreviation)));
+			this.runs.forEach(r -> row.add(ordered(scores(r, setup).get(Role.Total), StudyReport::abbreviation)));
 			rows.add(row);
 		}
 		table(head, rows);
@@ -264,7 +266,7 @@ public final class StudyReport {
 			rows.add(rankingRow("Thesis 2017", published, published));
 		}
 		this.runs.forEach(r -> rows.add(rankingRow(r.label(), scores(r, setup), published)));
-		table(List.of("Source", "Total", "Reader", "Writer", "Total ranked as in thesis"), rows);
+		table(List.of("Source", "Total", "Reader", "Writer", "Same Total order as thesis"), rows);
 		line();
 		line("### Total as a ratio to ReadWriteLock and Synchronized");
 		line();
@@ -283,7 +285,7 @@ public final class StudyReport {
 			Map<Role, Map<Strategy, Stats>> published) {
 		List<String> row = new ArrayList<>(List.of(source));
 		for (Role role : Role.values()) {
-			row.add(String.join(" > ", ranking(scores.get(role)).stream().map(Strategy::thesisName).toList()));
+			row.add(ordered(scores.get(role), Strategy::thesisName));
 		}
 		row.add(published.isEmpty() ? "n/a"
 				: ranking(scores.get(Role.Total)).equals(ranking(published.get(Role.Total))) ? "yes" : "no");
@@ -340,6 +342,13 @@ public final class StudyReport {
 				+ " of counts, which JMH also collects while threads wait for each other at the start and end of an"
 				+ " iteration; only the Reader score is timed over the measurement window alone.");
 		line();
+		line("The thesis did not count empty polls, but no reader can deliver more messages than the writers"
+				+ " push, so 1 − Writer/Reader is a lower bound of its empty share: "
+				+ this.setups.stream()
+					.map(setup -> setup + " " + thesisEmptyShares(setup))
+					.collect(Collectors.joining("; "))
+				+ ".");
+		line();
 		perStrategyTables(result -> {
 			double delivered = result.iterationMeans().getOrDefault("delivered", Double.NaN);
 			double empty = result.iterationMeans().getOrDefault("empty", Double.NaN);
@@ -358,6 +367,18 @@ public final class StudyReport {
 			double base = scores(this.runs.get(0), result.setup()).get(Role.Total).get(result.strategy()).score();
 			return num(total) + " (" + ratio(total / base) + ")";
 		});
+	}
+
+	private String thesisEmptyShares(Setup setup) {
+		Map<Role, Map<Strategy, Stats>> published = this.thesis.of(setup);
+		if (published.isEmpty()) {
+			return "n/a";
+		}
+		return Arrays.stream(Strategy.values()).map(s -> {
+			double reader = published.get(Role.Reader).get(s).score();
+			double writer = published.get(Role.Writer).get(s).score();
+			return abbreviation(s) + " ≥ " + String.format(Locale.ROOT, "%.0f%%", 100 * Math.max(0, 1 - writer / reader));
+		}).collect(Collectors.joining(", "));
 	}
 
 	private void perStrategyTables(Function<JmhResult, String> cell) {
@@ -429,16 +450,31 @@ public final class StudyReport {
 			.toList();
 	}
 
-	private static String abbreviated(List<Strategy> ranking) {
-		if (ranking.isEmpty()) {
+	/**
+	 * The ranking as text, best first: {@code >} where the 99.9% confidence intervals of neighbours
+	 * are apart, {@code ≈} where they overlap, so that an order the error cannot support shows.
+	 */
+	private static String ordered(Map<Strategy, Stats> scores, Function<Strategy, String> name) {
+		List<Strategy> ranked = ranking(scores);
+		if (ranked.isEmpty()) {
 			return "n/a";
 		}
-		return ranking.stream().map(s -> switch (s) {
+		StringBuilder text = new StringBuilder(name.apply(ranked.get(0)));
+		for (int i = 1; i < ranked.size(); i++) {
+			Stats better = scores.get(ranked.get(i - 1));
+			Stats worse = scores.get(ranked.get(i));
+			text.append(better.ciMin() <= worse.ciMax() ? " ≈ " : " > ").append(name.apply(ranked.get(i)));
+		}
+		return text.toString();
+	}
+
+	private static String abbreviation(Strategy strategy) {
+		return switch (strategy) {
 			case SYNCHRONIZED -> "S";
 			case READ_WRITE_LOCK -> "RWL";
 			case CONCURRENT_POJO -> "CP";
 			case CONCURRENT_ATOMIC -> "CA";
-		}).collect(Collectors.joining(" > "));
+		};
 	}
 
 	/** One value if every result agrees, else every distinct value. */
