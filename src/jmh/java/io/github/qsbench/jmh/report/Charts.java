@@ -34,12 +34,12 @@ final class Charts {
 		List<String> names = Arrays.stream(Strategy.values()).map(Strategy::thesisName).toList();
 
 		CategoryChart scoreChart = new CategoryChartBuilder().width(760)
-			.height(480)
+			.height(600)
 			.title(setup.title() + " (" + setup + "), " + run.label())
 			.xAxisTitle("implementation")
 			.yAxisTitle("ops/us")
 			.build();
-		scoreChart.getStyler().setLegendPosition(LegendPosition.InsideNE);
+		scoreChart.getStyler().setLegendPosition(LegendPosition.OutsideS);
 		for (Role role : Role.values()) {
 			Map<Strategy, Stats> byStrategy = scores.get(role);
 			List<Double> score = new ArrayList<>();
@@ -53,12 +53,12 @@ final class Charts {
 		}
 
 		CategoryChart ratioChart = new CategoryChartBuilder().width(760)
-			.height(480)
+			.height(600)
 			.title("Total / Synchronized's Total, " + setup.title())
 			.xAxisTitle("implementation")
 			.yAxisTitle("ratio")
 			.build();
-		ratioChart.getStyler().setLegendPosition(LegendPosition.InsideNE);
+		ratioChart.getStyler().setLegendPosition(LegendPosition.OutsideS);
 		if (!thesisToSynchronized.isEmpty()) {
 			ratioChart.addSeries("thesis 2017", names, ratios(thesisToSynchronized));
 		}
