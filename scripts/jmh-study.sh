@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The JMH study of issue 3: the thesis's QueueServiceBenchmark (every strategy, setups 1-1, 4-1,
+# 1-4 and 4-4 readers-writers) under each JDK and garbage collector asked for, then the report
+# (Markdown + one chart per setup) with the thesis's tables beside ours.
+#
+#   scripts/jmh-study.sh                 # default: about 20 minutes on 2 cores
+#   scripts/jmh-study.sh --thesis        # the thesis's 20 warmups, 20 iterations, 10 forks (hours)
+#   scripts/jmh-study.sh --smoke         # CI: setup 1-1, one short iteration, one fork
+#
+# On a shared machine hold the benchmark lock so that no other benchmark overlaps:
+#   flock /tmp/qs-bench.lock scripts/jmh-study.sh --report docs/jmh-study
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: scripts/jmh-study.sh [options]
+  --warmups N       warmup iterations per fork            (default 3;  thesis 20)
+  --iterations N    measurement iterations per fork       (default 5;  thesis 20)
+  --forks N         forks per benchmark                   (default 2;  thesis 10)
+  --time T          length of every iteration, JMH syntax (default 1s; thesis 1s)
+  --thesis          the thesis's settings: --warmups 20 --iterations 20 --forks 10 --time 1s
+  --setups "R-W…"   readers-writers setups                (default "1-1 4-1 1-4 4-4")
+  --jdks "…"        17, 25, current, or a JDK home path   (default "17 25")
+  --gcs "…"         collectors: parallel g1 serial z …    (default "parallel g1")
+  --heap ARGS       fork heap flags                       (default "-Xms2g -Xmx2g")
+  --id-lookup V     false (the thesis's core) or true (the HTTP service's)   (default false)
+  --smoke           CI smoke: --setups 1-1 --warmups 0 --iterations 1 --forks 1 --time 200ms
+                    --jdks current --gcs parallel, into target/jmh/smoke
+  --results DIR     JMH JSON files, emptied first         (default target/jmh/results)
+  --report DIR      REPORT.md and charts                  (default target/jmh/report)
+Environment: JDK17_HOME, JDK25_HOME override where the JDKs 17 and 25 are;
+  JMH_STUDY_NOTE is added to the report's run notes (say whether the machine was shared).
+EOF
+}
+
+cd "$(dirname "$0")/.."
+
+warmups=3 iterations=5 forks=2 time=1s
+setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false
+results=target/jmh/results report=target/jmh/report
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --warmups) warmups=$2; shift 2 ;;
+    --iterations) iterations=$2; shift 2 ;;
+    --forks) forks=$2; shift 2 ;;
+    --time) time=$2; shift 2 ;;
+    --thesis) warmups=20 iterations=20 forks=10 time=1s; shift ;;
+    --setups) setups=$2; shift 2 ;;
+    --jdks) jdks=$2; shift 2 ;;
+    --gcs) gcs=$2; shift 2 ;;
+    --heap) heap=$2; shift 2 ;;
+    --id-lookup) id_lookup=$2; shift 2 ;;
+    --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel
+             results=target/jmh/smoke/results report=target/jmh/smoke/report; shift ;;
+    --results) results=$2; shift 2 ;;
+    --report) report=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+java_home() {
+  case "$1" in
+    17) echo "${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}" ;;
+    25) echo "${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}" ;;
+    current) if [[ -n "${JAVA_HOME:-}" ]]; then echo "$JAVA_HOME"; else dirname "$(dirname "$(readlink -f "$(command -v java)")")"; fi ;;
+    *) echo "$1" ;;
+  esac
+}
+
+gc_flag() {
+  case "$1" in
+    parallel) echo -XX:+UseParallelGC ;;
+    g1) echo -XX:+UseG1GC ;;
+    serial) echo -XX:+UseSerialGC ;;
+    z) echo -XX:+UseZGC ;;
+    shenandoah) echo -XX:+UseShenandoahGC ;;
+    *) echo "unknown collector: $1" >&2; exit 2 ;;
+  esac
+}
+
+[[ "$id_lookup" == true || "$id_lookup" == false ]] || { echo "--id-lookup takes true or false" >&2; exit 2; }
+for jdk in $jdks; do
+  [[ -x "$(java_home "$jdk")/bin/java" ]] || { echo "no JDK for '$jdk' at $(java_home "$jdk")" >&2; exit 2; }
+done
+
+# JMH takes a machine-wide lock file in java.io.tmpdir; a folder of our own keeps our runs from
+# waiting on (or blocking) other projects' JMH runs. The benchmark's own lock is flock, above.
+tmp=target/jmh-tmp
+classpath_file=target/jmh/classpath.txt
+mkdir -p "$tmp" target/jmh
+rm -rf "$results"
+mkdir -p "$results"
+
+echo "== building the test class path once"
+./mvnw -q -B test-compile dependency:build-classpath \
+  -Dmdep.outputFile="$classpath_file" -Dmdep.includeScope=test
+# Forks load classes from a copy, so a build in this tree during the study cannot change them.
+classes=target/jmh/classes
+rm -rf "$classes" && mkdir -p "$classes" && cp -r target/classes target/test-classes "$classes"/
+cp="$classes/test-classes:$classes/classes:$(cat "$classpath_file")"
+
+started=$(date -u +%s)
+{
+  echo "- Command: \`scripts/jmh-study.sh --warmups $warmups --iterations $iterations --forks $forks --time $time" \
+       "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup\`"
+  echo "- Started $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+} > "$results/notes.md"
+
+for jdk in $jdks; do
+  home=$(java_home "$jdk")
+  for gc in $gcs; do
+    for setup in $setups; do
+      readers=${setup%-*} writers=${setup#*-}
+      out="$results/jdk$jdk-$gc-$readers-$writers.json"
+      echo "== JDK $jdk, $gc GC, $readers reader(s), $writers writer(s) -> $out"
+      # -tg follows the group's methods in name order: reader, then writer.
+      "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$cp" org.openjdk.jmh.Main \
+        'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" \
+        -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
+        -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap" \
+        -rf json -rff "$out"
+    done
+  done
+done
+
+minutes=$(( ($(date -u +%s) - started + 59) / 60 ))
+echo "- Finished $(date -u '+%Y-%m-%d %H:%M UTC') after about $minutes min; load after: $(cut -d' ' -f1-3 /proc/loadavg)" \
+  >> "$results/notes.md"
+if [[ -n "${JMH_STUDY_NOTE:-}" ]]; then echo "- $JMH_STUDY_NOTE" >> "$results/notes.md"; fi
+
+echo "== report"
+java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.StudyReport "$results" "$report"

@@ -1,0 +1,179 @@
+package io.github.qsbench.jmh;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueService;
+import io.github.qsbench.core.strategy.Strategy;
+
+/**
+ * The workload of the thesis's QueueServiceBenchmark (section 3.2.3), in-process: an asymmetric
+ * group of writers that push and readers that poll and complete at once, over a fixed set of queue
+ * names that each thread walks in its own order, shuffled once per trial. Every measurement
+ * iteration gets a fresh queue service with a lease of 999 days, so no message is ever redelivered.
+ *
+ * <p>One invocation is one operation, as in the thesis: a push, or a poll whether or not it found a
+ * message. {@link PollCounters} tells the two kinds of poll apart.
+ *
+ * <p>The nested classes run the same workload in the thesis's three modes; the study uses
+ * {@link Thrpt}. Readers and writers per group come from {@code -tg READERS,WRITERS} (JMH orders a
+ * group's methods by name: {@code reader} before {@code writer}). The whole study, every strategy in
+ * the setups 1-1, 4-1, 1-4 and 4-4, under two JDKs and two collectors, with its report:
+ * <pre>
+ * scripts/jmh-study.sh                     # default, about 20 minutes on 2 cores
+ * scripts/jmh-study.sh --thesis            # 20 warmups, 20 iterations, 10 forks
+ * scripts/jmh-study.sh --help
+ * </pre>
+ * One run by hand, after {@code ./mvnw test-compile}:
+ * <pre>
+ * java -cp "$CP" org.openjdk.jmh.Main 'QueueServiceBenchmark.Thrpt' -tg 4,1 -prof gc \
+ *   -jvmArgs '-Djava.io.tmpdir=target/jmh-tmp -XX:+UseParallelGC' -rf json -rff target/jmh/run.json
+ * </pre>
+ */
+public abstract class QueueServiceBenchmark {
+
+	/** Lease of the thesis's benchmark: long enough that nothing is redelivered during a run. */
+	static final Duration LEASE = Duration.ofDays(999);
+
+	/** The queue service under test, shared by every thread and replaced before each iteration. */
+	@State(Scope.Benchmark)
+	public static class Service {
+
+		@Param
+		public Strategy strategy;
+
+		/** Number of queue names shared by all threads (thesis: 8). */
+		@Param("8")
+		public int queues;
+
+		/**
+		 * {@code false} is the thesis's service (no id index); {@code true} also indexes every
+		 * message by id and is what the HTTP service runs.
+		 */
+		@Param("false")
+		public boolean idLookup;
+
+		QueueService service;
+
+		@Setup(Level.Iteration)
+		public void newService() {
+			this.service = this.strategy
+				.create(new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
+		}
+
+	}
+
+	/** One thread's queue order, shuffled once per trial, and the one body a writer pushes over and over. */
+	@State(Scope.Thread)
+	public static class Cursor {
+
+		private String[] order;
+
+		private int next;
+
+		String body;
+
+		@Setup(Level.Trial)
+		public void shuffle(Service service) {
+			List<String> names = new ArrayList<>(IntStream.range(0, service.queues).mapToObj(i -> "q" + i).toList());
+			Collections.shuffle(names);
+			this.order = names.toArray(String[]::new);
+			this.body = "message of " + Thread.currentThread().getName();
+		}
+
+		String nextQueue() {
+			String queue = this.order[this.next];
+			this.next = (this.next + 1 == this.order.length) ? 0 : this.next + 1;
+			return queue;
+		}
+
+	}
+
+	/**
+	 * A reader's polls split by outcome. The thesis counted an empty poll as an operation like any
+	 * other; these counters show how much of a reader's score is such polls.
+	 */
+	@State(Scope.Thread)
+	@AuxCounters(AuxCounters.Type.OPERATIONS)
+	public static class PollCounters {
+
+		public long delivered;
+
+		public long empty;
+
+		@Setup(Level.Iteration)
+		public void reset() {
+			this.delivered = 0;
+			this.empty = 0;
+		}
+
+	}
+
+	@Benchmark
+	@Group("queue")
+	public Message writer(Service service, Cursor cursor) {
+		return service.service.push(cursor.nextQueue(), cursor.body);
+	}
+
+	@Benchmark
+	@Group("queue")
+	public boolean reader(Service service, Cursor cursor, PollCounters counters) {
+		QueueService qs = service.service;
+		Optional<Message> message = qs.poll(cursor.nextQueue());
+		if (message.isEmpty()) {
+			counters.empty++;
+			return false;
+		}
+		counters.delivered++;
+		return qs.complete(message.get());
+	}
+
+	/** The study's mode: operations per microsecond. */
+	@BenchmarkMode(Mode.Throughput)
+	@OutputTimeUnit(TimeUnit.MICROSECONDS)
+	public static class Thrpt extends QueueServiceBenchmark {
+
+	}
+
+	/** Microseconds per operation over a fixed time, kept as the thesis did. */
+	@BenchmarkMode(Mode.AverageTime)
+	@OutputTimeUnit(TimeUnit.MICROSECONDS)
+	public static class Avgt extends QueueServiceBenchmark {
+
+	}
+
+	/** Microseconds per batch of a fixed number of operations (thesis appendix D). */
+	@BenchmarkMode(Mode.SingleShotTime)
+	@OutputTimeUnit(TimeUnit.MICROSECONDS)
+	@Warmup(batchSize = SingleShot.BATCH)
+	@Measurement(batchSize = SingleShot.BATCH)
+	public static class SingleShot extends QueueServiceBenchmark {
+
+		static final int BATCH = 1000;
+
+	}
+
+}
