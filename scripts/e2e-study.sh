@@ -3,14 +3,15 @@
 #
 # For each strategy it starts the jar on 127.0.0.1 (a free port), waits for health, runs one
 # unrecorded warm-up and then QueueSimulation for every preset, and stops the service. In the same
-# run it measures the HTTP stack's ceiling: CeilingSimulation (a no-op GET /actuator/health at the
+# run it measures the HTTP stack's ceiling: CeilingSimulation (a no-op, GET /actuator/info, at the
 # same number of users) for every preset. It keeps every Gatling HTML report and writes a summary.
 #
 #   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # all four strategies, all presets
 #   STRATEGIES="synchronized concurrent-atomic" PRESETS="4-4" DURATION=10 scripts/e2e-study.sh
 #
-# Environment: STRATEGIES, PRESETS (consumers-producers), DURATION (s per run, default 20),
-# WARMUP (s, default 5), MESSAGE_BYTES (100), RATE (pushes/s, 0 = unthrottled),
+# Environment: STRATEGIES, PRESETS (consumers-producers), DURATION (s per run, default 15),
+# WARMUP (s, default 5), DRAIN (longest drain in s, default 60), MESSAGE_BYTES (100),
+# RATE (pushes/s, 0 = unthrottled), CEILING_PATH (default /actuator/info),
 # OUT (default target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none).
 set -euo pipefail
 
@@ -19,7 +20,9 @@ cd "$ROOT"
 
 STRATEGIES="${STRATEGIES:-synchronized read-write-lock concurrent-pojo concurrent-atomic}"
 PRESETS="${PRESETS:-1-1 4-1 1-4 4-4}"
-DURATION="${DURATION:-20}"
+DURATION="${DURATION:-15}"
+DRAIN="${DRAIN:-60}"
+CEILING_PATH="${CEILING_PATH:-/actuator/info}"
 WARMUP="${WARMUP:-5}"
 MESSAGE_BYTES="${MESSAGE_BYTES:-100}"
 RATE="${RATE:-0}"
@@ -72,7 +75,8 @@ gatling() { # simulation name preset duration counts-file [extra -D...]
 	shift 4
 	"${MVN[@]}" gatling:test -Dgatling.simulationClass="io.github.qsbench.gatling.$sim" \
 		-DbaseUrl="http://127.0.0.1:$PORT" -Dpreset="$preset" -DdurationSeconds="$duration" \
-		-DmessageBytes="$MESSAGE_BYTES" -Drate="$RATE" -DcountsFile="$counts" "$@"
+		-DmessageBytes="$MESSAGE_BYTES" -Drate="$RATE" -DdrainSeconds="$DRAIN" -DceilingPath="$CEILING_PATH" \
+		-DcountsFile="$counts" "$@"
 }
 
 # Gatling writes each report to gatling/target/gatling/<simulation>-<time>/; keep_report moves the
@@ -114,7 +118,7 @@ stop_service
 for strategy in $STRATEGIES; do
 	start_service "$strategy"
 	mark_reports
-	gatling QueueSimulation 4-4 "$WARMUP" "$OUT/warmup-$strategy.json" -Dgatling.noReports=true -DdrainSeconds=10 \
+	gatling QueueSimulation 4-4 "$WARMUP" "$OUT/warmup-$strategy.json" -Dgatling.noReports=true \
 		>"$OUT/warmup-$strategy.log" 2>&1 || true
 	keep_report ""
 	for preset in $PRESETS; do

@@ -48,6 +48,9 @@ public class QueueSimulation extends Simulation {
 	/** Queue and id of every delivery seen, to count duplicates. */
 	private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
+	/** Queue and id of every message completed (204), to tell lost from completed twice. */
+	private final Set<String> completedIds = ConcurrentHashMap.newKeySet();
+
 	private final AtomicLong pushSequence = new AtomicLong();
 
 	private final AtomicInteger producersRunning = new AtomicInteger(this.settings.producers());
@@ -192,6 +195,7 @@ public class QueueSimulation extends Simulation {
 			int status = session.getInt("completed");
 			if (status == 204) {
 				this.counts.completed.increment();
+				this.completedIds.add(session.getString("queue") + "/" + session.getString("id"));
 				if (System.nanoTime() < this.windowEnd) {
 					this.counts.completedInWindow.increment();
 				}
@@ -229,8 +233,10 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * "nothing lost" when every message pushed in this run was completed, as the client counted and
-	 * as the service's counters moved; otherwise what differs.
+	 * "nothing lost" when every message pushed in this run was completed at least once (distinct ids
+	 * completed = pushes), and the service's counters moved by what the client saw; otherwise what
+	 * differs. A message completed twice (an at-least-once duplicate) is not a loss: it is counted
+	 * as a duplicate.
 	 */
 	private String lossVerdict(String exposition) {
 		long serverPushed = Math.round(ServiceProbe.sample(exposition, "qs_messages_pushed_total") - this.serverPushedBefore);
@@ -238,14 +244,16 @@ public class QueueSimulation extends Simulation {
 				ServiceProbe.sample(exposition, "qs_messages_completed_total") - this.serverCompletedBefore);
 		long pushed = this.counts.pushed.sum();
 		long completed = this.counts.completed.sum();
+		long distinct = this.completedIds.size();
 		this.counts.put("serverPushed", serverPushed);
 		this.counts.put("serverCompleted", serverCompleted);
-		if (pushed == completed && serverPushed == pushed && serverCompleted == completed) {
+		this.counts.put("completedDistinct", distinct);
+		if (pushed == distinct && serverPushed == pushed && serverCompleted == completed) {
 			return "nothing lost";
 		}
-		return String.format("LOST: client pushed %d, completed %d; service counted pushed %d, completed %d"
-				+ " (another client on the same service also moves the service's counters)", pushed, completed,
-				serverPushed, serverCompleted);
+		return String.format("LOST: client pushed %d, completed %d distinct (%d answers 204); service counted pushed"
+				+ " %d, completed %d (another client on the same service also moves the service's counters)", pushed,
+				distinct, completed, serverPushed, serverCompleted);
 	}
 
 }
