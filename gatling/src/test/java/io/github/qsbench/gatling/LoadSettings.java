@@ -37,7 +37,7 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 		return new LoadSettings(stripSlash(System.getProperty("baseUrl", "http://127.0.0.1:8080")),
 				custom ? consumers + "-" + producers : preset, producers, consumers,
 				Double.parseDouble(System.getProperty("rate", "0")), seconds("durationSeconds", 30),
-				Integer.getInteger("messageBytes", 100), Integer.getInteger("queues", 8), seconds("drainSeconds", 30),
+				Integer.getInteger("messageBytes", 100), Integer.getInteger("queues", 8), seconds("drainSeconds", 120),
 				Duration.ofMillis(Long.getLong("emptyPollPauseMs", 5)),
 				System.getProperty("queuePrefix", "load-" + Long.toString(System.currentTimeMillis(), 36)),
 				System.getProperty("countsFile", "target/gatling/last-run-counts.json"));
