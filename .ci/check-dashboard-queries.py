@@ -68,7 +68,7 @@ def main():
         "__rate_interval": args.rate_interval,
         "__interval": args.step,
         "__range": f"{int(end - args.start)}s",
-        "strategy": re.escape(args.strategy),
+        "strategy": args.strategy,  # plain names ([a-z-]); a PromQL string rejects "\-"
     }
     checked = failed = 0
     for path in args.dashboards:
