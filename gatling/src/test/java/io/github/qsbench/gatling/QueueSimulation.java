@@ -7,6 +7,7 @@ import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.jmesPath;
+import static io.gatling.javaapi.core.CoreDsl.pace;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
@@ -146,7 +147,7 @@ public class QueueSimulation extends Simulation {
 				return session;
 			});
 		Duration pace = this.settings.producerPace();
-		return pace == null ? push : exec(io.gatling.javaapi.core.CoreDsl.pace(pace)).exec(push);
+		return pace == null ? push : exec(pace(pace)).exec(push);
 	}
 
 	private ChainBuilder consume() {
