@@ -1,0 +1,21 @@
+# The queue service: built with the project's Maven wrapper on a JDK, run on a JRE as a non-root
+# user. The strategy is the Spring profile: docker run -e SPRING_PROFILES_ACTIVE=synchronized ...
+FROM eclipse-temurin:17-jdk AS build
+WORKDIR /build
+COPY mvnw pom.xml ./
+COPY .mvn .mvn
+# Dependencies first, so that a change in src/ does not download them again.
+RUN ./mvnw -B -q dependency:go-offline
+COPY src src
+RUN ./mvnw -B -q package -DskipTests \
+ && cp target/queue-service-*.jar /build/queue-service.jar
+
+FROM eclipse-temurin:17-jre
+RUN groupadd --system queue && useradd --system --gid queue --no-create-home --shell /usr/sbin/nologin queue
+WORKDIR /app
+COPY --from=build /build/queue-service.jar /app/queue-service.jar
+USER queue
+EXPOSE 8080
+ENV SPRING_PROFILES_ACTIVE=concurrent-atomic \
+    JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+ENTRYPOINT ["java", "-jar", "/app/queue-service.jar"]
