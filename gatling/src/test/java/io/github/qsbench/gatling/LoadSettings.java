@@ -21,9 +21,12 @@ import java.util.Locale;
  * @param queuePrefix the queues are {@code <prefix>-0 .. <prefix>-(queues-1)}; unique per run so
  *     that runs against a long-lived service do not mix
  * @param countsFile where the run's own counts are written as JSON at the end
+ * @param abandonShare the share (0 to 1) of first deliveries a consumer never completes, as if it
+ *     crashed; the service must deliver them again once their lease lapses
  */
 record LoadSettings(String baseUrl, String preset, int producers, int consumers, double rate, Duration duration,
-		int messageBytes, int queues, Duration drain, Duration emptyPollPause, String queuePrefix, String countsFile) {
+		int messageBytes, int queues, Duration drain, Duration emptyPollPause, String queuePrefix, String countsFile,
+		double abandonShare) {
 
 	static LoadSettings fromSystemProperties() {
 		String preset = System.getProperty("preset", "4-4");
@@ -40,7 +43,15 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 				Integer.getInteger("messageBytes", 100), Integer.getInteger("queues", 8), seconds("drainSeconds", 120),
 				Duration.ofMillis(Long.getLong("emptyPollPauseMs", 5)),
 				System.getProperty("queuePrefix", "load-" + Long.toString(System.currentTimeMillis(), 36)),
-				System.getProperty("countsFile", "target/gatling/last-run-counts.json"));
+				System.getProperty("countsFile", "target/gatling/last-run-counts.json"), abandonShareProperty());
+	}
+
+	private static double abandonShareProperty() {
+		double share = Double.parseDouble(System.getProperty("abandonShare", "0"));
+		if (share < 0 || share > 1) {
+			throw new IllegalArgumentException("abandonShare must be between 0 and 1, was " + share);
+		}
+		return share;
 	}
 
 	/** The thesis's setups, named consumers-producers: 1-1, 4-1, 1-4 and 4-4. */
@@ -66,9 +77,11 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 
 	String describe() {
 		return String.format(Locale.ROOT,
-				"%s: %d consumers, %d producers, rate %s, %ds, %d-byte bodies over %d queues '%s-*', drain <= %ds",
+				"%s: %d consumers, %d producers, rate %s, %ds, %d-byte bodies over %d queues '%s-*', drain <= %ds,"
+						+ " %.0f%% of first deliveries abandoned",
 				this.preset, this.consumers, this.producers, this.rate > 0 ? this.rate + "/s" : "unthrottled",
-				this.duration.toSeconds(), this.messageBytes, this.queues, this.queuePrefix, this.drain.toSeconds());
+				this.duration.toSeconds(), this.messageBytes, this.queues, this.queuePrefix, this.drain.toSeconds(),
+				100 * this.abandonShare);
 	}
 
 	private static Duration seconds(String name, long defaultSeconds) {

@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.bodyString;
 import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.doIfOrElse;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.jmesPath;
@@ -34,6 +35,10 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
  * an id already received, is counted as a duplicate; completing such a duplicate may answer 404 (its
  * other delivery was completed first), which is allowed only for duplicates.
  *
+ * <p>With {@code -DabandonShare}, consumers never complete that share of first deliveries, as if
+ * they crashed; the redelivery of such a message after its lease is expected, not a duplicate, and
+ * the drain lasts until every abandoned message came back and was completed.
+ *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
  * </pre>
@@ -51,6 +56,14 @@ public class QueueSimulation extends Simulation {
 
 	/** Queue and id of every message completed (204), to tell lost from completed twice. */
 	private final Set<String> completedIds = ConcurrentHashMap.newKeySet();
+
+	/** Queue and id of every delivery a consumer abandoned. */
+	private final Set<String> abandoned = ConcurrentHashMap.newKeySet();
+
+	/** Abandoned messages not yet delivered again and completed. */
+	private final AtomicLong abandonedOpen = new AtomicLong();
+
+	private final AtomicLong firstDeliveries = new AtomicLong();
 
 	private final AtomicLong pushSequence = new AtomicLong();
 
@@ -166,14 +179,7 @@ public class QueueSimulation extends Simulation {
 				return session;
 			})
 			.doIfOrElse(session -> session.contains("id"))
-			.then(exec(this::received).doIfOrElse(session -> session.getBoolean("duplicate"))
-				.then(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
-					.check(status().in(204, 404))
-					.check(status().saveAs("completed"))))
-				.orElse(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
-					.check(status().is(204))
-					.check(status().saveAs("completed"))))
-				.exec(this::completed))
+			.then(exec(this::received).doIf(session -> !session.getBoolean("abandon")).then(exec(consumeDelivered())))
 			.orElse(exec(session -> {
 				this.counts.emptyPolls.increment();
 				int round = session.getBoolean("producersDone") ? session.getInt("emptyRound") + 1 : 0;
@@ -181,14 +187,46 @@ public class QueueSimulation extends Simulation {
 			}).pause(this.settings.emptyPollPause()));
 	}
 
+	private ChainBuilder consumeDelivered() {
+		return doIfOrElse(session -> session.getBoolean("duplicate"))
+				.then(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
+					.check(status().in(204, 404))
+					.check(status().saveAs("completed"))))
+				.orElse(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
+					.check(status().is(204))
+					.check(status().saveAs("completed"))))
+			.exec(this::completed);
+	}
+
 	private Session received(Session session) {
 		this.counts.delivered.increment();
-		String key = session.getString("queue") + "/" + session.getString("id");
-		boolean duplicate = session.getInt("deliveries") > 1 | !this.seen.add(key);
-		if (duplicate) {
+		String key = key(session);
+		boolean again = session.getInt("deliveries") > 1 | !this.seen.add(key);
+		boolean expected = again && this.abandoned.contains(key);
+		if (expected) {
+			this.counts.redeliveredAfterAbandon.increment();
+		}
+		else if (again) {
 			this.counts.duplicates.increment();
 		}
-		return session.set("duplicate", duplicate).set("emptyRound", 0);
+		boolean abandon = !again && abandonThisOne();
+		if (abandon) {
+			this.abandoned.add(key);
+			this.abandonedOpen.incrementAndGet();
+			this.counts.abandoned.increment();
+		}
+		return session.set("duplicate", again && !expected).set("abandon", abandon).set("emptyRound", 0);
+	}
+
+	/** Spreads abandonment evenly: the n-th first delivery is abandoned when n * share crosses a whole number. */
+	private boolean abandonThisOne() {
+		long n = this.firstDeliveries.incrementAndGet();
+		double share = this.settings.abandonShare();
+		return Math.floor(n * share) > Math.floor((n - 1) * share);
+	}
+
+	private static String key(Session session) {
+		return session.getString("queue") + "/" + session.getString("id");
 	}
 
 	private Session completed(Session session) {
@@ -196,7 +234,11 @@ public class QueueSimulation extends Simulation {
 			int status = session.getInt("completed");
 			if (status == 204) {
 				this.counts.completed.increment();
-				this.completedIds.add(session.getString("queue") + "/" + session.getString("id"));
+				String key = key(session);
+				this.completedIds.add(key);
+				if (this.abandoned.contains(key)) {
+					this.abandonedOpen.decrementAndGet();
+				}
 				if (System.nanoTime() < this.windowEnd) {
 					this.counts.completedInWindow.increment();
 				}
@@ -220,8 +262,9 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * Consume during the window; then drain until producers have stopped and this consumer has
-	 * polled every queue once and found it empty, or until the drain's deadline.
+	 * Consume during the window; then drain until producers have stopped, every abandoned message
+	 * came back and was completed, and this consumer has polled every queue once and found it empty;
+	 * or until the drain's deadline.
 	 */
 	private boolean keepConsuming(Session session) {
 		if (inWindow()) {
@@ -230,7 +273,8 @@ public class QueueSimulation extends Simulation {
 		if (System.nanoTime() > this.drainDeadline) {
 			return false;
 		}
-		return this.producersRunning.get() > 0 || session.getInt("emptyRound") < this.settings.queues();
+		return this.producersRunning.get() > 0 || this.abandonedOpen.get() > 0
+				|| session.getInt("emptyRound") < this.settings.queues();
 	}
 
 	/**

@@ -33,6 +33,10 @@ final class RunCounts {
 	final LongAdder duplicateCompletesNotFound = new LongAdder();
 
 	/** Requests answered before the load window closed (the drain and checks excluded). */
+	final LongAdder abandoned = new LongAdder();
+
+	final LongAdder redeliveredAfterAbandon = new LongAdder();
+
 	final LongAdder requestsInWindow = new LongAdder();
 
 	/** Cycles (push, poll, complete) whose complete answered 204 before the window closed. */
@@ -57,6 +61,8 @@ final class RunCounts {
 		map.put("completed", this.completed.sum());
 		map.put("duplicates", this.duplicates.sum());
 		map.put("duplicateCompletesNotFound", this.duplicateCompletesNotFound.sum());
+		map.put("abandoned", this.abandoned.sum());
+		map.put("redeliveredAfterAbandon", this.redeliveredAfterAbandon.sum());
 		map.put("requestsInWindow", this.requestsInWindow.sum());
 		map.put("completedInWindow", this.completedInWindow.sum());
 		return map;

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Soak test: the Gatling producer-consumer scenario for MINUTES against the packaged service, with a
+# share of first deliveries abandoned by their consumers (redelivered once their lease lapses).
+# Every minute it forces a GC and samples heap after GC, RSS and the service's counts; at the end
+# the simulation drains and asserts nothing was lost. Writes a Markdown summary.
+#
+#   scripts/soak.sh                                  # 10 minutes, concurrent-atomic
+#   MINUTES=30 STRATEGY=synchronized RATE=800 scripts/soak.sh
+#
+# Settings (environment): MINUTES (10), STRATEGY (concurrent-atomic), PRESET (4-4), RATE pushes/s
+# over all producers (400), ABANDON share of first deliveries (0.1), LEASE (5s), HEAP (-Xmx, 256m),
+# OUT (target/soak/<UTC time>), SUMMARY (docs/soak.md; empty = none).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+
+MINUTES="${MINUTES:-10}"
+STRATEGY="${STRATEGY:-concurrent-atomic}"
+PRESET="${PRESET:-4-4}"
+RATE="${RATE:-400}"
+ABANDON="${ABANDON:-0.1}"
+LEASE="${LEASE:-5s}"
+HEAP="${HEAP:-256m}"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="${OUT:-$ROOT/target/soak/$STAMP}"
+SUMMARY="${SUMMARY-$ROOT/docs/soak.md}"
+mkdir -p "$OUT"
+
+./mvnw -B -q -DskipTests package
+jar=$(ls target/queue-service-*.jar | head -n 1)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+java "-Xmx$HEAP" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
+  --spring.profiles.active="$STRATEGY" --qs.lease-timeout="$LEASE" > "$OUT/service.log" 2>&1 &
+service=$!
+gatling=""
+cleanup() {
+  [ -n "$gatling" ] && kill "$gatling" 2>/dev/null || true
+  kill "$service" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 90); do curl -sf "$base/actuator/health" > /dev/null && break; sleep 1; done
+curl -sf "$base/actuator/health" > /dev/null || { echo "soak: service did not start" >&2; exit 1; }
+
+metric() { # sum of a metric's samples whose labels contain $2 (may be empty)
+  awk -v name="$1" -v label="${2:-}" 'index($0, name) == 1 && index($0, label) { s += $NF } END { printf "%.0f", s }' \
+    "$OUT/scrape.txt"
+}
+sample() { # minute label
+  jcmd "$service" GC.run > /dev/null
+  sleep 2
+  curl -sf -H 'Accept: text/plain' "$base/actuator/prometheus" > "$OUT/scrape.txt"
+  local heap rss queues
+  heap=$(metric 'jvm_memory_used_bytes{' 'area="heap"')
+  rss=$(( $(ps -o rss= -p "$service") * 1024 ))
+  queues=$(curl -sf "$base/queues" | python3 -c 'import json,sys; q=json.load(sys.stdin)["queues"]; print(sum(x["ready"] for x in q), sum(x["inflight"] for x in q))')
+  printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$1" "$heap" "$rss" "$(metric qs_messages_pushed_total)" \
+    "$(metric qs_messages_completed_total)" "$(metric 'qs_messages_delivered_total{' 'redelivery="true"')" \
+    "${queues% *}" "${queues#* }" >> "$OUT/samples.csv"
+}
+
+echo "minute,heap_after_gc_bytes,rss_bytes,pushed,completed,redelivered,ready,inflight" > "$OUT/samples.csv"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+sample 0
+./mvnw -B -f gatling/pom.xml gatling:test -Dgatling.simulationClass=io.github.qsbench.gatling.QueueSimulation \
+  -DbaseUrl="$base" -Dpreset="$PRESET" -Drate="$RATE" -DdurationSeconds=$((MINUTES * 60)) \
+  -DabandonShare="$ABANDON" -DdrainSeconds=180 -DcountsFile="$OUT/counts.json" > "$OUT/gatling.log" 2>&1 &
+gatling=$!
+for minute in $(seq 1 "$MINUTES"); do
+  sleep 60
+  kill -0 "$gatling" 2>/dev/null || break
+  sample "$minute"
+done
+set +e
+wait "$gatling"
+gatling_rc=$?
+set -e
+gatling=""
+sample end
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$OUT" "$SUMMARY" "$gatling_rc" <<PY
+import csv, json, os, sys, platform, subprocess
+out, summary, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = list(csv.DictReader(open(os.path.join(out, "samples.csv"))))
+counts = json.load(open(os.path.join(out, "counts.json"))) if os.path.exists(os.path.join(out, "counts.json")) else {}
+mib = lambda b: int(b) / 1048576
+load = [r for r in rows if r["minute"] not in ("0", "end")]
+heaps = [mib(r["heap_after_gc_bytes"]) for r in load]
+java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+end = rows[-1]
+lost = int(end["pushed"]) - int(end["completed"])
+lines = [
+    "# Soak test",
+    "",
+    f"Run {os.path.basename(out)} UTC on {platform.node() or 'this machine'}: {os.cpu_count()} CPUs, {java}; "
+    f"load average {'$load_before'} before, {'$load_after'} after (shared machine).",
+    "",
+    f"Service: strategy \`$STRATEGY\`, \`-Xmx$HEAP\`, lease $LEASE, default caps. Load: Gatling QueueSimulation, preset "
+    f"$PRESET (consumers-producers), $RATE pushes/s for $MINUTES minutes, {float('$ABANDON') * 100:.0f}% of first deliveries "
+    "abandoned (never completed, so delivered again after their lease), then a drain of at most 180 s. "
+    "Command: \`MINUTES=$MINUTES STRATEGY=$STRATEGY PRESET=$PRESET RATE=$RATE ABANDON=$ABANDON LEASE=$LEASE HEAP=$HEAP scripts/soak.sh\`.",
+    "",
+    "Each minute: a forced GC (\`jcmd GC.run\`), then heap used (\`jvm_memory_used_bytes{area=heap}\`), "
+    "resident set size, the service's counters and the exact ready/in-flight counts of \`GET /queues\`.",
+    "",
+    "| minute | heap after GC (MiB) | RSS (MiB) | pushed | completed | redelivered | ready | in flight |",
+    "|---|---|---|---|---|---|---|---|",
+]
+for r in rows:
+    lines.append(f"| {r['minute']} | {mib(r['heap_after_gc_bytes']):.1f} | {mib(r['rss_bytes']):.0f} | {r['pushed']} | "
+                 f"{r['completed']} | {r['redelivered']} | {r['ready']} | {r['inflight']} |")
+lines += ["", "## Verdict", ""]
+if len(heaps) >= 2:
+    half = len(heaps) // 2
+    lines.append(f"- Heap after GC under load: min {min(heaps):.1f} MiB, max {max(heaps):.1f} MiB; mean of the first half "
+                 f"{sum(heaps[:half]) / half:.1f} MiB, of the second half {sum(heaps[half:]) / (len(heaps) - half):.1f} MiB.")
+elif heaps:
+    lines.append(f"- Heap after GC under load: {heaps[0]:.1f} MiB (one sample).")
+lines.append(f"- RSS: {mib(rows[1]['rss_bytes'] if len(rows) > 1 else rows[0]['rss_bytes']):.0f} MiB after the first minute, "
+             f"{mib(end['rss_bytes']):.0f} MiB at the end.")
+lines.append(f"- After the drain the service held {end['ready']} ready and {end['inflight']} in-flight messages; "
+             f"pushed {end['pushed']}, completed {end['completed']} (difference {lost}).")
+if counts:
+    lines.append(f"- Client side: pushed {counts.get('pushed')}, completed {counts.get('completedDistinct')} distinct, "
+                 f"abandoned {counts.get('abandoned')}, redelivered after abandonment {counts.get('redeliveredAfterAbandon')}, "
+                 f"duplicates {counts.get('duplicates')}.")
+lines.append(f"- Gatling's assertions (no failed request, queues empty, nothing lost): {'passed' if rc == 0 else 'FAILED (exit ' + str(rc) + ')'}.")
+text = "\n".join(lines) + "\n"
+print(text)
+if summary:
+    open(summary, "w").write(text)
+PY
+exit "$gatling_rc"
