@@ -18,8 +18,6 @@ import java.util.Objects;
 public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup,
 		Capacity.Limits limits) {
 
-	public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(30);
-
 	public QueueOptions {
 		Objects.requireNonNull(leaseTimeout, "leaseTimeout");
 		Objects.requireNonNull(eviction, "eviction");
@@ -36,31 +34,6 @@ public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSour
 	/** Without limits. */
 	public QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup) {
 		this(leaseTimeout, eviction, clock, idLookup, Capacity.Limits.UNLIMITED);
-	}
-
-	/** 30 s lease, lazy eviction, system clock, id lookup on, no limits. */
-	public static QueueOptions defaults() {
-		return new QueueOptions(DEFAULT_LEASE_TIMEOUT, Eviction.LAZY, InstantSource.system(), true);
-	}
-
-	public QueueOptions withLeaseTimeout(Duration leaseTimeout) {
-		return new QueueOptions(leaseTimeout, this.eviction, this.clock, this.idLookup, this.limits);
-	}
-
-	public QueueOptions withEviction(Eviction eviction) {
-		return new QueueOptions(this.leaseTimeout, eviction, this.clock, this.idLookup, this.limits);
-	}
-
-	public QueueOptions withClock(InstantSource clock) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, clock, this.idLookup, this.limits);
-	}
-
-	public QueueOptions withIdLookup(boolean idLookup) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, this.clock, idLookup, this.limits);
-	}
-
-	public QueueOptions withLimits(Capacity.Limits limits) {
-		return new QueueOptions(this.leaseTimeout, this.eviction, this.clock, this.idLookup, limits);
 	}
 
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
  *
  * <p>A polled message that is not completed within the lease timeout becomes ready again and is
  * delivered again. Every implementation delivers at least once; some exactly once (see
- * {@link Strategy#delivery(Eviction)}).
+ * {@link io.github.qsbench.core.strategy.Strategy#delivery(Eviction)}).
  */
 public interface QueueService {
 
