@@ -1,0 +1,151 @@
+package io.github.qsbench.core.lincheck;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Arrays;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.strategy.Strategy;
+
+import kotlin.Unit;
+import kotlin.reflect.KFunction;
+import kotlin.reflect.jvm.ReflectJvmMapping;
+
+import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.LongGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Options;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+
+/**
+ * Lincheck on one strategy's push, poll and complete-by-id, checked for linearizability against
+ * {@link QueueModel}. Two queues and ids 1 to 4 keep scenarios small enough that threads meet on
+ * the same message. The clock is fixed and the lease long, so a message polled twice can only be
+ * a race.
+ */
+@Param(name = "queue", gen = IntGen.class, conf = "0:1")
+@Param(name = "id", gen = LongGen.class, conf = "1:4")
+public abstract class AbstractQueueServiceLincheckTests {
+
+	static final boolean LONG = Boolean.getBoolean("lincheck.long");
+
+	/** Scenarios per mode; {@code -Dlincheck.long=true} raises the CI default, the property overrides both. */
+	static final int ITERATIONS = Integer.getInteger("lincheck.iterations", LONG ? 200 : 30);
+
+	/** Interleavings (model checking) or runs (stress) per scenario. */
+	static final int INVOCATIONS = Integer.getInteger("lincheck.invocations", LONG ? 10_000 : 1_000);
+
+	private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2017-06-01T00:00:00Z"));
+
+	private final AbstractQS<?> service;
+
+	protected AbstractQueueServiceLincheckTests(Strategy strategy) {
+		this.service = strategy.create(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, CLOCK, true));
+	}
+
+	/**
+	 * Pushes come from one thread at a time (plus the sequential parts): {@code AbstractQS} takes
+	 * the id before the message becomes visible, so of two overlapping pushes the one with the
+	 * higher id can be queued, and polled, first. Nothing is lost or delivered twice, but no model
+	 * that numbers pushes in order explains it; {@link IdOrderLincheckTests} shows it.
+	 */
+	@Operation(nonParallelGroup = "producer")
+	public Long push(@Param(name = "queue") int queue) {
+		return this.service.push(name(queue), "body").id();
+	}
+
+	@Operation
+	public Long poll(@Param(name = "queue") int queue) {
+		return this.service.poll(name(queue)).map(Message::id).orElse(null);
+	}
+
+	@Operation
+	public Completion complete(@Param(name = "queue") int queue, @Param(name = "id") long id) {
+		return this.service.complete(name(queue), id);
+	}
+
+	private static String name(int queue) {
+		return "q" + queue;
+	}
+
+	/**
+	 * Model checking over random scenarios plus the written ones of {@link #withRacesOfTheContract}.
+	 */
+	static ModelCheckingOptions modelChecking() {
+		return withRacesOfTheContract(new ModelCheckingOptions())
+			.iterations(ITERATIONS)
+			.invocationsPerIteration(INVOCATIONS)
+			.threads(2)
+			.actorsPerThread(3)
+			.actorsBefore(2)
+			.actorsAfter(1);
+	}
+
+	/** Stress runs over random scenarios plus the written ones of {@link #withRacesOfTheContract}. */
+	static StressOptions stress() {
+		return withRacesOfTheContract(new StressOptions())
+			.iterations(ITERATIONS)
+			.invocationsPerIteration(INVOCATIONS)
+			.threads(2)
+			.actorsPerThread(3)
+			.actorsBefore(2)
+			.actorsAfter(1);
+	}
+
+	/**
+	 * Adds the sequential specification and two written scenarios that make sure the races the
+	 * contract is about are tried whatever the random draw: two consumers polling one ready
+	 * message, and a completion emptying a queue (lazy eviction, then the queue's removal) while
+	 * a producer pushes to it and a consumer polls.
+	 */
+	static <O extends Options<O, ?>> O withRacesOfTheContract(O options) {
+		return options.sequentialSpecification(QueueModel.class)
+			.addCustomScenario(scenario -> {
+				scenario.initial(t -> actor(t, "push", 0));
+				scenario.parallel(p -> {
+					p.thread(t -> actor(t, "poll", 0));
+					p.thread(t -> actor(t, "poll", 0));
+					return Unit.INSTANCE;
+				});
+				return Unit.INSTANCE;
+			})
+			.addCustomScenario(scenario -> {
+				scenario.initial(t -> {
+					actor(t, "push", 0);
+					return actor(t, "poll", 0);
+				});
+				scenario.parallel(p -> {
+					p.thread(t -> {
+						actor(t, "complete", 0, 1L);
+						return actor(t, "poll", 0);
+					});
+					p.thread(t -> {
+						actor(t, "push", 0);
+						return actor(t, "poll", 0);
+					});
+					return Unit.INSTANCE;
+				});
+				scenario.post(t -> actor(t, "poll", 0));
+				return Unit.INSTANCE;
+			});
+	}
+
+	private static Unit actor(DSLThreadScenario thread, String operation, Object... arguments) {
+		KFunction<?> function = Arrays.stream(AbstractQueueServiceLincheckTests.class.getDeclaredMethods())
+			.filter(method -> method.getName().equals(operation))
+			.map(ReflectJvmMapping::getKotlinFunction)
+			.findFirst()
+			.orElseThrow();
+		thread.actor(function, arguments);
+		return Unit.INSTANCE;
+	}
+
+}
