@@ -45,10 +45,10 @@ public abstract class AbstractQueueServiceLincheckTests {
 	static final boolean LONG = Boolean.getBoolean("lincheck.long");
 
 	/** Scenarios per mode; {@code -Dlincheck.long=true} raises the CI default, the property overrides both. */
-	static final int ITERATIONS = Integer.getInteger("lincheck.iterations", LONG ? 100 : 8);
+	static final int ITERATIONS = Integer.getInteger("lincheck.iterations", LONG ? 50 : 8);
 
 	/** Interleavings (model checking) or runs (stress) per scenario. */
-	static final int INVOCATIONS = Integer.getInteger("lincheck.invocations", LONG ? 2_000 : 250);
+	static final int INVOCATIONS = Integer.getInteger("lincheck.invocations", LONG ? 1_000 : 250);
 
 	private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2017-06-01T00:00:00Z"));
 
