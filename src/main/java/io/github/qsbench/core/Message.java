@@ -9,7 +9,10 @@ package io.github.qsbench.core;
  */
 public interface Message {
 
-	/** Unique within one queue service, assigned in push order, starting at 1. */
+	/**
+	 * Unique within one queue service, starting at 1; a push that starts after another ends gets a
+	 * larger id (overlapping pushes may be queued in the other order).
+	 */
 	long id();
 
 	String queue();

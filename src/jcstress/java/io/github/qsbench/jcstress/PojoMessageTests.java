@@ -1,0 +1,126 @@
+package io.github.qsbench.jcstress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import io.github.qsbench.core.PojoMessage;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.LLL_Result;
+import org.openjdk.jcstress.infra.results.ZZ_Result;
+
+/**
+ * {@link PojoMessage}'s state machine raced by two threads with no guard around it, as
+ * {@code ConcurrentQSWithPojoMessage} does. Its plain read-then-write fields let two consumers
+ * both grab one message (that strategy's at-least-once delivery) and two completions both win;
+ * the strategies that guard the queue never let this happen. Outcomes read
+ * {@code actor1, actor2, arbiter}.
+ */
+public final class PojoMessageTests {
+
+	static final long NOW = 1_000;
+
+	static final long LEASE = 30_000;
+
+	private PojoMessageTests() {
+	}
+
+	@JCStressTest
+	@Description("Two consumers grab one ready PojoMessage at once.")
+	@Outcome(id = { "GRABBED, DECLINED_IN_FLIGHT, 1", "DECLINED_IN_FLIGHT, GRABBED, 1" }, expect = ACCEPTABLE,
+			desc = "One consumer grabbed it, the other saw it in flight: delivered once.")
+	@Outcome(id = "GRABBED, GRABBED, 2", expect = ACCEPTABLE_INTERESTING,
+			desc = "Both grabbed it: double delivery, counted twice (the at-least-once race).")
+	@Outcome(id = "GRABBED, GRABBED, 1", expect = ACCEPTABLE_INTERESTING,
+			desc = "Both grabbed it and one increment of deliveries was lost: double delivery counted once.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody grabbed a ready message, or it looks completed.")
+	@State
+	public static class GrabGrab {
+
+		private final PojoMessage message = new PojoMessage(1, "q", "body");
+
+		@Actor
+		public void consumer1(LLL_Result r) {
+			r.r1 = this.message.tryGrab(NOW, LEASE);
+		}
+
+		@Actor
+		public void consumer2(LLL_Result r) {
+			r.r2 = this.message.tryGrab(NOW, LEASE);
+		}
+
+		@Arbiter
+		public void deliveries(LLL_Result r) {
+			r.r3 = this.message.deliveries();
+		}
+
+	}
+
+	@JCStressTest
+	@Description("A consumer grabs a PojoMessage whose lease expired while its first consumer completes it late.")
+	@Outcome(id = "GRABBED, true, COMPLETED", expect = ACCEPTABLE,
+			desc = "Grab first, then complete: redelivered once more, then completed.")
+	@Outcome(id = "DECLINED_COMPLETED, true, COMPLETED", expect = ACCEPTABLE,
+			desc = "Complete first: the grab sees it completed.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: the completion was lost, or neither happened.")
+	@State
+	public static class GrabComplete {
+
+		private final PojoMessage message = new PojoMessage(1, "q", "body");
+
+		public GrabComplete() {
+			// delivered once at time 0; its lease has expired by NOW
+			this.message.tryGrab(0, 10);
+		}
+
+		@Actor
+		public void consumer(LLL_Result r) {
+			r.r1 = this.message.tryGrab(NOW, LEASE);
+		}
+
+		@Actor
+		public void completer(LLL_Result r) {
+			r.r2 = this.message.complete();
+		}
+
+		@Arbiter
+		public void status(LLL_Result r) {
+			r.r3 = this.message.status(NOW);
+		}
+
+	}
+
+	@JCStressTest
+	@Description("Two threads complete one delivered PojoMessage at once.")
+	@Outcome(id = { "true, false", "false, true" }, expect = ACCEPTABLE, desc = "Exactly one completion wins.")
+	@Outcome(id = "true, true", expect = ACCEPTABLE_INTERESTING,
+			desc = "Both completions won: harmless in the service, whose id index decides which completion counts.")
+	@Outcome(expect = FORBIDDEN, desc = "Nobody completed it.")
+	@State
+	public static class CompleteComplete {
+
+		private final PojoMessage message = new PojoMessage(1, "q", "body");
+
+		public CompleteComplete() {
+			this.message.tryGrab(0, LEASE);
+		}
+
+		@Actor
+		public void completer1(ZZ_Result r) {
+			r.r1 = this.message.complete();
+		}
+
+		@Actor
+		public void completer2(ZZ_Result r) {
+			r.r2 = this.message.complete();
+		}
+
+	}
+
+}
