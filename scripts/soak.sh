@@ -80,56 +80,9 @@ gatling=""
 sample end
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$OUT" "$SUMMARY" "$gatling_rc" <<PY
-import csv, json, os, sys, platform, subprocess
-out, summary, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = list(csv.DictReader(open(os.path.join(out, "samples.csv"))))
-counts = json.load(open(os.path.join(out, "counts.json"))) if os.path.exists(os.path.join(out, "counts.json")) else {}
-mib = lambda b: int(b) / 1048576
-load = [r for r in rows if r["minute"] not in ("0", "end")]
-heaps = [mib(r["heap_after_gc_bytes"]) for r in load]
-java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-end = rows[-1]
-lost = int(end["pushed"]) - int(end["completed"])
-lines = [
-    "# Soak test",
-    "",
-    f"Run {os.path.basename(out)} UTC on {platform.node() or 'this machine'}: {os.cpu_count()} CPUs, {java}; "
-    f"load average {'$load_before'} before, {'$load_after'} after (shared machine).",
-    "",
-    f"Service: strategy \`$STRATEGY\`, \`-Xmx$HEAP\`, lease $LEASE, default caps. Load: Gatling QueueSimulation, preset "
-    f"$PRESET (consumers-producers), $RATE pushes/s for $MINUTES minutes, {float('$ABANDON') * 100:.0f}% of first deliveries "
-    "abandoned (never completed, so delivered again after their lease), then a drain of at most 180 s. "
-    "Command: \`MINUTES=$MINUTES STRATEGY=$STRATEGY PRESET=$PRESET RATE=$RATE ABANDON=$ABANDON LEASE=$LEASE HEAP=$HEAP scripts/soak.sh\`.",
-    "",
-    "Each minute: a forced GC (\`jcmd GC.run\`), then heap used (\`jvm_memory_used_bytes{area=heap}\`), "
-    "resident set size, the service's counters and the exact ready/in-flight counts of \`GET /queues\`.",
-    "",
-    "| minute | heap after GC (MiB) | RSS (MiB) | pushed | completed | redelivered | ready | in flight |",
-    "|---|---|---|---|---|---|---|---|",
-]
-for r in rows:
-    lines.append(f"| {r['minute']} | {mib(r['heap_after_gc_bytes']):.1f} | {mib(r['rss_bytes']):.0f} | {r['pushed']} | "
-                 f"{r['completed']} | {r['redelivered']} | {r['ready']} | {r['inflight']} |")
-lines += ["", "## Verdict", ""]
-if len(heaps) >= 2:
-    half = len(heaps) // 2
-    lines.append(f"- Heap after GC under load: min {min(heaps):.1f} MiB, max {max(heaps):.1f} MiB; mean of the first half "
-                 f"{sum(heaps[:half]) / half:.1f} MiB, of the second half {sum(heaps[half:]) / (len(heaps) - half):.1f} MiB.")
-elif heaps:
-    lines.append(f"- Heap after GC under load: {heaps[0]:.1f} MiB (one sample).")
-lines.append(f"- RSS: {mib(rows[1]['rss_bytes'] if len(rows) > 1 else rows[0]['rss_bytes']):.0f} MiB after the first minute, "
-             f"{mib(end['rss_bytes']):.0f} MiB at the end.")
-lines.append(f"- After the drain the service held {end['ready']} ready and {end['inflight']} in-flight messages; "
-             f"pushed {end['pushed']}, completed {end['completed']} (difference {lost}).")
-if counts:
-    lines.append(f"- Client side: pushed {counts.get('pushed')}, completed {counts.get('completedDistinct')} distinct, "
-                 f"abandoned {counts.get('abandoned')}, redelivered after abandonment {counts.get('redeliveredAfterAbandon')}, "
-                 f"duplicates {counts.get('duplicates')}.")
-lines.append(f"- Gatling's assertions (no failed request, queues empty, nothing lost): {'passed' if rc == 0 else 'FAILED (exit ' + str(rc) + ')'}.")
-text = "\n".join(lines) + "\n"
-print(text)
-if summary:
-    open(summary, "w").write(text)
-PY
+cat > "$OUT/settings.env" <<SETTINGS
+MINUTES=$MINUTES STRATEGY=$STRATEGY PRESET=$PRESET RATE=$RATE ABANDON=$ABANDON LEASE=$LEASE HEAP=$HEAP
+LOAD_BEFORE="$load_before" LOAD_AFTER="$load_after" GATLING_RC=$gatling_rc
+SETTINGS
+python3 scripts/soak-summary.py "$OUT" "$SUMMARY"
 exit "$gatling_rc"
