@@ -4,7 +4,10 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-/** The in-memory HTTP queue service; the active Spring profile picks its thread-safety strategy. */
+/**
+ * The in-memory HTTP queue service; the active Spring profile picks its thread-safety
+ * strategy.
+ */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class QueueServiceApplication {

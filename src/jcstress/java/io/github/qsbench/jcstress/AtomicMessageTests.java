@@ -16,9 +16,9 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
  * {@link AtomicMessage}'s state machine raced by two threads with no guard around it, as
- * {@code ConcurrentQSWithAtomicMessage} does. Every change is one compare-and-set of the whole
- * state, so of two racing grabs or completions exactly one wins: a double grab or a double
- * completion is FORBIDDEN. Outcomes read {@code actor1, actor2, arbiter}.
+ * {@code ConcurrentQSWithAtomicMessage} does. Every change is one compare-and-set of the
+ * whole state, so of two racing grabs or completions exactly one wins: a double grab or a
+ * double completion is FORBIDDEN. Outcomes read {@code actor1, actor2, arbiter}.
  */
 public final class AtomicMessageTests {
 

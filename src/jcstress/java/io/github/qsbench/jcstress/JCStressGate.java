@@ -17,17 +17,18 @@ import org.openjdk.jcstress.infra.grading.GradingResult;
 import org.openjdk.jcstress.infra.grading.TestGrading;
 
 /**
- * Runs jcstress with the given options, then grades its result file again and prints one line
- * per outcome of each test (summed over forks and JVM configurations, with its expectation and
- * description), so a CI log shows what was observed, including whether the ACCEPTABLE_INTERESTING
- * races were seen. Exits 1 if any test saw a FORBIDDEN outcome or ended in an error (jcstress 0.16
- * reports those by throwing from its report printer, which this also counts), and also if no test
- * ran at all: jcstress only prints "No matching tests" and exits 0 when the regexp matches
- * nothing.
+ * Runs jcstress with the given options, then grades its result file again and prints one
+ * line per outcome of each test (summed over forks and JVM configurations, with its
+ * expectation and description), so a CI log shows what was observed, including whether
+ * the ACCEPTABLE_INTERESTING races were seen. Exits 1 if any test saw a FORBIDDEN outcome
+ * or ended in an error (jcstress 0.16 reports those by throwing from its report printer,
+ * which this also counts), and also if no test ran at all: jcstress only prints "No
+ * matching tests" and exits 0 when the regexp matches nothing.
  *
- * <p>Run by {@code ./mvnw verify} (integration-test phase) with {@code -Djcstress.mode},
- * {@code -Djcstress.tests} and {@code -Djcstress.splitCompilation}; see the README's "Concurrency
- * verification".
+ * <p>
+ * Run by {@code ./mvnw verify} (integration-test phase) with {@code -Djcstress.mode},
+ * {@code -Djcstress.tests} and {@code -Djcstress.splitCompilation}; see the README's
+ * "Concurrency verification".
  */
 public final class JCStressGate {
 
@@ -53,7 +54,8 @@ public final class JCStressGate {
 
 	static boolean grade(String resultFile) throws Exception {
 		if (!new File(resultFile).isFile()) {
-			System.out.println("JCStressGate: FAILED, no result file " + resultFile + " (no test matched, or jcstress did not run)");
+			System.out.println("JCStressGate: FAILED, no result file " + resultFile
+					+ " (no test matched, or jcstress did not run)");
 			return false;
 		}
 		InProcessCollector collector = new InProcessCollector();
@@ -80,8 +82,8 @@ public final class JCStressGate {
 			Merged merged = test.getValue();
 			System.out.printf("  [%s] %s (%d result sets, %,d samples, worst status %s)%n", merged.ok ? "OK" : "FAILED",
 					test.getKey(), merged.sets, merged.samples, merged.status);
-			merged.outcomes.forEach((id, outcome) -> System.out.printf("      %-40s %,15d  %-22s %s%n", id, outcome.count,
-					outcome.expect, outcome.description));
+			merged.outcomes.forEach((id, outcome) -> System.out.printf("      %-40s %,15d  %-22s %s%n", id,
+					outcome.count, outcome.expect, outcome.description));
 			merged.messages.forEach(message -> System.out.println("      ! " + message));
 			failed += merged.ok ? 0 : 1;
 		}
@@ -89,7 +91,10 @@ public final class JCStressGate {
 		return failed == 0;
 	}
 
-	/** One test's results over all its forks: failed if any fork failed or saw a forbidden outcome. */
+	/**
+	 * One test's results over all its forks: failed if any fork failed or saw a forbidden
+	 * outcome.
+	 */
 	private static final class Merged {
 
 		final Map<String, Outcome> outcomes = new TreeMap<>();
@@ -111,8 +116,8 @@ public final class JCStressGate {
 			this.sets++;
 			this.samples += result.getTotalCount();
 			for (GradingResult outcome : grading.gradingResults.values()) {
-				this.outcomes.computeIfAbsent(outcome.id, id -> new Outcome(outcome.expect, outcome.description)).count +=
-						outcome.count;
+				this.outcomes.computeIfAbsent(outcome.id,
+						id -> new Outcome(outcome.expect, outcome.description)).count += outcome.count;
 			}
 			this.messages.addAll(grading.failureMessages);
 			this.messages.addAll(result.getMessages());

@@ -17,10 +17,10 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
  * {@link PojoMessage}'s state machine raced by two threads with no guard around it, as
- * {@code ConcurrentQSWithPojoMessage} does. Its plain read-then-write fields let two consumers
- * both grab one message (that strategy's at-least-once delivery) and two completions both win;
- * the strategies that guard the queue never let this happen. Outcomes read
- * {@code actor1, actor2, arbiter}.
+ * {@code ConcurrentQSWithPojoMessage} does. Its plain read-then-write fields let two
+ * consumers both grab one message (that strategy's at-least-once delivery) and two
+ * completions both win; the strategies that guard the queue never let this happen.
+ * Outcomes read {@code actor1, actor2, arbiter}.
  */
 public final class PojoMessageTests {
 

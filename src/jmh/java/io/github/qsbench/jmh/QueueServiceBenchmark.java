@@ -30,35 +30,42 @@ import io.github.qsbench.core.QueueService;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
- * The workload of the thesis's QueueServiceBenchmark (section 3.2.3), in-process: an asymmetric
- * group of writers that push and readers that poll and complete at once, over a fixed set of queue
- * names that each thread walks in its own order, shuffled once per trial. Every measurement
- * iteration gets a fresh queue service with a lease of 999 days, so no message is ever redelivered.
+ * The workload of the thesis's QueueServiceBenchmark (section 3.2.3), in-process: an
+ * asymmetric group of writers that push and readers that poll and complete at once, over
+ * a fixed set of queue names that each thread walks in its own order, shuffled once per
+ * trial. Every measurement iteration gets a fresh queue service with a lease of 999 days,
+ * so no message is ever redelivered.
  *
- * <p>One invocation is one operation, as in the thesis: a push, or a poll whether or not it found a
- * message. {@link PollCounters} tells the two kinds of poll apart.
+ * <p>
+ * One invocation is one operation, as in the thesis: a push, or a poll whether or not it
+ * found a message. {@link PollCounters} tells the two kinds of poll apart.
  *
- * <p>The nested classes run the same workload in the thesis's three modes; the study uses
- * {@link Thrpt}. Readers and writers per group come from {@code -tg READERS,WRITERS} (JMH orders a
- * group's methods by name: {@code reader} before {@code writer}). The whole study, every strategy in
- * the setups 1-1, 4-1, 1-4 and 4-4, under two JDKs and two collectors, with its report:
- * <pre>
+ * <p>
+ * The nested classes run the same workload in the thesis's three modes; the study uses
+ * {@link Thrpt}. Readers and writers per group come from {@code -tg READERS,WRITERS} (JMH
+ * orders a group's methods by name: {@code reader} before {@code writer}). The whole
+ * study, every strategy in the setups 1-1, 4-1, 1-4 and 4-4, under two JDKs and two
+ * collectors, with its report: <pre>
  * scripts/jmh-study.sh                     # default, about 20 minutes on 2 cores
  * scripts/jmh-study.sh --thesis            # 20 warmups, 20 iterations, 10 forks
  * scripts/jmh-study.sh --help
- * </pre>
- * One run by hand, after {@code ./mvnw test-compile}:
- * <pre>
+ * </pre> One run by hand, after {@code ./mvnw test-compile}: <pre>
  * java -cp "$CP" org.openjdk.jmh.Main 'QueueServiceBenchmark.Thrpt' -tg 4,1 -prof gc \
  *   -jvmArgs '-Djava.io.tmpdir=target/jmh-tmp -XX:+UseParallelGC' -rf json -rff target/jmh/run.json
  * </pre>
  */
 public abstract class QueueServiceBenchmark {
 
-	/** Lease of the thesis's benchmark: long enough that nothing is redelivered during a run. */
+	/**
+	 * Lease of the thesis's benchmark: long enough that nothing is redelivered during a
+	 * run.
+	 */
 	static final Duration LEASE = Duration.ofDays(999);
 
-	/** The queue service under test, shared by every thread and replaced before each iteration. */
+	/**
+	 * The queue service under test, shared by every thread and replaced before each
+	 * iteration.
+	 */
 	@State(Scope.Benchmark)
 	public static class Service {
 
@@ -70,8 +77,8 @@ public abstract class QueueServiceBenchmark {
 		public int queues;
 
 		/**
-		 * {@code false} is the thesis's service (no id index); {@code true} also indexes every
-		 * message by id and is what the HTTP service runs.
+		 * {@code false} is the thesis's service (no id index); {@code true} also indexes
+		 * every message by id and is what the HTTP service runs.
 		 */
 		@Param("false")
 		public boolean idLookup;
@@ -86,7 +93,10 @@ public abstract class QueueServiceBenchmark {
 
 	}
 
-	/** One thread's queue order, shuffled once per trial, and the one body a writer pushes over and over. */
+	/**
+	 * One thread's queue order, shuffled once per trial, and the one body a writer pushes
+	 * over and over.
+	 */
 	@State(Scope.Thread)
 	public static class Cursor {
 
@@ -113,8 +123,8 @@ public abstract class QueueServiceBenchmark {
 	}
 
 	/**
-	 * A reader's polls split by outcome. The thesis counted an empty poll as an operation like any
-	 * other; these counters show how much of a reader's score is such polls.
+	 * A reader's polls split by outcome. The thesis counted an empty poll as an operation
+	 * like any other; these counters show how much of a reader's score is such polls.
 	 */
 	@State(Scope.Thread)
 	@AuxCounters(AuxCounters.Type.OPERATIONS)

@@ -17,7 +17,10 @@ import org.springframework.core.env.Environment;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-/** Builds the strategy that the active profile chose, and makes it visible in logs, info and metrics. */
+/**
+ * Builds the strategy that the active profile chose, and makes it visible in logs, info
+ * and metrics.
+ */
 @Configuration(proxyBeanMethods = false)
 class QueueServiceConfiguration {
 
@@ -34,21 +37,23 @@ class QueueServiceConfiguration {
 		AbstractQS<?> service = properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
-				properties.strategy().delivery(properties.eviction()), properties.eviction(),
-				properties.leaseTimeout(), service.capacity().map(Capacity::limits).orElse(null));
+				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
+				service.capacity().map(Capacity::limits).orElse(null));
 		return service;
 	}
 
 	@Bean
 	InfoContributor strategyInfo(QueueServiceProperties properties, AbstractQS<?> service) {
 		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",
-				service.getClass().getSimpleName(), "delivery",
-				properties.strategy().delivery(properties.eviction()), "eviction", properties.eviction(),
-				"leaseTimeout", properties.leaseTimeout().toString());
+				service.getClass().getSimpleName(), "delivery", properties.strategy().delivery(properties.eviction()),
+				"eviction", properties.eviction(), "leaseTimeout", properties.leaseTimeout().toString());
 		return builder -> builder.withDetail("strategy", strategy);
 	}
 
-	/** Every meter carries the strategy, so one dashboard can compare runs of different strategies. */
+	/**
+	 * Every meter carries the strategy, so one dashboard can compare runs of different
+	 * strategies.
+	 */
 	@Bean
 	MeterRegistryCustomizer<MeterRegistry> strategyTag(QueueServiceProperties properties) {
 		return registry -> registry.config().commonTags("strategy", properties.strategy().profile());

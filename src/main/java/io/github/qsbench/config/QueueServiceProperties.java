@@ -18,11 +18,14 @@ import org.springframework.util.unit.DataSize;
  * {@code qs.strategy}.
  *
  * @param strategy the thread-safety strategy; set by the profile of the same name
- * @param leaseTimeout how long a polled message stays in flight before it is delivered again
+ * @param leaseTimeout how long a polled message stays in flight before it is delivered
+ * again
  * @param eviction when completed messages leave their queue
- * @param maxMessageSize the largest body a push accepts (SQS's long-standing limit by default)
- * @param otherProfiles profiles that may be active beside a strategy profile; any other active
- * profile stops start-up, so a misspelt strategy cannot silently fall back to the default
+ * @param maxMessageSize the largest body a push accepts (SQS's long-standing limit by
+ * default)
+ * @param otherProfiles profiles that may be active beside a strategy profile; any other
+ * active profile stops start-up, so a misspelt strategy cannot silently fall back to the
+ * default
  * @param limits caps on what the service holds; a push over one answers 429
  */
 @ConfigurationProperties("qs")
@@ -51,8 +54,8 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	 *
 	 * @param maxQueues queues that may hold messages at once
 	 * @param maxMessagesPerQueue messages one queue may hold
-	 * @param maxTotalBytes heap all held messages may be charged: two bytes per character plus
-	 * {@value Capacity#MESSAGE_OVERHEAD_BYTES} bytes per message
+	 * @param maxTotalBytes heap all held messages may be charged: two bytes per character
+	 * plus {@value Capacity#MESSAGE_OVERHEAD_BYTES} bytes per message
 	 */
 	public record Limits(Integer maxQueues, Integer maxMessagesPerQueue, DataSize maxTotalBytes) {
 

@@ -7,8 +7,8 @@ import java.util.List;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
- * Checks the active profiles: at most one strategy profile, and no profile that is neither a
- * strategy nor declared in {@code qs.other-profiles}.
+ * Checks the active profiles: at most one strategy profile, and no profile that is
+ * neither a strategy nor declared in {@code qs.other-profiles}.
  */
 final class StrategyProfiles {
 
@@ -35,7 +35,10 @@ final class StrategyProfiles {
 		}
 	}
 
-	/** Start-up fails with this; {@link InvalidStrategyProfileFailureAnalyzer} explains it. */
+	/**
+	 * Start-up fails with this; {@link InvalidStrategyProfileFailureAnalyzer} explains
+	 * it.
+	 */
 	static final class InvalidStrategyProfileException extends RuntimeException {
 
 		InvalidStrategyProfileException(String problem) {

@@ -1,9 +1,9 @@
 package io.github.qsbench.core;
 
 /**
- * A message plus the state that {@link AbstractQS} needs: whether it was completed, how often it
- * was delivered and when its lease expires. Subclasses differ only in how that state is made
- * safe to share between threads.
+ * A message plus the state that {@link AbstractQS} needs: whether it was completed, how
+ * often it was delivered and when its lease expires. Subclasses differ only in how that
+ * state is made safe to share between threads.
  */
 public abstract class AbstractMessage implements Message {
 
@@ -35,12 +35,16 @@ public abstract class AbstractMessage implements Message {
 	}
 
 	/**
-	 * Grabs the message for a consumer if it is neither completed nor held under an unexpired
-	 * lease; a grab starts a lease of {@code leaseMillis} from {@code nowMillis}.
+	 * Grabs the message for a consumer if it is neither completed nor held under an
+	 * unexpired lease; a grab starts a lease of {@code leaseMillis} from
+	 * {@code nowMillis}.
 	 */
 	public abstract Grab tryGrab(long nowMillis, long leaseMillis);
 
-	/** @return {@code true} if this call completed the message, {@code false} if it was already */
+	/**
+	 * @return {@code true} if this call completed the message, {@code false} if it was
+	 * already
+	 */
 	public abstract boolean complete();
 
 	/** Where a message is in its life at a given time. */

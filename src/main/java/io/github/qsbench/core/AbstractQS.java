@@ -13,18 +13,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The queue service framework of the thesis (section 3.1.3): one map from queue name to queue,
- * queues that come and go, and messages that stay in their queue while in flight. A subclass only
- * chooses the building blocks ({@link QSConfiguration}); everything here is the same for all.
+ * The queue service framework of the thesis (section 3.1.3): one map from queue name to
+ * queue, queues that come and go, and messages that stay in their queue while in flight.
+ * A subclass only chooses the building blocks ({@link QSConfiguration}); everything here
+ * is the same for all.
  *
- * <p>Thread safety comes entirely from the {@link Lockable} accesses. Queue accesses are always
- * nested inside a map access, and the index is never accessed while the map is, so locks are
- * taken in one order (map, then queue) and a strategy may leave queues unguarded when its map
- * access already serializes everything ({@code SynchronizedQS}).
+ * <p>
+ * Thread safety comes entirely from the {@link Lockable} accesses. Queue accesses are
+ * always nested inside a map access, and the index is never accessed while the map is, so
+ * locks are taken in one order (map, then queue) and a strategy may leave queues
+ * unguarded when its map access already serializes everything ({@code SynchronizedQS}).
  */
 public abstract class AbstractQS<M extends AbstractMessage> implements QueueService {
 
-	/** Marks a poll whose walk left the queue empty: a reason to try removing the queue. */
+	/**
+	 * Marks a poll whose walk left the queue empty: a reason to try removing the queue.
+	 */
 	private static final Object QUEUE_EMPTY = new Object();
 
 	private final AbstractMessage.Factory<M> messages;
@@ -33,10 +37,16 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	private final Supplier<Lockable<Deque<M>>> queues;
 
-	/** Id to message for every message pushed and not yet completed; {@code null} without id lookup. */
+	/**
+	 * Id to message for every message pushed and not yet completed; {@code null} without
+	 * id lookup.
+	 */
 	private final Lockable<Map<Long, M>> index;
 
-	/** Caps on what is held; {@code null} when unlimited, so the thesis's setting pays nothing. */
+	/**
+	 * Caps on what is held; {@code null} when unlimited, so the thesis's setting pays
+	 * nothing.
+	 */
 	private final Capacity capacity;
 
 	private final InstantSource clock;
@@ -59,9 +69,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
-	 * Creates the message, makes it findable by id, then appends it inside one write access of the
-	 * map ({@code compute}), so a queue being removed as empty cannot swallow it. Indexing before
-	 * appending means no consumer can poll a message it could not then complete by id.
+	 * Creates the message, makes it findable by id, then appends it inside one write
+	 * access of the map ({@code compute}), so a queue being removed as empty cannot
+	 * swallow it. Indexing before appending means no consumer can poll a message it could
+	 * not then complete by id.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
@@ -89,10 +100,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
-	 * Walks the queue from its head and grabs the first message that is ready or whose lease
-	 * expired. With lazy eviction the walk removes completed messages, so it needs write access to
-	 * the queue; with eager eviction it only reads. A walk that leaves the queue empty is followed
-	 * by an attempt to remove the queue.
+	 * Walks the queue from its head and grabs the first message that is ready or whose
+	 * lease expired. With lazy eviction the walk removes completed messages, so it needs
+	 * write access to the queue; with eager eviction it only reads. A walk that leaves
+	 * the queue empty is followed by an attempt to remove the queue.
 	 */
 	@Override
 	@SuppressWarnings("unchecked")
@@ -126,16 +137,20 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		return messages.isEmpty() ? QUEUE_EMPTY : null;
 	}
 
-	/** One write access of the map; the queue goes only if a read access confirms it is still empty. */
+	/**
+	 * One write access of the map; the queue goes only if a read access confirms it is
+	 * still empty.
+	 */
 	private void removeIfEmpty(String queue) {
 		this.map.write(queues -> queues.computeIfPresent(queue,
 				(name, messages) -> messages.read(Deque::isEmpty) ? null : messages));
 	}
 
 	/**
-	 * Completes a message this service delivered. With id lookup on, removing the id from the index
-	 * is what decides which of two racing completions wins; the message itself is then marked
-	 * under write access of its queue (and removed from it at once with eager eviction).
+	 * Completes a message this service delivered. With id lookup on, removing the id from
+	 * the index is what decides which of two racing completions wins; the message itself
+	 * is then marked under write access of its queue (and removed from it at once with
+	 * eager eviction).
 	 */
 	@Override
 	@SuppressWarnings("unchecked")
@@ -151,8 +166,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
-	 * Completes the message with that id if it is held in that queue and was delivered. Never scans
-	 * a queue: the id is looked up in the index, guarded by the strategy's own mechanism.
+	 * Completes the message with that id if it is held in that queue and was delivered.
+	 * Never scans a queue: the id is looked up in the index, guarded by the strategy's
+	 * own mechanism.
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	public Completion complete(String queue, long id) {
@@ -222,7 +238,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	}
 
-	/** Every queue with its ready and in-flight counts, by name; walks all queues under read access. */
+	/**
+	 * Every queue with its ready and in-flight counts, by name; walks all queues under
+	 * read access.
+	 */
 	public List<QueueStats> queues() {
 		long now = this.clock.millis();
 		List<QueueStats> stats = this.map.read(queues -> {
@@ -258,17 +277,17 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
-	 * How many queues exist, read without taking any lock so that metric scrapes never stall
-	 * traffic. For a guarded {@code HashMap} this is a benign race: a single int field read that may
-	 * be momentarily stale.
+	 * How many queues exist, read without taking any lock so that metric scrapes never
+	 * stall traffic. For a guarded {@code HashMap} this is a benign race: a single int
+	 * field read that may be momentarily stale.
 	 */
 	public int queueCount() {
 		return this.map.unsafe(Map::size);
 	}
 
 	/**
-	 * How many messages are held (pushed and not yet completed), read like {@link #queueCount()}
-	 * without a lock; 0 without id lookup.
+	 * How many messages are held (pushed and not yet completed), read like
+	 * {@link #queueCount()} without a lock; 0 without id lookup.
 	 */
 	public int heldCount() {
 		return (this.index != null) ? this.index.unsafe(Map::size) : 0;

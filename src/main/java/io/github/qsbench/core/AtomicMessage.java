@@ -3,9 +3,9 @@ package io.github.qsbench.core;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A message whose whole state is one immutable {@link State} in an {@link AtomicReference}, changed
- * only by compare-and-set: of two threads racing to grab or complete it, exactly one wins, so it
- * is safe without any lock around it.
+ * A message whose whole state is one immutable {@link State} in an
+ * {@link AtomicReference}, changed only by compare-and-set: of two threads racing to grab
+ * or complete it, exactly one wins, so it is safe without any lock around it.
  */
 public final class AtomicMessage extends AbstractMessage {
 

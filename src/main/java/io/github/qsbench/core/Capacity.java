@@ -5,19 +5,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Caps on what a queue service holds (messages pushed and not yet completed), so that a push
- * flood is refused instead of filling the heap. Every cap is exact: bytes and queues are reserved
- * by compare-and-set, and a queue's message count changes inside one atomic {@code compute} of
- * its entry, so concurrent pushes can never overshoot a cap.
+ * Caps on what a queue service holds (messages pushed and not yet completed), so that a
+ * push flood is refused instead of filling the heap. Every cap is exact: bytes and queues
+ * are reserved by compare-and-set, and a queue's message count changes inside one atomic
+ * {@code compute} of its entry, so concurrent pushes can never overshoot a cap.
  *
- * <p>The byte charge of a message is an upper bound of the heap it keeps alive: two bytes per
- * character (a string's worst case) plus {@link #MESSAGE_OVERHEAD_BYTES} for the message object,
- * its queue node and its index entry. With lazy eviction a completed message is released at once
- * but stays in its queue until the next poll of that queue walks past it.
+ * <p>
+ * The byte charge of a message is an upper bound of the heap it keeps alive: two bytes
+ * per character (a string's worst case) plus {@link #MESSAGE_OVERHEAD_BYTES} for the
+ * message object, its queue node and its index entry. With lazy eviction a completed
+ * message is released at once but stays in its queue until the next poll of that queue
+ * walks past it.
  */
 public final class Capacity {
 
-	/** Heap per message beside its body: object headers, fields, queue node, index entry, boxed id. */
+	/**
+	 * Heap per message beside its body: object headers, fields, queue node, index entry,
+	 * boxed id.
+	 */
 	public static final int MESSAGE_OVERHEAD_BYTES = 256;
 
 	private final Limits limits;
@@ -113,7 +118,8 @@ public final class Capacity {
 	 *
 	 * @param maxQueues queues that may hold messages at once
 	 * @param maxMessagesPerQueue messages one queue may hold
-	 * @param maxTotalBytes bytes all held messages may be charged (see {@link Capacity#charge})
+	 * @param maxTotalBytes bytes all held messages may be charged (see
+	 * {@link Capacity#charge})
 	 */
 	public record Limits(int maxQueues, int maxMessagesPerQueue, long maxTotalBytes) {
 
@@ -121,16 +127,16 @@ public final class Capacity {
 
 		public Limits {
 			if (maxQueues < 1 || maxMessagesPerQueue < 1 || maxTotalBytes < 1) {
-				throw new IllegalArgumentException("limits must be positive: " + maxQueues + ", "
-						+ maxMessagesPerQueue + ", " + maxTotalBytes);
+				throw new IllegalArgumentException(
+						"limits must be positive: " + maxQueues + ", " + maxMessagesPerQueue + ", " + maxTotalBytes);
 			}
 		}
 
 		/**
-		 * Defaults sized from the heap: half of it for held messages, the other half for the
-		 * service itself and requests in progress (up to 200 Tomcat threads each reading a body).
-		 * One queue may hold at most a million messages (a poll walks its in-flight ones), and at
-		 * most 10,000 queues may exist at once.
+		 * Defaults sized from the heap: half of it for held messages, the other half for
+		 * the service itself and requests in progress (up to 200 Tomcat threads each
+		 * reading a body). One queue may hold at most a million messages (a poll walks
+		 * its in-flight ones), and at most 10,000 queues may exist at once.
 		 */
 		public static Limits forHeap(long maxHeapBytes) {
 			return new Limits(10_000, 1_000_000, maxHeapBytes / 2);

@@ -1,8 +1,8 @@
 package io.github.qsbench.core;
 
 /**
- * A push refused because a {@link Capacity} cap is reached; nothing was changed. Expected under a
- * flood, so it carries no stack trace.
+ * A push refused because a {@link Capacity} cap is reached; nothing was changed. Expected
+ * under a flood, so it carries no stack trace.
  */
 public final class CapacityExceededException extends RuntimeException {
 

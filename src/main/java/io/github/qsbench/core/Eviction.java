@@ -7,10 +7,10 @@ public enum Eviction {
 	LAZY,
 
 	/**
-	 * Completing removes the message from its queue at once (and the queue if it became empty).
-	 * Polls then walk a queue with read access only, so a strategy whose messages are not
-	 * thread-safe and whose reads run concurrently ({@code ReadWriteLockedQS}) delivers at least
-	 * once, as the thesis notes.
+	 * Completing removes the message from its queue at once (and the queue if it became
+	 * empty). Polls then walk a queue with read access only, so a strategy whose messages
+	 * are not thread-safe and whose reads run concurrently ({@code ReadWriteLockedQS})
+	 * delivers at least once, as the thesis notes.
 	 */
 	EAGER
 

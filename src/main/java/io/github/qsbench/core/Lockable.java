@@ -5,11 +5,13 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Function;
 
 /**
- * An object together with the way it is made safe to share, so that {@link AbstractQS} can say
- * what kind of access it needs without knowing the object's type or its lock.
+ * An object together with the way it is made safe to share, so that {@link AbstractQS}
+ * can say what kind of access it needs without knowing the object's type or its lock.
  *
- * <p>{@code read} may run concurrently with other reads; {@code write} runs alone; {@code unsafe}
- * bypasses any guard and is only for callers that tolerate a stale or racy answer.
+ * <p>
+ * {@code read} may run concurrently with other reads; {@code write} runs alone;
+ * {@code unsafe} bypasses any guard and is only for callers that tolerate a stale or racy
+ * answer.
  */
 public interface Lockable<T> {
 
@@ -29,7 +31,10 @@ public interface Lockable<T> {
 		return new ReadWriteLocked<>(target, lock);
 	}
 
-	/** No guard at all: for objects that are thread-safe themselves, or guarded by an enclosing access. */
+	/**
+	 * No guard at all: for objects that are thread-safe themselves, or guarded by an
+	 * enclosing access.
+	 */
 	static <T> Lockable<T> noLock(T target) {
 		return new Unguarded<>(target);
 	}

@@ -1,9 +1,10 @@
 package io.github.qsbench.core;
 
 /**
- * A message with plain fields and no synchronization of its own: safe only where the strategy
- * gives one thread at a time exclusive access to the queue holding it. Two threads grabbing it at
- * once may both succeed, which is how {@code ConcurrentQSWithPojoMessage} delivers at least once.
+ * A message with plain fields and no synchronization of its own: safe only where the
+ * strategy gives one thread at a time exclusive access to the queue holding it. Two
+ * threads grabbing it at once may both succeed, which is how
+ * {@code ConcurrentQSWithPojoMessage} delivers at least once.
  */
 public final class PojoMessage extends AbstractMessage {
 

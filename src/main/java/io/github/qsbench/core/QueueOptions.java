@@ -7,13 +7,15 @@ import java.util.Objects;
 /**
  * What every strategy is built with, besides its building blocks.
  *
- * @param leaseTimeout how long a polled message stays invisible before it is delivered again
+ * @param leaseTimeout how long a polled message stays invisible before it is delivered
+ * again
  * @param eviction when completed messages leave their queue
  * @param clock the only source of time, so tests can move it
- * @param idLookup whether messages can be completed by id ({@link AbstractQS#complete(String, long)});
- * the HTTP service needs it, the thesis's benchmark did not have it
- * @param limits caps on what the service holds; {@link Capacity.Limits#UNLIMITED} (the thesis's
- * setting) costs nothing, any other needs id lookup
+ * @param idLookup whether messages can be completed by id
+ * ({@link AbstractQS#complete(String, long)}); the HTTP service needs it, the thesis's
+ * benchmark did not have it
+ * @param limits caps on what the service holds; {@link Capacity.Limits#UNLIMITED} (the
+ * thesis's setting) costs nothing, any other needs id lookup
  */
 public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup,
 		Capacity.Limits limits) {

@@ -5,8 +5,9 @@ import java.util.Optional;
 /**
  * The queue service API of the thesis (section 3.1.3): push, poll, complete.
  *
- * <p>A polled message that is not completed within the lease timeout becomes ready again and is
- * delivered again. Every implementation delivers at least once; some exactly once (see
+ * <p>
+ * A polled message that is not completed within the lease timeout becomes ready again and
+ * is delivered again. Every implementation delivers at least once; some exactly once (see
  * {@link io.github.qsbench.core.strategy.Strategy#delivery(Eviction)}).
  */
 public interface QueueService {

@@ -15,10 +15,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
- * The {@code qs.*} meters, counted by the HTTP layer around the queue service so that the core
- * (what JMH measures) pays nothing for them. Gauges are derived from these counters and from the
- * service's lock-free size reads: a scrape never takes a strategy's lock. No per-queue tag: queue
- * names are unbounded.
+ * The {@code qs.*} meters, counted by the HTTP layer around the queue service so that the
+ * core (what JMH measures) pays nothing for them. Gauges are derived from these counters
+ * and from the service's lock-free size reads: a scrape never takes a strategy's lock. No
+ * per-queue tag: queue names are unbounded.
  */
 @Component
 public class QueueMetrics {
@@ -39,7 +39,9 @@ public class QueueMetrics {
 
 	public QueueMetrics(MeterRegistry registry, AbstractQS<?> service) {
 		this.service = service;
-		this.pushed = Counter.builder("qs.messages.pushed").description("Messages accepted by a push").register(registry);
+		this.pushed = Counter.builder("qs.messages.pushed")
+			.description("Messages accepted by a push")
+			.register(registry);
 		this.firstDeliveries = delivered(registry, false);
 		this.redeliveries = delivered(registry, true);
 		this.emptyPolls = Counter.builder("qs.polls.empty")
@@ -52,16 +54,18 @@ public class QueueMetrics {
 			.description("Messages held and never delivered")
 			.register(registry);
 		Gauge.builder("qs.messages.inflight", this, QueueMetrics::inflight)
-			.description("Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
+			.description(
+					"Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
 		Gauge.builder("qs.queues", service, AbstractQS::queueCount).description("Queues that exist").register(registry);
 		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));
 		this.refused = new EnumMap<>(Capacity.Limit.class);
 		for (Capacity.Limit limit : Capacity.Limit.values()) {
-			this.refused.put(limit, Counter.builder("qs.pushes.refused")
-				.description("Pushes answered 429 because a cap was reached")
-				.tag("limit", limit.property())
-				.register(registry));
+			this.refused.put(limit,
+					Counter.builder("qs.pushes.refused")
+						.description("Pushes answered 429 because a cap was reached")
+						.tag("limit", limit.property())
+						.register(registry));
 		}
 	}
 
@@ -114,9 +118,9 @@ public class QueueMetrics {
 	}
 
 	/**
-	 * Delivered and not completed. Counters are read one after another, so the difference is clamped
-	 * to what the service holds; an at-least-once strategy that delivers one message twice as "first"
-	 * is also kept in bounds by the clamp.
+	 * Delivered and not completed. Counters are read one after another, so the difference
+	 * is clamped to what the service holds; an at-least-once strategy that delivers one
+	 * message twice as "first" is also kept in bounds by the clamp.
 	 */
 	private double inflight() {
 		double held = this.service.heldCount();

@@ -8,9 +8,9 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
 /**
- * A request the API refuses, answered as {@code application/problem+json} (RFC 9457) by Spring's
- * problem-details handling. The detail says what was wrong in the client's own terms and never
- * carries exception text.
+ * A request the API refuses, answered as {@code application/problem+json} (RFC 9457) by
+ * Spring's problem-details handling. The detail says what was wrong in the client's own
+ * terms and never carries exception text.
  */
 final class ApiProblem extends ErrorResponseException {
 
@@ -38,7 +38,9 @@ final class ApiProblem extends ErrorResponseException {
 		return new ApiProblem(HttpStatus.CONFLICT, title, detail);
 	}
 
-	/** A cap is reached: the client should retry once consumers have completed messages. */
+	/**
+	 * A cap is reached: the client should retry once consumers have completed messages.
+	 */
 	static ApiProblem full(CapacityExceededException ex) {
 		ApiProblem problem = new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "Queue service full",
 				"The cap qs.limits." + ex.limit().property() + " (" + ex.max()

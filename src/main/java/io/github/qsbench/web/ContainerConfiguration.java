@@ -13,14 +13,18 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** Servlet-container settings so that every request, even one Tomcat refuses, gets a problem+json answer. */
+/**
+ * Servlet-container settings so that every request, even one Tomcat refuses, gets a
+ * problem+json answer.
+ */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {
 
 	/**
-	 * Tomcat rejects an encoded slash ({@code %2F}) in the path with an HTML page before any
-	 * controller sees it. Passing it through (still encoded, so it never splits a path segment) lets
-	 * the queue-name check refuse it with a problem+json answer like any other bad name.
+	 * Tomcat rejects an encoded slash ({@code %2F}) in the path with an HTML page before
+	 * any controller sees it. Passing it through (still encoded, so it never splits a
+	 * path segment) lets the queue-name check refuse it with a problem+json answer like
+	 * any other bad name.
 	 */
 	@Bean
 	TomcatConnectorCustomizer encodedSlashPassThrough() {
@@ -33,11 +37,12 @@ class ContainerConfiguration {
 	}
 
 	/**
-	 * Replaces the host's error report valve with {@link ProblemErrorReportValve}. Runs after Spring
-	 * Boot's own customizer, which adds an HTML one, and names the class on the host so Tomcat does
-	 * not add its default at start-up.
+	 * Replaces the host's error report valve with {@link ProblemErrorReportValve}. Runs
+	 * after Spring Boot's own customizer, which adds an HTML one, and names the class on
+	 * the host so Tomcat does not add its default at start-up.
 	 */
-	static final class ProblemErrorReports implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+	static final class ProblemErrorReports
+			implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
 		@Override
 		public void customize(TomcatServletWebServerFactory factory) {

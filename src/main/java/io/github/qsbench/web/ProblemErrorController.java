@@ -13,8 +13,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Answers errors that never reached a controller (rejected by the servlet container, such as a
- * malformed URL) as problem details too, with the container's status and no exception text.
+ * Answers errors that never reached a controller (rejected by the servlet container, such
+ * as a malformed URL) as problem details too, with the container's status and no
+ * exception text.
  */
 @RestController
 @Hidden

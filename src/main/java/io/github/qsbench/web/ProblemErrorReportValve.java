@@ -12,9 +12,9 @@ import org.apache.coyote.ActionCode;
 import org.springframework.http.HttpStatus;
 
 /**
- * Tomcat's error report for requests it refuses before any servlet runs (a request line or header
- * over the limit, a malformed percent-encoding): problem+json with the status Tomcat chose, in
- * place of its HTML page, and never exception text.
+ * Tomcat's error report for requests it refuses before any servlet runs (a request line
+ * or header over the limit, a malformed percent-encoding): problem+json with the status
+ * Tomcat chose, in place of its HTML page, and never exception text.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 
@@ -34,7 +34,8 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 		HttpStatus known = HttpStatus.resolve(status);
 		String title = (known != null) ? known.getReasonPhrase() : "Error";
 		try {
-			// JSON is UTF-8 by definition and this body is ASCII: no charset parameter, as Spring's problems
+			// JSON is UTF-8 by definition and this body is ASCII: no charset parameter,
+			// as Spring's problems
 			response.setContentType("application/problem+json");
 			Writer writer = response.getReporter();
 			if (writer != null) {

@@ -38,8 +38,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The queue API: push, poll, complete by id, and queue listings. Annotated for the OpenAPI
- * description at {@code /v3/api-docs}; every error answers {@code application/problem+json}.
+ * The queue API: push, poll, complete by id, and queue listings. Annotated for the
+ * OpenAPI description at {@code /v3/api-docs}; every error answers
+ * {@code application/problem+json}.
  */
 @RestController
 @RequestMapping(path = "/queues", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -84,7 +85,8 @@ class QueueController {
 	@ApiResponse(responseCode = "429", description = "A cap under qs.limits is reached; the problem names it",
 			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	ResponseEntity<Pushed> push(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+	ResponseEntity<Pushed> push(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
 		Charset charset = RequestValidation.charset(request.getHeader(HttpHeaders.CONTENT_TYPE));
@@ -111,7 +113,8 @@ class QueueController {
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
 	@ApiResponse(responseCode = "400", description = "Bad queue name",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME,
+			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
 		return this.service.poll(queue).map(message -> {
 			this.metrics.delivered(message);
@@ -123,15 +126,17 @@ class QueueController {
 	}
 
 	/**
-	 * A safe look: whether a message is ready, without leasing it. Without this mapping Spring would
-	 * answer HEAD by running the GET, and a HEAD would take a message out of circulation for a lease.
+	 * A safe look: whether a message is ready, without leasing it. Without this mapping
+	 * Spring would answer HEAD by running the GET, and a HEAD would take a message out of
+	 * circulation for a lease.
 	 */
 	@RequestMapping(path = "/{queue}/messages", method = RequestMethod.HEAD)
 	@Operation(summary = "Whether a message is ready, without polling it")
 	@ApiResponse(responseCode = "200", description = "A message is ready", content = @Content)
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
 	@ApiResponse(responseCode = "400", description = "Bad queue name", content = @Content)
-	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
+			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
 		boolean ready = this.service.queue(queue).map(stats -> stats.ready() > 0).orElse(false);
 		return ready ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
@@ -146,7 +151,8 @@ class QueueController {
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "409", description = "The message was never delivered",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	ResponseEntity<Void> complete(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+	ResponseEntity<Void> complete(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id) {
 		RequestValidation.queueName(queue);
@@ -157,8 +163,8 @@ class QueueController {
 				this.metrics.completed();
 				yield ResponseEntity.noContent().build();
 			}
-			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue
-					+ "' holds no message " + messageId + ": it never existed there or was completed already.");
+			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue + "' holds no message "
+					+ messageId + ": it never existed there or was completed already.");
 			case NOT_DELIVERED -> throw ApiProblem.conflict("Message not delivered",
 					"Message " + messageId + " has not been polled yet; only a delivered message can be completed.");
 		};
@@ -177,7 +183,8 @@ class QueueController {
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "404", description = "No such queue (never pushed to, or emptied and removed)",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	QueueStats queue(@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+	QueueStats queue(@PathVariable @Parameter(description = QUEUE_NAME,
+			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
 		return this.service.queue(queue)
 			.orElseThrow(() -> ApiProblem.notFound("No such queue",

@@ -18,7 +18,10 @@ final class RequestValidation {
 
 	private static final Pattern QUEUE_NAME = Pattern.compile(QUEUE_NAME_REGEX);
 
-	/** Positive decimal without sign or leading zero, at most 19 digits (the range of a long). */
+	/**
+	 * Positive decimal without sign or leading zero, at most 19 digits (the range of a
+	 * long).
+	 */
 	private static final Pattern MESSAGE_ID = Pattern.compile("[1-9][0-9]{0,18}");
 
 	private RequestValidation() {
@@ -38,7 +41,8 @@ final class RequestValidation {
 				return Long.parseLong(id);
 			}
 			catch (NumberFormatException overflow) {
-				// 19 digits above Long.MAX_VALUE: fall through to the same answer as any bad id
+				// 19 digits above Long.MAX_VALUE: fall through to the same answer as any
+				// bad id
 			}
 		}
 		throw ApiProblem.badRequest("Invalid message id",
@@ -47,7 +51,8 @@ final class RequestValidation {
 
 	/**
 	 * The charset a {@code Content-Type} declares, UTF-8 if it declares none.
-	 * @throws ApiProblem 415 for a malformed content type or a charset this JVM does not know
+	 * @throws ApiProblem 415 for a malformed content type or a charset this JVM does not
+	 * know
 	 */
 	static Charset charset(String contentType) {
 		if (contentType == null || contentType.isBlank()) {
@@ -57,15 +62,17 @@ final class RequestValidation {
 			Charset declared = MediaType.parseMediaType(contentType).getCharset();
 			return (declared != null) ? declared : StandardCharsets.UTF_8;
 		}
-		catch (IllegalArgumentException ex) { // InvalidMediaTypeException, or an unknown charset
+		catch (IllegalArgumentException ex) { // InvalidMediaTypeException, or an unknown
+												// charset
 			throw ApiProblem.unsupportedMediaType("The Content-Type is malformed or names an unknown charset; "
 					+ "send text, UTF-8 unless a charset is declared.");
 		}
 	}
 
 	/**
-	 * Reads at most {@code maxBytes} and decodes them in {@code charset}, refusing an empty body, a
-	 * longer one (without reading past the limit) and bytes that are not valid in that charset.
+	 * Reads at most {@code maxBytes} and decodes them in {@code charset}, refusing an
+	 * empty body, a longer one (without reading past the limit) and bytes that are not
+	 * valid in that charset.
 	 */
 	static String body(InputStream in, long declaredLength, int maxBytes, Charset charset) throws IOException {
 		if (declaredLength > maxBytes) {

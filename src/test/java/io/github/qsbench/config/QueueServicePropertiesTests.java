@@ -34,7 +34,8 @@ class QueueServicePropertiesTests {
 		long heap = 4L * 1024 * 1024 * 1024;
 
 		assertThat(bind(Map.of()).limits().resolve(heap)).isEqualTo(new Capacity.Limits(10_000, 1_000_000, heap / 2));
-		assertThat(bind(Map.of("qs.limits.max-total-bytes", "64MB", "qs.limits.max-queues", "5")).limits().resolve(heap))
+		assertThat(
+				bind(Map.of("qs.limits.max-total-bytes", "64MB", "qs.limits.max-queues", "5")).limits().resolve(heap))
 			.isEqualTo(new Capacity.Limits(5, 1_000_000, 64L * 1024 * 1024));
 	}
 
@@ -47,11 +48,13 @@ class QueueServicePropertiesTests {
 
 	@Test
 	void nonPositiveLease_refused() {
-		assertThatThrownBy(() -> bind(Map.of("qs.lease-timeout", "0s"))).hasRootCauseMessage("qs.lease-timeout must be positive, was PT0S");
+		assertThatThrownBy(() -> bind(Map.of("qs.lease-timeout", "0s")))
+			.hasRootCauseMessage("qs.lease-timeout must be positive, was PT0S");
 	}
 
 	private static QueueServiceProperties bind(Map<String, String> properties) {
-		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("qs", QueueServiceProperties.class);
+		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("qs",
+				QueueServiceProperties.class);
 	}
 
 }

@@ -17,7 +17,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** Boots the whole service once per profile, on a real port, as {@code --spring.profiles.active} would. */
+/**
+ * Boots the whole service once per profile, on a real port, as
+ * {@code --spring.profiles.active} would.
+ */
 class StrategyProfilesHttpTests {
 
 	private static final String VALID = "synchronized, read-write-lock, concurrent-pojo, concurrent-atomic";
@@ -36,7 +39,8 @@ class StrategyProfilesHttpTests {
 			assertThat(JsonPath.parse(info).read("$.strategy.implementation", String.class))
 				.isEqualTo(context.getBean(io.github.qsbench.core.AbstractQS.class).getClass().getSimpleName());
 			assertThat(http.get("/actuator/prometheus").body())
-				.contains("qs_messages_completed_total{application=\"queue-service\",strategy=\"" + strategy.profile() + "\"} 1.0");
+				.contains("qs_messages_completed_total{application=\"queue-service\",strategy=\"" + strategy.profile()
+						+ "\"} 1.0");
 		}
 	}
 
@@ -49,7 +53,8 @@ class StrategyProfilesHttpTests {
 
 	@Test
 	void unknownProfile_failsListingValidNames() {
-		assertThatThrownBy(() -> start("synchronised").close()).hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
+		assertThatThrownBy(() -> start("synchronised").close())
+			.hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
 			.rootCause()
 			.hasMessageContaining("Unknown profile synchronised")
 			.hasMessageContaining(VALID);

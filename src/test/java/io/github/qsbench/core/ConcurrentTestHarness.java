@@ -17,7 +17,10 @@ public final class ConcurrentTestHarness {
 	private ConcurrentTestHarness() {
 	}
 
-	/** A test duration or size from a system property, so a longer run needs no code change. */
+	/**
+	 * A test duration or size from a system property, so a longer run needs no code
+	 * change.
+	 */
 	public static int intProperty(String name, int defaultValue) {
 		return Integer.getInteger(name, defaultValue);
 	}
@@ -62,7 +65,11 @@ public final class ConcurrentTestHarness {
 	private static String stacks() {
 		StringBuilder dump = new StringBuilder();
 		for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
-			dump.append('"').append(entry.getKey().getName()).append("\" ").append(entry.getKey().getState()).append('\n');
+			dump.append('"')
+				.append(entry.getKey().getName())
+				.append("\" ")
+				.append(entry.getKey().getState())
+				.append('\n');
 			for (StackTraceElement frame : entry.getValue()) {
 				dump.append("    at ").append(frame).append('\n');
 			}

@@ -14,7 +14,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** A push over a cap answers 429 with Retry-After, keeps what was accepted, and recovers as consumers drain. */
+/**
+ * A push over a cap answers 429 with Retry-After, keeps what was accepted, and recovers
+ * as consumers drain.
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.limits.max-messages-per-queue=2")
 class CapacityHttpTests {
 
@@ -44,7 +47,8 @@ class CapacityHttpTests {
 		assertThat(http.post("/queues/full/messages", "3").statusCode()).as("room again").isEqualTo(201);
 
 		String scrape = http.get("/actuator/prometheus").body();
-		assertThat(scrape).containsPattern("(?m)^qs_pushes_refused_total\\{.*limit=\"max-messages-per-queue\".*\\} 1\\.0$");
+		assertThat(scrape)
+			.containsPattern("(?m)^qs_pushes_refused_total\\{.*limit=\"max-messages-per-queue\".*\\} 1\\.0$");
 		assertThat(scrape).containsPattern("(?m)^qs_capacity_messages_per_queue_max\\{.*\\} 2\\.0$");
 		assertThat(scrape).containsPattern("(?m)^qs_capacity_bytes_used_bytes\\{.*\\} [1-9]");
 		assertThat(scrape).containsPattern("(?m)^qs_capacity_bytes_max_bytes\\{.*\\} [1-9]");

@@ -29,9 +29,10 @@ class GracefulShutdownTests {
 			OutputStream out = socket.getOutputStream();
 			String firstHalf = "first half, ";
 			String secondHalf = "second half";
-			send(out, "POST /queues/slow/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\n"
-					+ "Content-Length: " + (firstHalf.length() + secondHalf.length()) + "\r\nConnection: close\r\n\r\n"
-					+ firstHalf);
+			send(out,
+					"POST /queues/slow/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\n"
+							+ "Content-Length: " + (firstHalf.length() + secondHalf.length())
+							+ "\r\nConnection: close\r\n\r\n" + firstHalf);
 			Thread.sleep(500);
 
 			CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);

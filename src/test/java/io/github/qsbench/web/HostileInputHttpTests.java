@@ -32,9 +32,10 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * What a hostile or careless client can send, each answered with its documented status and a
- * problem+json body without exception text, never a 5xx. Requests an ordinary client refuses to
- * build (malformed percent-encoding, oversized lines) go through a raw socket.
+ * What a hostile or careless client can send, each answered with its documented status
+ * and a problem+json body without exception text, never a 5xx. Requests an ordinary
+ * client refuses to build (malformed percent-encoding, oversized lines) go through a raw
+ * socket.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
 class HostileInputHttpTests {
@@ -72,27 +73,35 @@ class HostileInputHttpTests {
 		for (int i = 0; i < 50; i++) {
 			long id = JsonPath.parse(this.http.post("/queues/race/messages", "m" + i).body()).read("$.id", Long.class);
 			assertThat(this.http.get("/queues/race/messages").statusCode()).isEqualTo(200);
-			HttpRequest delete = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/queues/race/messages/" + id))
+			HttpRequest delete = HttpRequest
+				.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/queues/race/messages/" + id))
 				.DELETE()
 				.build();
 			List<CompletableFuture<HttpResponse<String>>> racing = new ArrayList<>();
 			for (int c = 0; c < 2; c++) {
 				racing.add(client.sendAsync(delete, BodyHandlers.ofString()));
 			}
-			List<Integer> statuses = racing.stream().map(CompletableFuture::join).map(HttpResponse::statusCode).sorted().toList();
+			List<Integer> statuses = racing.stream()
+				.map(CompletableFuture::join)
+				.map(HttpResponse::statusCode)
+				.sorted()
+				.toList();
 			assertThat(statuses).as("message " + id).containsExactly(204, 404);
 		}
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "application/x-www-form-urlencoded|a=1&b=2", "application/json|{\"x\":1}",
-			"application/octet-stream|raw bytes", "text/html|<b>hi</b>", "multipart/form-data; boundary=xyz|--xyz--",
-			"image/png|not really" })
+	@CsvSource(delimiter = '|',
+			value = { "application/x-www-form-urlencoded|a=1&b=2", "application/json|{\"x\":1}",
+					"application/octet-stream|raw bytes", "text/html|<b>hi</b>",
+					"multipart/form-data; boundary=xyz|--xyz--", "image/png|not really" })
 	void unusualContentTypes_storedVerbatim(String contentType, String body) {
-		HttpResponse<String> pushed = this.http.send("/queues/typed/messages", "POST", BodyPublishers.ofString(body), contentType);
+		HttpResponse<String> pushed = this.http.send("/queues/typed/messages", "POST", BodyPublishers.ofString(body),
+				contentType);
 		assertThat(pushed.statusCode()).isEqualTo(201);
 
-		assertThat(JsonPath.parse(this.http.get("/queues/typed/messages").body()).read("$.body", String.class)).isEqualTo(body);
+		assertThat(JsonPath.parse(this.http.get("/queues/typed/messages").body()).read("$.body", String.class))
+			.isEqualTo(body);
 	}
 
 	@Test
@@ -101,16 +110,19 @@ class HostileInputHttpTests {
 				BodyPublishers.ofString("naïve"), null);
 		assertThat(pushed.statusCode()).isEqualTo(201);
 
-		assertThat(JsonPath.parse(this.http.get("/queues/untyped/messages").body()).read("$.body", String.class)).isEqualTo("naïve");
+		assertThat(JsonPath.parse(this.http.get("/queues/untyped/messages").body()).read("$.body", String.class))
+			.isEqualTo("naïve");
 	}
 
 	@Test
 	void declaredCharset_honoured() {
 		HttpResponse<String> pushed = this.http.send("/queues/latin/messages", "POST",
-				BodyPublishers.ofByteArray(new byte[] { 'c', 'a', 'f', (byte) 0xE9 }), "text/plain; charset=ISO-8859-1");
+				BodyPublishers.ofByteArray(new byte[] { 'c', 'a', 'f', (byte) 0xE9 }),
+				"text/plain; charset=ISO-8859-1");
 		assertThat(pushed.statusCode()).isEqualTo(201);
 
-		assertThat(JsonPath.parse(this.http.get("/queues/latin/messages").body()).read("$.body", String.class)).isEqualTo("café");
+		assertThat(JsonPath.parse(this.http.get("/queues/latin/messages").body()).read("$.body", String.class))
+			.isEqualTo("café");
 	}
 
 	@ParameterizedTest
@@ -122,14 +134,18 @@ class HostileInputHttpTests {
 
 	@Test
 	void head_peeksWithoutLeasing() {
-		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode()).isEqualTo(204);
+		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode())
+			.isEqualTo(204);
 		this.http.post("/queues/peek/messages", "x");
 
-		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode()).isEqualTo(200);
-		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode()).isEqualTo(200);
+		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode())
+			.isEqualTo(200);
+		assertThat(this.http.send("/queues/peek/messages", "HEAD", BodyPublishers.noBody(), null).statusCode())
+			.isEqualTo(200);
 
 		HttpResponse<String> polled = this.http.get("/queues/peek/messages");
-		assertThat(JsonPath.parse(polled.body()).read("$.deliveries", Integer.class)).as("HEAD leased nothing").isEqualTo(1);
+		assertThat(JsonPath.parse(polled.body()).read("$.deliveries", Integer.class)).as("HEAD leased nothing")
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -137,13 +153,15 @@ class HostileInputHttpTests {
 		HttpResponse<String> response = this.http.send("/queues/q/messages", "OPTIONS", BodyPublishers.noBody(), null);
 
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow).contains("GET", "POST", "HEAD"));
+		assertThat(response.headers().firstValue("Allow"))
+			.hasValueSatisfying(allow -> assertThat(allow).contains("GET", "POST", "HEAD"));
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "PUT", "PATCH", "TRACE" })
 	void unsupportedMethods_methodNotAllowed(String method) throws IOException {
-		String response = raw(method + " /queues/q/messages HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+		String response = raw(method
+				+ " /queues/q/messages HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 
 		assertRawProblem(response, 405);
 	}
@@ -157,14 +175,16 @@ class HostileInputHttpTests {
 	void veryLongUrl_badRequest() throws IOException {
 		String name = "a".repeat(20_000);
 
-		assertRawProblem(raw("GET /queues/" + name + "/messages HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"), 400);
+		assertRawProblem(
+				raw("GET /queues/" + name + "/messages HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"), 400);
 	}
 
 	@Test
 	void veryLongHeader_badRequest() throws IOException {
 		String header = "X-Big: " + "a".repeat(20_000);
 
-		assertRawProblem(raw("GET /queues HTTP/1.1\r\nHost: localhost\r\n" + header + "\r\nConnection: close\r\n\r\n"), 400);
+		assertRawProblem(raw("GET /queues HTTP/1.1\r\nHost: localhost\r\n" + header + "\r\nConnection: close\r\n\r\n"),
+				400);
 	}
 
 	@Test

@@ -13,7 +13,9 @@ import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
 
-/** Plain HTTP against a server on a real port, so tests see exactly what a client sees. */
+/**
+ * Plain HTTP against a server on a real port, so tests see exactly what a client sees.
+ */
 public final class HttpClientSupport {
 
 	private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -21,7 +21,10 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
-/** The served OpenAPI description covers every controller mapping with the statuses it answers. */
+/**
+ * The served OpenAPI description covers every controller mapping with the statuses it
+ * answers.
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
 class OpenApiHttpTests {
 
@@ -57,9 +60,11 @@ class OpenApiHttpTests {
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "head")).containsAll(Set.of("200", "204", "400"));
-		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete")).containsAll(Set.of("204", "400", "404", "409"));
+		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete"))
+			.containsAll(Set.of("204", "400", "404", "409"));
 		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
-		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class)).isNotNull();
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
+			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
 			.isEqualTo("^" + RequestValidation.QUEUE_NAME_REGEX + "$");
 	}

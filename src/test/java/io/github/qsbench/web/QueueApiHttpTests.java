@@ -19,9 +19,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Every endpoint and status over a real port with the default strategy. The body cap is lowered to
- * 1 KiB so the limit can be crossed cheaply; the default (256 KiB) is checked by
- * {@code QueueServicePropertiesTests}.
+ * Every endpoint and status over a real port with the default strategy. The body cap is
+ * lowered to 1 KiB so the limit can be crossed cheaply; the default (256 KiB) is checked
+ * by {@code QueueServicePropertiesTests}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
 class QueueApiHttpTests {
@@ -47,7 +47,8 @@ class QueueApiHttpTests {
 		long id = json.read("$.id", Long.class);
 		assertThat(json.read("$.queue", String.class)).isEqualTo("push-test");
 		assertThat(response.headers().firstValue("Location")).hasValue("/queues/push-test/messages/" + id);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
 	}
 
 	@Test
@@ -111,7 +112,8 @@ class QueueApiHttpTests {
 
 		HttpResponse<String> all = this.http.get("/queues");
 		assertThat(all.statusCode()).isEqualTo(200);
-		assertThat(JsonPath.parse(all.body()).read("$.queues[?(@.name == 'list-a')].ready", int[].class)).containsExactly(1);
+		assertThat(JsonPath.parse(all.body()).read("$.queues[?(@.name == 'list-a')].ready", int[].class))
+			.containsExactly(1);
 
 		HttpResponse<String> one = this.http.get("/queues/list-a");
 		assertThat(one.statusCode()).isEqualTo(200);
@@ -177,16 +179,19 @@ class QueueApiHttpTests {
 
 	@Test
 	void wrongMethod_methodNotAllowed() {
-		HttpResponse<String> response = this.http.send("/queues/q/messages", "PUT", BodyPublishers.ofString("x"), "text/plain");
+		HttpResponse<String> response = this.http.send("/queues/q/messages", "PUT", BodyPublishers.ofString("x"),
+				"text/plain");
 
 		assertProblem(response, 405, "Method Not Allowed");
-		assertThat(response.headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow).contains("GET", "POST"));
+		assertThat(response.headers().firstValue("Allow"))
+			.hasValueSatisfying(allow -> assertThat(allow).contains("GET", "POST"));
 	}
 
 	@Test
 	void unknownPath_notFound() {
 		assertThat(this.http.get("/nothing/here").statusCode()).isEqualTo(404);
-		assertThat(this.http.get("/nothing/here").headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(this.http.get("/nothing/here").headers().firstValue("Content-Type"))
+			.hasValue("application/problem+json");
 	}
 
 	@Test
@@ -208,9 +213,11 @@ class QueueApiHttpTests {
 		String tags = "application=\"queue-service\"";
 		for (String name : new String[] { "qs_messages_pushed_total", "qs_messages_completed_total",
 				"qs_polls_empty_total", "qs_messages_ready", "qs_messages_inflight", "qs_queues" }) {
-			assertThat(scrape).containsPattern("(?m)^" + name + "\\{" + tags + ",strategy=\"concurrent-atomic\"\\} [0-9.E]+$");
+			assertThat(scrape)
+				.containsPattern("(?m)^" + name + "\\{" + tags + ",strategy=\"concurrent-atomic\"\\} [0-9.E]+$");
 		}
-		assertThat(scrape).containsPattern("(?m)^qs_messages_delivered_total\\{" + tags + ",redelivery=\"false\",strategy=\"concurrent-atomic\"\\} [1-9]");
+		assertThat(scrape).containsPattern("(?m)^qs_messages_delivered_total\\{" + tags
+				+ ",redelivery=\"false\",strategy=\"concurrent-atomic\"\\} [1-9]");
 		assertThat(scrape).containsPattern("(?m)^qs_messages_pushed_total\\{.*\\} [1-9]");
 		assertThat(scrape).contains("http_server_requests_seconds_bucket{");
 		assertThat(scrape).contains("jvm_memory_used_bytes{");

@@ -11,14 +11,17 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
 
 /**
- * The HTTP stack's ceiling at the same load as {@link QueueSimulation}: as many virtual users as
- * its producers and consumers together, each calling a request that touches no queue in a loop for
- * the same duration. The study divides a strategy's requests per second by this one's.
+ * The HTTP stack's ceiling at the same load as {@link QueueSimulation}: as many virtual
+ * users as its producers and consumers together, each calling a request that touches no
+ * queue in a loop for the same duration. The study divides a strategy's requests per
+ * second by this one's.
  *
- * <p>The default request is {@code GET /actuator/info}: the whole stack (Tomcat, Spring MVC,
- * actuator, Jackson) and a small static JSON answer, so close to a no-op. {@code /actuator/health}
- * (choose it with {@code -DceilingPath}) runs health indicators such as the disk-space check and
- * answers several times slower than a queue request on this machine, so it is no ceiling.
+ * <p>
+ * The default request is {@code GET /actuator/info}: the whole stack (Tomcat, Spring MVC,
+ * actuator, Jackson) and a small static JSON answer, so close to a no-op.
+ * {@code /actuator/health} (choose it with {@code -DceilingPath}) runs health indicators
+ * such as the disk-space check and answers several times slower than a queue request on
+ * this machine, so it is no ceiling.
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -Dgatling.simulationClass=io.github.qsbench.gatling.CeilingSimulation -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4

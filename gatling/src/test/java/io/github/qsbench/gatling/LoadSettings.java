@@ -4,25 +4,28 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * What a load test does, read from system properties ({@code -Dname=value} on the Maven command
- * line). A preset names one of the thesis's four setups as {@code CONSUMERS-PRODUCERS}; explicit
- * {@code consumers} and {@code producers} win over it.
+ * What a load test does, read from system properties ({@code -Dname=value} on the Maven
+ * command line). A preset names one of the thesis's four setups as
+ * {@code CONSUMERS-PRODUCERS}; explicit {@code consumers} and {@code producers} win over
+ * it.
  *
  * @param baseUrl the service, for example {@code http://127.0.0.1:8080}
  * @param preset the setup's name as given, or {@code custom}
  * @param producers virtual users that push in a loop
  * @param consumers virtual users that poll and complete in a loop
- * @param rate pushes per second over all producers; 0 means as fast as the service answers
+ * @param rate pushes per second over all producers; 0 means as fast as the service
+ * answers
  * @param duration how long producers push and consumers consume before the drain
  * @param messageBytes size of each pushed body
  * @param queues how many queues the load is spread over
  * @param drain the longest time consumers keep draining once producers have stopped
- * @param emptyPollPause what a consumer waits after an empty poll (204) before it polls again
- * @param queuePrefix the queues are {@code <prefix>-0 .. <prefix>-(queues-1)}; unique per run so
- *     that runs against a long-lived service do not mix
+ * @param emptyPollPause what a consumer waits after an empty poll (204) before it polls
+ * again
+ * @param queuePrefix the queues are {@code <prefix>-0 .. <prefix>-(queues-1)}; unique per
+ * run so that runs against a long-lived service do not mix
  * @param countsFile where the run's own counts are written as JSON at the end
- * @param abandonShare the share (0 to 1) of first deliveries a consumer never completes, as if it
- *     crashed; the service must deliver them again once their lease lapses
+ * @param abandonShare the share (0 to 1) of first deliveries a consumer never completes,
+ * as if it crashed; the service must deliver them again once their lease lapses
  */
 record LoadSettings(String baseUrl, String preset, int producers, int consumers, double rate, Duration duration,
 		int messageBytes, int queues, Duration drain, Duration emptyPollPause, String queuePrefix, String countsFile,
@@ -70,7 +73,9 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 		return this.queuePrefix + "-" + Math.floorMod(index, this.queues);
 	}
 
-	/** How often each producer pushes to reach {@link #rate}, or null when unthrottled. */
+	/**
+	 * How often each producer pushes to reach {@link #rate}, or null when unthrottled.
+	 */
 	Duration producerPace() {
 		return this.rate > 0 ? Duration.ofNanos((long) (1e9 * this.producers / this.rate)) : null;
 	}

@@ -26,18 +26,23 @@ import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 
 /**
- * Producers push and consumers poll and complete over a few queues, as fast as the service answers
- * (or at {@code -Drate}); then consumers drain, and two checks compare what was pushed with what was
- * completed, through the API ({@code GET /queues}) and the service's {@code qs_*} counters. A lost
- * message, a failed request or a check that does not hold fails the run.
+ * Producers push and consumers poll and complete over a few queues, as fast as the
+ * service answers (or at {@code -Drate}); then consumers drain, and two checks compare
+ * what was pushed with what was completed, through the API ({@code GET /queues}) and the
+ * service's {@code qs_*} counters. A lost message, a failed request or a check that does
+ * not hold fails the run.
  *
- * <p>An empty poll (204) is a normal answer. A delivery whose {@code deliveries} exceeds 1, or of
- * an id already received, is counted as a duplicate; completing such a duplicate may answer 404 (its
- * other delivery was completed first), which is allowed only for duplicates.
+ * <p>
+ * An empty poll (204) is a normal answer. A delivery whose {@code deliveries} exceeds 1,
+ * or of an id already received, is counted as a duplicate; completing such a duplicate
+ * may answer 404 (its other delivery was completed first), which is allowed only for
+ * duplicates.
  *
- * <p>With {@code -DabandonShare}, consumers never complete that share of first deliveries, as if
- * they crashed; the redelivery of such a message after its lease is expected, not a duplicate, and
- * the drain lasts until every abandoned message came back and was completed.
+ * <p>
+ * With {@code -DabandonShare}, consumers never complete that share of first deliveries,
+ * as if they crashed; the redelivery of such a message after its lease is expected, not a
+ * duplicate, and the drain lasts until every abandoned message came back and was
+ * completed.
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
@@ -54,7 +59,9 @@ public class QueueSimulation extends Simulation {
 	/** Queue and id of every delivery seen, to count duplicates. */
 	private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
-	/** Queue and id of every message completed (204), to tell lost from completed twice. */
+	/**
+	 * Queue and id of every message completed (204), to tell lost from completed twice.
+	 */
 	private final Set<String> completedIds = ConcurrentHashMap.newKeySet();
 
 	/** Queue and id of every delivery a consumer abandoned. */
@@ -85,8 +92,7 @@ public class QueueSimulation extends Simulation {
 		.acceptHeader("application/json")
 		.userAgentHeader("queue-service-gatling");
 
-	private final ScenarioBuilder producers = scenario("producers")
-		.asLongAs(session -> inWindow())
+	private final ScenarioBuilder producers = scenario("producers").asLongAs(session -> inWindow())
 		.on(push())
 		.exec(session -> {
 			this.producersRunning.decrementAndGet();
@@ -140,13 +146,13 @@ public class QueueSimulation extends Simulation {
 	@Override
 	public void after() {
 		this.counts.write(this.settings.countsFile());
-		System.out.println("QueueSimulation counts: " + this.counts.toMap() + " (written to "
-				+ this.settings.countsFile() + ")");
+		System.out.println(
+				"QueueSimulation counts: " + this.counts.toMap() + " (written to " + this.settings.countsFile() + ")");
 	}
 
 	private ChainBuilder push() {
-		ChainBuilder push = exec(session -> session.remove("pushedId").set("queue",
-				this.settings.queue(this.pushSequence.getAndIncrement())))
+		ChainBuilder push = exec(session -> session.remove("pushedId")
+			.set("queue", this.settings.queue(this.pushSequence.getAndIncrement())))
 			.exec(http("push").post("/queues/#{queue}/messages")
 				.header("Content-Type", "text/plain")
 				.body(StringBody(this.body))
@@ -173,8 +179,7 @@ public class QueueSimulation extends Simulation {
 		}).exec(http("poll").get("/queues/#{queue}/messages")
 			.check(status().in(200, 204))
 			.checkIf((response, session) -> response.status().code() == 200)
-			.then(jmesPath("id").saveAs("id"), jmesPath("deliveries").ofInt().saveAs("deliveries")))
-			.exec(session -> {
+			.then(jmesPath("id").saveAs("id"), jmesPath("deliveries").ofInt().saveAs("deliveries"))).exec(session -> {
 				countInWindow();
 				return session;
 			})
@@ -189,12 +194,12 @@ public class QueueSimulation extends Simulation {
 
 	private ChainBuilder consumeDelivered() {
 		return doIfOrElse(session -> session.getBoolean("duplicate"))
-				.then(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
-					.check(status().in(204, 404))
-					.check(status().saveAs("completed"))))
-				.orElse(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
-					.check(status().is(204))
-					.check(status().saveAs("completed"))))
+			.then(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
+				.check(status().in(204, 404))
+				.check(status().saveAs("completed"))))
+			.orElse(exec(http("complete").delete("/queues/#{queue}/messages/#{id}")
+				.check(status().is(204))
+				.check(status().saveAs("completed"))))
 			.exec(this::completed);
 	}
 
@@ -218,7 +223,10 @@ public class QueueSimulation extends Simulation {
 		return session.set("duplicate", again && !expected).set("abandon", abandon).set("emptyRound", 0);
 	}
 
-	/** Spreads abandonment evenly: the n-th first delivery is abandoned when n * share crosses a whole number. */
+	/**
+	 * Spreads abandonment evenly: the n-th first delivery is abandoned when n * share
+	 * crosses a whole number.
+	 */
 	private boolean abandonThisOne() {
 		long n = this.firstDeliveries.incrementAndGet();
 		double share = this.settings.abandonShare();
@@ -262,9 +270,9 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * Consume during the window; then drain until producers have stopped, every abandoned message
-	 * came back and was completed, and this consumer has polled every queue once and found it empty;
-	 * or until the drain's deadline.
+	 * Consume during the window; then drain until producers have stopped, every abandoned
+	 * message came back and was completed, and this consumer has polled every queue once
+	 * and found it empty; or until the drain's deadline.
 	 */
 	private boolean keepConsuming(Session session) {
 		if (inWindow()) {
@@ -278,15 +286,16 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * "nothing lost" when every message pushed in this run was completed at least once (distinct ids
-	 * completed = pushes), and the service's counters moved by what the client saw; otherwise what
-	 * differs. A message completed twice (an at-least-once duplicate) is not a loss: it is counted
-	 * as a duplicate.
+	 * "nothing lost" when every message pushed in this run was completed at least once
+	 * (distinct ids completed = pushes), and the service's counters moved by what the
+	 * client saw; otherwise what differs. A message completed twice (an at-least-once
+	 * duplicate) is not a loss: it is counted as a duplicate.
 	 */
 	private String lossVerdict(String exposition) {
-		long serverPushed = Math.round(ServiceProbe.sample(exposition, "qs_messages_pushed_total") - this.serverPushedBefore);
-		long serverCompleted = Math.round(
-				ServiceProbe.sample(exposition, "qs_messages_completed_total") - this.serverCompletedBefore);
+		long serverPushed = Math
+			.round(ServiceProbe.sample(exposition, "qs_messages_pushed_total") - this.serverPushedBefore);
+		long serverCompleted = Math
+			.round(ServiceProbe.sample(exposition, "qs_messages_completed_total") - this.serverCompletedBefore);
 		long pushed = this.counts.pushed.sum();
 		long completed = this.counts.completed.sum();
 		long distinct = this.completedIds.size();
@@ -296,9 +305,10 @@ public class QueueSimulation extends Simulation {
 		if (pushed == distinct && serverPushed == pushed && serverCompleted == completed) {
 			return "nothing lost";
 		}
-		return String.format("LOST: client pushed %d, completed %d distinct (%d answers 204); service counted pushed"
-				+ " %d, completed %d (another client on the same service also moves the service's counters)", pushed,
-				distinct, completed, serverPushed, serverCompleted);
+		return String.format(
+				"LOST: client pushed %d, completed %d distinct (%d answers 204); service counted pushed"
+						+ " %d, completed %d (another client on the same service also moves the service's counters)",
+				pushed, distinct, completed, serverPushed, serverCompleted);
 	}
 
 }

@@ -12,9 +12,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
- * What the virtual users saw, counted on the client side: Gatling's reports give latencies and
- * failures, these give the queue semantics (cycles completed, duplicates, empty polls) and the
- * requests answered inside the load window, which the study divides by the window's length.
+ * What the virtual users saw, counted on the client side: Gatling's reports give
+ * latencies and failures, these give the queue semantics (cycles completed, duplicates,
+ * empty polls) and the requests answered inside the load window, which the study divides
+ * by the window's length.
  */
 final class RunCounts {
 
@@ -26,20 +27,26 @@ final class RunCounts {
 
 	final LongAdder completed = new LongAdder();
 
-	/** Deliveries with {@code deliveries > 1}, or of an id this run had already received. */
+	/**
+	 * Deliveries with {@code deliveries > 1}, or of an id this run had already received.
+	 */
 	final LongAdder duplicates = new LongAdder();
 
 	/** Completes that answered 404 because a duplicate delivery was completed first. */
 	final LongAdder duplicateCompletesNotFound = new LongAdder();
 
-	/** Requests answered before the load window closed (the drain and checks excluded). */
+	/**
+	 * Requests answered before the load window closed (the drain and checks excluded).
+	 */
 	final LongAdder abandoned = new LongAdder();
 
 	final LongAdder redeliveredAfterAbandon = new LongAdder();
 
 	final LongAdder requestsInWindow = new LongAdder();
 
-	/** Cycles (push, poll, complete) whose complete answered 204 before the window closed. */
+	/**
+	 * Cycles (push, poll, complete) whose complete answered 204 before the window closed.
+	 */
 	final LongAdder completedInWindow = new LongAdder();
 
 	private final Map<String, Object> extra = new LinkedHashMap<>();

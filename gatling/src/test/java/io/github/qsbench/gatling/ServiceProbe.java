@@ -12,9 +12,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Reads the service's own view outside the load: its strategy, its {@code qs_*} counters from
- * {@code /actuator/prometheus}, and what its queues still hold. Used before the load (baseline) and
- * by the verification requests after it.
+ * Reads the service's own view outside the load: its strategy, its {@code qs_*} counters
+ * from {@code /actuator/prometheus}, and what its queues still hold. Used before the load
+ * (baseline) and by the verification requests after it.
  */
 final class ServiceProbe {
 
@@ -61,7 +61,9 @@ final class ServiceProbe {
 		}
 	}
 
-	/** The sum over every series of one Prometheus counter or gauge in an exposition body. */
+	/**
+	 * The sum over every series of one Prometheus counter or gauge in an exposition body.
+	 */
 	static double sample(String exposition, String metric) {
 		double sum = 0;
 		for (String line : exposition.split("\n")) {
@@ -73,7 +75,9 @@ final class ServiceProbe {
 		return sum;
 	}
 
-	/** Ready plus in-flight messages left in the queues whose names start with the prefix. */
+	/**
+	 * Ready plus in-flight messages left in the queues whose names start with the prefix.
+	 */
 	static long leftInQueues(String queuesJson, String prefix) {
 		try {
 			long left = 0;

@@ -24,9 +24,10 @@ final class Charts {
 	}
 
 	/**
-	 * Left: Total, Reader and Writer of each strategy in {@code run}, with the 99.9% error as error
-	 * bars (like the thesis's score figures). Right: each strategy's Total as a ratio to
-	 * Synchronized's, for every run and the thesis, which is what compares across machines.
+	 * Left: Total, Reader and Writer of each strategy in {@code run}, with the 99.9%
+	 * error as error bars (like the thesis's score figures). Right: each strategy's Total
+	 * as a ratio to Synchronized's, for every run and the thesis, which is what compares
+	 * across machines.
 	 */
 	static void write(Path file, Setup setup, Run run, Map<Role, Map<Strategy, Stats>> scores,
 			Map<Run, Map<Strategy, Double>> totalsToSynchronized, Map<Strategy, Double> thesisToSynchronized)

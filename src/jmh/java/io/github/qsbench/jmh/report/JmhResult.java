@@ -17,13 +17,14 @@ import tools.jackson.databind.ObjectMapper;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
- * One benchmark of a JMH JSON result file ({@code -rf json}): one strategy in one setup under one
- * JVM and collector, with the metrics the report uses.
+ * One benchmark of a JMH JSON result file ({@code -rf json}): one strategy in one setup
+ * under one JVM and collector, with the metrics the report uses.
  *
  * @param run the JVM and collector it ran on
  * @param setup readers and writers, from the result file's name
  * @param strategy the {@code strategy} parameter
- * @param settings what JMH was told (iterations, forks, parameters), for the report header
+ * @param settings what JMH was told (iterations, forks, parameters), for the report
+ * header
  * @param scores Total (JMH's primary metric of the group), Reader and Writer
  * @param iterationMeans per-iteration means of the secondary metrics that are not scores:
  * {@code delivered}, {@code empty} and the gc profiler's
@@ -35,7 +36,10 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 
 	private static final Pattern GC_FLAG = Pattern.compile("-XX:\\+Use(\\w+)GC");
 
-	/** The JVM and collector of a run; the collector is the one named on the fork's command line. */
+	/**
+	 * The JVM and collector of a run; the collector is the one named on the fork's
+	 * command line.
+	 */
 	record Run(String jdkVersion, String vm, String gc) implements Comparable<Run> {
 
 		String label() {
@@ -55,7 +59,10 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 			.thenComparing(run -> !run.gc().equals("ParallelGC"))
 			.thenComparing(Run::gc);
 
-		/** By JDK, then Parallel (the thesis's Java 8 default) before the other collectors. */
+		/**
+		 * By JDK, then Parallel (the thesis's Java 8 default) before the other
+		 * collectors.
+		 */
 		@Override
 		public int compareTo(Run other) {
 			return ORDER.compare(this, other);
@@ -77,8 +84,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 
 	/**
 	 * Reads one result file of one setup. JMH's JSON records the thread count but not how
-	 * {@code -tg} split it, so the file name must end in {@code -READERS-WRITERS.json}, as the
-	 * study script names it.
+	 * {@code -tg} split it, so the file name must end in {@code -READERS-WRITERS.json},
+	 * as the study script names it.
 	 */
 	static List<JmhResult> read(Path file) throws IOException {
 		Matcher name = SETUP_IN_NAME.matcher(file.getFileName().toString());
@@ -98,7 +105,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 		List<String> jvmArgs = new ArrayList<>();
 		b.path("jvmArgs").forEach(a -> jvmArgs.add(a.asString()));
 		Matcher gc = GC_FLAG.matcher(String.join(" ", jvmArgs));
-		Run run = new Run(b.path("jdkVersion").asString(), b.path("vmName").asString() + " " + b.path("vmVersion").asString(),
+		Run run = new Run(b.path("jdkVersion").asString(),
+				b.path("vmName").asString() + " " + b.path("vmVersion").asString(),
 				gc.find() ? gc.group(1) + "GC" : "JVM default GC");
 
 		Map<String, String> params = new LinkedHashMap<>();
@@ -109,8 +117,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 				b.path("jvm").asString(), jvmArgs, params);
 
 		if (b.path("threads").asInt() != setup.threads()) {
-			throw new IllegalArgumentException("file name says setup " + setup + " but JMH ran "
-					+ b.path("threads").asInt() + " threads");
+			throw new IllegalArgumentException(
+					"file name says setup " + setup + " but JMH ran " + b.path("threads").asInt() + " threads");
 		}
 
 		JsonNode secondary = b.path("secondaryMetrics");
@@ -142,7 +150,10 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 		return all;
 	}
 
-	/** JMH writes a score it could not compute (an error from one iteration) as the string "NaN". */
+	/**
+	 * JMH writes a score it could not compute (an error from one iteration) as the string
+	 * "NaN".
+	 */
 	private static double number(JsonNode node) {
 		return node.isNumber() ? node.doubleValue() : Double.parseDouble(node.asString());
 	}

@@ -6,7 +6,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What the report can learn about the machine it runs on (Linux's /proc; "unknown" elsewhere). */
+/**
+ * What the report can learn about the machine it runs on (Linux's /proc; "unknown"
+ * elsewhere).
+ */
 final class Machine {
 
 	private Machine() {

@@ -1,6 +1,9 @@
 package io.github.qsbench.jmh.report;
 
-/** Readers and writers of one thread group; the thesis's four setups have names of their own. */
+/**
+ * Readers and writers of one thread group; the thesis's four setups have names of their
+ * own.
+ */
 record Setup(int readers, int writers) implements Comparable<Setup> {
 
 	/** File-name and CSV key, as in the thesis reference data. */

@@ -3,15 +3,15 @@ package io.github.qsbench.jmh.report;
 import java.util.List;
 
 /**
- * One score with the columns of the thesis's two tables (sections 4.1 and 4.2): score and its
- * 99.9% error, the confidence interval, the observed range and the standard deviation of the
- * iteration scores.
+ * One score with the columns of the thesis's two tables (sections 4.1 and 4.2): score and
+ * its 99.9% error, the confidence interval, the observed range and the standard deviation
+ * of the iteration scores.
  */
 record Stats(double score, double error, double ciMin, double ciMax, double obsMin, double obsMax, double sd) {
 
 	/**
-	 * Takes score, error and interval as JMH computed them (Student's t, 99.9%); range and
-	 * standard deviation come from every measurement iteration of every fork.
+	 * Takes score, error and interval as JMH computed them (Student's t, 99.9%); range
+	 * and standard deviation come from every measurement iteration of every fork.
 	 */
 	static Stats of(double score, double error, double ciMin, double ciMax, List<Double> iterations) {
 		double min = Double.NaN;

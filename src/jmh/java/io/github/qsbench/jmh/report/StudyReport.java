@@ -27,13 +27,14 @@ import io.github.qsbench.jmh.report.JmhResult.Run;
 import io.github.qsbench.jmh.report.JmhResult.Settings;
 
 /**
- * Writes the study's Markdown report and one chart per setup from JMH's JSON results, with the
- * thesis's published tables (chapter 4) beside ours.
+ * Writes the study's Markdown report and one chart per setup from JMH's JSON results,
+ * with the thesis's published tables (chapter 4) beside ours.
  *
- * <p>Usage: {@code StudyReport RESULTS_DIR REPORT_DIR}. Every {@code *.json} in RESULTS_DIR is read;
- * {@code RESULTS_DIR/notes.md}, if present, is copied into the header (the study script records
- * the command and the machine's load there). Writes {@code REPORT_DIR/REPORT.md} and
- * {@code REPORT_DIR/<setup>.png}.
+ * <p>
+ * Usage: {@code StudyReport RESULTS_DIR REPORT_DIR}. Every {@code *.json} in RESULTS_DIR
+ * is read; {@code RESULTS_DIR/notes.md}, if present, is copied into the header (the study
+ * script records the command and the machine's load there). Writes
+ * {@code REPORT_DIR/REPORT.md} and {@code REPORT_DIR/<setup>.png}.
  */
 public final class StudyReport {
 
@@ -45,7 +46,9 @@ public final class StudyReport {
 
 	private final String notes;
 
-	/** Runs in report order; the first is the primary one, whose tables are shown in full. */
+	/**
+	 * Runs in report order; the first is the primary one, whose tables are shown in full.
+	 */
 	private final List<Run> runs;
 
 	private final List<Setup> setups;
@@ -132,19 +135,24 @@ public final class StudyReport {
 				+ distinct(r -> r.settings().benchmark()) + "`, mode " + distinct(r -> r.settings().mode())
 				+ ", ops/us");
 		line("- Warmup " + distinct(r -> r.settings().warmupIterations() + " × " + r.settings().warmupTime())
-				+ ", measurement " + distinct(r -> r.settings().measurementIterations() + " × "
-						+ r.settings().measurementTime())
-				+ ", forks " + distinct(r -> String.valueOf(r.settings().forks())) + " (thesis: 20 × 1 s, 20 × 1 s, 10)");
-		line("- Parameters: " + s.params().keySet().stream()
+				+ ", measurement "
+				+ distinct(r -> r.settings().measurementIterations() + " × " + r.settings().measurementTime())
+				+ ", forks " + distinct(r -> String.valueOf(r.settings().forks()))
+				+ " (thesis: 20 × 1 s, 20 × 1 s, 10)");
+		line("- Parameters: " + s.params()
+			.keySet()
+			.stream()
 			.filter(k -> !k.equals("strategy"))
 			.map(k -> "`" + k + "` = " + distinct(r -> r.settings().params().get(k)))
 			.collect(Collectors.joining(", ")) + "; `strategy` = all four");
-		line("- Setups (readers-writers): " + this.setups.stream().map(Setup::toString).collect(Collectors.joining(", ")));
+		line("- Setups (readers-writers): "
+				+ this.setups.stream().map(Setup::toString).collect(Collectors.joining(", ")));
 		line();
-		table(List.of("Run", "JVM", "Fork JVM arguments"), this.runs.stream()
-			.map(run -> List.of((run == this.runs.get(0) ? "**" + run.label() + "** (primary)" : run.label()), run.vm(),
-					"`" + String.join(" ", first(run).settings().jvmArgs()) + "`"))
-			.toList());
+		table(List.of("Run", "JVM", "Fork JVM arguments"),
+				this.runs.stream()
+					.map(run -> List.of((run == this.runs.get(0) ? "**" + run.label() + "** (primary)" : run.label()),
+							run.vm(), "`" + String.join(" ", first(run).settings().jvmArgs()) + "`"))
+					.toList());
 		line();
 		for (Setup setup : this.setups) {
 			if (setup.threads() > cpus) {
@@ -292,7 +300,10 @@ public final class StudyReport {
 		return row;
 	}
 
-	/** The thesis's two tables: score overview (4.1) and deviations (4.2), rows in the same order. */
+	/**
+	 * The thesis's two tables: score overview (4.1) and deviations (4.2), rows in the
+	 * same order.
+	 */
 	private void scoreTables(Map<Role, Map<Strategy, Stats>> scores) {
 		List<List<String>> overview = new ArrayList<>();
 		List<List<String>> deviations = new ArrayList<>();
@@ -302,10 +313,11 @@ public final class StudyReport {
 				Stats stats = scores.get(role).get(ranked.get(i));
 				String idx = role.name().charAt(0) + String.valueOf(i + 1);
 				boolean last = i == ranked.size() - 1;
-				overview.add(List.of(idx, role.name(), ranked.get(i).thesisName(), num(stats.score()),
-						num(stats.error()),
-						last ? "" : percent(stats.score() / scores.get(role).get(ranked.get(i + 1)).score() - 1),
-						last ? "" : percent(stats.score() / scores.get(role).get(ranked.get(ranked.size() - 1)).score() - 1)));
+				overview
+					.add(List.of(idx, role.name(), ranked.get(i).thesisName(), num(stats.score()), num(stats.error()),
+							last ? "" : percent(stats.score() / scores.get(role).get(ranked.get(i + 1)).score() - 1),
+							last ? "" : percent(
+									stats.score() / scores.get(role).get(ranked.get(ranked.size() - 1)).score() - 1)));
 				deviations.add(List.of(idx, num(stats.ciMin()), num(stats.ciMax()), num(stats.obsMin()),
 						num(stats.obsMax()), num(stats.sd())));
 			}
@@ -377,7 +389,8 @@ public final class StudyReport {
 		return Arrays.stream(Strategy.values()).map(s -> {
 			double reader = published.get(Role.Reader).get(s).score();
 			double writer = published.get(Role.Writer).get(s).score();
-			return abbreviation(s) + " ≥ " + String.format(Locale.ROOT, "%.0f%%", 100 * Math.max(0, 1 - writer / reader));
+			return abbreviation(s) + " ≥ "
+					+ String.format(Locale.ROOT, "%.0f%%", 100 * Math.max(0, 1 - writer / reader));
 		}).collect(Collectors.joining(", "));
 	}
 
@@ -410,7 +423,10 @@ public final class StudyReport {
 		return this.results.stream().filter(r -> r.run().equals(run)).findFirst().orElseThrow();
 	}
 
-	/** Role to strategy to stats for one run and setup; strategies not measured are absent. */
+	/**
+	 * Role to strategy to stats for one run and setup; strategies not measured are
+	 * absent.
+	 */
 	private Map<Role, Map<Strategy, Stats>> scores(Run run, Setup setup) {
 		Map<Role, Map<Strategy, Stats>> scores = new EnumMap<>(Role.class);
 		for (Role role : Role.values()) {
@@ -451,8 +467,9 @@ public final class StudyReport {
 	}
 
 	/**
-	 * The ranking as text, best first: {@code >} where the 99.9% confidence intervals of neighbours
-	 * are apart, {@code ≈} where they overlap, so that an order the error cannot support shows.
+	 * The ranking as text, best first: {@code >} where the 99.9% confidence intervals of
+	 * neighbours are apart, {@code ≈} where they overlap, so that an order the error
+	 * cannot support shows.
 	 */
 	private static String ordered(Map<Strategy, Stats> scores, Function<Strategy, String> name) {
 		List<Strategy> ranked = ranking(scores);

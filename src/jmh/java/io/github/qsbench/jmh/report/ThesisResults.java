@@ -16,8 +16,8 @@ import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.jmh.report.JmhResult.Role;
 
 /**
- * The published tables of the thesis, chapter 4, from the copy of the reference CSV on the class
- * path ({@code thesis/thesis-2017-results.csv}, see the README beside it).
+ * The published tables of the thesis, chapter 4, from the copy of the reference CSV on
+ * the class path ({@code thesis/thesis-2017-results.csv}, see the README beside it).
  */
 final class ThesisResults {
 
@@ -56,7 +56,10 @@ final class ThesisResults {
 		return Double.parseDouble(s);
 	}
 
-	/** Role to strategy to published stats, or nothing if the thesis did not run that setup. */
+	/**
+	 * Role to strategy to published stats, or nothing if the thesis did not run that
+	 * setup.
+	 */
 	Map<Role, Map<Strategy, Stats>> of(Setup setup) {
 		return this.bySetup.getOrDefault(setup.key(), Map.of());
 	}

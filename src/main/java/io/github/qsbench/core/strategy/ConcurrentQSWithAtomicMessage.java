@@ -11,9 +11,9 @@ import io.github.qsbench.core.QSConfiguration;
 import io.github.qsbench.core.QueueOptions;
 
 /**
- * ConcurrentHashMap and ConcurrentLinkedDeque with AtomicMessage: no lock of the application's,
- * and a compare-and-set on the message decides which of two racing consumers grabs it:
- * exactly-once.
+ * ConcurrentHashMap and ConcurrentLinkedDeque with AtomicMessage: no lock of the
+ * application's, and a compare-and-set on the message decides which of two racing
+ * consumers grabs it: exactly-once.
  */
 public final class ConcurrentQSWithAtomicMessage extends AbstractQS<AtomicMessage> {
 

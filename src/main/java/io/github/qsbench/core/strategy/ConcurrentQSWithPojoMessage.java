@@ -12,9 +12,9 @@ import io.github.qsbench.core.QueueOptions;
 
 /**
  * ConcurrentHashMap and ConcurrentLinkedDeque with no lock of the application's: the data
- * structures are thread-safe, but PojoMessage is not, so two consumers polling at once can both
- * grab one message: at-least-once. (Completion by id stays exactly-once: the index's remove
- * decides.)
+ * structures are thread-safe, but PojoMessage is not, so two consumers polling at once
+ * can both grab one message: at-least-once. (Completion by id stays exactly-once: the
+ * index's remove decides.)
  */
 public final class ConcurrentQSWithPojoMessage extends AbstractQS<PojoMessage> {
 

@@ -13,9 +13,10 @@ import io.github.qsbench.core.QueueOptions;
 
 /**
  * HashMap, ArrayDeque and PojoMessage, the map and each queue guarded by its own non-fair
- * {@link ReentrantReadWriteLock}: polls share the map's read lock and serialize per queue on its
- * write lock (lazy eviction mutates the queue), so a message is grabbed by one thread at a time:
- * exactly-once. With eager eviction polls only read the queue and may race on a message.
+ * {@link ReentrantReadWriteLock}: polls share the map's read lock and serialize per queue
+ * on its write lock (lazy eviction mutates the queue), so a message is grabbed by one
+ * thread at a time: exactly-once. With eager eviction polls only read the queue and may
+ * race on a message.
  */
 public final class ReadWriteLockedQS extends AbstractQS<PojoMessage> {
 

@@ -11,8 +11,8 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 
 /**
- * The four thread-safety strategies of the thesis: the one place a strategy is chosen, whether by
- * a Spring profile, a JMH {@code @Param} or a parameterized test.
+ * The four thread-safety strategies of the thesis: the one place a strategy is chosen,
+ * whether by a Spring profile, a JMH {@code @Param} or a parameterized test.
  */
 public enum Strategy {
 

@@ -13,9 +13,9 @@ import io.github.qsbench.core.QueueOptions;
 
 /**
  * HashMap, ArrayDeque and PojoMessage with every map access, read or write, under one
- * {@code synchronized} monitor. Queues are accessed only inside a map access, so they need no
- * guard of their own, and messages are only ever touched by one thread at a time: exactly-once.
- * The id index has a monitor of its own.
+ * {@code synchronized} monitor. Queues are accessed only inside a map access, so they
+ * need no guard of their own, and messages are only ever touched by one thread at a time:
+ * exactly-once. The id index has a monitor of its own.
  */
 public final class SynchronizedQS extends AbstractQS<PojoMessage> {
 

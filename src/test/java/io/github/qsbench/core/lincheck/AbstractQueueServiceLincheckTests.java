@@ -28,17 +28,19 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /**
- * Lincheck on one strategy's push, poll and complete-by-id, checked for linearizability against
- * {@link QueueModel}. Two queues and ids 1 to 6 keep scenarios small enough that threads meet on
- * the same message. The clock is fixed and the lease long, so a message polled twice can only be
- * a race.
+ * Lincheck on one strategy's push, poll and complete-by-id, checked for linearizability
+ * against {@link QueueModel}. Two queues and ids 1 to 6 keep scenarios small enough that
+ * threads meet on the same message. The clock is fixed and the lease long, so a message
+ * polled twice can only be a race.
  *
- * <p>The constructor (like the model's) pushes and polls one message per queue, ids 1 and 2,
- * so both queues exist before Lincheck starts watching. Lincheck 3.7's model checker treats an
- * object first published through {@code ConcurrentHashMap.compute} as thread-local and never
- * switches threads on its fields: a queue created inside the run hides the concurrent-pojo
- * double grab from it, a queue created here does not. Completing id 1 or 2 still lets a queue
- * empty, be removed and be created again within a run.
+ * <p>
+ * The constructor (like the model's) pushes and polls one message per queue, ids 1 and 2,
+ * so both queues exist before Lincheck starts watching. Lincheck 3.7's model checker
+ * treats an object first published through {@code ConcurrentHashMap.compute} as
+ * thread-local and never switches threads on its fields: a queue created inside the run
+ * hides the concurrent-pojo double grab from it, a queue created here does not.
+ * Completing id 1 or 2 still lets a queue empty, be removed and be created again within a
+ * run.
  */
 @Param(name = "queue", gen = IntGen.class, conf = "0:1")
 @Param(name = "id", gen = LongGen.class, conf = "1:6")
@@ -46,7 +48,10 @@ public abstract class AbstractQueueServiceLincheckTests {
 
 	static final boolean LONG = Boolean.getBoolean("lincheck.long");
 
-	/** Scenarios per mode; {@code -Dlincheck.long=true} raises the CI default, the property overrides both. */
+	/**
+	 * Scenarios per mode; {@code -Dlincheck.long=true} raises the CI default, the
+	 * property overrides both.
+	 */
 	static final int ITERATIONS = Integer.getInteger("lincheck.iterations", LONG ? 50 : 8);
 
 	/** Interleavings (model checking) or runs (stress) per scenario. */
@@ -68,10 +73,11 @@ public abstract class AbstractQueueServiceLincheckTests {
 	}
 
 	/**
-	 * Pushes come from one thread at a time (plus the sequential parts): {@code AbstractQS} takes
-	 * the id before the message becomes visible, so of two overlapping pushes the one with the
-	 * higher id can be queued, and polled, first. Nothing is lost or delivered twice, but no model
-	 * that numbers pushes in order explains it; {@link IdOrderLincheckTests} shows it.
+	 * Pushes come from one thread at a time (plus the sequential parts):
+	 * {@code AbstractQS} takes the id before the message becomes visible, so of two
+	 * overlapping pushes the one with the higher id can be queued, and polled, first.
+	 * Nothing is lost or delivered twice, but no model that numbers pushes in order
+	 * explains it; {@link IdOrderLincheckTests} shows it.
 	 */
 	@Operation(nonParallelGroup = "producer")
 	public Long push(@Param(name = "queue") int queue) {
@@ -90,11 +96,12 @@ public abstract class AbstractQueueServiceLincheckTests {
 	}
 
 	/**
-	 * Completes by id, but only an id some push or poll has returned; otherwise answers null, as
-	 * the model does for an id beyond the last push. {@code AbstractQS.push} indexes a message before it
-	 * queues it (so that whoever polls it can complete it), and in that window a client guessing
-	 * the id gets NOT_DELIVERED while a poll still finds nothing: not linearizable, but outside
-	 * what a client can do without guessing; {@link IdOrderLincheckTests} shows it.
+	 * Completes by id, but only an id some push or poll has returned; otherwise answers
+	 * null, as the model does for an id beyond the last push. {@code AbstractQS.push}
+	 * indexes a message before it queues it (so that whoever polls it can complete it),
+	 * and in that window a client guessing the id gets NOT_DELIVERED while a poll still
+	 * finds nothing: not linearizable, but outside what a client can do without guessing;
+	 * {@link IdOrderLincheckTests} shows it.
 	 */
 	@Operation
 	public Completion complete(@Param(name = "queue") int queue, @Param(name = "id") long id) {
@@ -106,22 +113,11 @@ public abstract class AbstractQueueServiceLincheckTests {
 	}
 
 	/**
-	 * Model checking over random scenarios plus the written ones of {@link #withRacesOfTheContract}.
+	 * Model checking over random scenarios plus the written ones of
+	 * {@link #withRacesOfTheContract}.
 	 */
 	static ModelCheckingOptions modelChecking() {
-		return withRacesOfTheContract(new ModelCheckingOptions())
-			.iterations(ITERATIONS)
-			.invocationsPerIteration(INVOCATIONS)
-			.threads(2)
-			.actorsPerThread(3)
-			.actorsBefore(2)
-			.actorsAfter(1);
-	}
-
-	/** Stress runs over random scenarios plus the written ones of {@link #withRacesOfTheContract}. */
-	static StressOptions stress() {
-		return withRacesOfTheContract(new StressOptions())
-			.iterations(ITERATIONS)
+		return withRacesOfTheContract(new ModelCheckingOptions()).iterations(ITERATIONS)
 			.invocationsPerIteration(INVOCATIONS)
 			.threads(2)
 			.actorsPerThread(3)
@@ -130,41 +126,53 @@ public abstract class AbstractQueueServiceLincheckTests {
 	}
 
 	/**
-	 * Adds the sequential specification and two written scenarios that make sure the races the
-	 * contract is about are tried whatever the random draw: two consumers polling one ready
-	 * message, and completions emptying a queue (ids 1 and 3) while a producer pushes to it and a
-	 * consumer polls, whose walk evicts and may remove the queue.
+	 * Stress runs over random scenarios plus the written ones of
+	 * {@link #withRacesOfTheContract}.
+	 */
+	static StressOptions stress() {
+		return withRacesOfTheContract(new StressOptions()).iterations(ITERATIONS)
+			.invocationsPerIteration(INVOCATIONS)
+			.threads(2)
+			.actorsPerThread(3)
+			.actorsBefore(2)
+			.actorsAfter(1);
+	}
+
+	/**
+	 * Adds the sequential specification and two written scenarios that make sure the
+	 * races the contract is about are tried whatever the random draw: two consumers
+	 * polling one ready message, and completions emptying a queue (ids 1 and 3) while a
+	 * producer pushes to it and a consumer polls, whose walk evicts and may remove the
+	 * queue.
 	 */
 	static <O extends Options<O, ?>> O withRacesOfTheContract(O options) {
-		return options.sequentialSpecification(QueueModel.class)
-			.addCustomScenario(scenario -> {
-				scenario.initial(t -> actor(t, "push", 0));
-				scenario.parallel(p -> {
-					p.thread(t -> actor(t, "poll", 0));
-					p.thread(t -> actor(t, "poll", 0));
-					return Unit.INSTANCE;
-				});
+		return options.sequentialSpecification(QueueModel.class).addCustomScenario(scenario -> {
+			scenario.initial(t -> actor(t, "push", 0));
+			scenario.parallel(p -> {
+				p.thread(t -> actor(t, "poll", 0));
+				p.thread(t -> actor(t, "poll", 0));
 				return Unit.INSTANCE;
-			})
-			.addCustomScenario(scenario -> {
-				scenario.initial(t -> {
+			});
+			return Unit.INSTANCE;
+		}).addCustomScenario(scenario -> {
+			scenario.initial(t -> {
+				actor(t, "push", 0);
+				return actor(t, "poll", 0);
+			});
+			scenario.parallel(p -> {
+				p.thread(t -> {
+					actor(t, "complete", 0, 1L);
+					return actor(t, "complete", 0, 3L);
+				});
+				p.thread(t -> {
 					actor(t, "push", 0);
 					return actor(t, "poll", 0);
 				});
-				scenario.parallel(p -> {
-					p.thread(t -> {
-						actor(t, "complete", 0, 1L);
-						return actor(t, "complete", 0, 3L);
-					});
-					p.thread(t -> {
-						actor(t, "push", 0);
-						return actor(t, "poll", 0);
-					});
-					return Unit.INSTANCE;
-				});
-				scenario.post(t -> actor(t, "poll", 0));
 				return Unit.INSTANCE;
 			});
+			scenario.post(t -> actor(t, "poll", 0));
+			return Unit.INSTANCE;
+		});
 	}
 
 	private static Unit actor(DSLThreadScenario thread, String operation, Object... arguments) {

@@ -15,11 +15,11 @@ import org.jetbrains.lincheck.LincheckAssertionError;
 import org.junit.jupiter.api.Test;
 
 /**
- * The at-least-once strategy: Lincheck must find that two polls can hand out the same message,
- * which the exactly-once {@link QueueModel} forbids. Model checking must report exactly that (two
- * polls returning one id) and prints the interleaving; the test fails if Lincheck finds nothing,
- * or a violation of another kind. Stress usually finds it too, and whatever it reports must be
- * the double delivery.
+ * The at-least-once strategy: Lincheck must find that two polls can hand out the same
+ * message, which the exactly-once {@link QueueModel} forbids. Model checking must report
+ * exactly that (two polls returning one id) and prints the interleaving; the test fails
+ * if Lincheck finds nothing, or a violation of another kind. Stress usually finds it too,
+ * and whatever it reports must be the double delivery.
  */
 public class ConcurrentQSWithPojoMessageLincheckTests extends AbstractQueueServiceLincheckTests {
 

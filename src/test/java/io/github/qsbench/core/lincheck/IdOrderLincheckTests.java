@@ -22,16 +22,17 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
 
 /**
- * What Lincheck finds when pushes may overlap, shown on the strictest strategy (the cause is in
- * {@code AbstractQS.push}, shared by all four): the id is taken from a counter before the message
- * is indexed and appended, so of two overlapping pushes to one queue the higher id can be queued
- * first, and a later poll hands it out first ({@code push: 2 || push: 1, then poll: 2}). No
- * numbering in push order explains that, so it is not linearizable against {@link QueueModel}.
- * Nothing is lost or delivered twice; what breaks is "ids follow queue order", which holds only
- * for pushes that do not overlap. Completing a guessed id can show a second such window: push
- * indexes the message before queuing it, so {@code push: 3 || complete(3): NOT_DELIVERED, then
- * poll: null}. The test passes when Lincheck reports one of these (not a double delivery) and
- * prints the interleaving.
+ * What Lincheck finds when pushes may overlap, shown on the strictest strategy (the cause
+ * is in {@code AbstractQS.push}, shared by all four): the id is taken from a counter
+ * before the message is indexed and appended, so of two overlapping pushes to one queue
+ * the higher id can be queued first, and a later poll hands it out first
+ * ({@code push: 2 || push: 1, then poll: 2}). No numbering in push order explains that,
+ * so it is not linearizable against {@link QueueModel}. Nothing is lost or delivered
+ * twice; what breaks is "ids follow queue order", which holds only for pushes that do not
+ * overlap. Completing a guessed id can show a second such window: push indexes the
+ * message before queuing it, so {@code push: 3 || complete(3): NOT_DELIVERED, then
+ * poll: null}. The test passes when Lincheck reports one of these (not a double delivery)
+ * and prints the interleaving.
  */
 @Param(name = "queue", gen = IntGen.class, conf = "0:1")
 @Param(name = "id", gen = LongGen.class, conf = "1:4")

@@ -10,10 +10,10 @@ import java.util.Set;
 import io.github.qsbench.core.Completion;
 
 /**
- * The sequential specification Lincheck checks every strategy against: what one thread at a time
- * would see with a lease that never expires. Queues are FIFO lists of ids; a poll hands out the
- * oldest message not yet delivered, exactly once; a completion by id needs the message to be
- * held in that queue and delivered, and succeeds once.
+ * The sequential specification Lincheck checks every strategy against: what one thread at
+ * a time would see with a lease that never expires. Queues are FIFO lists of ids; a poll
+ * hands out the oldest message not yet delivered, exactly once; a completion by id needs
+ * the message to be held in that queue and delivered, and succeeds once.
  */
 public final class QueueModel {
 
@@ -29,7 +29,10 @@ public final class QueueModel {
 
 	private final Set<Long> delivered = new HashSet<>();
 
-	/** Like the tests' constructor: one message pushed and polled per queue, ids 1 and 2, in flight. */
+	/**
+	 * Like the tests' constructor: one message pushed and polled per queue, ids 1 and 2,
+	 * in flight.
+	 */
 	public QueueModel() {
 		for (int queue = 0; queue < QUEUES; queue++) {
 			push(queue);

@@ -245,7 +245,8 @@ abstract class AbstractQueueServiceContractTests {
 
 		assertThat(this.service.complete("q", message.id() + 1)).isEqualTo(Completion.NOT_FOUND);
 		assertThat(this.service.complete("other", message.id())).isEqualTo(Completion.NOT_FOUND);
-		assertThat(this.service.complete("q", message.id())).as("untouched by the misses").isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.complete("q", message.id())).as("untouched by the misses")
+			.isEqualTo(Completion.COMPLETED);
 	}
 
 	@Test

@@ -24,11 +24,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Writers and readers race over 8 queues until every pushed message was delivered; then the
- * service must be empty. Counts lost messages (must be none for every strategy) and duplicate
- * deliveries (must be none for the exactly-once strategies; printed for all). The lease is far
- * longer than the run, so a second delivery can only come from a race. Sizes come from system
- * properties {@code qs.test.messages}, {@code qs.test.writers}, {@code qs.test.readers}.
+ * Writers and readers race over 8 queues until every pushed message was delivered; then
+ * the service must be empty. Counts lost messages (must be none for every strategy) and
+ * duplicate deliveries (must be none for the exactly-once strategies; printed for all).
+ * The lease is far longer than the run, so a second delivery can only come from a race.
+ * Sizes come from system properties {@code qs.test.messages}, {@code qs.test.writers},
+ * {@code qs.test.readers}.
  */
 class ConcurrentDeliveryTests {
 
@@ -90,7 +91,8 @@ class ConcurrentDeliveryTests {
 		for (String queue : QUEUES) {
 			assertThat(service.poll(queue)).as("drained").isEmpty();
 		}
-		System.out.printf("%-18s %d writers, %d readers, 8 queues: %d messages, %d lost, %d duplicate deliveries, %d completed%n",
+		System.out.printf(
+				"%-18s %d writers, %d readers, 8 queues: %d messages, %d lost, %d duplicate deliveries, %d completed%n",
 				strategy.profile(), WRITERS, READERS, MESSAGES, lost, duplicates.sum(), completed.sum());
 		assertThat(lost).as("lost messages").isZero();
 		assertThat(completed.sum()).as("each message completed exactly once").isEqualTo(MESSAGES);
