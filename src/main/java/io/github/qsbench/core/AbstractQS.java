@@ -183,12 +183,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		if (!delivered(message)) {
 			return Completion.NOT_DELIVERED;
 		}
-		if (!this.index.write(ids -> ids.remove(id, message))) {
-			return Completion.NOT_FOUND;
-		}
-		release(message);
-		completeInQueue(message);
-		return Completion.COMPLETED;
+		return complete(message) ? Completion.COMPLETED : Completion.NOT_FOUND;
 	}
 
 	/** Called once per message, by whoever removed it from the index. */
