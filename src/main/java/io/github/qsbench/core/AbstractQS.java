@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -19,35 +21,43 @@ import java.util.function.Supplier;
  * is the same for all.
  *
  * <p>
- * Thread safety comes entirely from the {@link Lockable} accesses. Queue accesses are
- * always nested inside a map access, and the index is never accessed while the map is, so
- * locks are taken in one order (map, then queue) and a strategy may leave queues
- * unguarded when its map access already serializes everything ({@code SynchronizedQS}).
+ * Thread safety comes entirely from the {@link Lockable} accesses. A queue is only
+ * touched inside an access of the map, so locks are taken in one order (map, then queue)
+ * and a strategy may leave queues unguarded when its map access already serializes
+ * everything ({@code SynchronizedQS}). A queue's id index and counts live in the queue
+ * and share its guard.
+ *
+ * <p>
+ * Two settings. The thesis's ({@code idLookup} off, no limits): exactly its framework,
+ * what the JMH study measures. The service's ({@code idLookup} on): each queue also
+ * indexes its messages by id and keeps counts, completion is by id and lease, a completed
+ * message is dropped from the head of its queue at once, and the caps are charged until a
+ * message really leaves memory.
  */
 public abstract class AbstractQS<M extends AbstractMessage> implements QueueService {
 
-	/**
-	 * Marks a poll whose walk left the queue empty: a reason to try removing the queue.
-	 */
+	/** A walk or completion that left the queue empty: a reason to try removing it. */
 	private static final Object QUEUE_EMPTY = new Object();
 
 	private final AbstractMessage.Factory<M> messages;
 
-	private final Lockable<Map<String, Lockable<Deque<M>>>> map;
+	private final Lockable<Map<String, Lockable<MessageQueue<M>>>> map;
 
-	private final Supplier<Lockable<Deque<M>>> queues;
+	private final Supplier<Deque<M>> deques;
 
-	/**
-	 * Id to message for every message pushed and not yet completed; {@code null} without
-	 * id lookup.
-	 */
-	private final Lockable<Map<Long, M>> index;
+	private final Function<MessageQueue<M>, Lockable<MessageQueue<M>>> guard;
+
+	/** Makes each queue's index; {@code null} in the thesis's setting. */
+	private final Supplier<IdIndex<M>> indexes;
 
 	/**
 	 * Caps on what is held; {@code null} when unlimited, so the thesis's setting pays
 	 * nothing.
 	 */
 	private final Capacity capacity;
+
+	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
+	private final LongAdder held;
 
 	private final InstantSource clock;
 
@@ -60,43 +70,115 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	protected AbstractQS(QSConfiguration<M> configuration, QueueOptions options) {
 		this.messages = configuration.messages();
 		this.map = Objects.requireNonNull(configuration.map(), "map");
-		this.queues = Objects.requireNonNull(configuration.queues(), "queues");
-		this.index = options.idLookup() ? Objects.requireNonNull(configuration.index(), "index").get() : null;
+		this.deques = Objects.requireNonNull(configuration.deques(), "deques");
+		this.guard = Objects.requireNonNull(configuration.guard(), "guard");
+		this.indexes = options.idLookup() ? Objects.requireNonNull(configuration.index(), "index") : null;
 		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
+		this.held = options.idLookup() ? new LongAdder() : null;
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.lazyEviction = options.eviction() == Eviction.LAZY;
 	}
 
 	/**
-	 * Creates the message, makes it findable by id, then appends it inside one write
-	 * access of the map ({@code compute}), so a queue being removed as empty cannot
-	 * swallow it. Indexing before appending means no consumer can poll a message it could
-	 * not then complete by id.
+	 * Creates the message, then indexes and appends it inside one write access of the map
+	 * ({@code compute}), so a queue being removed as empty cannot swallow it, and no
+	 * consumer can poll a message it could not then complete by id.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
 	public Message push(String queue, String body) {
-		if (this.capacity != null) {
-			this.capacity.admit(queue, Capacity.charge(body));
-		}
+		long charge = reserve(body);
 		M message = this.messages.create(this.lastId.incrementAndGet(), queue, body);
-		if (this.index != null) {
-			this.index.write(ids -> ids.put(message.id(), message));
+		try {
+			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
+				Lockable<MessageQueue<M>> target = (existing != null) ? existing : createQueue(name);
+				target.write(q -> {
+					checkRoom(q, 1);
+					q.add(message);
+					return null;
+				});
+				return target;
+			}));
 		}
-		this.map.write(queues -> queues.compute(queue, (name, existing) -> append(existing, message)));
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		if (this.held != null) {
+			this.held.increment();
+		}
 		return message;
 	}
 
-	private Lockable<Deque<M>> append(Lockable<Deque<M>> existing, M message) {
-		if (existing == null) {
-			Lockable<Deque<M>> created = this.queues.get();
-			// not yet visible to any other thread
-			created.unsafe(messages -> messages.add(message));
-			return created;
+	/**
+	 * Pushes all bodies to one queue, in order, or none of them if a cap would be
+	 * exceeded.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	public List<Message> pushAll(String queue, List<String> bodies) {
+		long charge = 0;
+		for (String body : bodies) {
+			charge += (this.capacity != null) ? Capacity.charge(body) : 0;
 		}
-		existing.write(messages -> messages.add(message));
-		return existing;
+		if (this.capacity != null) {
+			this.capacity.reserveBytes(charge);
+		}
+		List<M> created = new ArrayList<>(bodies.size());
+		for (String body : bodies) {
+			created.add(this.messages.create(this.lastId.incrementAndGet(), queue, body));
+		}
+		try {
+			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
+				if (existing == null && this.capacity != null) {
+					this.capacity.checkQueue(0, created.size());
+				}
+				Lockable<MessageQueue<M>> target = (existing != null) ? existing : createQueue(name);
+				target.write(q -> {
+					checkRoom(q, created.size());
+					created.forEach(q::add);
+					return null;
+				});
+				return target;
+			}));
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		if (this.held != null) {
+			this.held.add(created.size());
+		}
+		return List.copyOf(created);
+	}
+
+	private long reserve(String body) {
+		if (this.capacity == null) {
+			return 0;
+		}
+		long charge = Capacity.charge(body);
+		this.capacity.reserveBytes(charge);
+		return charge;
+	}
+
+	private void unreserve(long charge) {
+		if (this.capacity != null) {
+			this.capacity.releaseBytes(charge);
+		}
+	}
+
+	private Lockable<MessageQueue<M>> createQueue(String name) {
+		if (this.capacity != null) {
+			this.capacity.reserveQueue();
+		}
+		IdIndex<M> index = (this.indexes != null) ? this.indexes.get() : null;
+		return this.guard.apply(new MessageQueue<>(name, this.deques.get(), index));
+	}
+
+	private void checkRoom(MessageQueue<M> queue, int adding) {
+		if (this.capacity != null) {
+			this.capacity.checkQueue(queue.size(), adding);
+		}
 	}
 
 	/**
@@ -110,11 +192,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	public Optional<Message> poll(String queue) {
 		long now = this.clock.millis();
 		Object found = this.map.read(queues -> {
-			Lockable<Deque<M>> messages = queues.get(queue);
-			if (messages == null) {
+			Lockable<MessageQueue<M>> target = queues.get(queue);
+			if (target == null) {
 				return null;
 			}
-			return this.lazyEviction ? messages.write(m -> walk(m, now)) : messages.read(m -> walk(m, now));
+			return this.lazyEviction ? target.write(q -> grabFirst(q, now)) : target.read(q -> grabFirst(q, now));
 		});
 		if (found == QUEUE_EMPTY) {
 			removeIfEmpty(queue);
@@ -123,18 +205,90 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		return Optional.ofNullable((M) found);
 	}
 
-	private Object walk(Deque<M> messages, long now) {
-		for (Iterator<M> it = messages.iterator(); it.hasNext();) {
+	private Object grabFirst(MessageQueue<M> queue, long now) {
+		for (Iterator<M> it = queue.messages.iterator(); it.hasNext();) {
 			M message = it.next();
-			Grab grab = message.tryGrab(now, this.leaseMillis);
-			if (grab == Grab.GRABBED) {
+			if (step(queue, it, message, now) > 0) {
 				return message;
 			}
-			if (grab == Grab.DECLINED_COMPLETED && this.lazyEviction) {
-				it.remove();
+		}
+		return queue.messages.isEmpty() ? QUEUE_EMPTY : null;
+	}
+
+	/**
+	 * Leases up to {@code max} messages of one queue to the caller, in queue order, in
+	 * one walk like {@link #poll(String)}'s. Each lease carries the number of its
+	 * delivery, read while the queue's guard was held (for a lock-free message: right
+	 * after its compare-and-set, so it is exact unless the lease lapses in between).
+	 * @return the leases, none if nothing is ready
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	public List<Lease> lease(String queue, int max) {
+		requireIdLookup();
+		long now = this.clock.millis();
+		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
+		Object emptied = this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(queue);
+			if (target == null) {
+				return null;
+			}
+			return this.lazyEviction ? target.write(q -> grabUpTo(q, now, max, leases))
+					: target.read(q -> grabUpTo(q, now, max, leases));
+		});
+		if (emptied == QUEUE_EMPTY) {
+			removeIfEmpty(queue);
+		}
+		return leases;
+	}
+
+	private Object grabUpTo(MessageQueue<M> queue, long now, int max, List<Lease> leases) {
+		for (Iterator<M> it = queue.messages.iterator(); it.hasNext();) {
+			M message = it.next();
+			int delivery = step(queue, it, message, now);
+			if (delivery > 0) {
+				leases.add(new Lease(message, delivery));
+				if (leases.size() == max) {
+					return null;
+				}
 			}
 		}
-		return messages.isEmpty() ? QUEUE_EMPTY : null;
+		return queue.messages.isEmpty() ? QUEUE_EMPTY : null;
+	}
+
+	/**
+	 * One step of a walk: grabs the message, or evicts it if it is completed and eviction
+	 * is lazy.
+	 * @return the number of the delivery if grabbed (read at once with id lookup; without
+	 * it nobody asks, and 1 stands for any), else 0
+	 */
+	private int step(MessageQueue<M> queue, Iterator<M> it, M message, long now) {
+		Grab grab = message.tryGrab(now, this.leaseMillis);
+		if (grab == Grab.GRABBED) {
+			if (!queue.counted()) {
+				return 1;
+			}
+			int delivery = message.deliveries();
+			if (delivery == 1) {
+				queue.firstDelivery();
+			}
+			return delivery;
+		}
+		if (grab == Grab.DECLINED_COMPLETED && this.lazyEviction) {
+			it.remove();
+			evicted(queue, message);
+		}
+		return 0;
+	}
+
+	/**
+	 * Accounts for a message that left its queue, once even if two walks over a lock-free
+	 * queue both unlinked it.
+	 */
+	private void evicted(MessageQueue<M> queue, M message) {
+		if (queue.counted() && message.markEvicted()) {
+			queue.evictedOne();
+			unreserve(Capacity.charge(message.body()));
+		}
 	}
 
 	/**
@@ -142,106 +296,129 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * still empty.
 	 */
 	private void removeIfEmpty(String queue) {
-		this.map.write(queues -> queues.computeIfPresent(queue,
-				(name, messages) -> messages.read(Deque::isEmpty) ? null : messages));
+		this.map.write(queues -> queues.computeIfPresent(queue, (name, target) -> {
+			if (!target.read(q -> q.messages.isEmpty())) {
+				return target;
+			}
+			if (this.capacity != null) {
+				this.capacity.releaseQueue();
+			}
+			return null;
+		}));
 	}
 
 	/**
-	 * Completes a message this service delivered. With id lookup on, removing the id from
-	 * the index is what decides which of two racing completions wins; the message itself
-	 * is then marked under write access of its queue (and removed from it at once with
-	 * eager eviction).
+	 * Completes a message this service delivered, whichever its current delivery. In the
+	 * thesis's setting it is marked under write access of its queue (and removed from it
+	 * at once with eager eviction); in the service's, as
+	 * {@link #complete(String, long, int)} with any delivery.
 	 */
 	@Override
-	@SuppressWarnings("unchecked")
 	public boolean complete(Message message) {
+		if (this.indexes != null) {
+			return complete(message.queue(), message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+		}
+		@SuppressWarnings("unchecked")
 		M own = (M) message;
-		if (this.index != null) {
-			if (!this.index.write(ids -> ids.remove(own.id(), own))) {
-				return false;
-			}
-			release(own);
-		}
-		return completeInQueue(own);
-	}
-
-	/**
-	 * Completes the message with that id if it is held in that queue and was delivered.
-	 * Never scans a queue: the id is looked up in the index, guarded by the strategy's
-	 * own mechanism.
-	 * @throws IllegalStateException if this service was built without id lookup
-	 */
-	public Completion complete(String queue, long id) {
-		if (this.index == null) {
-			throw new IllegalStateException("built without id lookup");
-		}
-		M message = this.index.read(ids -> ids.get(id));
-		if (message == null || !message.queue().equals(queue)) {
-			return Completion.NOT_FOUND;
-		}
-		// deliveries never go back to 0, so a message seen delivered stays delivered
-		if (!delivered(message)) {
-			return Completion.NOT_DELIVERED;
-		}
-		return complete(message) ? Completion.COMPLETED : Completion.NOT_FOUND;
-	}
-
-	/** Called once per message, by whoever removed it from the index. */
-	private void release(M message) {
-		if (this.capacity != null) {
-			this.capacity.release(message.queue(), Capacity.charge(message.body()));
-		}
-	}
-
-	private boolean delivered(M message) {
-		return this.map.read(queues -> {
-			Lockable<Deque<M>> messages = queues.get(message.queue());
-			// no queue yet: the push that indexed the message has not appended it
-			return messages != null && messages.read(m -> message.deliveries() > 0);
+		Object marked = this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(own.queue());
+			// no queue: it was emptied, so the message was completed and evicted already
+			return (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE;
 		});
-	}
-
-	private boolean completeInQueue(M message) {
-		Marked marked = this.map.read(queues -> {
-			Lockable<Deque<M>> messages = queues.get(message.queue());
-			if (messages == null) {
-				// the queue is gone, so the message was completed and evicted already
-				return Marked.ALREADY_COMPLETED;
-			}
-			return messages.write(m -> mark(m, message));
-		});
-		if (marked == Marked.COMPLETED_QUEUE_EMPTIED) {
-			removeIfEmpty(message.queue());
+		if (marked == QUEUE_EMPTY) {
+			removeIfEmpty(own.queue());
 		}
-		return marked != Marked.ALREADY_COMPLETED;
+		return marked != Boolean.FALSE;
 	}
 
-	private Marked mark(Deque<M> messages, M message) {
+	private Object mark(MessageQueue<M> queue, M message) {
 		if (!message.complete()) {
-			return Marked.ALREADY_COMPLETED;
+			return Boolean.FALSE;
 		}
 		if (this.lazyEviction) {
-			return Marked.COMPLETED;
+			return Boolean.TRUE;
 		}
-		messages.remove(message);
-		return messages.isEmpty() ? Marked.COMPLETED_QUEUE_EMPTIED : Marked.COMPLETED;
+		queue.messages.remove(message);
+		return queue.messages.isEmpty() ? QUEUE_EMPTY : Boolean.TRUE;
 	}
 
-	private enum Marked {
-
-		ALREADY_COMPLETED, COMPLETED, COMPLETED_QUEUE_EMPTIED
-
+	/** Completes the message with that id, whichever its current delivery. */
+	public Completion complete(String queue, long id) {
+		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
 	}
 
 	/**
-	 * Every queue with its ready and in-flight counts, by name; walks all queues under
-	 * read access.
+	 * Completes the message with that id if it is held in that queue, was delivered, and
+	 * {@code delivery} is its current delivery (or {@link AbstractMessage#ANY_DELIVERY}).
+	 * The check and the completion happen in one access of the queue, so a redelivery
+	 * cannot slip in between under a strategy that serializes its queues; under a
+	 * lock-free one the message's compare-and-set decides. Removing the id from the index
+	 * decides between two racing completions, so completion by id is exactly-once for
+	 * every strategy. Never scans a queue.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	public Completion complete(String queue, long id, int delivery) {
+		requireIdLookup();
+		Object completion = this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(queue);
+			return (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND;
+		});
+		if (completion == QUEUE_EMPTY) {
+			removeIfEmpty(queue);
+			return Completion.COMPLETED;
+		}
+		return (Completion) completion;
+	}
+
+	private Object completeIn(MessageQueue<M> queue, long id, int delivery) {
+		M message = queue.index.get(id);
+		if (message == null) {
+			return Completion.NOT_FOUND;
+		}
+		Completion completion = message.complete(delivery);
+		if (completion != Completion.COMPLETED) {
+			return completion;
+		}
+		if (!queue.index.remove(id, message)) {
+			// an at-least-once message completed twice at once: the other call won
+			return Completion.NOT_FOUND;
+		}
+		queue.completedOne();
+		this.held.decrement();
+		Deque<M> messages = queue.messages;
+		if (this.lazyEviction) {
+			dropCompletedHead(queue);
+		}
+		else if (messages.remove(message)) {
+			// eager eviction: a scan from the head, as far as the message's position
+			evicted(queue, message);
+		}
+		return messages.isEmpty() ? QUEUE_EMPTY : Completion.COMPLETED;
+	}
+
+	/**
+	 * Evicts completed messages from the head of the queue, so that a queue that is not
+	 * polled again does not keep them; completed messages behind one still in flight wait
+	 * for the next walk, and stay charged to the caps until then.
+	 */
+	private void dropCompletedHead(MessageQueue<M> queue) {
+		M head;
+		while ((head = queue.messages.peekFirst()) != null && head.isCompleted()) {
+			if (queue.messages.removeFirstOccurrence(head)) {
+				evicted(queue, head);
+			}
+		}
+	}
+
+	/**
+	 * Every queue with its ready and in-flight counts, by name: the queues' kept counts,
+	 * read under read access of the map, so it costs one step per queue.
 	 */
 	public List<QueueStats> queues() {
-		long now = this.clock.millis();
+		requireIdLookup();
 		List<QueueStats> stats = this.map.read(queues -> {
 			List<QueueStats> all = new ArrayList<>(queues.size());
-			queues.forEach((name, messages) -> all.add(messages.read(m -> count(name, m, now))));
+			queues.values().forEach(target -> all.add(target.read(MessageQueue::stats)));
 			return all;
 		});
 		stats.sort(Comparator.comparing(QueueStats::name));
@@ -250,25 +427,36 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
 	public Optional<QueueStats> queue(String name) {
-		long now = this.clock.millis();
+		requireIdLookup();
 		return Optional.ofNullable(this.map.read(queues -> {
-			Lockable<Deque<M>> messages = queues.get(name);
-			return messages == null ? null : messages.read(m -> count(name, m, now));
+			Lockable<MessageQueue<M>> target = queues.get(name);
+			return (target != null) ? target.read(MessageQueue::stats) : null;
 		}));
 	}
 
-	private static QueueStats count(String name, Deque<? extends AbstractMessage> messages, long now) {
-		int ready = 0;
-		int inflight = 0;
-		for (AbstractMessage message : messages) {
-			switch (message.status(now)) {
-				case READY -> ready++;
-				case IN_FLIGHT -> inflight++;
-				case COMPLETED -> {
+	/**
+	 * Whether a poll would find a message now: walks from the head under read access and
+	 * stops at the first ready message.
+	 */
+	public boolean hasReady(String name) {
+		long now = this.clock.millis();
+		return this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(name);
+			return target != null && target.read(q -> {
+				for (M message : q.messages) {
+					if (message.status(now) == AbstractMessage.Status.READY) {
+						return true;
+					}
 				}
-			}
+				return false;
+			});
+		});
+	}
+
+	private void requireIdLookup() {
+		if (this.indexes == null) {
+			throw new IllegalStateException("built without id lookup");
 		}
-		return new QueueStats(name, ready, inflight);
 	}
 
 	/**
@@ -281,11 +469,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
-	 * How many messages are held (pushed and not yet completed), read like
-	 * {@link #queueCount()} without a lock; 0 without id lookup.
+	 * How many messages are held (pushed and not yet completed), read without a lock; 0
+	 * without id lookup.
 	 */
-	public int heldCount() {
-		return (this.index != null) ? this.index.unsafe(Map::size) : 0;
+	public long heldCount() {
+		return (this.held != null) ? this.held.sum() : 0;
 	}
 
 	/** The caps and what they hold now, if this service has limits. */

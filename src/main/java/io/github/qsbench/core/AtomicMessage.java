@@ -1,17 +1,34 @@
 package io.github.qsbench.core;
 
-import java.util.concurrent.atomic.AtomicReference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
- * A message whose whole state is one immutable {@link State} in an
- * {@link AtomicReference}, changed only by compare-and-set: of two threads racing to grab
- * or complete it, exactly one wins, so it is safe without any lock around it.
+ * A message whose whole state is one immutable {@link State}, changed only by
+ * compare-and-set: of two threads racing to grab or complete it, exactly one wins, so it
+ * is safe without any lock around it.
+ *
+ * <p>
+ * The state is a field of the message set through a {@link VarHandle}, which is what an
+ * {@code AtomicReference} does inside, without a second object per message. A message
+ * never delivered shares one {@code READY} state with all others.
  */
 public final class AtomicMessage extends AbstractMessage {
 
 	private static final State READY = new State(0, 0, false);
 
-	private final AtomicReference<State> state = new AtomicReference<>(READY);
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(AtomicMessage.class, "state", State.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private volatile State state = READY;
 
 	public AtomicMessage(long id, String queue, String body) {
 		super(id, queue, body);
@@ -20,7 +37,7 @@ public final class AtomicMessage extends AbstractMessage {
 	@Override
 	public Grab tryGrab(long nowMillis, long leaseMillis) {
 		while (true) {
-			State current = this.state.get();
+			State current = this.state;
 			if (current.completed) {
 				return Grab.DECLINED_COMPLETED;
 			}
@@ -28,29 +45,40 @@ public final class AtomicMessage extends AbstractMessage {
 				return Grab.DECLINED_IN_FLIGHT;
 			}
 			State grabbed = new State(current.deliveries + 1, nowMillis + leaseMillis, false);
-			if (this.state.compareAndSet(current, grabbed)) {
+			if (STATE.compareAndSet(this, current, grabbed)) {
 				return Grab.GRABBED;
 			}
 		}
 	}
 
 	@Override
-	public boolean complete() {
+	public Completion complete(int delivery) {
 		while (true) {
-			State current = this.state.get();
+			State current = this.state;
 			if (current.completed) {
-				return false;
+				return Completion.NOT_FOUND;
+			}
+			if (current.deliveries == 0) {
+				return Completion.NOT_DELIVERED;
+			}
+			if (delivery != ANY_DELIVERY && delivery != current.deliveries) {
+				return Completion.STALE_LEASE;
 			}
 			State done = new State(current.deliveries, current.leaseExpiresAtMillis, true);
-			if (this.state.compareAndSet(current, done)) {
-				return true;
+			if (STATE.compareAndSet(this, current, done)) {
+				return Completion.COMPLETED;
 			}
 		}
 	}
 
 	@Override
+	public boolean isCompleted() {
+		return this.state.completed;
+	}
+
+	@Override
 	public Status status(long nowMillis) {
-		State current = this.state.get();
+		State current = this.state;
 		if (current.completed) {
 			return Status.COMPLETED;
 		}
@@ -59,7 +87,7 @@ public final class AtomicMessage extends AbstractMessage {
 
 	@Override
 	public int deliveries() {
-		return this.state.get().deliveries;
+		return this.state.deliveries;
 	}
 
 	private record State(int deliveries, long leaseExpiresAtMillis, boolean completed) {

@@ -1,27 +1,28 @@
 package io.github.qsbench.core;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Caps on what a queue service holds (messages pushed and not yet completed), so that a
- * push flood is refused instead of filling the heap. Every cap is exact: bytes and queues
- * are reserved by compare-and-set, and a queue's message count changes inside one atomic
- * {@code compute} of its entry, so concurrent pushes can never overshoot a cap.
+ * Caps on what a queue service holds in memory, so that no sequence of requests can fill
+ * the heap: a push over a cap is refused instead. Bytes and queues are reserved by
+ * compare-and-set, and a queue's message count is checked inside the map's write access
+ * that appends to it, so concurrent pushes can never overshoot a cap.
  *
  * <p>
- * The byte charge of a message is an upper bound of the heap it keeps alive: two bytes
- * per character (a string's worst case) plus {@link #MESSAGE_OVERHEAD_BYTES} for the
- * message object, its queue node and its index entry. With lazy eviction a completed
- * message is released at once but stays in its queue until the next poll of that queue
- * walks past it.
+ * What is charged is what the heap holds: a message is charged from its push until it
+ * leaves its queue (not merely until it is completed: with lazy eviction a completed
+ * message may stay in its queue until a poll walks past it), and a queue from its
+ * creation until its removal. The byte charge of a message is an upper bound of the heap
+ * it keeps alive: two bytes per character (a string's worst case) plus
+ * {@link #MESSAGE_OVERHEAD_BYTES}.
  */
 public final class Capacity {
 
 	/**
-	 * Heap per message beside its body: object headers, fields, queue node, index entry,
-	 * boxed id.
+	 * Heap per message beside its body's characters: the message, its string's header,
+	 * its queue node and its index entry (measured under 150 bytes for every strategy,
+	 * see docs/memory.md).
 	 */
 	public static final int MESSAGE_OVERHEAD_BYTES = 256;
 
@@ -31,9 +32,6 @@ public final class Capacity {
 
 	private final AtomicInteger queues = new AtomicInteger();
 
-	/** Messages held per queue; an entry exists exactly while its queue holds one. */
-	private final ConcurrentHashMap<String, AtomicInteger> held = new ConcurrentHashMap<>();
-
 	Capacity(Limits limits) {
 		this.limits = limits;
 	}
@@ -42,40 +40,10 @@ public final class Capacity {
 		return 2L * body.length() + MESSAGE_OVERHEAD_BYTES;
 	}
 
-	/** Reserves room for one message or refuses it, changing nothing. */
-	void admit(String queue, long charge) {
-		reserveBytes(charge);
-		try {
-			this.held.compute(queue, (name, count) -> {
-				if (count == null) {
-					reserveQueue();
-					count = new AtomicInteger();
-				}
-				else if (count.get() >= this.limits.maxMessagesPerQueue()) {
-					throw new CapacityExceededException(Limit.MESSAGES_PER_QUEUE, this.limits.maxMessagesPerQueue());
-				}
-				count.incrementAndGet();
-				return count;
-			});
-		}
-		catch (CapacityExceededException ex) {
-			this.bytes.addAndGet(-charge);
-			throw ex;
-		}
-	}
-
-	void release(String queue, long charge) {
-		this.bytes.addAndGet(-charge);
-		this.held.computeIfPresent(queue, (name, count) -> {
-			if (count.decrementAndGet() > 0) {
-				return count;
-			}
-			this.queues.decrementAndGet();
-			return null;
-		});
-	}
-
-	private void reserveBytes(long charge) {
+	/**
+	 * Reserves room for messages of that many bytes, or refuses them changing nothing.
+	 */
+	void reserveBytes(long charge) {
 		long max = this.limits.maxTotalBytes();
 		long current;
 		do {
@@ -87,7 +55,12 @@ public final class Capacity {
 		while (!this.bytes.compareAndSet(current, current + charge));
 	}
 
-	private void reserveQueue() {
+	void releaseBytes(long charge) {
+		this.bytes.addAndGet(-charge);
+	}
+
+	/** Reserves room for one more queue, or refuses it changing nothing. */
+	void reserveQueue() {
 		int max = this.limits.maxQueues();
 		int current;
 		do {
@@ -99,16 +72,27 @@ public final class Capacity {
 		while (!this.queues.compareAndSet(current, current + 1));
 	}
 
+	void releaseQueue() {
+		this.queues.decrementAndGet();
+	}
+
+	/** Refuses {@code adding} messages to a queue that holds {@code held}. */
+	void checkQueue(int held, int adding) {
+		if ((long) held + adding > this.limits.maxMessagesPerQueue()) {
+			throw new CapacityExceededException(Limit.MESSAGES_PER_QUEUE, this.limits.maxMessagesPerQueue());
+		}
+	}
+
 	public Limits limits() {
 		return this.limits;
 	}
 
-	/** Bytes charged for the messages held now. */
+	/** Bytes charged for the messages in memory now. */
 	public long heldBytes() {
 		return this.bytes.get();
 	}
 
-	/** Queues holding at least one message now. */
+	/** Queues that exist now. */
 	public int heldQueues() {
 		return this.queues.get();
 	}

@@ -1,6 +1,6 @@
 package io.github.qsbench.core;
 
-/** The answer of {@link AbstractQS#complete(String, long)}. */
+/** The answer of a completion by id ({@link AbstractQS#complete(String, long, int)}). */
 public enum Completion {
 
 	COMPLETED,
@@ -12,6 +12,12 @@ public enum Completion {
 	NOT_FOUND,
 
 	/** The message exists but was never delivered, so no consumer can be done with it. */
-	NOT_DELIVERED
+	NOT_DELIVERED,
+
+	/**
+	 * The lease named is not the message's current delivery: it was delivered again
+	 * since, so only its new holder may complete it.
+	 */
+	STALE_LEASE
 
 }

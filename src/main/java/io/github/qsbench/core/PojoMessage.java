@@ -32,12 +32,23 @@ public final class PojoMessage extends AbstractMessage {
 	}
 
 	@Override
-	public boolean complete() {
+	public Completion complete(int delivery) {
 		if (this.completed) {
-			return false;
+			return Completion.NOT_FOUND;
+		}
+		if (this.deliveries == 0) {
+			return Completion.NOT_DELIVERED;
+		}
+		if (delivery != ANY_DELIVERY && delivery != this.deliveries) {
+			return Completion.STALE_LEASE;
 		}
 		this.completed = true;
-		return true;
+		return Completion.COMPLETED;
+	}
+
+	@Override
+	public boolean isCompleted() {
+		return this.completed;
 	}
 
 	@Override

@@ -3,46 +3,49 @@ package io.github.qsbench.core;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The building blocks a strategy hands up to {@link AbstractQS} (the thesis's
- * {@code Configuration}): how messages are made, and the map, its queues and the id index
- * each wrapped as a {@link Lockable}, so the framework never sees a concrete collection
- * or lock.
+ * {@code Configuration}): how messages are made, the map, the deque inside each queue,
+ * how a queue is guarded, and the index by id; so the framework never sees a concrete
+ * collection or lock.
  *
  * <p>
  * Read it the thesis's way:
- * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(() -> noLock(new ArrayDeque<>())).index(() -> mutex(new HashMap<>()))}.
+ * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(ArrayDeque::new, Lockable::noLock).index(IdIndex::hashMap)}.
  *
  * @param messages creates the strategy's message type
  * @param map queue name to queue; the one map every push and poll goes through
- * @param queues makes a new, empty queue each time a queue name is first pushed to
- * @param index makes the id-to-message lookup, used only when
+ * @param deques makes the deque of a new queue, each time a queue name is first pushed to
+ * @param guard wraps a new queue (its deque, index and counts) in the strategy's guard
+ * @param index makes a queue's id-to-message lookup, used only when
  * {@link QueueOptions#idLookup()} is on
  */
 public record QSConfiguration<M extends AbstractMessage>(AbstractMessage.Factory<M> messages,
-		Lockable<Map<String, Lockable<Deque<M>>>> map, Supplier<Lockable<Deque<M>>> queues,
-		Supplier<Lockable<Map<Long, M>>> index) {
+		Lockable<Map<String, Lockable<MessageQueue<M>>>> map, Supplier<Deque<M>> deques,
+		Function<MessageQueue<M>, Lockable<MessageQueue<M>>> guard, Supplier<IdIndex<M>> index) {
 
 	public QSConfiguration {
 		Objects.requireNonNull(messages, "messages");
 	}
 
 	public static <M extends AbstractMessage> QSConfiguration<M> messages(AbstractMessage.Factory<M> messages) {
-		return new QSConfiguration<>(messages, null, null, null);
+		return new QSConfiguration<>(messages, null, null, null, null);
 	}
 
-	public QSConfiguration<M> map(Lockable<Map<String, Lockable<Deque<M>>>> map) {
-		return new QSConfiguration<>(this.messages, map, this.queues, this.index);
+	public QSConfiguration<M> map(Lockable<Map<String, Lockable<MessageQueue<M>>>> map) {
+		return new QSConfiguration<>(this.messages, map, this.deques, this.guard, this.index);
 	}
 
-	public QSConfiguration<M> queues(Supplier<Lockable<Deque<M>>> queues) {
-		return new QSConfiguration<>(this.messages, this.map, queues, this.index);
+	public QSConfiguration<M> queues(Supplier<Deque<M>> deques,
+			Function<MessageQueue<M>, Lockable<MessageQueue<M>>> guard) {
+		return new QSConfiguration<>(this.messages, this.map, deques, guard, this.index);
 	}
 
-	public QSConfiguration<M> index(Supplier<Lockable<Map<Long, M>>> index) {
-		return new QSConfiguration<>(this.messages, this.map, this.queues, index);
+	public QSConfiguration<M> index(Supplier<IdIndex<M>> index) {
+		return new QSConfiguration<>(this.messages, this.map, this.deques, this.guard, index);
 	}
 
 }

@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Lockable;
+import io.github.qsbench.core.IdIndex;
 import io.github.qsbench.core.PojoMessage;
 import io.github.qsbench.core.QSConfiguration;
 import io.github.qsbench.core.QueueOptions;
@@ -21,8 +23,8 @@ public final class ConcurrentQSWithPojoMessage extends AbstractQS<PojoMessage> {
 	public ConcurrentQSWithPojoMessage(QueueOptions options) {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(noLock(new ConcurrentHashMap<>()))
-			.queues(() -> noLock(new ConcurrentLinkedDeque<>()))
-			.index(() -> noLock(new ConcurrentHashMap<>())), options);
+			.queues(ConcurrentLinkedDeque::new, Lockable::noLock)
+			.index(IdIndex::concurrentHashMap), options);
 	}
 
 }

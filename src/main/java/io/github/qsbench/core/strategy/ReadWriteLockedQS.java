@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.IdIndex;
 import io.github.qsbench.core.PojoMessage;
 import io.github.qsbench.core.QSConfiguration;
 import io.github.qsbench.core.QueueOptions;
@@ -23,8 +24,8 @@ public final class ReadWriteLockedQS extends AbstractQS<PojoMessage> {
 	public ReadWriteLockedQS(QueueOptions options) {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock()))
-			.queues(() -> readWrite(new ArrayDeque<>(), new ReentrantReadWriteLock()))
-			.index(() -> readWrite(new HashMap<>(), new ReentrantReadWriteLock())), options);
+			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
+			.index(IdIndex::hashMap), options);
 	}
 
 }

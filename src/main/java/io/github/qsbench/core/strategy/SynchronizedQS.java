@@ -1,12 +1,13 @@
 package io.github.qsbench.core.strategy;
 
 import static io.github.qsbench.core.Lockable.mutex;
-import static io.github.qsbench.core.Lockable.noLock;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
 
 import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Lockable;
+import io.github.qsbench.core.IdIndex;
 import io.github.qsbench.core.PojoMessage;
 import io.github.qsbench.core.QSConfiguration;
 import io.github.qsbench.core.QueueOptions;
@@ -15,15 +16,15 @@ import io.github.qsbench.core.QueueOptions;
  * HashMap, ArrayDeque and PojoMessage with every map access, read or write, under one
  * {@code synchronized} monitor. Queues are accessed only inside a map access, so they
  * need no guard of their own, and messages are only ever touched by one thread at a time:
- * exactly-once. The id index has a monitor of its own.
+ * exactly-once. So does each queue's id index.
  */
 public final class SynchronizedQS extends AbstractQS<PojoMessage> {
 
 	public SynchronizedQS(QueueOptions options) {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(mutex(new HashMap<>()))
-			.queues(() -> noLock(new ArrayDeque<>()))
-			.index(() -> mutex(new HashMap<>())), options);
+			.queues(ArrayDeque::new, Lockable::noLock)
+			.index(IdIndex::hashMap), options);
 	}
 
 }

@@ -3,14 +3,23 @@ package io.github.qsbench.core.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -18,6 +27,8 @@ import io.github.qsbench.core.QueueStats;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What every strategy must do, run once per strategy by a short subclass. Time is a
@@ -159,15 +170,24 @@ abstract class AbstractQueueServiceContractTests {
 	}
 
 	@Test
-	void emptyQueue_disappearsOnNextPoll() {
+	void emptyQueue_disappearsWhenItsLastMessageIsCompleted() {
 		this.service.complete(pushAndPoll("q", "only"));
-		assertThat(this.service.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
 
-		assertThat(this.service.poll("q")).isEmpty();
-
-		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.queueCount()).as("dropped from the head at completion").isZero();
 		assertThat(this.service.queue("q")).isEmpty();
 		assertThat(this.service.queues()).isEmpty();
+	}
+
+	@Test
+	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
+		AbstractQS<?> thesis = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		thesis.push("q", "only");
+		thesis.complete(thesis.poll("q").orElseThrow());
+		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
+
+		assertThat(thesis.poll("q")).isEmpty();
+
+		assertThat(thesis.queueCount()).isZero();
 	}
 
 	@Test
@@ -225,7 +245,26 @@ abstract class AbstractQueueServiceContractTests {
 		assertThat(this.service.queues()).containsExactly(new QueueStats("a", 2, 1), new QueueStats("b", 1, 0));
 
 		this.clock.advance(LEASE);
-		assertThat(this.service.queue("a")).as("lease lapsed: ready again").contains(new QueueStats("a", 3, 0));
+		assertThat(this.service.queue("a")).as("a lapsed lease counts as in flight until redelivered")
+			.contains(new QueueStats("a", 2, 1));
+		this.service.poll("a");
+		assertThat(this.service.queue("a")).as("redelivered").contains(new QueueStats("a", 2, 1));
+		this.service.complete(this.service.poll("a").orElseThrow());
+		assertThat(this.service.queue("a")).contains(new QueueStats("a", 1, 1));
+	}
+
+	@Test
+	void hasReady_stopsAtTheFirstReadyMessage() {
+		assertThat(this.service.hasReady("q")).isFalse();
+		pushAndPoll("q", "held");
+		assertThat(this.service.hasReady("q")).as("only one in flight").isFalse();
+
+		this.service.push("q", "next");
+		assertThat(this.service.hasReady("q")).isTrue();
+		assertThat(this.service.poll("q").orElseThrow().body()).as("a look leases nothing").isEqualTo("next");
+
+		this.clock.advance(LEASE);
+		assertThat(this.service.hasReady("q")).as("lapsed leases").isTrue();
 	}
 
 	@Test
@@ -376,6 +415,208 @@ abstract class AbstractQueueServiceContractTests {
 	@Test
 	void unlimited_hasNoCapacity() {
 		assertThat(this.service.capacity()).isEmpty();
+	}
+
+	@Test
+	void lease_numbersEachDelivery() {
+		Message pushed = this.service.push("q", "x");
+
+		Lease first = this.service.lease("q", 1).get(0);
+		assertThat(first.message().id()).isEqualTo(pushed.id());
+		assertThat(first.delivery()).isEqualTo(1);
+		assertThat(this.service.lease("q", 1)).as("held").isEmpty();
+
+		this.clock.advance(LEASE);
+		assertThat(this.service.lease("q", 1)).singleElement().extracting(Lease::delivery).isEqualTo(2);
+	}
+
+	@Test
+	void completeWithLease_lapsedButNotRedelivered_completes() {
+		this.service.push("q", "slow");
+		Lease lease = this.service.lease("q", 1).get(0);
+		this.clock.advance(LEASE.multipliedBy(2));
+
+		assertThat(complete(lease)).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.poll("q")).isEmpty();
+	}
+
+	@Test
+	void completeWithLease_redelivered_staleRefusedCurrentAccepted() {
+		this.service.push("q", "contested");
+		Lease stale = this.service.lease("q", 1).get(0);
+		this.clock.advance(LEASE);
+		Lease current = this.service.lease("q", 1).get(0);
+
+		assertThat(complete(stale)).isEqualTo(Completion.STALE_LEASE);
+		assertThat(this.service.queue("q")).as("untouched by the stale lease").contains(new QueueStats("q", 0, 1));
+		assertThat(complete(current)).isEqualTo(Completion.COMPLETED);
+		assertThat(complete(current)).as("second time").isEqualTo(Completion.NOT_FOUND);
+		assertThat(complete(stale)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.queueCount()).isZero();
+	}
+
+	@Test
+	void completeWithLease_neverDelivered_notDelivered() {
+		Message message = this.service.push("q", "x");
+
+		assertThat(this.service.complete("q", message.id(), 1)).isEqualTo(Completion.NOT_DELIVERED);
+	}
+
+	/**
+	 * A consumer whose lease lapsed completes while another polls the message again: one
+	 * of them wins, never both (for every exactly-once strategy): either the completion
+	 * counts and the poll finds nothing, or the poll gets the second delivery and the
+	 * completion is refused as stale.
+	 */
+	@Test
+	void completeWithLease_racingARedelivery_oneWins() throws Exception {
+		assumeTrue(strategy().delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE, "at-least-once may let both win");
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			int completedFirst = 0;
+			int redeliveredFirst = 0;
+			for (int round = 0; round < 2_000; round++) {
+				this.service.push("q", "contested");
+				Lease lapsed = this.service.lease("q", 1).get(0);
+				this.clock.advance(LEASE);
+				CyclicBarrier start = new CyclicBarrier(2);
+				Future<Completion> completion = threads.submit(() -> {
+					start.await();
+					return complete(lapsed);
+				});
+				Future<List<Lease>> redelivery = threads.submit(() -> {
+					start.await();
+					return this.service.lease("q", 1);
+				});
+				Completion completed = completion.get(10, TimeUnit.SECONDS);
+				List<Lease> redelivered = redelivery.get(10, TimeUnit.SECONDS);
+				if (completed == Completion.COMPLETED) {
+					assertThat(redelivered).as("round %d: completed, then nothing to redeliver", round).isEmpty();
+					completedFirst++;
+				}
+				else {
+					assertThat(completed).as("round %d", round).isEqualTo(Completion.STALE_LEASE);
+					assertThat(redelivered).as("round %d", round)
+						.singleElement()
+						.extracting(Lease::delivery)
+						.isEqualTo(2);
+					assertThat(complete(redelivered.get(0))).isEqualTo(Completion.COMPLETED);
+					redeliveredFirst++;
+				}
+				assertThat(this.service.heldCount()).isZero();
+			}
+			assertThat(completedFirst + redeliveredFirst).isEqualTo(2_000);
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void leaseMany_inQueueOrderUpToMax() {
+		for (int i = 0; i < 5; i++) {
+			this.service.push("q", "m" + i);
+		}
+		pushAndPollNothing();
+
+		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().body())
+			.containsExactly("m0", "m1", "m2");
+		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().body()).containsExactly("m3", "m4");
+		assertThat(this.service.lease("q", 3)).isEmpty();
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 5));
+	}
+
+	private void pushAndPollNothing() {
+		assertThat(this.service.lease("none", 100)).isEmpty();
+	}
+
+	@Test
+	void pushAll_inOrderOrNoneOverACap() {
+		this.service = withLimits(new Capacity.Limits(10, 3, Long.MAX_VALUE));
+		List<Message> pushed = this.service.pushAll("q", List.of("a", "b"));
+		assertThat(pushed).extracting(Message::body).containsExactly("a", "b");
+		assertThat(pushed.get(1).id()).isGreaterThan(pushed.get(0).id());
+
+		assertThatExceptionOfType(CapacityExceededException.class)
+			.isThrownBy(() -> this.service.pushAll("q", List.of("c", "d")))
+			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.MESSAGES_PER_QUEUE));
+		assertThatExceptionOfType(CapacityExceededException.class)
+			.isThrownBy(() -> this.service.pushAll("new", List.of("1", "2", "3", "4")));
+
+		assertThat(this.service.queues()).containsExactly(new QueueStats("q", 2, 0));
+		assertThat(this.service.capacity().orElseThrow().heldBytes())
+			.isEqualTo(Capacity.charge("a") + Capacity.charge("b"));
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(1);
+	}
+
+	/**
+	 * What the caps count is what the heap holds: after push, poll and complete over many
+	 * new queue names, and over one queue never polled again, nothing is left in the map,
+	 * the queues, their indexes or the caps; in both eviction modes.
+	 */
+	@ParameterizedTest
+	@EnumSource(Eviction.class)
+	void pushPollComplete_manyQueueNames_nothingLeft(Eviction eviction) {
+		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		for (int i = 0; i < 1_000; i++) {
+			String queue = "q" + i;
+			this.service.push(queue, "body " + i);
+			assertThat(this.service.complete(this.service.poll(queue).orElseThrow())).isTrue();
+		}
+		assertEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Eviction.class)
+	void completedBehindAnInFlightMessage_chargedUntilEvicted(Eviction eviction) {
+		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		Message head = this.service.push("q", "slow");
+		this.service.push("q", "fast");
+		this.service.poll("q");
+		this.service.complete(this.service.poll("q").orElseThrow());
+
+		long expected = (eviction == Eviction.LAZY) ? 2 * Capacity.charge("fast") : Capacity.charge("slow");
+		assertThat(this.service.capacity().orElseThrow().heldBytes()).as("what the queue really holds")
+			.isEqualTo(expected);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1));
+
+		assertThat(this.service.complete("q", head.id())).isEqualTo(Completion.COMPLETED);
+		assertEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Eviction.class)
+	void abandonedMessages_boundedByTheCapsAndFreedByRedelivery(Eviction eviction) {
+		long charge = Capacity.charge("abandoned");
+		this.service = strategy()
+			.create(new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
+		for (int i = 0; i < 10; i++) {
+			this.service.push("q" + i, "abandoned");
+			this.service.poll("q" + i);
+		}
+		assertThatExceptionOfType(CapacityExceededException.class)
+			.isThrownBy(() -> this.service.push("one-more", "abandoned"));
+
+		this.clock.advance(LEASE);
+		for (int i = 0; i < 10; i++) {
+			assertThat(this.service.complete(this.service.poll("q" + i).orElseThrow())).isTrue();
+		}
+		assertEmpty();
+	}
+
+	private void assertEmpty() {
+		assertThat(this.service.queueCount()).as("queues in the map").isZero();
+		assertThat(this.service.queues()).isEmpty();
+		assertThat(this.service.heldCount()).as("held").isZero();
+		Capacity capacity = this.service.capacity().orElseThrow();
+		assertThat(capacity.heldBytes()).as("bytes charged").isZero();
+		assertThat(capacity.heldQueues()).as("queues charged").isZero();
+	}
+
+	private static final Capacity.Limits LIMITS = new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE);
+
+	Completion complete(Lease lease) {
+		return this.service.complete(lease.message().queue(), lease.message().id(), lease.delivery());
 	}
 
 	AbstractQS<?> withLimits(Capacity.Limits limits) {

@@ -1,0 +1,102 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Deque;
+
+/**
+ * One named queue: its messages in order and, when the service completes by id, an index
+ * of them by id and counts kept as they change. {@link AbstractQS} only touches it inside
+ * an access of the {@link Lockable} the strategy wrapped it in.
+ *
+ * <p>
+ * The counts change by atomic adds: under a strategy that serializes the queue they are
+ * uncontended and exact; under a lock-free one (or read-locked eager polls) they are
+ * exact for each change, and a reader sees a recent value. A lapsed lease counts as in
+ * flight until the message is delivered again.
+ *
+ * @param <M> the strategy's message type
+ */
+public final class MessageQueue<M extends AbstractMessage> {
+
+	private static final VarHandle SIZE;
+
+	private static final VarHandle IN_FLIGHT;
+
+	private static final VarHandle COMPLETED;
+
+	static {
+		try {
+			MethodHandles.Lookup lookup = MethodHandles.lookup();
+			SIZE = lookup.findVarHandle(MessageQueue.class, "size", int.class);
+			IN_FLIGHT = lookup.findVarHandle(MessageQueue.class, "inFlight", int.class);
+			COMPLETED = lookup.findVarHandle(MessageQueue.class, "completed", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	final String name;
+
+	final Deque<M> messages;
+
+	/**
+	 * {@code null} in the thesis's setting, without id lookup; then nothing is counted.
+	 */
+	final IdIndex<M> index;
+
+	/** Messages in {@link #messages}, completed or not. */
+	private volatile int size;
+
+	/** Messages delivered at least once and not completed. */
+	private volatile int inFlight;
+
+	/** Completed messages not yet evicted from {@link #messages}. */
+	private volatile int completed;
+
+	MessageQueue(String name, Deque<M> messages, IdIndex<M> index) {
+		this.name = name;
+		this.messages = messages;
+		this.index = index;
+	}
+
+	boolean counted() {
+		return this.index != null;
+	}
+
+	/** Appends a message; with id lookup it is indexed first. */
+	void add(M message) {
+		message.appendedTo(this.name);
+		if (this.index != null) {
+			this.index.put(message.id(), message);
+			SIZE.getAndAdd(this, 1);
+		}
+		this.messages.add(message);
+	}
+
+	int size() {
+		return this.size;
+	}
+
+	void firstDelivery() {
+		IN_FLIGHT.getAndAdd(this, 1);
+	}
+
+	void completedOne() {
+		IN_FLIGHT.getAndAdd(this, -1);
+		COMPLETED.getAndAdd(this, 1);
+	}
+
+	void evictedOne() {
+		COMPLETED.getAndAdd(this, -1);
+		SIZE.getAndAdd(this, -1);
+	}
+
+	QueueStats stats() {
+		int inFlight = Math.max(0, this.inFlight);
+		int ready = Math.max(0, this.size - inFlight - this.completed);
+		return new QueueStats(this.name, ready, inFlight);
+	}
+
+}
