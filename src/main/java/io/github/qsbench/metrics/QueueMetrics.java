@@ -5,7 +5,7 @@ import java.util.Map;
 
 import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Lease;
 
 import org.springframework.stereotype.Component;
 
@@ -101,8 +101,8 @@ public class QueueMetrics {
 		this.pushed.increment();
 	}
 
-	public void delivered(Message message) {
-		(message.deliveries() > 1 ? this.redeliveries : this.firstDeliveries).increment();
+	public void delivered(Lease lease) {
+		(lease.delivery() > 1 ? this.redeliveries : this.firstDeliveries).increment();
 	}
 
 	public void emptyPoll() {

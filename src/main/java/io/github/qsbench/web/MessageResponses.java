@@ -2,6 +2,7 @@ package io.github.qsbench.web;
 
 import java.util.List;
 
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 
@@ -20,11 +21,16 @@ final class MessageResponses {
 
 	}
 
-	/** The answer to a poll that delivered a message. */
-	record Delivered(long id, String queue, String body, int deliveries) {
+	/**
+	 * The answer to a poll that delivered a message; {@code lease} names this delivery
+	 * (also sent as the {@code ETag}).
+	 */
+	record Delivered(long id, String queue, String body, int deliveries, String lease) {
 
-		static Delivered of(Message message) {
-			return new Delivered(message.id(), message.queue(), message.body(), message.deliveries());
+		static Delivered of(Lease lease) {
+			Message message = lease.message();
+			return new Delivered(message.id(), message.queue(), message.body(), lease.delivery(),
+					Leases.token(lease.delivery()));
 		}
 
 	}

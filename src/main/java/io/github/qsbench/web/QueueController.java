@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.Charset;
+import java.util.List;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.QueueMetrics;
@@ -33,6 +35,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
@@ -109,20 +112,24 @@ class QueueController {
 
 	@GetMapping("/{queue}/messages")
 	@Operation(summary = "Poll the first ready message, leasing it to the caller")
-	@ApiResponse(responseCode = "200", description = "Delivered; complete it before its lease expires")
+	@ApiResponse(responseCode = "200", description = "Delivered; complete it before its lease expires",
+			headers = @Header(name = "ETag",
+					description = "The lease of this delivery, quoted; send it back in If-Match",
+					schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
 	@ApiResponse(responseCode = "400", description = "Bad queue name",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
-		return this.service.poll(queue).map(message -> {
-			this.metrics.delivered(message);
-			return ResponseEntity.ok(Delivered.of(message));
-		}).orElseGet(() -> {
+		List<Lease> leases = this.service.lease(queue, 1);
+		if (leases.isEmpty()) {
 			this.metrics.emptyPoll();
 			return ResponseEntity.noContent().build();
-		});
+		}
+		Lease lease = leases.get(0);
+		this.metrics.delivered(lease);
+		return ResponseEntity.ok().eTag(Leases.etag(lease.delivery())).body(Delivered.of(lease));
 	}
 
 	/**
@@ -138,26 +145,32 @@ class QueueController {
 	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		RequestValidation.queueName(queue);
-		boolean ready = this.service.queue(queue).map(stats -> stats.ready() > 0).orElse(false);
-		return ready ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
+		return this.service.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
 	}
 
 	@DeleteMapping("/{queue}/messages/{id}")
 	@Operation(summary = "Complete a delivered message so it is never delivered again")
 	@ApiResponse(responseCode = "204", description = "Completed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or malformed id",
+	@ApiResponse(responseCode = "400", description = "Bad queue name, malformed id or malformed If-Match",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "409", description = "The message was never delivered",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "412",
+			description = "If-Match names a lease that is no longer the message's "
+					+ "current delivery: it was delivered again since",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Void> complete(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
-					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id) {
+					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(
+					description = "The poll's ETag: complete only if that delivery is still the current one") String ifMatch) {
 		RequestValidation.queueName(queue);
 		long messageId = RequestValidation.messageId(id);
-		Completion completion = this.service.complete(queue, messageId);
+		int delivery = Leases.fromIfMatch(ifMatch);
+		Completion completion = this.service.complete(queue, messageId, delivery);
 		return switch (completion) {
 			case COMPLETED -> {
 				this.metrics.completed();
@@ -167,6 +180,8 @@ class QueueController {
 					+ messageId + ": it never existed there or was completed already.");
 			case NOT_DELIVERED -> throw ApiProblem.conflict("Message not delivered",
 					"Message " + messageId + " has not been polled yet; only a delivered message can be completed.");
+			case STALE_LEASE -> throw ApiProblem.preconditionFailed("Lease no longer current", "Message " + messageId
+					+ " was delivered again after the lease named in If-Match lapsed; its new holder completes it.");
 		};
 	}
 

@@ -38,12 +38,21 @@ public final class HttpClientSupport {
 		return send(path, "DELETE", BodyPublishers.noBody(), null);
 	}
 
-	public HttpResponse<String> send(String path, String method, BodyPublisher body, String contentType) {
+	/** A completion that names the lease of one delivery. */
+	public HttpResponse<String> deleteIfMatch(String path, String ifMatch) {
+		return send(path, "DELETE", BodyPublishers.noBody(), null, "If-Match", ifMatch);
+	}
+
+	public HttpResponse<String> send(String path, String method, BodyPublisher body, String contentType,
+			String... headers) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.baseUrl + path))
 			.timeout(Duration.ofSeconds(10))
 			.method(method, body);
 		if (contentType != null) {
 			request.header("Content-Type", contentType);
+		}
+		if (headers.length > 0) {
+			request.headers(headers);
 		}
 		try {
 			return CLIENT.send(request.build(), BodyHandlers.ofString());

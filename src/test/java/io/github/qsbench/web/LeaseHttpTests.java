@@ -1,0 +1,122 @@
+package io.github.qsbench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+
+import io.github.qsbench.core.MutableClock;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
+/**
+ * Leases over HTTP: each poll names its delivery (ETag and {@code lease}), and a DELETE
+ * with {@code If-Match} completes only the current delivery. Leases lapse because the
+ * test moves the service's clock.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
+class LeaseHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	HttpClientSupport http;
+
+	@BeforeEach
+	void client() {
+		this.http = new HttpClientSupport(this.port);
+	}
+
+	@Test
+	void poll_leaseInBodyAndETag() {
+		long id = push("lease-etag");
+
+		HttpResponse<String> polled = this.http.get("/queues/lease-etag/messages");
+
+		DocumentContext json = JsonPath.parse(polled.body());
+		String lease = json.read("$.lease", String.class);
+		assertThat(lease).isNotBlank();
+		assertThat(polled.headers().firstValue("ETag")).hasValue("\"" + lease + "\"");
+		assertThat(this.http.deleteIfMatch("/queues/lease-etag/messages/" + id, "\"" + lease + "\"").statusCode())
+			.isEqualTo(204);
+	}
+
+	@Test
+	void redelivered_staleLeasePreconditionFailed_currentCompletes() {
+		long id = push("lease-stale");
+		String stale = this.http.get("/queues/lease-stale/messages").headers().firstValue("ETag").orElseThrow();
+		this.clock.advance(Duration.ofSeconds(30));
+		HttpResponse<String> again = this.http.get("/queues/lease-stale/messages");
+		assertThat(JsonPath.parse(again.body()).read("$.deliveries", Integer.class)).isEqualTo(2);
+		String current = again.headers().firstValue("ETag").orElseThrow();
+		assertThat(current).isNotEqualTo(stale);
+
+		QueueApiHttpTests.assertProblem(this.http.deleteIfMatch("/queues/lease-stale/messages/" + id, stale), 412,
+				"Lease no longer current");
+		assertThat(this.http.deleteIfMatch("/queues/lease-stale/messages/" + id, current).statusCode()).isEqualTo(204);
+	}
+
+	@Test
+	void lapsedButNotRedelivered_stillCompletes() {
+		long id = push("lease-lapsed");
+		String etag = this.http.get("/queues/lease-lapsed/messages").headers().firstValue("ETag").orElseThrow();
+		this.clock.advance(Duration.ofMinutes(5));
+
+		assertThat(this.http.deleteIfMatch("/queues/lease-lapsed/messages/" + id, etag).statusCode()).isEqualTo(204);
+		assertThat(this.http.get("/queues/lease-lapsed/messages").statusCode()).isEqualTo(204);
+	}
+
+	@Test
+	void withoutIfMatch_completesWhicheverDelivery() {
+		long id = push("lease-none");
+		this.http.get("/queues/lease-none/messages");
+		this.clock.advance(Duration.ofSeconds(30));
+		this.http.get("/queues/lease-none/messages");
+
+		assertThat(this.http.delete("/queues/lease-none/messages/" + id).statusCode()).isEqualTo(204);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "1", "W/\"1\"", "\"abc\"", "\"0\"", "\"1\", \"2\"", "\"99999999999\"" })
+	void malformedIfMatch_badRequestAndNothingCompleted(String ifMatch) {
+		long id = push("lease-bad");
+		this.http.get("/queues/lease-bad/messages");
+
+		QueueApiHttpTests.assertProblem(this.http.deleteIfMatch("/queues/lease-bad/messages/" + id, ifMatch), 400,
+				"Invalid lease");
+		assertThat(this.http.delete("/queues/lease-bad/messages/" + id).statusCode()).isEqualTo(204);
+	}
+
+	private long push(String queue) {
+		return JsonPath.parse(this.http.post("/queues/" + queue + "/messages", "x").body()).read("$.id", Long.class);
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Clock {
+
+		@Bean
+		@Primary
+		MutableClock mutableClock() {
+			return new MutableClock();
+		}
+
+	}
+
+}
