@@ -1,13 +1,17 @@
 package io.github.qsbench.core;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.jctools.maps.NonBlockingHashMapLong;
 
 /**
  * A queue's messages by id, so that a completion by id never scans the queue. It lives in
  * its queue and is only accessed inside the same {@link Lockable} access as the queue's
  * messages, so a strategy guards it with its own mechanism.
+ *
+ * <p>
+ * Both implementations key by a primitive {@code long}: one entry costs about 28 bytes of
+ * heap, where a {@code HashMap<Long, M>} or {@code ConcurrentHashMap<Long, M>} costs 66
+ * (a node and a boxed key per entry), and the service holds one entry per message.
  */
 public interface IdIndex<M> {
 
@@ -20,47 +24,56 @@ public interface IdIndex<M> {
 	 */
 	boolean remove(long id, M message);
 
-	int size();
+	/**
+	 * For queues whose accesses the strategy serializes: Agrona's open-addressing map,
+	 * not thread-safe.
+	 */
+	static <M> IdIndex<M> plain() {
+		Long2ObjectHashMap<M> map = new Long2ObjectHashMap<>();
+		return new IdIndex<>() {
 
-	/** For queues whose accesses the strategy serializes. */
-	static <M> IdIndex<M> hashMap() {
-		return new MapIndex<>(new HashMap<>());
+			@Override
+			public M get(long id) {
+				return map.get(id);
+			}
+
+			@Override
+			public void put(long id, M message) {
+				map.put(id, message);
+			}
+
+			@Override
+			public boolean remove(long id, M message) {
+				return map.remove(id, message);
+			}
+
+		};
 	}
 
-	/** For queues that strategies access without a lock. */
-	static <M> IdIndex<M> concurrentHashMap() {
-		return new MapIndex<>(new ConcurrentHashMap<>());
-	}
+	/**
+	 * For queues that strategies access without a lock: JCTools' lock-free map, whose
+	 * {@code remove(id, message)} succeeds for exactly one of two racing callers.
+	 */
+	static <M> IdIndex<M> lockFree() {
+		NonBlockingHashMapLong<M> map = new NonBlockingHashMapLong<>();
+		return new IdIndex<>() {
 
-	/** An index backed by a {@code Map<Long, M>}. */
-	final class MapIndex<M> implements IdIndex<M> {
+			@Override
+			public M get(long id) {
+				return map.get(id);
+			}
 
-		private final Map<Long, M> map;
+			@Override
+			public void put(long id, M message) {
+				map.put(id, message);
+			}
 
-		private MapIndex(Map<Long, M> map) {
-			this.map = map;
-		}
+			@Override
+			public boolean remove(long id, M message) {
+				return map.remove(id, message);
+			}
 
-		@Override
-		public M get(long id) {
-			return this.map.get(id);
-		}
-
-		@Override
-		public void put(long id, M message) {
-			this.map.put(id, message);
-		}
-
-		@Override
-		public boolean remove(long id, M message) {
-			return this.map.remove(id, message);
-		}
-
-		@Override
-		public int size() {
-			return this.map.size();
-		}
-
+		};
 	}
 
 }

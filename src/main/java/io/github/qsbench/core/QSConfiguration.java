@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  *
  * <p>
  * Read it the thesis's way:
- * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(ArrayDeque::new, Lockable::noLock).index(IdIndex::hashMap)}.
+ * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(ArrayDeque::new, Lockable::noLock).index(IdIndex::plain)}.
  *
  * @param messages creates the strategy's message type
  * @param map queue name to queue; the one map every push and poll goes through

@@ -23,7 +23,7 @@ public final class ConcurrentQSWithAtomicMessage extends AbstractQS<AtomicMessag
 		super(QSConfiguration.messages(AtomicMessage::new)
 			.map(noLock(new ConcurrentHashMap<>()))
 			.queues(ConcurrentLinkedDeque::new, Lockable::noLock)
-			.index(IdIndex::concurrentHashMap), options);
+			.index(IdIndex::lockFree), options);
 	}
 
 }

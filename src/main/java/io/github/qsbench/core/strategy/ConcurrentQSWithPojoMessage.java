@@ -24,7 +24,7 @@ public final class ConcurrentQSWithPojoMessage extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(noLock(new ConcurrentHashMap<>()))
 			.queues(ConcurrentLinkedDeque::new, Lockable::noLock)
-			.index(IdIndex::concurrentHashMap), options);
+			.index(IdIndex::lockFree), options);
 	}
 
 }

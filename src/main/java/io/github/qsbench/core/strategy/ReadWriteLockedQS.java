@@ -25,7 +25,7 @@ public final class ReadWriteLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock()))
 			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
-			.index(IdIndex::hashMap), options);
+			.index(IdIndex::plain), options);
 	}
 
 }

@@ -24,7 +24,7 @@ public final class SynchronizedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(mutex(new HashMap<>()))
 			.queues(ArrayDeque::new, Lockable::noLock)
-			.index(IdIndex::hashMap), options);
+			.index(IdIndex::plain), options);
 	}
 
 }
