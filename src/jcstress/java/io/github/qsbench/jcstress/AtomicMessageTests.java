@@ -118,4 +118,41 @@ public final class AtomicMessageTests {
 
 	}
 
+	@JCStressTest
+	@Description("A consumer whose lease lapsed completes with its lease (delivery 1) while another consumer grabs "
+			+ "the message again.")
+	@Outcome(id = "GRABBED, STALE_LEASE, 2", expect = ACCEPTABLE,
+			desc = "Redelivered first: the stale lease is refused, the new holder has delivery 2.")
+	@Outcome(id = "DECLINED_COMPLETED, COMPLETED, 1", expect = ACCEPTABLE,
+			desc = "Completed first, by the lease that was still current: nothing to redeliver.")
+	@Outcome(id = "GRABBED, COMPLETED, .*", expect = FORBIDDEN,
+			desc = "The stale consumer completed the new holder's delivery: what leases must prevent.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else.")
+	@State
+	public static class RedeliveryStaleCompletion {
+
+		private final AtomicMessage message = new AtomicMessage(1, "q", "body");
+
+		public RedeliveryStaleCompletion() {
+			// delivered once at time 0; its lease has expired by NOW
+			this.message.tryGrab(0, 10);
+		}
+
+		@Actor
+		public void consumer(LLL_Result r) {
+			r.r1 = this.message.tryGrab(NOW, LEASE);
+		}
+
+		@Actor
+		public void staleCompleter(LLL_Result r) {
+			r.r2 = this.message.complete(1);
+		}
+
+		@Arbiter
+		public void deliveries(LLL_Result r) {
+			r.r3 = this.message.deliveries();
+		}
+
+	}
+
 }

@@ -123,4 +123,41 @@ public final class PojoMessageTests {
 
 	}
 
+	@JCStressTest
+	@Description("A consumer whose lease lapsed completes with its lease (delivery 1) while another consumer grabs "
+			+ "the PojoMessage again, with no guard around it (concurrent-pojo).")
+	@Outcome(id = "GRABBED, STALE_LEASE, 2", expect = ACCEPTABLE,
+			desc = "Redelivered first: the stale lease is refused, the new holder has delivery 2.")
+	@Outcome(id = "DECLINED_COMPLETED, COMPLETED, 1", expect = ACCEPTABLE,
+			desc = "Completed first, by the lease that was still current: nothing to redeliver.")
+	@Outcome(id = "GRABBED, COMPLETED, .*", expect = ACCEPTABLE_INTERESTING,
+			desc = "Both won: the stale consumer completed the new holder's delivery. Plain fields cannot order "
+					+ "the check against the grab; only a guard around the message can (at-least-once).")
+	@Outcome(expect = ACCEPTABLE_INTERESTING, desc = "Other interleavings of plain fields.")
+	@State
+	public static class RedeliveryStaleCompletion {
+
+		private final PojoMessage message = new PojoMessage(1, "q", "body");
+
+		public RedeliveryStaleCompletion() {
+			this.message.tryGrab(0, 10);
+		}
+
+		@Actor
+		public void consumer(LLL_Result r) {
+			r.r1 = this.message.tryGrab(NOW, LEASE);
+		}
+
+		@Actor
+		public void staleCompleter(LLL_Result r) {
+			r.r2 = this.message.complete(1);
+		}
+
+		@Arbiter
+		public void deliveries(LLL_Result r) {
+			r.r3 = this.message.deliveries();
+		}
+
+	}
+
 }
