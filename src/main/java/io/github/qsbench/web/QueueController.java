@@ -105,7 +105,7 @@ class QueueController {
 			this.metrics.refused(ex.limit());
 			throw ApiProblem.full(ex);
 		}
-		this.metrics.pushed();
+		this.metrics.pushed(1);
 		return ResponseEntity.created(URI.create("/queues/" + queue + "/messages/" + message.id()))
 			.body(Pushed.of(message));
 	}
@@ -127,8 +127,8 @@ class QueueController {
 			this.metrics.emptyPoll();
 			return ResponseEntity.noContent().build();
 		}
+		this.metrics.delivered(leases);
 		Lease lease = leases.get(0);
-		this.metrics.delivered(lease);
 		return ResponseEntity.ok().eTag(Leases.etag(lease.delivery())).body(Delivered.of(lease));
 	}
 
@@ -173,7 +173,7 @@ class QueueController {
 		Completion completion = this.service.complete(queue, messageId, delivery);
 		return switch (completion) {
 			case COMPLETED -> {
-				this.metrics.completed();
+				this.metrics.completed(1);
 				yield ResponseEntity.noContent().build();
 			}
 			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue + "' holds no message "
