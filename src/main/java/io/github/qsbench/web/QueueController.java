@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.Charset;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.qsbench.config.QueueServiceProperties;
@@ -14,8 +15,13 @@ import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.QueueMetrics;
+import io.github.qsbench.web.BatchRequests.CompletionRequest;
+import io.github.qsbench.web.MessageResponses.CompletionResult;
+import io.github.qsbench.web.MessageResponses.CompletionResults;
 import io.github.qsbench.web.MessageResponses.Delivered;
+import io.github.qsbench.web.MessageResponses.DeliveredBatch;
 import io.github.qsbench.web.MessageResponses.Pushed;
+import io.github.qsbench.web.MessageResponses.PushedBatch;
 import io.github.qsbench.web.MessageResponses.Queues;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.Operation;
@@ -29,6 +35,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -38,11 +45,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The queue API: push, poll, complete by id, and queue listings. Annotated for the
- * OpenAPI description at {@code /v3/api-docs}; every error answers
+ * The queue API: push, poll, complete by id (each also in batches), and queue listings.
+ * Annotated for the OpenAPI description at {@code /v3/api-docs}; every error answers
  * {@code application/problem+json}.
  */
 @RestController
@@ -59,16 +67,21 @@ class QueueController {
 
 	private static final String QUEUE_PATTERN = "^" + RequestValidation.QUEUE_NAME_REGEX + "$";
 
+	private static final String MAX = "Deliver up to this many messages (1 to 100), answered as {\"messages\":[...]}";
+
 	private final AbstractQS<?> service;
 
 	private final QueueMetrics metrics;
 
 	private final int maxMessageBytes;
 
+	private final BatchRequests batches;
+
 	QueueController(AbstractQS<?> service, QueueMetrics metrics, QueueServiceProperties properties) {
 		this.service = service;
 		this.metrics = metrics;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
+		this.batches = new BatchRequests(this.maxMessageBytes);
 	}
 
 	@PostMapping("/{queue}/messages")
@@ -110,24 +123,85 @@ class QueueController {
 			.body(Pushed.of(message));
 	}
 
-	@GetMapping("/{queue}/messages")
-	@Operation(summary = "Poll the first ready message, leasing it to the caller")
-	@ApiResponse(responseCode = "200", description = "Delivered; complete it before its lease expires",
-			headers = @Header(name = "ETag",
-					description = "The lease of this delivery, quoted; send it back in If-Match",
-					schema = @Schema(type = "string")))
-	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
+	@PostMapping(path = "/{queue}/messages/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Push 1 to 100 messages at once, in order, all or none; creates the queue if needed",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					description = "The bodies: each non-empty, at most qs.max-message-size in UTF-8",
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = BatchRequests.PushBatch.class))))
+	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name, malformed batch, no or over 100 bodies, an empty body or one that is not text",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME,
-			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+	@ApiResponse(responseCode = "413",
+			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "429",
+			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<PushedBatch> pushBatch(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
-		List<Lease> leases = this.service.lease(queue, 1);
+		List<String> bodies;
+		try (InputStream in = request.getInputStream()) {
+			bodies = this.batches.bodies(in, request.getContentLengthLong());
+		}
+		List<Message> messages;
+		try {
+			messages = this.service.pushAll(queue, bodies);
+		}
+		catch (CapacityExceededException ex) {
+			this.metrics.refused(ex.limit());
+			throw ApiProblem.full(ex);
+		}
+		this.metrics.pushed(messages.size());
+		return ResponseEntity.status(HttpStatus.CREATED).body(PushedBatch.of(queue, messages));
+	}
+
+	@GetMapping("/{queue}/messages")
+	@Operation(summary = "Poll the first ready message, or up to max, leasing each to the caller",
+			description = "Without max: one message, its lease also as ETag. With max: {\"messages\":[...]}.")
+	@ApiResponse(responseCode = "200",
+			description = "Delivered; complete before the lease expires. "
+					+ "One message without max, {\"messages\":[...]} (1 to max) with it",
+			headers = @Header(name = "ETag",
+					description = "Without max: the lease of this delivery, quoted; send it back in If-Match",
+					schema = @Schema(type = "string")),
+			content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
+	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
+	@ApiResponse(responseCode = "400", description = "Bad queue name or max",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<?> poll(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestParam(required = false) @Parameter(description = MAX,
+					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max) {
+		RequestValidation.queueName(queue);
+		Integer batch = maxMessages(max);
+		return answer(this.service.lease(queue, (batch != null) ? batch : 1), batch != null);
+	}
+
+	private static Integer maxMessages(String max) {
+		return (max != null) ? RequestValidation.number("max", max, 1, BatchRequests.MAX_ENTRIES) : null;
+	}
+
+	/**
+	 * The answer to a poll: 204 if nothing was leased, else the messages (or, for a poll
+	 * without {@code max}, the one message with its lease as ETag).
+	 */
+	private ResponseEntity<?> answer(List<Lease> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			this.metrics.emptyPoll();
 			return ResponseEntity.noContent().build();
 		}
 		this.metrics.delivered(leases);
+		if (batch) {
+			return ResponseEntity.ok(DeliveredBatch.of(leases));
+		}
 		Lease lease = leases.get(0);
 		return ResponseEntity.ok().eTag(Leases.etag(lease.delivery())).body(Delivered.of(lease));
 	}
@@ -183,6 +257,44 @@ class QueueController {
 			case STALE_LEASE -> throw ApiProblem.preconditionFailed("Lease no longer current", "Message " + messageId
 					+ " was delivered again after the lease named in If-Match lapsed; its new holder completes it.");
 		};
+	}
+
+	@PostMapping(path = "/{queue}/messages/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Complete 1 to 100 delivered messages at once",
+			description = "Each entry is completed as a DELETE of its id would be (with If-Match when it names a lease); "
+					+ "the results say, per entry and in order, the status that DELETE would have answered",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = BatchRequests.CompletionBatch.class))))
+	@ApiResponse(responseCode = "200",
+			description = "Every entry tried; each result is 204 completed, 404 no such message, "
+					+ "409 never delivered, or 412 its lease is no longer current")
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<CompletionResults> completeBatch(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
+		RequestValidation.queueName(queue);
+		List<CompletionRequest> entries;
+		try (InputStream in = request.getInputStream()) {
+			entries = this.batches.completions(in, request.getContentLengthLong());
+		}
+		List<CompletionResult> results = new ArrayList<>(entries.size());
+		int completed = 0;
+		for (CompletionRequest entry : entries) {
+			Completion completion = this.service.complete(queue, entry.id(), entry.delivery());
+			if (completion == Completion.COMPLETED) {
+				completed++;
+			}
+			results.add(CompletionResult.of(entry.id(), completion));
+		}
+		this.metrics.completed(completed);
+		return ResponseEntity.ok(new CompletionResults(results));
 	}
 
 	@GetMapping
