@@ -34,6 +34,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -191,19 +192,25 @@ class QueueController {
 
 	/**
 	 * The answer to a poll: 204 if nothing was leased, else the messages (or, for a poll
-	 * without {@code max}, the one message with its lease as ETag).
+	 * without {@code max}, the one message with its lease as ETag). Never stored by a
+	 * cache: a poll changes what the next one answers, and a cache revalidating a stored
+	 * poll (If-None-Match) could be answered 304 for another message whose lease token
+	 * happens to be the same.
 	 */
 	private ResponseEntity<?> answer(List<Lease> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			this.metrics.emptyPoll();
-			return ResponseEntity.noContent().build();
+			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
 		}
 		this.metrics.delivered(leases);
 		if (batch) {
-			return ResponseEntity.ok(DeliveredBatch.of(leases));
+			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(leases));
 		}
 		Lease lease = leases.get(0);
-		return ResponseEntity.ok().eTag(Leases.etag(lease.delivery())).body(Delivered.of(lease));
+		return ResponseEntity.ok()
+			.cacheControl(CacheControl.noStore())
+			.eTag(Leases.etag(lease.delivery()))
+			.body(Delivered.of(lease));
 	}
 
 	/**

@@ -73,6 +73,7 @@ class BatchHttpTests {
 
 		assertThat(polled.statusCode()).isEqualTo(200);
 		assertThat(polled.headers().firstValue("ETag")).as("ETag only names a single delivery").isEmpty();
+		assertThat(polled.headers().firstValue("Cache-Control")).hasValue("no-store");
 		DocumentContext delivered = JsonPath.parse(polled.body());
 		assertThat(ids(delivered, "$.messages[*].id")).isEqualTo(ids);
 		assertThat(delivered.read("$.messages[*].body", List.class)).containsExactly("a", "b", "c");
