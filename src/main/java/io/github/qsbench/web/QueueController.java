@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.Charset;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.AbstractQS;
@@ -16,6 +18,7 @@ import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.github.qsbench.web.BatchRequests.CompletionRequest;
+import io.github.qsbench.web.LongPolls.Waiter;
 import io.github.qsbench.web.MessageResponses.CompletionResult;
 import io.github.qsbench.web.MessageResponses.CompletionResults;
 import io.github.qsbench.web.MessageResponses.Delivered;
@@ -26,6 +29,7 @@ import io.github.qsbench.web.MessageResponses.Queues;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -48,11 +52,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
- * The queue API: push, poll, complete by id (each also in batches), and queue listings.
- * Annotated for the OpenAPI description at {@code /v3/api-docs}; every error answers
- * {@code application/problem+json}.
+ * The queue API: push, poll (also long and in batches), complete by id (also in batches),
+ * and queue listings. Annotated for the OpenAPI description at {@code /v3/api-docs};
+ * every error answers {@code application/problem+json}.
  */
 @RestController
 @RequestMapping(path = "/queues", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -70,17 +75,30 @@ class QueueController {
 
 	private static final String MAX = "Deliver up to this many messages (1 to 100), answered as {\"messages\":[...]}";
 
+	/** The longest a long poll may wait, as SQS allows. */
+	private static final int MAX_WAIT_SECONDS = 20;
+
+	/**
+	 * The servlet async timeout beyond a long poll's wait: a backstop only, since
+	 * {@link LongPolls} answers every waiter when its wait ends.
+	 */
+	private static final long ASYNC_TIMEOUT_GRACE_MILLIS = 5_000;
+
 	private final AbstractQS<?> service;
 
 	private final QueueMetrics metrics;
+
+	private final LongPolls longPolls;
 
 	private final int maxMessageBytes;
 
 	private final BatchRequests batches;
 
-	QueueController(AbstractQS<?> service, QueueMetrics metrics, QueueServiceProperties properties) {
+	QueueController(AbstractQS<?> service, QueueMetrics metrics, LongPolls longPolls,
+			QueueServiceProperties properties) {
 		this.service = service;
 		this.metrics = metrics;
+		this.longPolls = longPolls;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		this.batches = new BatchRequests(this.maxMessageBytes);
 	}
@@ -120,6 +138,7 @@ class QueueController {
 			throw ApiProblem.full(ex);
 		}
 		this.metrics.pushed(1);
+		this.longPolls.pushed(queue);
 		return ResponseEntity.created(URI.create("/queues/" + queue + "/messages/" + message.id()))
 			.body(Pushed.of(message));
 	}
@@ -160,12 +179,19 @@ class QueueController {
 			throw ApiProblem.full(ex);
 		}
 		this.metrics.pushed(messages.size());
+		this.longPolls.pushed(queue);
 		return ResponseEntity.status(HttpStatus.CREATED).body(PushedBatch.of(queue, messages));
 	}
 
 	@GetMapping("/{queue}/messages")
-	@Operation(summary = "Poll the first ready message, or up to max, leasing each to the caller",
-			description = "Without max: one message, its lease also as ETag. With max: {\"messages\":[...]}.")
+	@Operation(
+			summary = "Poll the first ready message, or up to max, leasing each to the caller; "
+					+ "with wait, a long poll",
+			description = "Without max: one message, its lease also as ETag. With max: {\"messages\":[...]}. "
+					+ "With wait: answers as soon as a push makes a message ready, 204 when the wait ends with none.")
+	@Parameter(name = "wait", in = ParameterIn.QUERY,
+			description = "Long poll: seconds to wait for a message, 0 to 20 (none: answer at once)",
+			schema = @Schema(type = "integer", minimum = "0", maximum = "20"))
 	@ApiResponse(responseCode = "200",
 			description = "Delivered; complete before the lease expires. "
 					+ "One message without max, {\"messages\":[...]} (1 to max) with it",
@@ -174,8 +200,9 @@ class QueueController {
 					schema = @Schema(type = "string")),
 			content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
-	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name or max",
+	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
+			content = @Content)
+	@ApiResponse(responseCode = "400", description = "Bad queue name, max or wait",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<?> poll(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
@@ -184,6 +211,29 @@ class QueueController {
 		RequestValidation.queueName(queue);
 		Integer batch = maxMessages(max);
 		return answer(this.service.lease(queue, (batch != null) ? batch : 1), batch != null);
+	}
+
+	/**
+	 * A long poll (documented with {@link #poll}: one operation in OpenAPI). The request
+	 * goes async and holds no thread while it waits: {@link LongPolls} answers it when a
+	 * push makes a message ready or its wait ends. The servlet's own async timeout is set
+	 * a little beyond the wait, as a backstop only.
+	 */
+	@GetMapping(path = "/{queue}/messages", params = "wait")
+	@Operation(hidden = true)
+	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
+			@RequestParam String wait) {
+		RequestValidation.queueName(queue);
+		int seconds = RequestValidation.number("wait", wait, 0, MAX_WAIT_SECONDS);
+		Integer batch = maxMessages(max);
+		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(
+				TimeUnit.SECONDS.toMillis(seconds) + ASYNC_TIMEOUT_GRACE_MILLIS);
+		Waiter waiter = new Waiter(queue, (batch != null) ? batch : 1,
+				leases -> result.setResult(answer(leases, batch != null)));
+		result.onTimeout(() -> this.longPolls.close(waiter));
+		result.onError(error -> this.longPolls.close(waiter));
+		this.longPolls.await(waiter, Duration.ofSeconds(seconds));
+		return result;
 	}
 
 	private static Integer maxMessages(String max) {

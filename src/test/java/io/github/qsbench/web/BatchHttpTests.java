@@ -277,7 +277,8 @@ class BatchHttpTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "max=0", "max=101", "max=-1", "max=1.5", "max=abc", "max=", "max=01", "max=1&max=2" })
+	@ValueSource(strings = { "max=0", "max=101", "max=-1", "max=1.5", "max=abc", "max=", "max=01", "max=1&max=2",
+			"wait=21", "wait=-1", "wait=x", "wait=", "wait=1.5", "wait=99999999999", "max=0&wait=1", "max=5&wait=21" })
 	void poll_parameterOutOfRange_badRequestAndNothingLeased(String query) {
 		String queue = "batch-params-" + Integer.toHexString(query.hashCode());
 		pushBatch(queue, "[\"kept\"]");
@@ -291,6 +292,7 @@ class BatchHttpTests {
 		assertProblem(pushBatch("bad.name", "[\"a\"]"), 400, "Invalid queue name");
 		assertProblem(completeBatch("bad.name", "[{\"id\":1}]"), 400, "Invalid queue name");
 		assertProblem(this.http.get("/queues/bad.name/messages?max=2"), 400, "Invalid queue name");
+		assertProblem(this.http.get("/queues/bad.name/messages?wait=1"), 400, "Invalid queue name");
 	}
 
 	@Test

@@ -56,12 +56,17 @@ class OpenApiHttpTests {
 				}
 			}
 		}
-		assertThat(described).as("push, batch push, poll, peek, complete, batch complete, list, one queue")
-			.isEqualTo(8);
+		assertThat(described).as("push, batch push, poll, long poll, peek, complete, batch complete, list, one queue")
+			.isEqualTo(9);
 
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
-		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[*].name", List.class)).contains("max");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[*].name", List.class)).contains("max",
+				"wait");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[?(@.name == 'wait')].required",
+				List.class))
+			.as("one operation documents both GET mappings: wait is optional")
+			.doesNotContain(true);
 		assertThat(responses(spec, "/queues/{queue}/messages/batch", "post"))
 			.containsAll(Set.of("201", "400", "413", "415", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages/completions", "post"))
