@@ -1,6 +1,7 @@
 package io.github.qsbench.metrics;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 import io.github.qsbench.core.AbstractQS;
@@ -45,7 +46,7 @@ public class QueueMetrics {
 		this.firstDeliveries = delivered(registry, false);
 		this.redeliveries = delivered(registry, true);
 		this.emptyPolls = Counter.builder("qs.polls.empty")
-			.description("Polls that found no ready message (answered 204)")
+			.description("Polls answered 204 because nothing was ready; a long poll counts once, when its wait ends")
 			.register(registry);
 		this.completed = Counter.builder("qs.messages.completed")
 			.description("Messages completed by their consumer")
@@ -97,24 +98,30 @@ public class QueueMetrics {
 			.register(registry);
 	}
 
-	public void pushed() {
-		this.pushed.increment();
+	/** Messages accepted by one push or batch push. */
+	public void pushed(int messages) {
+		this.pushed.increment(messages);
 	}
 
-	public void delivered(Lease lease) {
-		(lease.delivery() > 1 ? this.redeliveries : this.firstDeliveries).increment();
+	/** The messages one poll delivered, each counted as a first delivery or again. */
+	public void delivered(List<Lease> leases) {
+		for (Lease lease : leases) {
+			(lease.delivery() > 1 ? this.redeliveries : this.firstDeliveries).increment();
+		}
 	}
 
 	public void emptyPoll() {
 		this.emptyPolls.increment();
 	}
 
+	/** A push or batch push refused: counts requests, not the messages they carried. */
 	public void refused(Capacity.Limit limit) {
 		this.refused.get(limit).increment();
 	}
 
-	public void completed() {
-		this.completed.increment();
+	/** Messages completed by one DELETE or completions batch. */
+	public void completed(int messages) {
+		this.completed.increment(messages);
 	}
 
 	/**

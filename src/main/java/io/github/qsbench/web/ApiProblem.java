@@ -60,7 +60,11 @@ final class ApiProblem extends ErrorResponseException {
 	}
 
 	static ApiProblem tooLarge(String detail) {
-		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "Message too large", detail);
+		return tooLarge("Message too large", detail);
+	}
+
+	static ApiProblem tooLarge(String title, String detail) {
+		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, title, detail);
 	}
 
 }

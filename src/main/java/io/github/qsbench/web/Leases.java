@@ -11,7 +11,10 @@ import io.github.qsbench.core.AbstractMessage;
  */
 final class Leases {
 
-	private static final Pattern TOKEN = Pattern.compile("[1-9][0-9]{0,8}");
+	/** What a token looks like today, for the OpenAPI description. */
+	static final String TOKEN_REGEX = "^[1-9][0-9]{0,8}$";
+
+	private static final Pattern TOKEN = Pattern.compile(TOKEN_REGEX);
 
 	private static final Pattern QUOTED = Pattern.compile("\"([1-9][0-9]{0,8})\"");
 

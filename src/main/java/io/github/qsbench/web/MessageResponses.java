@@ -2,6 +2,7 @@ package io.github.qsbench.web;
 
 import java.util.List;
 
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
@@ -31,6 +32,45 @@ final class MessageResponses {
 			Message message = lease.message();
 			return new Delivered(message.id(), message.queue(), message.body(), lease.delivery(),
 					Leases.token(lease.delivery()));
+		}
+
+	}
+
+	/** The answer to a batch push: the ids in push order. */
+	record PushedBatch(String queue, List<Long> ids) {
+
+		static PushedBatch of(String queue, List<Message> messages) {
+			return new PushedBatch(queue, messages.stream().map(Message::id).toList());
+		}
+
+	}
+
+	/** The answer to a poll with {@code max}: 1 to max messages, each with its lease. */
+	record DeliveredBatch(List<Delivered> messages) {
+
+		static DeliveredBatch of(List<Lease> leases) {
+			return new DeliveredBatch(leases.stream().map(Delivered::of).toList());
+		}
+
+	}
+
+	/** The answer to a completions batch: one result per entry, in order. */
+	record CompletionResults(List<CompletionResult> results) {
+	}
+
+	/**
+	 * One entry's result: the status a {@code DELETE} of that id (with {@code If-Match}
+	 * when the entry named a lease) would have answered.
+	 */
+	record CompletionResult(long id, int status) {
+
+		static CompletionResult of(long id, Completion completion) {
+			return new CompletionResult(id, switch (completion) {
+				case COMPLETED -> 204;
+				case NOT_FOUND -> 404;
+				case NOT_DELIVERED -> 409;
+				case STALE_LEASE -> 412;
+			});
 		}
 
 	}

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.Charset;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.AbstractQS;
@@ -14,12 +17,19 @@ import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.QueueMetrics;
+import io.github.qsbench.web.BatchRequests.CompletionRequest;
+import io.github.qsbench.web.LongPolls.Waiter;
+import io.github.qsbench.web.MessageResponses.CompletionResult;
+import io.github.qsbench.web.MessageResponses.CompletionResults;
 import io.github.qsbench.web.MessageResponses.Delivered;
+import io.github.qsbench.web.MessageResponses.DeliveredBatch;
 import io.github.qsbench.web.MessageResponses.Pushed;
+import io.github.qsbench.web.MessageResponses.PushedBatch;
 import io.github.qsbench.web.MessageResponses.Queues;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -28,7 +38,9 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -38,12 +50,14 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
- * The queue API: push, poll, complete by id, and queue listings. Annotated for the
- * OpenAPI description at {@code /v3/api-docs}; every error answers
- * {@code application/problem+json}.
+ * The queue API: push, poll (also long and in batches), complete by id (also in batches),
+ * and queue listings. Annotated for the OpenAPI description at {@code /v3/api-docs};
+ * every error answers {@code application/problem+json}.
  */
 @RestController
 @RequestMapping(path = "/queues", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -59,16 +73,34 @@ class QueueController {
 
 	private static final String QUEUE_PATTERN = "^" + RequestValidation.QUEUE_NAME_REGEX + "$";
 
+	private static final String MAX = "Deliver up to this many messages (1 to 100), answered as {\"messages\":[...]}";
+
+	/** The longest a long poll may wait, as SQS allows. */
+	private static final int MAX_WAIT_SECONDS = 20;
+
+	/**
+	 * The servlet async timeout beyond a long poll's wait: a backstop only, since
+	 * {@link LongPolls} answers every waiter when its wait ends.
+	 */
+	private static final long ASYNC_TIMEOUT_GRACE_MILLIS = 5_000;
+
 	private final AbstractQS<?> service;
 
 	private final QueueMetrics metrics;
 
+	private final LongPolls longPolls;
+
 	private final int maxMessageBytes;
 
-	QueueController(AbstractQS<?> service, QueueMetrics metrics, QueueServiceProperties properties) {
+	private final BatchRequests batches;
+
+	QueueController(AbstractQS<?> service, QueueMetrics metrics, LongPolls longPolls,
+			QueueServiceProperties properties) {
 		this.service = service;
 		this.metrics = metrics;
+		this.longPolls = longPolls;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
+		this.batches = new BatchRequests(this.maxMessageBytes);
 	}
 
 	@PostMapping("/{queue}/messages")
@@ -105,31 +137,130 @@ class QueueController {
 			this.metrics.refused(ex.limit());
 			throw ApiProblem.full(ex);
 		}
-		this.metrics.pushed();
+		this.metrics.pushed(1);
+		this.longPolls.pushed(queue);
 		return ResponseEntity.created(URI.create("/queues/" + queue + "/messages/" + message.id()))
 			.body(Pushed.of(message));
 	}
 
-	@GetMapping("/{queue}/messages")
-	@Operation(summary = "Poll the first ready message, leasing it to the caller")
-	@ApiResponse(responseCode = "200", description = "Delivered; complete it before its lease expires",
-			headers = @Header(name = "ETag",
-					description = "The lease of this delivery, quoted; send it back in If-Match",
-					schema = @Schema(type = "string")))
-	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
+	@PostMapping(path = "/{queue}/messages/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Push 1 to 100 messages at once, in order, all or none; creates the queue if needed",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					description = "The bodies: each non-empty, at most qs.max-message-size in UTF-8",
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = BatchRequests.PushBatch.class))))
+	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name, malformed batch, no or over 100 bodies, an empty body or one that is not text",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	ResponseEntity<Delivered> poll(@PathVariable @Parameter(description = QUEUE_NAME,
-			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+	@ApiResponse(responseCode = "413",
+			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "429",
+			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<PushedBatch> pushBatch(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
-		List<Lease> leases = this.service.lease(queue, 1);
+		List<String> bodies;
+		try (InputStream in = request.getInputStream()) {
+			bodies = this.batches.bodies(in, request.getContentLengthLong());
+		}
+		List<Message> messages;
+		try {
+			messages = this.service.pushAll(queue, bodies);
+		}
+		catch (CapacityExceededException ex) {
+			this.metrics.refused(ex.limit());
+			throw ApiProblem.full(ex);
+		}
+		this.metrics.pushed(messages.size());
+		this.longPolls.pushed(queue);
+		return ResponseEntity.status(HttpStatus.CREATED).body(PushedBatch.of(queue, messages));
+	}
+
+	@GetMapping("/{queue}/messages")
+	@Operation(
+			summary = "Poll the first ready message, or up to max, leasing each to the caller; "
+					+ "with wait, a long poll",
+			description = "Without max: one message, its lease also as ETag. With max: {\"messages\":[...]}. "
+					+ "With wait: answers as soon as a push makes a message ready, 204 when the wait ends with none.")
+	@Parameter(name = "wait", in = ParameterIn.QUERY,
+			description = "Long poll: seconds to wait for a message, 0 to 20 (none: answer at once)",
+			schema = @Schema(type = "integer", minimum = "0", maximum = "20"))
+	@ApiResponse(responseCode = "200",
+			description = "Delivered; complete before the lease expires. "
+					+ "One message without max, {\"messages\":[...]} (1 to max) with it",
+			headers = @Header(name = "ETag",
+					description = "Without max: the lease of this delivery, quoted; send it back in If-Match",
+					schema = @Schema(type = "string")),
+			content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
+	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
+			content = @Content)
+	@ApiResponse(responseCode = "400", description = "Bad queue name, max or wait",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<?> poll(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestParam(required = false) @Parameter(description = MAX,
+					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max) {
+		RequestValidation.queueName(queue);
+		Integer batch = maxMessages(max);
+		return answer(this.service.lease(queue, (batch != null) ? batch : 1), batch != null);
+	}
+
+	/**
+	 * A long poll (documented with {@link #poll}: one operation in OpenAPI). The request
+	 * goes async and holds no thread while it waits: {@link LongPolls} answers it when a
+	 * push makes a message ready or its wait ends. The servlet's own async timeout is set
+	 * a little beyond the wait, as a backstop only.
+	 */
+	@GetMapping(path = "/{queue}/messages", params = "wait")
+	@Operation(hidden = true)
+	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
+			@RequestParam String wait) {
+		RequestValidation.queueName(queue);
+		int seconds = RequestValidation.number("wait", wait, 0, MAX_WAIT_SECONDS);
+		Integer batch = maxMessages(max);
+		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(
+				TimeUnit.SECONDS.toMillis(seconds) + ASYNC_TIMEOUT_GRACE_MILLIS);
+		Waiter waiter = new Waiter(queue, (batch != null) ? batch : 1,
+				leases -> result.setResult(answer(leases, batch != null)));
+		result.onTimeout(() -> this.longPolls.close(waiter));
+		result.onError(error -> this.longPolls.close(waiter));
+		this.longPolls.await(waiter, Duration.ofSeconds(seconds));
+		return result;
+	}
+
+	private static Integer maxMessages(String max) {
+		return (max != null) ? RequestValidation.number("max", max, 1, BatchRequests.MAX_ENTRIES) : null;
+	}
+
+	/**
+	 * The answer to a poll: 204 if nothing was leased, else the messages (or, for a poll
+	 * without {@code max}, the one message with its lease as ETag). Never stored by a
+	 * cache: a poll changes what the next one answers, and a cache revalidating a stored
+	 * poll (If-None-Match) could be answered 304 for another message whose lease token
+	 * happens to be the same.
+	 */
+	private ResponseEntity<?> answer(List<Lease> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			this.metrics.emptyPoll();
-			return ResponseEntity.noContent().build();
+			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
+		}
+		this.metrics.delivered(leases);
+		if (batch) {
+			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(leases));
 		}
 		Lease lease = leases.get(0);
-		this.metrics.delivered(lease);
-		return ResponseEntity.ok().eTag(Leases.etag(lease.delivery())).body(Delivered.of(lease));
+		return ResponseEntity.ok()
+			.cacheControl(CacheControl.noStore())
+			.eTag(Leases.etag(lease.delivery()))
+			.body(Delivered.of(lease));
 	}
 
 	/**
@@ -173,7 +304,7 @@ class QueueController {
 		Completion completion = this.service.complete(queue, messageId, delivery);
 		return switch (completion) {
 			case COMPLETED -> {
-				this.metrics.completed();
+				this.metrics.completed(1);
 				yield ResponseEntity.noContent().build();
 			}
 			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue + "' holds no message "
@@ -183,6 +314,44 @@ class QueueController {
 			case STALE_LEASE -> throw ApiProblem.preconditionFailed("Lease no longer current", "Message " + messageId
 					+ " was delivered again after the lease named in If-Match lapsed; its new holder completes it.");
 		};
+	}
+
+	@PostMapping(path = "/{queue}/messages/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Complete 1 to 100 delivered messages at once",
+			description = "Each entry is completed as a DELETE of its id would be (with If-Match when it names a lease); "
+					+ "the results say, per entry and in order, the status that DELETE would have answered",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = BatchRequests.CompletionBatch.class))))
+	@ApiResponse(responseCode = "200",
+			description = "Every entry tried; each result is 204 completed, 404 no such message, "
+					+ "409 never delivered, or 412 its lease is no longer current")
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<CompletionResults> completeBatch(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
+		RequestValidation.queueName(queue);
+		List<CompletionRequest> entries;
+		try (InputStream in = request.getInputStream()) {
+			entries = this.batches.completions(in, request.getContentLengthLong());
+		}
+		List<CompletionResult> results = new ArrayList<>(entries.size());
+		int completed = 0;
+		for (CompletionRequest entry : entries) {
+			Completion completion = this.service.complete(queue, entry.id(), entry.delivery());
+			if (completion == Completion.COMPLETED) {
+				completed++;
+			}
+			results.add(CompletionResult.of(entry.id(), completion));
+		}
+		this.metrics.completed(completed);
+		return ResponseEntity.ok(new CompletionResults(results));
 	}
 
 	@GetMapping

@@ -24,7 +24,25 @@ final class RequestValidation {
 	 */
 	private static final Pattern MESSAGE_ID = Pattern.compile("[1-9][0-9]{0,18}");
 
+	/** A small whole number as a query parameter carries it: no sign, no leading zero. */
+	private static final Pattern NUMBER = Pattern.compile("0|[1-9][0-9]{0,8}");
+
 	private RequestValidation() {
+	}
+
+	/**
+	 * A query parameter that is a whole number from {@code min} to {@code max}.
+	 * @throws ApiProblem 400 naming the parameter otherwise
+	 */
+	static int number(String name, String value, int min, int max) {
+		if (NUMBER.matcher(value).matches()) {
+			int number = Integer.parseInt(value);
+			if (number >= min && number <= max) {
+				return number;
+			}
+		}
+		throw ApiProblem.badRequest("Invalid parameter",
+				"'" + name + "' must be a whole number from " + min + " to " + max + ".");
 	}
 
 	static String queueName(String name) {
@@ -83,7 +101,7 @@ final class RequestValidation {
 			throw tooLarge(maxBytes);
 		}
 		if (bytes.length == 0) {
-			throw ApiProblem.badRequest("Empty message", "A message body must not be empty.");
+			throw empty();
 		}
 		try {
 			return charset.newDecoder()
@@ -93,9 +111,55 @@ final class RequestValidation {
 				.toString();
 		}
 		catch (CharacterCodingException ex) {
-			throw ApiProblem.badRequest("Invalid message body",
-					"A message body must be valid text in its declared charset (" + charset.name() + ").");
+			throw invalidText(charset);
 		}
+	}
+
+	/**
+	 * Checks a body that arrived as a JSON string: not empty, at most {@code maxBytes} in
+	 * UTF-8 (what it takes sent alone as UTF-8 text), and text at all: a {@code \\u}
+	 * escape can name half a surrogate pair, which no charset can encode.
+	 */
+	static void text(String body, int maxBytes) {
+		if (body.isEmpty()) {
+			throw empty();
+		}
+		if (body.length() > maxBytes) { // at least one byte a character
+			throw tooLarge(maxBytes);
+		}
+		long bytes = 0;
+		for (int i = 0; i < body.length(); i++) {
+			char c = body.charAt(i);
+			if (c < 0x80) {
+				bytes += 1;
+			}
+			else if (c < 0x800) {
+				bytes += 2;
+			}
+			else if (!Character.isSurrogate(c)) {
+				bytes += 3;
+			}
+			else if (Character.isHighSurrogate(c) && i + 1 < body.length()
+					&& Character.isLowSurrogate(body.charAt(i + 1))) {
+				bytes += 4;
+				i++;
+			}
+			else {
+				throw invalidText(StandardCharsets.UTF_8);
+			}
+		}
+		if (bytes > maxBytes) {
+			throw tooLarge(maxBytes);
+		}
+	}
+
+	private static ApiProblem empty() {
+		return ApiProblem.badRequest("Empty message", "A message body must not be empty.");
+	}
+
+	private static ApiProblem invalidText(Charset charset) {
+		return ApiProblem.badRequest("Invalid message body",
+				"A message body must be valid text in its declared charset (" + charset.name() + ").");
 	}
 
 	private static ApiProblem tooLarge(int maxBytes) {

@@ -54,6 +54,8 @@ class LeaseHttpTests {
 		String lease = json.read("$.lease", String.class);
 		assertThat(lease).isNotBlank();
 		assertThat(polled.headers().firstValue("ETag")).hasValue("\"" + lease + "\"");
+		assertThat(polled.headers().firstValue("Cache-Control")).as("no cache may store and revalidate a poll")
+			.hasValue("no-store");
 		assertThat(this.http.deleteIfMatch("/queues/lease-etag/messages/" + id, "\"" + lease + "\"").statusCode())
 			.isEqualTo(204);
 	}

@@ -3,6 +3,7 @@ package io.github.qsbench.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -55,13 +56,24 @@ class OpenApiHttpTests {
 				}
 			}
 		}
-		assertThat(described).as("push, poll, peek, complete, list, one queue").isEqualTo(6);
+		assertThat(described).as("push, batch push, poll, long poll, peek, complete, batch complete, list, one queue")
+			.isEqualTo(9);
 
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[*].name", List.class)).contains("max",
+				"wait");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[?(@.name == 'wait')].required",
+				List.class))
+			.as("one operation documents both GET mappings: wait is optional")
+			.doesNotContain(true);
+		assertThat(responses(spec, "/queues/{queue}/messages/batch", "post"))
+			.containsAll(Set.of("201", "400", "413", "415", "429"));
+		assertThat(responses(spec, "/queues/{queue}/messages/completions", "post"))
+			.containsAll(Set.of("200", "400", "413", "415"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "head")).containsAll(Set.of("200", "204", "400"));
 		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete"))
-			.containsAll(Set.of("204", "400", "404", "409"));
+			.containsAll(Set.of("204", "400", "404", "409", "412"));
 		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
 			.isNotNull();

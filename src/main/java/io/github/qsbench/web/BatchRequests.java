@@ -1,0 +1,200 @@
+package io.github.qsbench.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the JSON bodies of the batch endpoints, strictly: exactly the documented fields,
+ * of the documented types, no duplicate field, 1 to {@value #MAX_ENTRIES} entries.
+ * Anything else is a 400 naming what was wrong, never a 500. The whole request is checked
+ * before anything is pushed or completed.
+ */
+final class BatchRequests {
+
+	/** Entries a batch may carry, and messages a poll may deliver at once. */
+	static final int MAX_ENTRIES = 100;
+
+	/**
+	 * What a batch request may carry beside its bodies: brackets, quotes, commas,
+	 * whitespace, and escapes (a {@code "} or {@code \} in a body takes two bytes).
+	 */
+	static final int JSON_OVERHEAD_BYTES = 64 * 1024;
+
+	/**
+	 * Our documents are three levels deep; refuse deep nesting before building a tree.
+	 */
+	private static final int MAX_DEPTH = 8;
+
+	private final JsonMapper mapper;
+
+	private final int maxMessageBytes;
+
+	private final int maxRequestBytes;
+
+	BatchRequests(int maxMessageBytes) {
+		this.maxMessageBytes = maxMessageBytes;
+		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
+				(long) MAX_ENTRIES * maxMessageBytes + JSON_OVERHEAD_BYTES);
+		StreamReadConstraints constraints = StreamReadConstraints.builder()
+			.maxNestingDepth(MAX_DEPTH)
+			.maxStringLength(Math.max(maxMessageBytes, StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
+			.build();
+		JsonFactory factory = JsonFactory.builder()
+			.streamReadConstraints(constraints)
+			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+			.build();
+		this.mapper = JsonMapper.builder(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+	}
+
+	/**
+	 * The largest request body a batch endpoint reads: 100 messages at the cap plus JSON.
+	 */
+	int maxRequestBytes() {
+		return this.maxRequestBytes;
+	}
+
+	/**
+	 * The bodies of {@code {"messages":["body", ...]}}, in order.
+	 * @throws ApiProblem 400 for a malformed batch or an empty body, 413 for a request
+	 * over {@link #maxRequestBytes()} or a body over the message cap
+	 */
+	List<String> bodies(InputStream in, long declaredLength) throws IOException {
+		List<String> bodies = new ArrayList<>();
+		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\", ...]")) {
+			if (!entry.isString()) {
+				throw malformed("Each entry of 'messages' must be a string, the message body.");
+			}
+			bodies.add(entry.stringValue());
+		}
+		for (String body : bodies) {
+			RequestValidation.text(body, this.maxMessageBytes);
+		}
+		return bodies;
+	}
+
+	/**
+	 * The entries of {@code {"messages":[{"id":1,"lease":"..."}, ...]}}, in order.
+	 * @throws ApiProblem 400 for a malformed batch or lease, 413 for a request over
+	 * {@link #maxRequestBytes()}
+	 */
+	List<CompletionRequest> completions(InputStream in, long declaredLength) throws IOException {
+		List<CompletionRequest> completions = new ArrayList<>();
+		for (JsonNode entry : entries(read(in, declaredLength), "[{\"id\":1,\"lease\":\"...\"}, ...]")) {
+			completions.add(completion(entry));
+		}
+		return completions;
+	}
+
+	private static CompletionRequest completion(JsonNode entry) {
+		if (!entry.isObject()) {
+			throw malformed("Each entry of 'messages' must be an object {\"id\":1,\"lease\":\"...\"}.");
+		}
+		long id = 0;
+		String lease = null;
+		for (Map.Entry<String, JsonNode> field : entry.properties()) {
+			JsonNode value = field.getValue();
+			switch (field.getKey()) {
+				case "id" -> {
+					if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 1) {
+						throw malformed("'id' must be a positive whole number as returned by a push.");
+					}
+					id = value.longValue();
+				}
+				case "lease" -> {
+					if (!value.isString() && !value.isNull()) {
+						throw malformed("'lease' must be the string a poll answered as 'lease' (or null).");
+					}
+					lease = value.isNull() ? null : value.stringValue();
+				}
+				default -> throw malformed("An entry has only 'id' and, optionally, 'lease'.");
+			}
+		}
+		if (id == 0) {
+			throw malformed("Each entry of 'messages' needs an 'id'.");
+		}
+		return new CompletionRequest(id, Leases.fromToken(lease));
+	}
+
+	private JsonNode read(InputStream in, long declaredLength) throws IOException {
+		if (declaredLength > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		byte[] bytes = in.readNBytes(this.maxRequestBytes + 1);
+		if (bytes.length > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		try {
+			return this.mapper.readTree(bytes);
+		}
+		catch (JacksonException ex) {
+			throw malformed("The body is not one well-formed JSON document (UTF-8, no duplicate field, at most "
+					+ MAX_DEPTH + " levels deep).");
+		}
+	}
+
+	private static Iterable<JsonNode> entries(JsonNode root, String shape) {
+		if (root == null || !root.isObject() || root.size() != 1 || !root.has("messages")
+				|| !root.get("messages").isArray()) {
+			throw malformed("The body must be {\"messages\":" + shape + "} and nothing else.");
+		}
+		JsonNode messages = root.get("messages");
+		if (messages.isEmpty() || messages.size() > MAX_ENTRIES) {
+			throw ApiProblem.badRequest("Invalid batch",
+					"A batch holds 1 to " + MAX_ENTRIES + " entries; this one holds " + messages.size() + ".");
+		}
+		return messages;
+	}
+
+	private ApiProblem tooLarge() {
+		return ApiProblem.tooLarge("Batch too large",
+				"A batch request body may be at most " + this.maxRequestBytes + " bytes (" + MAX_ENTRIES
+						+ " messages at qs.max-message-size plus " + JSON_OVERHEAD_BYTES + " bytes of JSON).");
+	}
+
+	private static ApiProblem malformed(String detail) {
+		return ApiProblem.badRequest("Invalid batch", detail);
+	}
+
+	/** The body of a batch push, as the OpenAPI description shows it. */
+	@Schema(name = "PushBatch")
+	record PushBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1,
+			maxItems = MAX_ENTRIES,
+			schema = @Schema(minLength = 1, description = "A message body")) List<String> messages) {
+	}
+
+	/** The body of a completions batch, as the OpenAPI description shows it. */
+	@Schema(name = "CompletionBatch")
+	record CompletionBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED),
+			minItems = 1, maxItems = MAX_ENTRIES) List<CompletionEntry> messages) {
+	}
+
+	/** One entry of {@link CompletionBatch}. */
+	@Schema(name = "CompletionEntry")
+	record CompletionEntry(
+			@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1",
+					description = "The message id, as returned by a push") long id,
+			@Schema(description = "The lease a poll answered; completes only that delivery, like If-Match",
+					nullable = true, pattern = Leases.TOKEN_REGEX) String lease) {
+	}
+
+	/**
+	 * One entry of a completions batch: the message id and the delivery its lease names,
+	 * {@link io.github.qsbench.core.AbstractMessage#ANY_DELIVERY} without a lease.
+	 */
+	record CompletionRequest(long id, int delivery) {
+	}
+
+}

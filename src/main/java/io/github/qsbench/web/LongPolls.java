@@ -1,0 +1,252 @@
+package io.github.qsbench.web;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.Lease;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Long polls waiting for a message, by queue name. Kept in the web layer: the core, what
+ * JMH measures, knows nothing of waiting.
+ * <p>
+ * A waiter holds no thread: its request is in Servlet async mode, and whichever thread
+ * finds it a message answers it: the push that made one ready ({@link #pushed}), its own
+ * request thread if one was ready already, or the timer when its wait ends.
+ * <p>
+ * No lost wake-up: a waiter is registered before it polls, and stays registered until it
+ * is answered; a push signals after the core accepted its messages. So either the push's
+ * signal finds the waiter, or the waiter registered after the push and its own poll sees
+ * the message.
+ * <p>
+ * No message leased to nobody: messages are leased for a waiter only under the waiter's
+ * own monitor while it is unanswered, and the same step marks it answered, so no other
+ * thread (a second push, the timer, shutdown) can answer it in between.
+ * <p>
+ * Bounded memory: a waiter leaves the registry when it is answered, and a queue's entry
+ * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
+ * accepts ({@code server.tomcat.max-connections}, 8192 by default).
+ */
+@Component
+class LongPolls implements SmartLifecycle, DisposableBean {
+
+	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
+
+	private final AbstractQS<?> service;
+
+	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
+
+	private final ScheduledThreadPoolExecutor timer;
+
+	/** From construction on: the web server may take requests before this is started. */
+	private volatile boolean running = true;
+
+	LongPolls(AbstractQS<?> service) {
+		this.service = service;
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("long-poll-timer-");
+		threads.setDaemon(true);
+		this.timer = new ScheduledThreadPoolExecutor(1, threads);
+		this.timer.setRemoveOnCancelPolicy(true);
+	}
+
+	/**
+	 * Answers the waiter at once if a message is ready or {@code wait} is zero, else as
+	 * soon as a push makes one ready, else when {@code wait} ends (polling once more
+	 * then, which finds messages whose lease lapsed meanwhile).
+	 */
+	void await(Waiter waiter, Duration wait) {
+		if (wait.isZero() || !this.running) {
+			attempt(waiter, true);
+			return;
+		}
+		try {
+			waiter.timeout = this.timer.schedule(() -> attempt(waiter, true), wait.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			attempt(waiter, true);
+			return;
+		}
+		register(waiter);
+		if (attempt(waiter, false) < 0) {
+			// answered already, maybe before it was registered (by its timer, or on
+			// shutdown): not to be left behind in the registry
+			deregister(waiter);
+		}
+		if (!this.running) {
+			// shutdown began and may have answered the registered waiters before this one
+			close(waiter);
+		}
+	}
+
+	/**
+	 * Wakes the queue's waiters, oldest first, while each finds something: called after
+	 * the core accepted a push. A waiter that finds nothing (another consumer was faster)
+	 * keeps waiting, and ends the wake-up: nothing was ready then, so no other waiter
+	 * would find anything either.
+	 */
+	void pushed(String queue) {
+		Queue<Waiter> waiters = this.waiting.get(queue);
+		if (waiters == null) {
+			return;
+		}
+		for (Waiter waiter : waiters) {
+			if (attempt(waiter, false) == 0) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Answers the waiter with nothing, unless it was answered already.
+	 * @return whether this answered it
+	 */
+	boolean close(Waiter waiter) {
+		synchronized (waiter) {
+			if (waiter.answered) {
+				return false;
+			}
+			waiter.answered = true;
+		}
+		answer(waiter, List.of());
+		return true;
+	}
+
+	/** Waiters registered now, by queue; a queue nobody waits on has no entry. */
+	Map<String, Integer> waiting() {
+		Map<String, Integer> waiting = new HashMap<>();
+		this.waiting.forEach((queue, waiters) -> waiting.put(queue, waiters.size()));
+		return waiting;
+	}
+
+	/**
+	 * Leases for the waiter, unless it was answered already, and answers it if that found
+	 * messages, or with nothing if this is its {@code last} chance.
+	 * @return the number of messages leased, or -1 if the waiter was answered before
+	 */
+	private int attempt(Waiter waiter, boolean last) {
+		List<Lease> leases;
+		synchronized (waiter) {
+			if (waiter.answered) {
+				return -1;
+			}
+			leases = this.service.lease(waiter.queue, waiter.max);
+			if (leases.isEmpty() && !last) {
+				return 0;
+			}
+			waiter.answered = true;
+		}
+		answer(waiter, leases);
+		return leases.size();
+	}
+
+	private void answer(Waiter waiter, List<Lease> leases) {
+		deregister(waiter);
+		ScheduledFuture<?> timeout = waiter.timeout;
+		if (timeout != null) {
+			timeout.cancel(false);
+		}
+		waiter.answer.accept(leases);
+	}
+
+	private void register(Waiter waiter) {
+		this.waiting.compute(waiter.queue, (queue, waiters) -> {
+			Queue<Waiter> registered = (waiters != null) ? waiters : new ConcurrentLinkedQueue<>();
+			registered.add(waiter);
+			return registered;
+		});
+	}
+
+	private void deregister(Waiter waiter) {
+		this.waiting.computeIfPresent(waiter.queue, (queue, waiters) -> {
+			waiters.remove(waiter);
+			return waiters.isEmpty() ? null : waiters;
+		});
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Answers every waiter with nothing, so graceful shutdown, which waits for requests
+	 * in progress, is not held up for a whole wait. Requests that arrive from now on poll
+	 * once and do not wait.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		int answered = 0;
+		for (Queue<Waiter> waiters : this.waiting.values()) {
+			for (Waiter waiter : waiters) {
+				if (close(waiter)) {
+					answered++;
+				}
+			}
+		}
+		if (answered > 0) {
+			logger.info("Answered {} waiting long polls with 204 on shutdown", answered);
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** Before the web server's graceful shutdown, which would wait for the waiters. */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
+	}
+
+	@Override
+	public void destroy() {
+		this.timer.shutdownNow();
+	}
+
+	/**
+	 * One long poll: the queue, how many messages it takes at most, and how to answer it
+	 * (an empty list: nothing was found).
+	 */
+	static final class Waiter {
+
+		private final String queue;
+
+		private final int max;
+
+		private final Consumer<List<Lease>> answer;
+
+		/** Guarded by this waiter's monitor. */
+		private boolean answered;
+
+		private volatile ScheduledFuture<?> timeout;
+
+		Waiter(String queue, int max, Consumer<List<Lease>> answer) {
+			this.queue = queue;
+			this.max = max;
+			this.answer = answer;
+		}
+
+	}
+
+}
