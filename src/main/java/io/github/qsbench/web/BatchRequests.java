@@ -125,7 +125,7 @@ final class BatchRequests {
 		if (id == 0) {
 			throw malformed("Each entry of 'messages' needs an 'id'.");
 		}
-		return new CompletionRequest(id, Leases.fromToken(lease));
+		return new CompletionRequest(id, Leases.fromToken(lease, id));
 	}
 
 	private JsonNode read(InputStream in, long declaredLength) throws IOException {

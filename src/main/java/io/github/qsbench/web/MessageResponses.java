@@ -30,8 +30,7 @@ final class MessageResponses {
 
 		static Delivered of(Lease lease) {
 			Message message = lease.message();
-			return new Delivered(message.id(), message.queue(), message.body(), lease.delivery(),
-					Leases.token(lease.delivery()));
+			return new Delivered(message.id(), message.queue(), message.body(), lease.delivery(), Leases.token(lease));
 		}
 
 	}

@@ -259,7 +259,7 @@ class QueueController {
 		Lease lease = leases.get(0);
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
-			.eTag(Leases.etag(lease.delivery()))
+			.eTag(Leases.etag(lease))
 			.body(Delivered.of(lease));
 	}
 
@@ -300,7 +300,7 @@ class QueueController {
 					description = "The poll's ETag: complete only if that delivery is still the current one") String ifMatch) {
 		RequestValidation.queueName(queue);
 		long messageId = RequestValidation.messageId(id);
-		int delivery = Leases.fromIfMatch(ifMatch);
+		int delivery = Leases.fromIfMatch(ifMatch, messageId);
 		Completion completion = this.service.complete(queue, messageId, delivery);
 		return switch (completion) {
 			case COMPLETED -> {

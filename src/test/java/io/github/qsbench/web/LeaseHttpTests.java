@@ -96,7 +96,8 @@ class LeaseHttpTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "1", "W/\"1\"", "\"abc\"", "\"0\"", "\"1\", \"2\"", "\"99999999999\"" })
+	@ValueSource(strings = { "1", "W/\"1.1\"", "\"abc\"", "\"1\"", "\"1.0\"", "\"0.1\"", "\"1.1\", \"1.2\"",
+			"\"1.99999999999\"", "\"99999999999999999999.1\"" })
 	void malformedIfMatch_badRequestAndNothingCompleted(String ifMatch) {
 		long id = push("lease-bad");
 		this.http.get("/queues/lease-bad/messages");
@@ -104,6 +105,20 @@ class LeaseHttpTests {
 		QueueApiHttpTests.assertProblem(this.http.deleteIfMatch("/queues/lease-bad/messages/" + id, ifMatch), 400,
 				"Invalid lease");
 		assertThat(this.http.delete("/queues/lease-bad/messages/" + id).statusCode()).isEqualTo(204);
+	}
+
+	@Test
+	void leaseOfAnotherMessage_preconditionFailed() {
+		long first = push("lease-other");
+		long second = push("lease-other");
+		String firstLease = this.http.get("/queues/lease-other/messages").headers().firstValue("ETag").orElseThrow();
+		String secondLease = this.http.get("/queues/lease-other/messages").headers().firstValue("ETag").orElseThrow();
+		assertThat(firstLease).as("no two messages share a lease").isNotEqualTo(secondLease);
+
+		QueueApiHttpTests.assertProblem(this.http.deleteIfMatch("/queues/lease-other/messages/" + first, secondLease),
+				412, "Lease no longer current");
+		assertThat(this.http.deleteIfMatch("/queues/lease-other/messages/" + second, secondLease).statusCode())
+			.isEqualTo(204);
 	}
 
 	private long push(String queue) {
