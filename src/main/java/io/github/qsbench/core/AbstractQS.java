@@ -28,6 +28,16 @@ import java.util.function.Supplier;
  * and share its guard.
  *
  * <p>
+ * Operations that only find a queue to act on it (poll, lease, complete, a queue's stats)
+ * find it with {@link Lockable#lookup}, which keeps the queue access inside the map's
+ * read access for every lockable but a {@link Lockable#stamped} one: there the lookup is
+ * optimistic and the queue is touched after it, guarded by its own lock. That is safe
+ * because a queue is removed only while empty, under the map's write access, and nothing
+ * is ever appended to a removed queue (a push appends inside an access of the map that
+ * excludes its write access); so an operation that acts on a queue just removed finds it
+ * empty, as it would have found the queue a moment earlier.
+ *
+ * <p>
  * Two settings. The thesis's ({@code idLookup} off, no limits): exactly its framework,
  * what the JMH study measures. The service's ({@code idLookup} on): each queue also
  * indexes its messages by id and keeps counts, completion is by id and lease, a completed
@@ -191,8 +201,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	@SuppressWarnings("unchecked")
 	public Optional<Message> poll(String queue) {
 		long now = this.clock.millis();
-		Object found = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
+		Object found = this.map.lookup(queue, Map::get, target -> {
 			if (target == null) {
 				return null;
 			}
@@ -227,8 +236,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		requireIdLookup();
 		long now = this.clock.millis();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
-		Object emptied = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
+		Object emptied = this.map.lookup(queue, Map::get, target -> {
 			if (target == null) {
 				return null;
 			}
@@ -320,11 +328,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		}
 		@SuppressWarnings("unchecked")
 		M own = (M) message;
-		Object marked = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(own.queue());
-			// no queue: it was emptied, so the message was completed and evicted already
-			return (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE;
-		});
+		// no queue: it was emptied, so the message was completed and evicted already
+		Object marked = this.map.lookup(own.queue(), Map::get,
+				target -> (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE);
 		if (marked == QUEUE_EMPTY) {
 			removeIfEmpty(own.queue());
 		}
@@ -359,10 +365,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public Completion complete(String queue, long id, int delivery) {
 		requireIdLookup();
-		Object completion = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
-			return (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND;
-		});
+		Object completion = this.map.lookup(queue, Map::get,
+				target -> (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND);
 		if (completion == QUEUE_EMPTY) {
 			removeIfEmpty(queue);
 			return Completion.COMPLETED;
@@ -428,10 +432,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
 	public Optional<QueueStats> queue(String name) {
 		requireIdLookup();
-		return Optional.ofNullable(this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(name);
-			return (target != null) ? target.read(MessageQueue::stats) : null;
-		}));
+		return Optional.ofNullable(
+				this.map.lookup(name, Map::get, target -> (target != null) ? target.read(MessageQueue::stats) : null));
 	}
 
 	/**
@@ -440,17 +442,14 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public boolean hasReady(String name) {
 		long now = this.clock.millis();
-		return this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(name);
-			return target != null && target.read(q -> {
-				for (M message : q.messages) {
-					if (message.status(now) == AbstractMessage.Status.READY) {
-						return true;
-					}
+		return this.map.lookup(name, Map::get, target -> target != null && target.read(q -> {
+			for (M message : q.messages) {
+				if (message.status(now) == AbstractMessage.Status.READY) {
+					return true;
 				}
-				return false;
-			});
-		});
+			}
+			return false;
+		}));
 	}
 
 	private void requireIdLookup() {
