@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -75,6 +76,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	private final boolean lazyEviction;
 
+	/** See {@link QSConfiguration#readThenWritePush(boolean)}. */
+	private final boolean readThenWritePush;
+
 	private final AtomicLong lastId = new AtomicLong();
 
 	protected AbstractQS(QSConfiguration<M> configuration, QueueOptions options) {
@@ -88,12 +92,19 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.lazyEviction = options.eviction() == Eviction.LAZY;
+		this.readThenWritePush = configuration.readThenWritePush();
+		if (this.readThenWritePush && this.map instanceof Lockable.Unguarded) {
+			// its read access would not keep a queue from being removed under the push
+			throw new IllegalArgumentException("read-then-write push needs a map whose read access excludes writes");
+		}
 	}
 
 	/**
 	 * Creates the message, then indexes and appends it inside one write access of the map
 	 * ({@code compute}), so a queue being removed as empty cannot swallow it, and no
-	 * consumer can poll a message it could not then complete by id.
+	 * consumer can poll a message it could not then complete by id. With
+	 * {@link QSConfiguration#readThenWritePush(boolean)} an existing queue is appended to
+	 * under read access of the map instead.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
@@ -101,6 +112,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		long charge = reserve(body);
 		M message = this.messages.create(this.lastId.incrementAndGet(), queue, body);
 		try {
+			if (this.readThenWritePush && appendIfPresent(queue, 1, q -> q.add(message))) {
+				return pushed(message);
+			}
 			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
 				Lockable<MessageQueue<M>> target = (existing != null) ? existing : createQueue(name);
 				target.write(q -> {
@@ -115,6 +129,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			unreserve(charge);
 			throw ex;
 		}
+		return pushed(message);
+	}
+
+	private M pushed(M message) {
 		if (this.held != null) {
 			this.held.increment();
 		}
@@ -139,6 +157,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			created.add(this.messages.create(this.lastId.incrementAndGet(), queue, body));
 		}
 		try {
+			if (this.readThenWritePush && appendIfPresent(queue, created.size(), q -> created.forEach(q::add))) {
+				return pushed(created);
+			}
 			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
 				if (existing == null && this.capacity != null) {
 					this.capacity.checkQueue(0, created.size());
@@ -156,10 +177,37 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			unreserve(charge);
 			throw ex;
 		}
+		return pushed(created);
+	}
+
+	private List<Message> pushed(List<M> created) {
 		if (this.held != null) {
 			this.held.add(created.size());
 		}
 		return List.copyOf(created);
+	}
+
+	/**
+	 * The read-then-write push (thesis 5.2.3.3): finds the queue under read access of the
+	 * map and appends under write access of the queue, nested, so that removing the queue
+	 * (which needs the map's write access) waits until the append is done and then finds
+	 * the queue not empty. Without the nesting, a queue emptied and removed between the
+	 * lookup and the append would swallow the message.
+	 * @return whether the queue existed and got the messages; if not, nothing was done
+	 */
+	private boolean appendIfPresent(String queue, int adding, Consumer<MessageQueue<M>> append) {
+		return this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(queue);
+			if (target == null) {
+				return false;
+			}
+			target.write(q -> {
+				checkRoom(q, adding);
+				append.accept(q);
+				return null;
+			});
+			return true;
+		});
 	}
 
 	private long reserve(String body) {

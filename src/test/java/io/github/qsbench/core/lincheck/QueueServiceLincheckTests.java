@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,7 +52,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>
  * Lincheck builds the object under test itself, through a no-arg constructor
- * ({@link Operations}); the strategy reaches it through {@link Operations#strategy}, set
+ * ({@link Operations}); the strategy reaches it through {@link Operations#services}, set
  * just before each check. JUnit runs this JVM's tests one at a time (no parallel
  * execution is configured), so one check never sees another's strategy.
  */
@@ -77,7 +78,7 @@ public class QueueServiceLincheckTests {
 
 	@Test
 	void modelChecking() {
-		LincheckAssertionError error = check(modelCheckingOptions());
+		LincheckAssertionError error = check(modelCheckingOptions(), this.strategy::create);
 		if (this.strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) {
 			assertThat(error).as("linearizable").isNull();
 			return;
@@ -89,7 +90,7 @@ public class QueueServiceLincheckTests {
 
 	@Test
 	void stress() {
-		LincheckAssertionError error = check(stressOptions());
+		LincheckAssertionError error = check(stressOptions(), this.strategy::create);
 		if (this.strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) {
 			assertThat(error).as("linearizable").isNull();
 			return;
@@ -102,9 +103,12 @@ public class QueueServiceLincheckTests {
 		assertThat(doubleDeliveries(error.getMessage())).as("a message polled twice").isNotEmpty();
 	}
 
-	/** Runs the check on this strategy; the failure it reports, or null. */
-	private LincheckAssertionError check(Options<?, ?> options) {
-		Operations.strategy = this.strategy;
+	/**
+	 * Runs the check on services that {@code service} builds; the failure it reports, or
+	 * null.
+	 */
+	static LincheckAssertionError check(Options<?, ?> options, Function<QueueOptions, AbstractQS<?>> service) {
+		Operations.services = service;
 		try {
 			options.check(Operations.class);
 			return null;
@@ -113,7 +117,7 @@ public class QueueServiceLincheckTests {
 			return error;
 		}
 		finally {
-			Operations.strategy = null;
+			Operations.services = null;
 		}
 	}
 
@@ -224,8 +228,8 @@ public class QueueServiceLincheckTests {
 	@Param(name = "id", gen = LongGen.class, conf = "1:6")
 	public static class Operations {
 
-		/** The strategy the next instances build; set by the test around its check. */
-		static volatile Strategy strategy;
+		/** Builds the service of the next instances; set by a test around its check. */
+		static volatile Function<QueueOptions, AbstractQS<?>> services;
 
 		private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2017-06-01T00:00:00Z"));
 
@@ -235,7 +239,7 @@ public class QueueServiceLincheckTests {
 		private final Set<Long> known = ConcurrentHashMap.newKeySet();
 
 		public Operations() {
-			this.service = strategy.create(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, CLOCK, true));
+			this.service = services.apply(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, CLOCK, true));
 			for (int queue = 0; queue < QueueModel.QUEUES; queue++) {
 				this.known.add(this.service.push(name(queue), "body").id());
 				this.service.poll(name(queue));
