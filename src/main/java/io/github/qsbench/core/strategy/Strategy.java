@@ -35,7 +35,17 @@ public enum Strategy {
 	 * Thesis appendix A: {@link #READ_WRITE_LOCK} with a {@code StampedLock} and
 	 * optimistic lookups.
 	 */
-	STAMPED_LOCK("stamped-lock", "StampedLock", StampedLockedQS::new);
+	STAMPED_LOCK("stamped-lock", "StampedLock", StampedLockedQS::new),
+
+	/** Thesis 5.2.2.2: {@link #SYNCHRONIZED} on the concurrent strategies' structures. */
+	SYNCHRONIZED_CONCURRENT_STRUCTURES("synchronized-concurrent-structures", "SynchronizedOnConcurrent",
+			SynchronizedQSWithConcurrentStructures::new),
+
+	/**
+	 * Thesis 5.2.2.2: {@link #READ_WRITE_LOCK} on the concurrent strategies' structures.
+	 */
+	READ_WRITE_LOCK_CONCURRENT_STRUCTURES("read-write-lock-concurrent-structures", "ReadWriteLockOnConcurrent",
+			ReadWriteLockedQSWithConcurrentStructures::new);
 
 	private final String profile;
 
@@ -73,8 +83,9 @@ public enum Strategy {
 	 */
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK -> Delivery.EXACTLY_ONCE;
-			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK ->
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES ->
+				Delivery.EXACTLY_ONCE;
+			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES ->
 				(eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};
