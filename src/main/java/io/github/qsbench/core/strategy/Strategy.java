@@ -45,7 +45,10 @@ public enum Strategy {
 	 * Thesis 5.2.2.2: {@link #READ_WRITE_LOCK} on the concurrent strategies' structures.
 	 */
 	READ_WRITE_LOCK_CONCURRENT_STRUCTURES("read-write-lock-concurrent-structures", "ReadWriteLockOnConcurrent",
-			ReadWriteLockedQSWithConcurrentStructures::new);
+			ReadWriteLockedQSWithConcurrentStructures::new),
+
+	/** Thesis 5.2.3.3: {@link #READ_WRITE_LOCK} with the read-then-write push. */
+	READ_WRITE_LOCK_READ_PUSH("read-write-lock-read-push", "ReadWriteLockReadPush", ReadWriteLockedQSWithReadPush::new);
 
 	private final String profile;
 
@@ -85,7 +88,8 @@ public enum Strategy {
 		return switch (this) {
 			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES ->
 				Delivery.EXACTLY_ONCE;
-			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES ->
+			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES,
+					READ_WRITE_LOCK_READ_PUSH ->
 				(eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};
