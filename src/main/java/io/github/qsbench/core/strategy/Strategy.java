@@ -48,7 +48,13 @@ public enum Strategy {
 			ReadWriteLockedQSWithConcurrentStructures::new),
 
 	/** Thesis 5.2.3.3: {@link #READ_WRITE_LOCK} with the read-then-write push. */
-	READ_WRITE_LOCK_READ_PUSH("read-write-lock-read-push", "ReadWriteLockReadPush", ReadWriteLockedQSWithReadPush::new);
+	READ_WRITE_LOCK_READ_PUSH("read-write-lock-read-push", "ReadWriteLockReadPush", ReadWriteLockedQSWithReadPush::new),
+
+	/**
+	 * Seed 001, Tomcat's {@code SynchronizedQueue}: an array ring under a monitor per
+	 * queue.
+	 */
+	SYNCHRONIZED_ARRAY_QUEUE("synchronized-array-queue", "SynchronizedArrayQueue", SynchronizedArrayQueueQS::new);
 
 	private final String profile;
 
@@ -86,7 +92,8 @@ public enum Strategy {
 	 */
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES ->
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES,
+					SYNCHRONIZED_ARRAY_QUEUE ->
 				Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES,
 					READ_WRITE_LOCK_READ_PUSH ->
