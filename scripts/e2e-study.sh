@@ -6,10 +6,11 @@
 # run it measures the HTTP stack's ceiling: CeilingSimulation (a no-op, GET /actuator/info, at the
 # same number of users) for every preset. It keeps every Gatling HTML report and writes a summary.
 #
-#   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # all four strategies, all presets
+#   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # every strategy, all presets
 #   STRATEGIES="synchronized concurrent-atomic" PRESETS="4-4" DURATION=10 scripts/e2e-study.sh
 #
-# Environment: STRATEGIES, PRESETS (consumers-producers), DURATION (s per run, default 15),
+# Environment: STRATEGIES (default: every profile with an application-<profile>.properties, which
+# is one per constant of the Strategy enum), PRESETS (consumers-producers), DURATION (s per run, default 15),
 # WARMUP (s, default 5), DRAIN (longest drain in s, default 60), MESSAGE_BYTES (100),
 # RATE (pushes/s, 0 = unthrottled), CEILING_PATH (default /actuator/info),
 # OUT (default target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none).
@@ -18,7 +19,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 
-STRATEGIES="${STRATEGIES:-synchronized read-write-lock concurrent-pojo concurrent-atomic}"
+STRATEGIES="${STRATEGIES:-$(cd src/main/resources && ls application-*.properties | sed 's/^application-//; s/\.properties$//' | xargs)}"
 PRESETS="${PRESETS:-1-1 4-1 1-4 4-4}"
 DURATION="${DURATION:-15}"
 DRAIN="${DRAIN:-60}"

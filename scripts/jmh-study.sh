@@ -3,7 +3,7 @@
 # 1-4 and 4-4 readers-writers) under each JDK and garbage collector asked for, then the report
 # (Markdown + one chart per setup) with the thesis's tables beside ours.
 #
-#   scripts/jmh-study.sh                 # default: about 20 minutes on 2 cores
+#   scripts/jmh-study.sh                 # default: about 20 minutes on 2 cores per four strategies
 #   scripts/jmh-study.sh --thesis        # the thesis's 20 warmups, 20 iterations, 10 forks (hours)
 #   scripts/jmh-study.sh --smoke         # CI: setup 1-1, one short iteration, one fork
 #
@@ -24,6 +24,7 @@ Usage: scripts/jmh-study.sh [options]
   --gcs "…"         collectors: parallel g1 serial z …    (default "parallel g1")
   --heap ARGS       fork heap flags                       (default "-Xms2g -Xmx2g")
   --id-lookup V     false (the thesis's core) or true (the HTTP service's)   (default false)
+  --strategies "…"  Strategy constants, e.g. "SYNCHRONIZED STAMPED_LOCK"    (default: all)
   --smoke           CI smoke: --setups 1-1 --warmups 0 --iterations 1 --forks 1 --time 200ms
                     --jdks current --gcs parallel, into target/jmh/smoke
   --results DIR     JMH JSON files, emptied first         (default target/jmh/results)
@@ -36,7 +37,7 @@ EOF
 cd "$(dirname "$0")/.."
 
 warmups=3 iterations=5 forks=2 time=1s
-setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false
+setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false strategies=""
 results=target/jmh/results report=target/jmh/report
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -50,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --gcs) gcs=$2; shift 2 ;;
     --heap) heap=$2; shift 2 ;;
     --id-lookup) id_lookup=$2; shift 2 ;;
+    --strategies) strategies=$2; shift 2 ;;
     --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel
              results=target/jmh/smoke/results report=target/jmh/smoke/report; shift ;;
     --results) results=$2; shift 2 ;;
@@ -103,7 +105,7 @@ cp="$classes/test-classes:$classes/classes:$(cat "$classpath_file")"
 started=$(date -u +%s)
 {
   echo "- Command: \`scripts/jmh-study.sh --warmups $warmups --iterations $iterations --forks $forks --time $time" \
-       "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup\`"
+       "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup${strategies:+ --strategies \"$strategies\"}\`"
   echo "- Started $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 } > "$results/notes.md"
 
@@ -117,6 +119,7 @@ for jdk in $jdks; do
       # -tg follows the group's methods in name order: reader, then writer.
       "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$cp" org.openjdk.jmh.Main \
         'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" \
+        ${strategies:+-p strategy="${strategies// /,}"} \
         -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
         -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap" \
         -rf json -rff "$out"

@@ -46,7 +46,7 @@ import io.github.qsbench.core.strategy.Strategy;
  * orders a group's methods by name: {@code reader} before {@code writer}). The whole
  * study, every strategy in the setups 1-1, 4-1, 1-4 and 4-4, under two JDKs and two
  * collectors, with its report: <pre>
- * scripts/jmh-study.sh                     # default, about 20 minutes on 2 cores
+ * scripts/jmh-study.sh                     # default, about 20 minutes on 2 cores per four strategies
  * scripts/jmh-study.sh --thesis            # 20 warmups, 20 iterations, 10 forks
  * scripts/jmh-study.sh --help
  * </pre> One run by hand, after {@code ./mvnw test-compile}: <pre>

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -26,6 +27,16 @@ import java.util.function.Supplier;
  * and a strategy may leave queues unguarded when its map access already serializes
  * everything ({@code SynchronizedQS}). A queue's id index and counts live in the queue
  * and share its guard.
+ *
+ * <p>
+ * Operations that only find a queue to act on it (poll, lease, complete, a queue's stats)
+ * find it with {@link Lockable#lookup}, which keeps the queue access inside the map's
+ * read access for every lockable but a {@link Lockable#stamped} one: there the lookup is
+ * optimistic and the queue is touched after it, guarded by its own lock. That is safe
+ * because a queue is removed only while empty, under the map's write access, and nothing
+ * is ever appended to a removed queue (a push appends inside an access of the map that
+ * excludes its write access); so an operation that acts on a queue just removed finds it
+ * empty, as it would have found the queue a moment earlier.
  *
  * <p>
  * Two settings. The thesis's ({@code idLookup} off, no limits): exactly its framework,
@@ -65,6 +76,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	private final boolean lazyEviction;
 
+	/** See {@link QSConfiguration#readThenWritePush(boolean)}. */
+	private final boolean readThenWritePush;
+
 	private final AtomicLong lastId = new AtomicLong();
 
 	protected AbstractQS(QSConfiguration<M> configuration, QueueOptions options) {
@@ -78,12 +92,19 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.lazyEviction = options.eviction() == Eviction.LAZY;
+		this.readThenWritePush = configuration.readThenWritePush();
+		if (this.readThenWritePush && this.map instanceof Lockable.Unguarded) {
+			// its read access would not keep a queue from being removed under the push
+			throw new IllegalArgumentException("read-then-write push needs a map whose read access excludes writes");
+		}
 	}
 
 	/**
 	 * Creates the message, then indexes and appends it inside one write access of the map
 	 * ({@code compute}), so a queue being removed as empty cannot swallow it, and no
-	 * consumer can poll a message it could not then complete by id.
+	 * consumer can poll a message it could not then complete by id. With
+	 * {@link QSConfiguration#readThenWritePush(boolean)} an existing queue is appended to
+	 * under read access of the map instead.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
@@ -91,6 +112,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		long charge = reserve(body);
 		M message = this.messages.create(this.lastId.incrementAndGet(), queue, body);
 		try {
+			if (this.readThenWritePush && appendIfPresent(queue, 1, q -> q.add(message))) {
+				return pushed(message);
+			}
 			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
 				Lockable<MessageQueue<M>> target = (existing != null) ? existing : createQueue(name);
 				target.write(q -> {
@@ -105,6 +129,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			unreserve(charge);
 			throw ex;
 		}
+		return pushed(message);
+	}
+
+	private M pushed(M message) {
 		if (this.held != null) {
 			this.held.increment();
 		}
@@ -129,6 +157,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			created.add(this.messages.create(this.lastId.incrementAndGet(), queue, body));
 		}
 		try {
+			if (this.readThenWritePush && appendIfPresent(queue, created.size(), q -> created.forEach(q::add))) {
+				return pushed(created);
+			}
 			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
 				if (existing == null && this.capacity != null) {
 					this.capacity.checkQueue(0, created.size());
@@ -146,10 +177,37 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			unreserve(charge);
 			throw ex;
 		}
+		return pushed(created);
+	}
+
+	private List<Message> pushed(List<M> created) {
 		if (this.held != null) {
 			this.held.add(created.size());
 		}
 		return List.copyOf(created);
+	}
+
+	/**
+	 * The read-then-write push (thesis 5.2.3.3): finds the queue under read access of the
+	 * map and appends under write access of the queue, nested, so that removing the queue
+	 * (which needs the map's write access) waits until the append is done and then finds
+	 * the queue not empty. Without the nesting, a queue emptied and removed between the
+	 * lookup and the append would swallow the message.
+	 * @return whether the queue existed and got the messages; if not, nothing was done
+	 */
+	private boolean appendIfPresent(String queue, int adding, Consumer<MessageQueue<M>> append) {
+		return this.map.read(queues -> {
+			Lockable<MessageQueue<M>> target = queues.get(queue);
+			if (target == null) {
+				return false;
+			}
+			target.write(q -> {
+				checkRoom(q, adding);
+				append.accept(q);
+				return null;
+			});
+			return true;
+		});
 	}
 
 	private long reserve(String body) {
@@ -191,8 +249,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	@SuppressWarnings("unchecked")
 	public Optional<Message> poll(String queue) {
 		long now = this.clock.millis();
-		Object found = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
+		Object found = this.map.lookup(queue, Map::get, target -> {
 			if (target == null) {
 				return null;
 			}
@@ -227,8 +284,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		requireIdLookup();
 		long now = this.clock.millis();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
-		Object emptied = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
+		Object emptied = this.map.lookup(queue, Map::get, target -> {
 			if (target == null) {
 				return null;
 			}
@@ -320,11 +376,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		}
 		@SuppressWarnings("unchecked")
 		M own = (M) message;
-		Object marked = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(own.queue());
-			// no queue: it was emptied, so the message was completed and evicted already
-			return (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE;
-		});
+		// no queue: it was emptied, so the message was completed and evicted already
+		Object marked = this.map.lookup(own.queue(), Map::get,
+				target -> (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE);
 		if (marked == QUEUE_EMPTY) {
 			removeIfEmpty(own.queue());
 		}
@@ -359,10 +413,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public Completion complete(String queue, long id, int delivery) {
 		requireIdLookup();
-		Object completion = this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(queue);
-			return (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND;
-		});
+		Object completion = this.map.lookup(queue, Map::get,
+				target -> (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND);
 		if (completion == QUEUE_EMPTY) {
 			removeIfEmpty(queue);
 			return Completion.COMPLETED;
@@ -428,10 +480,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
 	public Optional<QueueStats> queue(String name) {
 		requireIdLookup();
-		return Optional.ofNullable(this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(name);
-			return (target != null) ? target.read(MessageQueue::stats) : null;
-		}));
+		return Optional.ofNullable(
+				this.map.lookup(name, Map::get, target -> (target != null) ? target.read(MessageQueue::stats) : null));
 	}
 
 	/**
@@ -440,17 +490,14 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public boolean hasReady(String name) {
 		long now = this.clock.millis();
-		return this.map.read(queues -> {
-			Lockable<MessageQueue<M>> target = queues.get(name);
-			return target != null && target.read(q -> {
-				for (M message : q.messages) {
-					if (message.status(now) == AbstractMessage.Status.READY) {
-						return true;
-					}
+		return this.map.lookup(name, Map::get, target -> target != null && target.read(q -> {
+			for (M message : q.messages) {
+				if (message.status(now) == AbstractMessage.Status.READY) {
+					return true;
 				}
-				return false;
-			});
-		});
+			}
+			return false;
+		}));
 	}
 
 	private void requireIdLookup() {

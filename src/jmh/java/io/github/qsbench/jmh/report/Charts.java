@@ -3,7 +3,6 @@ package io.github.qsbench.jmh.report;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -29,10 +28,10 @@ final class Charts {
 	 * as a ratio to Synchronized's, for every run and the thesis, which is what compares
 	 * across machines.
 	 */
-	static void write(Path file, Setup setup, Run run, Map<Role, Map<Strategy, Stats>> scores,
-			Map<Run, Map<Strategy, Double>> totalsToSynchronized, Map<Strategy, Double> thesisToSynchronized)
-			throws IOException {
-		List<String> names = Arrays.stream(Strategy.values()).map(Strategy::thesisName).toList();
+	static void write(Path file, Setup setup, List<Strategy> strategies, Run run,
+			Map<Role, Map<Strategy, Stats>> scores, Map<Run, Map<Strategy, Double>> totalsToSynchronized,
+			Map<Strategy, Double> thesisToSynchronized) throws IOException {
+		List<String> names = strategies.stream().map(Strategy::thesisName).toList();
 
 		CategoryChart scoreChart = new CategoryChartBuilder().width(760)
 			.height(600)
@@ -45,7 +44,7 @@ final class Charts {
 			Map<Strategy, Stats> byStrategy = scores.get(role);
 			List<Double> score = new ArrayList<>();
 			List<Double> error = new ArrayList<>();
-			Arrays.stream(Strategy.values()).forEach(s -> {
+			strategies.forEach(s -> {
 				Stats stats = byStrategy.get(s);
 				score.add(stats == null ? 0 : stats.score());
 				error.add(stats == null || Double.isNaN(stats.error()) ? 0 : stats.error());
@@ -61,15 +60,16 @@ final class Charts {
 			.build();
 		ratioChart.getStyler().setLegendPosition(LegendPosition.OutsideS);
 		if (!thesisToSynchronized.isEmpty()) {
-			ratioChart.addSeries("thesis 2017", names, ratios(thesisToSynchronized));
+			ratioChart.addSeries("thesis 2017", names, ratios(strategies, thesisToSynchronized));
 		}
-		totalsToSynchronized.forEach((r, ratios) -> ratioChart.addSeries(r.shortLabel(), names, ratios(ratios)));
+		totalsToSynchronized
+			.forEach((r, ratios) -> ratioChart.addSeries(r.shortLabel(), names, ratios(strategies, ratios)));
 
 		BitmapEncoder.saveBitmap(List.of(scoreChart, ratioChart), 1, 2, file.toString(), BitmapFormat.PNG);
 	}
 
-	private static List<Double> ratios(Map<Strategy, Double> ratios) {
-		return Arrays.stream(Strategy.values()).map(s -> ratios.getOrDefault(s, 0.0)).toList();
+	private static List<Double> ratios(List<Strategy> strategies, Map<Strategy, Double> ratios) {
+		return strategies.stream().map(s -> ratios.getOrDefault(s, 0.0)).toList();
 	}
 
 }

@@ -7,7 +7,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -53,6 +52,12 @@ public final class StudyReport {
 
 	private final List<Setup> setups;
 
+	/**
+	 * The strategies measured in any run, in enum order: the tables and charts show
+	 * these, so a study of some strategies reports no empty rows for the others.
+	 */
+	private final List<Strategy> strategies;
+
 	private final StringBuilder md = new StringBuilder();
 
 	StudyReport(List<JmhResult> results, ThesisResults thesis, String notes) {
@@ -64,6 +69,7 @@ public final class StudyReport {
 		this.notes = notes;
 		this.runs = results.stream().map(JmhResult::run).distinct().sorted().toList();
 		this.setups = results.stream().map(JmhResult::setup).distinct().sorted().toList();
+		this.strategies = results.stream().map(JmhResult::strategy).distinct().sorted().toList();
 	}
 
 	public static void main(String[] args) throws IOException {
@@ -107,8 +113,8 @@ public final class StudyReport {
 			for (Run run : this.runs) {
 				ratios.put(run, ratiosTo(totals(scores(run, setup)), Strategy.SYNCHRONIZED));
 			}
-			Charts.write(dir.resolve(setup.key() + ".png"), setup, primary, scores(primary, setup), ratios,
-					ratiosTo(totals(this.thesis.of(setup)), Strategy.SYNCHRONIZED));
+			Charts.write(dir.resolve(setup.key() + ".png"), setup, this.strategies, primary, scores(primary, setup),
+					ratios, ratiosTo(totals(this.thesis.of(setup)), Strategy.SYNCHRONIZED));
 		}
 	}
 
@@ -139,12 +145,15 @@ public final class StudyReport {
 				+ distinct(r -> r.settings().measurementIterations() + " × " + r.settings().measurementTime())
 				+ ", forks " + distinct(r -> String.valueOf(r.settings().forks()))
 				+ " (thesis: 20 × 1 s, 20 × 1 s, 10)");
-		line("- Parameters: " + s.params()
-			.keySet()
-			.stream()
-			.filter(k -> !k.equals("strategy"))
-			.map(k -> "`" + k + "` = " + distinct(r -> r.settings().params().get(k)))
-			.collect(Collectors.joining(", ")) + "; `strategy` = all four");
+		line("- Parameters: "
+				+ s.params()
+					.keySet()
+					.stream()
+					.filter(k -> !k.equals("strategy"))
+					.map(k -> "`" + k + "` = " + distinct(r -> r.settings().params().get(k)))
+					.collect(Collectors.joining(", "))
+				+ "; `strategy` = "
+				+ this.strategies.stream().map(Strategy::thesisName).collect(Collectors.joining(", ")));
 		line("- Setups (readers-writers): "
 				+ this.setups.stream().map(Setup::toString).collect(Collectors.joining(", ")));
 		line();
@@ -194,8 +203,11 @@ public final class StudyReport {
 	private void summary() {
 		line("## Summary");
 		line();
-		line("Ranking on Total (best first; CP = ConcurrentPojo, CA = ConcurrentAtomic, S = Synchronized,"
-				+ " RWL = ReadWriteLock; `≈` where the 99.9% confidence intervals of neighbours overlap, so that"
+		line("Ranking on Total (best first; "
+				+ this.strategies.stream()
+					.map(strategy -> abbreviation(strategy) + " = " + strategy.thesisName())
+					.collect(Collectors.joining(", "))
+				+ "; `≈` where the 99.9% confidence intervals of neighbours overlap, so that"
 				+ " order is not established):");
 		line();
 		List<String> head = new ArrayList<>(List.of("Setup", "Thesis 2017"));
@@ -228,7 +240,7 @@ public final class StudyReport {
 		}
 		List<List<String>> rows = new ArrayList<>();
 		for (Setup setup : setups) {
-			for (Strategy strategy : Strategy.values()) {
+			for (Strategy strategy : this.strategies) {
 				List<String> row = new ArrayList<>();
 				if (withSetup) {
 					row.add(setup.toString());
@@ -296,7 +308,10 @@ public final class StudyReport {
 			row.add(ordered(scores.get(role), Strategy::thesisName));
 		}
 		row.add(published.isEmpty() ? "n/a"
-				: ranking(scores.get(Role.Total)).equals(ranking(published.get(Role.Total))) ? "yes" : "no");
+				: ranking(scores.get(Role.Total)).stream()
+					.filter(published.get(Role.Total)::containsKey)
+					.toList()
+					.equals(ranking(published.get(Role.Total))) ? "yes" : "no");
 		return row;
 	}
 
@@ -386,7 +401,7 @@ public final class StudyReport {
 		if (published.isEmpty()) {
 			return "n/a";
 		}
-		return Arrays.stream(Strategy.values()).map(s -> {
+		return published.get(Role.Reader).keySet().stream().map(s -> {
 			double reader = published.get(Role.Reader).get(s).score();
 			double writer = published.get(Role.Writer).get(s).score();
 			return abbreviation(s) + " ≥ "
@@ -399,7 +414,7 @@ public final class StudyReport {
 		this.runs.forEach(r -> head.add(r.shortLabel()));
 		List<List<String>> rows = new ArrayList<>();
 		for (Setup setup : this.setups) {
-			for (Strategy strategy : Strategy.values()) {
+			for (Strategy strategy : this.strategies) {
 				List<String> row = new ArrayList<>(List.of(setup.toString(), strategy.thesisName()));
 				for (Run run : this.runs) {
 					row.add(find(run, setup, strategy).map(cell).orElse(""));
@@ -485,13 +500,12 @@ public final class StudyReport {
 		return text.toString();
 	}
 
+	/**
+	 * The capitals of the thesis's name: S, RWL, CP, CA, and so on for every strategy
+	 * added later.
+	 */
 	private static String abbreviation(Strategy strategy) {
-		return switch (strategy) {
-			case SYNCHRONIZED -> "S";
-			case READ_WRITE_LOCK -> "RWL";
-			case CONCURRENT_POJO -> "CP";
-			case CONCURRENT_ATOMIC -> "CA";
-		};
+		return strategy.thesisName().replaceAll("[^A-Z]", "");
 	}
 
 	/** One value if every result agrees, else every distinct value. */

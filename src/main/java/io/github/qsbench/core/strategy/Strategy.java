@@ -11,8 +11,9 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 
 /**
- * The four thread-safety strategies of the thesis: the one place a strategy is chosen,
- * whether by a Spring profile, a JMH {@code @Param} or a parameterized test.
+ * The thread-safety strategies: the one place a strategy is chosen, whether by a Spring
+ * profile, a JMH {@code @Param} or a parameterized test. The thesis's four come first;
+ * then its proposals (section 5.2 and appendix A) and the seeds' designs.
  */
 public enum Strategy {
 
@@ -22,7 +23,38 @@ public enum Strategy {
 
 	CONCURRENT_POJO("concurrent-pojo", "ConcurrentPojo", ConcurrentQSWithPojoMessage::new),
 
-	CONCURRENT_ATOMIC("concurrent-atomic", "ConcurrentAtomic", ConcurrentQSWithAtomicMessage::new);
+	CONCURRENT_ATOMIC("concurrent-atomic", "ConcurrentAtomic", ConcurrentQSWithAtomicMessage::new),
+
+	/** Thesis 5.2.2.1. */
+	FAIR_READ_WRITE_LOCK("fair-read-write-lock", "FairReadWriteLock", FairReadWriteLockedQS::new),
+
+	/** Thesis 5.2.2.2: {@link #SYNCHRONIZED} with a {@code ReentrantLock}. */
+	REENTRANT_LOCK("reentrant-lock", "ReentrantLock", ReentrantLockedQS::new),
+
+	/**
+	 * Thesis appendix A: {@link #READ_WRITE_LOCK} with a {@code StampedLock} and
+	 * optimistic lookups.
+	 */
+	STAMPED_LOCK("stamped-lock", "StampedLock", StampedLockedQS::new),
+
+	/** Thesis 5.2.2.2: {@link #SYNCHRONIZED} on the concurrent strategies' structures. */
+	SYNCHRONIZED_CONCURRENT_STRUCTURES("synchronized-concurrent-structures", "SynchronizedOnConcurrent",
+			SynchronizedQSWithConcurrentStructures::new),
+
+	/**
+	 * Thesis 5.2.2.2: {@link #READ_WRITE_LOCK} on the concurrent strategies' structures.
+	 */
+	READ_WRITE_LOCK_CONCURRENT_STRUCTURES("read-write-lock-concurrent-structures", "ReadWriteLockOnConcurrent",
+			ReadWriteLockedQSWithConcurrentStructures::new),
+
+	/** Thesis 5.2.3.3: {@link #READ_WRITE_LOCK} with the read-then-write push. */
+	READ_WRITE_LOCK_READ_PUSH("read-write-lock-read-push", "ReadWriteLockReadPush", ReadWriteLockedQSWithReadPush::new),
+
+	/**
+	 * Seed 001, Tomcat's {@code SynchronizedQueue}: an array ring under a monitor per
+	 * queue.
+	 */
+	SYNCHRONIZED_ARRAY_QUEUE("synchronized-array-queue", "SynchronizedArrayQueue", SynchronizedArrayQueueQS::new);
 
 	private final String profile;
 
@@ -50,10 +82,22 @@ public enum Strategy {
 		return this.thesisName;
 	}
 
+	/**
+	 * What a consumer can count on. Exactly-once where every grab of a
+	 * {@code PojoMessage} holds an exclusive lock (one monitor or lock for everything, or
+	 * one per queue), or the message is an {@code AtomicMessage}. The read-write-locked
+	 * strategies hold the queue's write lock to poll only with lazy eviction, which
+	 * changes the queue; eager eviction lets polls share its read lock and race on a
+	 * message, as the thesis notes for {@code ReadWriteLockedQS}.
+	 */
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC -> Delivery.EXACTLY_ONCE;
-			case READ_WRITE_LOCK -> (eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES,
+					SYNCHRONIZED_ARRAY_QUEUE ->
+				Delivery.EXACTLY_ONCE;
+			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES,
+					READ_WRITE_LOCK_READ_PUSH ->
+				(eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};
 	}

@@ -61,8 +61,8 @@ public class IdOrderLincheckTests {
 		LincheckAssertionError error = null;
 		try {
 			new ModelCheckingOptions().sequentialSpecification(QueueModel.class)
-				.iterations(AbstractQueueServiceLincheckTests.ITERATIONS)
-				.invocationsPerIteration(AbstractQueueServiceLincheckTests.INVOCATIONS)
+				.iterations(QueueServiceLincheckTests.ITERATIONS)
+				.invocationsPerIteration(QueueServiceLincheckTests.INVOCATIONS)
 				.threads(2)
 				.actorsPerThread(3)
 				.actorsBefore(1)
@@ -74,8 +74,7 @@ public class IdOrderLincheckTests {
 		}
 		assertThat(error).as("overlapping pushes expose the id order").isNotNull();
 		System.out.println("synchronized, overlapping pushes, model checking found (expected):\n" + error.getMessage());
-		assertThat(ConcurrentQSWithPojoMessageLincheckTests.doubleDeliveries(error.getMessage()))
-			.as("not a double delivery")
+		assertThat(QueueServiceLincheckTests.doubleDeliveries(error.getMessage())).as("not a double delivery")
 			.isEmpty();
 	}
 

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
 
 import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.Capacity;
@@ -21,15 +23,18 @@ import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Writers and readers race over 8 queues until every pushed message was delivered; then
  * the service must be empty. Counts lost messages (must be none for every strategy) and
- * duplicate deliveries (must be none for the exactly-once strategies; printed for all).
- * The lease is far longer than the run, so a second delivery can only come from a race.
- * Sizes come from system properties {@code qs.test.messages}, {@code qs.test.writers},
- * {@code qs.test.readers}.
+ * duplicate deliveries (must be none where {@link Strategy#delivery(Eviction)} says
+ * exactly-once for that eviction; printed for all). Every strategy runs with both
+ * evictions. The lease is far longer than the run, so a second delivery can only come
+ * from a race. Sizes come from system properties {@code qs.test.messages},
+ * {@code qs.test.writers}, {@code qs.test.readers}.
  */
 class ConcurrentDeliveryTests {
 
@@ -43,11 +48,17 @@ class ConcurrentDeliveryTests {
 
 	private static final String[] QUEUES = { "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7" };
 
-	@ParameterizedTest
-	@EnumSource(Strategy.class)
-	void writersAndReaders_nothingLost_duplicatesCounted(Strategy strategy) throws InterruptedException {
+	static Stream<Arguments> strategiesAndEvictions() {
+		return Arrays.stream(Strategy.values())
+			.flatMap(strategy -> Arrays.stream(Eviction.values()).map(eviction -> Arguments.of(strategy, eviction)));
+	}
+
+	@ParameterizedTest(name = "{0}, {1}")
+	@MethodSource("strategiesAndEvictions")
+	void writersAndReaders_nothingLost_duplicatesCounted(Strategy strategy, Eviction eviction)
+			throws InterruptedException {
 		AbstractQS<?> service = strategy
-			.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY, InstantSource.system(), true));
+			.create(new QueueOptions(Duration.ofDays(999), eviction, InstantSource.system(), true));
 		AtomicIntegerArray deliveries = new AtomicIntegerArray(MESSAGES);
 		AtomicInteger delivered = new AtomicInteger();
 		LongAdder duplicates = new LongAdder();
@@ -92,13 +103,13 @@ class ConcurrentDeliveryTests {
 			assertThat(service.poll(queue)).as("drained").isEmpty();
 		}
 		System.out.printf(
-				"%-18s %d writers, %d readers, 8 queues: %d messages, %d lost, %d duplicate deliveries, %d completed%n",
-				strategy.profile(), WRITERS, READERS, MESSAGES, lost, duplicates.sum(), completed.sum());
+				"%-38s %-5s %d writers, %d readers, 8 queues: %d messages, %d lost, %d duplicate deliveries, %d completed%n",
+				strategy.profile(), eviction, WRITERS, READERS, MESSAGES, lost, duplicates.sum(), completed.sum());
 		assertThat(lost).as("lost messages").isZero();
 		assertThat(completed.sum()).as("each message completed exactly once").isEqualTo(MESSAGES);
 		assertThat(service.heldCount()).as("id index empty").isZero();
 		assertThat(service.queueCount()).as("empty queues removed").isZero();
-		if (strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) {
+		if (strategy.delivery(eviction) == Delivery.EXACTLY_ONCE) {
 			assertThat(duplicates.sum()).as("duplicate deliveries").isZero();
 		}
 	}

@@ -27,14 +27,21 @@ import io.github.qsbench.core.QueueStats;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * What every strategy must do, run once per strategy by a short subclass. Time is a
- * {@link MutableClock}: leases expire because a test moves the clock, never by sleeping.
+ * What every strategy must do, run once per constant of {@link Strategy}, so a new
+ * strategy is held to the contract as soon as it exists. Where a guarantee differs
+ * between strategies, the test asks {@link Strategy#delivery(Eviction)}, never a name.
+ * Time is a {@link MutableClock}: leases expire because a test moves the clock, never by
+ * sleeping.
  */
-abstract class AbstractQueueServiceContractTests {
+@ParameterizedClass(name = "{0}")
+@EnumSource(Strategy.class)
+class QueueServiceContractTests {
 
 	static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -42,10 +49,11 @@ abstract class AbstractQueueServiceContractTests {
 
 	AbstractQS<?> service;
 
-	abstract Strategy strategy();
+	@Parameter
+	Strategy strategy;
 
 	AbstractQS<?> create(Eviction eviction) {
-		return strategy().create(new QueueOptions(LEASE, eviction, this.clock, true));
+		return this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true));
 	}
 
 	@BeforeEach
@@ -180,7 +188,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
-		AbstractQS<?> thesis = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		AbstractQS<?> thesis = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
 		thesis.complete(thesis.poll("q").orElseThrow());
 		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
@@ -308,7 +316,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void withoutIdLookup_completeByIdRefused() {
-		AbstractQS<?> plain = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		AbstractQS<?> plain = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		Message message = plain.push("q", "x");
 		plain.poll("q");
 
@@ -470,7 +478,7 @@ abstract class AbstractQueueServiceContractTests {
 	 */
 	@Test
 	void completeWithLease_racingARedelivery_oneWins() throws Exception {
-		assumeTrue(strategy().delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE, "at-least-once may let both win");
+		assumeTrue(this.strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE, "at-least-once may let both win");
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
 			int completedFirst = 0;
@@ -557,7 +565,7 @@ abstract class AbstractQueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void pushPollComplete_manyQueueNames_nothingLeft(Eviction eviction) {
-		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		for (int i = 0; i < 1_000; i++) {
 			String queue = "q" + i;
 			this.service.push(queue, "body " + i);
@@ -569,7 +577,7 @@ abstract class AbstractQueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void completedBehindAnInFlightMessage_chargedUntilEvicted(Eviction eviction) {
-		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		Message head = this.service.push("q", "slow");
 		this.service.push("q", "fast");
 		this.service.poll("q");
@@ -588,7 +596,7 @@ abstract class AbstractQueueServiceContractTests {
 	@EnumSource(Eviction.class)
 	void abandonedMessages_boundedByTheCapsAndFreedByRedelivery(Eviction eviction) {
 		long charge = Capacity.charge("abandoned");
-		this.service = strategy()
+		this.service = this.strategy
 			.create(new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
 		for (int i = 0; i < 10; i++) {
 			this.service.push("q" + i, "abandoned");
@@ -620,7 +628,7 @@ abstract class AbstractQueueServiceContractTests {
 	}
 
 	AbstractQS<?> withLimits(Capacity.Limits limits) {
-		return strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
+		return this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
 	}
 
 	Message pushAndPoll(String queue, String body) {
