@@ -81,7 +81,7 @@ class ReadThenWritePushTests {
 			super(QSConfiguration.messages(PojoMessage::new)
 				.map(map)
 				.queues(ArrayDeque::new, queue -> Lockable.readWrite(queue, new ReentrantReadWriteLock()))
-				.index(IdIndex::hashMap)
+				.index(IdIndex::plain)
 				.readThenWritePush(true), OPTIONS);
 		}
 

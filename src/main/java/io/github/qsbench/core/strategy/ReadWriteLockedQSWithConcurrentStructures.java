@@ -26,7 +26,7 @@ public final class ReadWriteLockedQSWithConcurrentStructures extends AbstractQS<
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new ConcurrentHashMap<>(), new ReentrantReadWriteLock()))
 			.queues(ConcurrentLinkedDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
-			.index(IdIndex::concurrentHashMap), options);
+			.index(IdIndex::lockFree), options);
 	}
 
 }

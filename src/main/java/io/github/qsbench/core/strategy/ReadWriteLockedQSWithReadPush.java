@@ -34,7 +34,7 @@ public final class ReadWriteLockedQSWithReadPush extends AbstractQS<PojoMessage>
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock()))
 			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
-			.index(IdIndex::hashMap)
+			.index(IdIndex::plain)
 			.readThenWritePush(true), options);
 	}
 

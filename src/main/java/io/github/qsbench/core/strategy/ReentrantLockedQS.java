@@ -25,7 +25,7 @@ public final class ReentrantLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(lock(new HashMap<>(), new ReentrantLock()))
 			.queues(ArrayDeque::new, Lockable::noLock)
-			.index(IdIndex::hashMap), options);
+			.index(IdIndex::plain), options);
 	}
 
 }

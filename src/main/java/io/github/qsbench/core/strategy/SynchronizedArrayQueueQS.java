@@ -35,7 +35,7 @@ public final class SynchronizedArrayQueueQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(noLock(new ConcurrentHashMap<>()))
 			.queues(ArrayDeque::new, Lockable::mutex)
-			.index(IdIndex::hashMap), options);
+			.index(IdIndex::plain), options);
 	}
 
 }

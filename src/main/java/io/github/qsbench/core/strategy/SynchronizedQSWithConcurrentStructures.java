@@ -26,7 +26,7 @@ public final class SynchronizedQSWithConcurrentStructures extends AbstractQS<Poj
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(mutex(new ConcurrentHashMap<>()))
 			.queues(ConcurrentLinkedDeque::new, Lockable::noLock)
-			.index(IdIndex::concurrentHashMap), options);
+			.index(IdIndex::lockFree), options);
 	}
 
 }

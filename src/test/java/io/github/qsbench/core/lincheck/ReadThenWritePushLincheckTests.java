@@ -49,7 +49,7 @@ public class ReadThenWritePushLincheckTests {
 			super(QSConfiguration.messages(PojoMessage::new)
 				.map(new Unexcluding<>(new ConcurrentHashMap<>()))
 				.queues(ArrayDeque::new, Lockable::mutex)
-				.index(IdIndex::hashMap)
+				.index(IdIndex::plain)
 				.readThenWritePush(true), options);
 		}
 
