@@ -6,12 +6,13 @@
 # run it measures the HTTP stack's ceiling: CeilingSimulation (a no-op, GET /actuator/info, at the
 # same number of users) for every preset. It keeps every Gatling HTML report and writes a summary.
 #
-#   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # all four strategies, all presets
+#   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # every strategy, all presets
 #   STRATEGIES="synchronized concurrent-atomic" PRESETS="4-4" DURATION=10 scripts/e2e-study.sh
 #
-# Environment: STRATEGIES, PRESETS (consumers-producers), DURATION (s per run, default 15),
-# WARMUP (s, default 5), DRAIN (longest drain in s, default 60), MESSAGE_BYTES (100),
-# RATE (pushes/s, 0 = unthrottled), CEILING_PATH (default /actuator/info),
+# Environment: STRATEGIES (default: every profile of the Strategy enum), PRESETS
+# (consumers-producers), DURATION (s per run, default 15), WARMUP (s, default 5), DRAIN (longest
+# drain in s, default 60), MESSAGE_BYTES (100), RATE (pushes/s, 0 = unthrottled), CEILING_PATH
+# (default /actuator/info),
 # OUT (default target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none).
 set -euo pipefail
 
@@ -19,7 +20,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 source "$ROOT/scripts/lib/service.sh"
 
-STRATEGIES="${STRATEGIES:-synchronized read-write-lock concurrent-pojo concurrent-atomic}"
+STRATEGIES="${STRATEGIES:-}" # empty: every strategy, listed once the code is built
 PRESETS="${PRESETS:-1-1 4-1 1-4 4-4}"
 DURATION="${DURATION:-15}"
 DRAIN="${DRAIN:-60}"
@@ -69,6 +70,7 @@ keep_report() { # destination, or empty to delete
 cat /proc/loadavg >"$OUT/loadavg-start"
 "$ROOT/mvnw" -B -q package -DskipTests
 "${MVN[@]}" test-compile
+STRATEGIES="${STRATEGIES:-$(strategies | paste -sd ' ')}"
 echo "study $STAMP: strategies [$STRATEGIES], presets [$PRESETS], ${DURATION}s each; output $OUT"
 
 status=0

@@ -6,6 +6,7 @@
 #   SERVICE_LOG="$OUT/service.log" start_service synchronized -Xmx256m -- --qs.lease-timeout=5s
 #   curl "$BASE_URL/queues"                # PORT, BASE_URL and SERVICE_PID are set
 #   stop_service
+#   for strategy in $(strategies); do ...  # the profile names, from the Strategy enum
 #
 # start_service PROFILE [JVM options...] [-- application arguments...]
 #   Starts target/queue-service-*.jar on 127.0.0.1 at a free port with that strategy profile
@@ -15,6 +16,9 @@
 #   target/service-PROFILE.log). One service at a time: stop it before starting the next.
 # stop_service      stops it (SIGTERM, graceful) and waits; safe to call twice or when none runs.
 # free_port         prints a free TCP port on 127.0.0.1.
+# strategies [--thesis-names]
+#   prints the strategy profile names (or the thesis's names), one a line, from the compiled
+#   Strategy enum (io.github.qsbench.config.StrategyList); needs target/classes (any build).
 
 QS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PORT=""
@@ -23,6 +27,14 @@ SERVICE_PID=""
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+strategies() {
+	if [[ ! -d "$QS_ROOT/target/classes/io" ]]; then
+		echo "strategies: no compiled classes in $QS_ROOT/target/classes: build first (./mvnw package)" >&2
+		return 1
+	fi
+	java -cp "$QS_ROOT/target/classes" io.github.qsbench.config.StrategyList "$@"
 }
 
 start_service() { # profile [jvm options...] [-- app args...]
