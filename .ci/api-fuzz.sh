@@ -13,15 +13,9 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-java -jar target/queue-service-*.jar --server.address=127.0.0.1 --server.port="$port" \
-  > target/api-fuzz/service.log 2>&1 &
-service=$!
-trap 'kill $service 2>/dev/null || true; wait $service 2>/dev/null || true' EXIT
-for _ in $(seq 60); do
-  curl -sf "http://127.0.0.1:$port/actuator/health" > /dev/null && break
-  sleep 1
-done
+source scripts/lib/service.sh
+trap stop_service EXIT
+SERVICE_LOG=target/api-fuzz/service.log start_service "" # the default strategy
 
-timeout 600 "$venv/bin/schemathesis" run "http://127.0.0.1:$port/v3/api-docs" \
-  --url "http://127.0.0.1:$port" --max-examples 100 --generation-deterministic --request-timeout 10
+timeout 600 "$venv/bin/schemathesis" run "$BASE_URL/v3/api-docs" \
+  --url "$BASE_URL" --max-examples 100 --generation-deterministic --request-timeout 10

@@ -12,6 +12,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+source scripts/lib/service.sh
 STRATEGY="${E2E_STRATEGY:-synchronized}"
 DURATION="${E2E_DURATION:-30}"
 WORK="$(mktemp -d -t qs-e2e.XXXXXX)"
@@ -20,6 +21,7 @@ started=$(date +%s)
 
 cleanup() {
 	local pid
+	stop_service
 	for pid in "${PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
@@ -31,10 +33,6 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 step() { echo "== e2e [$(($(date +%s) - started))s] $*"; }
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
 
 wait_http() { # url what
 	for _ in $(seq 1 120); do
@@ -67,12 +65,9 @@ step "packaging the service and compiling the simulations"
 ./mvnw -B -q package -DskipTests
 ./mvnw -B -q -f gatling/pom.xml test-compile
 
-APP_PORT="$(free_port)"
-step "starting the service ($STRATEGY) on 127.0.0.1:$APP_PORT"
-java -jar target/queue-service-0.1.0-SNAPSHOT.jar --server.address=127.0.0.1 --server.port="$APP_PORT" \
-	--spring.profiles.active="$STRATEGY" >"$WORK/service.log" 2>&1 &
-PIDS+=($!)
-wait_http "http://127.0.0.1:$APP_PORT/actuator/health" "the service" || { cat "$WORK/service.log"; exit 1; }
+step "starting the service ($STRATEGY)"
+SERVICE_LOG="$WORK/service.log" start_service "$STRATEGY"
+APP_PORT="$PORT"
 
 PROM_PORT="$(free_port)"
 step "starting Prometheus on 127.0.0.1:$PROM_PORT with prometheus/prometheus.yml aimed at the service"

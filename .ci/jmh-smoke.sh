@@ -3,6 +3,7 @@
 # then checks that the report was written with its tables. Asserts no timing. About a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/service.sh
 
 scripts/jmh-study.sh --smoke
 
@@ -19,7 +20,7 @@ grep -qF '| Idx | BM | Implementation | Score (ops/us) | ± Error (CI) | Rel. G.
   || fail "report lacks the score overview table"
 grep -qF '| Idx | CI min | CI max | Obs. min | Obs. max | SD |' "$report" || fail "report lacks the deviations table"
 ours=$(awk '/^### Ours/{on=1} /^### Thesis/{on=0} on' "$report")
-for name in Synchronized ReadWriteLock ConcurrentPojo ConcurrentAtomic; do
+for name in $(strategies --thesis-names); do # every strategy, from the Strategy enum
   grep -qE "^\| T[0-9]+ \| Total \| $name \| [0-9]" <<<"$ours" || fail "no measured Total row for $name"
 done
 echo "jmh-smoke: OK ($report)"

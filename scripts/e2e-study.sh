@@ -9,17 +9,18 @@
 #   flock /tmp/qs-bench.lock scripts/e2e-study.sh            # every strategy, all presets
 #   STRATEGIES="synchronized concurrent-atomic" PRESETS="4-4" DURATION=10 scripts/e2e-study.sh
 #
-# Environment: STRATEGIES (default: every profile with an application-<profile>.properties, which
-# is one per constant of the Strategy enum), PRESETS (consumers-producers), DURATION (s per run, default 15),
-# WARMUP (s, default 5), DRAIN (longest drain in s, default 60), MESSAGE_BYTES (100),
-# RATE (pushes/s, 0 = unthrottled), CEILING_PATH (default /actuator/info),
+# Environment: STRATEGIES (default: every profile of the Strategy enum), PRESETS
+# (consumers-producers), DURATION (s per run, default 15), WARMUP (s, default 5), DRAIN (longest
+# drain in s, default 60), MESSAGE_BYTES (100), RATE (pushes/s, 0 = unthrottled), CEILING_PATH
+# (default /actuator/info),
 # OUT (default target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+source "$ROOT/scripts/lib/service.sh"
 
-STRATEGIES="${STRATEGIES:-$(cd src/main/resources && ls application-*.properties | sed 's/^application-//; s/\.properties$//' | xargs)}"
+STRATEGIES="${STRATEGIES:-}" # empty: every strategy, listed once the code is built
 PRESETS="${PRESETS:-1-1 4-1 1-4 4-4}"
 DURATION="${DURATION:-15}"
 DRAIN="${DRAIN:-60}"
@@ -30,45 +31,16 @@ RATE="${RATE:-0}"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 OUT="${OUT:-$ROOT/target/e2e-study/$STAMP}"
 SUMMARY="${SUMMARY-$ROOT/docs/e2e-study.md}"
-JAR="$ROOT/target/queue-service-0.1.0-SNAPSHOT.jar"
 MVN=("$ROOT/mvnw" -B -q -f "$ROOT/gatling/pom.xml")
 
 mkdir -p "$OUT"
-SERVICE_PID=""
-cleanup() {
-	if [[ -n "$SERVICE_PID" ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-		kill "$SERVICE_PID" 2>/dev/null || true
-		wait "$SERVICE_PID" 2>/dev/null || true
-	fi
-}
-trap cleanup EXIT INT TERM
+trap stop_service EXIT
+trap "exit 130" INT
+trap "exit 143" TERM
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-start_service() { # profile
-	local profile="$1"
-	PORT="$(free_port)"
-	java -Xms512m -Xmx512m -jar "$JAR" --server.address=127.0.0.1 --server.port="$PORT" \
-		--spring.profiles.active="$profile" >"$OUT/service-$profile.log" 2>&1 &
-	SERVICE_PID=$!
-	for _ in $(seq 1 120); do
-		if curl -fsS "http://127.0.0.1:$PORT/actuator/health" >/dev/null 2>&1; then
-			echo "service '$profile' up on 127.0.0.1:$PORT (pid $SERVICE_PID)"
-			return 0
-		fi
-		kill -0 "$SERVICE_PID" 2>/dev/null || { cat "$OUT/service-$profile.log"; echo "service '$profile' died" >&2; exit 1; }
-		sleep 0.5
-	done
-	echo "service '$profile' not healthy after 60 s" >&2
-	exit 1
-}
-
-stop_service() {
-	kill "$SERVICE_PID"
-	wait "$SERVICE_PID" 2>/dev/null || true
-	SERVICE_PID=""
+# The study's service: a fixed heap, its log beside the run's results.
+start_study_service() { # profile
+	SERVICE_LOG="$OUT/service-$1.log" start_service "$1" -Xms512m -Xmx512m
 }
 
 gatling() { # simulation name preset duration counts-file [extra -D...]
@@ -95,14 +67,15 @@ keep_report() { # destination, or empty to delete
 	done
 }
 
-echo "study $STAMP: strategies [$STRATEGIES], presets [$PRESETS], ${DURATION}s each; output $OUT"
 cat /proc/loadavg >"$OUT/loadavg-start"
 "$ROOT/mvnw" -B -q package -DskipTests
 "${MVN[@]}" test-compile
+STRATEGIES="${STRATEGIES:-$(strategies | paste -sd ' ')}"
+echo "study $STAMP: strategies [$STRATEGIES], presets [$PRESETS], ${DURATION}s each; output $OUT"
 
 status=0
 # The ceiling: the same users on a request that touches no queue, on the default strategy's service.
-start_service concurrent-atomic
+start_study_service concurrent-atomic
 mark_reports
 gatling CeilingSimulation 4-4 "$WARMUP" "$OUT/warmup-ceiling.json" -Dgatling.noReports=true >"$OUT/warmup-ceiling.log" 2>&1 || true
 keep_report ""
@@ -117,7 +90,7 @@ done
 stop_service
 
 for strategy in $STRATEGIES; do
-	start_service "$strategy"
+	start_study_service "$strategy"
 	mark_reports
 	gatling QueueSimulation 4-4 "$WARMUP" "$OUT/warmup-$strategy.json" -Dgatling.noReports=true \
 		>"$OUT/warmup-$strategy.log" 2>&1 || true

@@ -13,6 +13,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+source scripts/lib/service.sh
 
 MINUTES="${MINUTES:-10}"
 STRATEGY="${STRATEGY:-concurrent-atomic}"
@@ -27,21 +28,17 @@ SUMMARY="${SUMMARY-$ROOT/docs/soak.md}"
 mkdir -p "$OUT"
 
 ./mvnw -B -q -DskipTests package
-jar=$(ls target/queue-service-*.jar | head -n 1)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
-java "-Xmx$HEAP" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
-  --spring.profiles.active="$STRATEGY" --qs.lease-timeout="$LEASE" > "$OUT/service.log" 2>&1 &
-service=$!
 gatling=""
 cleanup() {
   [ -n "$gatling" ] && kill "$gatling" 2>/dev/null || true
-  kill "$service" 2>/dev/null || true
+  stop_service
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 90); do curl -sf "$base/actuator/health" > /dev/null && break; sleep 1; done
-curl -sf "$base/actuator/health" > /dev/null || { echo "soak: service did not start" >&2; exit 1; }
+SERVICE_LOG="$OUT/service.log" SERVICE_START_SECONDS=90 start_service "$STRATEGY" "-Xmx$HEAP" -- \
+  --qs.lease-timeout="$LEASE"
+service=$SERVICE_PID
+base=$BASE_URL
 
 metric() { # sum of a metric's samples whose labels contain $2 (may be empty)
   awk -v name="$1" -v label="${2:-}" 'index($0, name) == 1 && index($0, label) { s += $NF } END { printf "%.0f", s }' \

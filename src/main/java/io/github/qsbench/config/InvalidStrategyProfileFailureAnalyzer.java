@@ -10,10 +10,12 @@ class InvalidStrategyProfileFailureAnalyzer extends AbstractFailureAnalyzer<Inva
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidStrategyProfileException cause) {
-		return new FailureAnalysis(cause.getMessage(),
-				"Start with one of the strategy profiles, for example --spring.profiles.active=synchronized, "
-						+ "or list other profiles you need in qs.other-profiles.",
-				cause);
+		String action = cause.conflict()
+				? "Choose the strategy in one place: either the profile (--spring.profiles.active) or qs.strategy "
+						+ "(QS_STRATEGY, -Dqs.strategy, --qs.strategy), not both with different values."
+				: "Start with one of the strategy profiles, for example --spring.profiles.active=synchronized, "
+						+ "or list other profiles you need in qs.other-profiles.";
+		return new FailureAnalysis(cause.getMessage(), action, cause);
 	}
 
 }

@@ -33,7 +33,7 @@ class QueueServiceConfiguration {
 
 	@Bean
 	AbstractQS<?> queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
-		StrategyProfiles.check(environment.getActiveProfiles(), properties.otherProfiles());
+		StrategyProfiles.check(environment, properties);
 		AbstractQS<?> service = properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),

@@ -7,6 +7,7 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -29,6 +30,21 @@ class ContainerConfiguration {
 	@Bean
 	TomcatConnectorCustomizer encodedSlashPassThrough() {
 		return connector -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+	}
+
+	/**
+	 * Tomcat's HTTP/1.1 NIO connector plus a deadline for the request line and headers
+	 * ({@code qs.http.request-header-timeout}), so that clients trickling header bytes
+	 * cannot hold every connection; see {@link RequestHeaderDeadlineProtocol}.
+	 */
+	@Bean
+	WebServerFactoryCustomizer<TomcatServletWebServerFactory> requestHeaderDeadline(HttpProperties properties) {
+		return factory -> {
+			factory.setProtocol(RequestHeaderDeadlineProtocol.class.getName());
+			factory.addProtocolHandlerCustomizers(
+					(TomcatProtocolHandlerCustomizer<RequestHeaderDeadlineProtocol>) (protocol) -> protocol
+						.setRequestHeaderTimeout(properties.requestHeaderTimeout().toMillis()));
+		};
 	}
 
 	@Bean

@@ -3,6 +3,9 @@ package io.github.qsbench.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.QueueServiceApplication;
@@ -11,16 +14,23 @@ import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.web.HttpClientSupport;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Boots the whole service once per profile, on a real port, as
  * {@code --spring.profiles.active} would.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class StrategyProfilesHttpTests {
 
 	private static final String VALID = "synchronized, read-write-lock, concurrent-pojo, concurrent-atomic";
@@ -76,6 +86,64 @@ class StrategyProfilesHttpTests {
 			.run("--server.port=0", "--qs.other-profiles=dev")) {
 			assertThat(context.getBean(QueueServiceProperties.class).strategy()).isEqualTo(Strategy.SYNCHRONIZED);
 		}
+	}
+
+	@Test
+	void strategyVariableDisagreeingWithProfile_failsNamingBoth(CapturedOutput output) {
+		// QS_STRATEGY outranks the qs.strategy that
+		// application-concurrent-pojo.properties sets
+		assertThatThrownBy(() -> startWithVariable("QS_STRATEGY", "synchronized", "concurrent-pojo").close())
+			.hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
+			.rootCause()
+			.hasMessageContaining("The strategy profile concurrent-pojo is active but qs.strategy is synchronized "
+					+ "(System Environment Property \"QS_STRATEGY\")")
+			.hasMessageContaining(VALID);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("two settings choose different strategies")
+			.contains("Choose the strategy in one place");
+	}
+
+	@Test
+	void strategyArgumentDisagreeingWithProfile_fails() {
+		assertThatThrownBy(() -> new SpringApplicationBuilder(QueueServiceApplication.class).profiles("synchronized")
+			.run("--server.port=0", "--qs.strategy=read-write-lock")
+			.close()).hasRootCauseInstanceOf(InvalidStrategyProfileException.class)
+			.rootCause()
+			.hasMessageContaining("The strategy profile synchronized is active but qs.strategy is read-write-lock");
+	}
+
+	@Test
+	void strategyVariableAgreeingWithProfile_starts() {
+		try (ConfigurableApplicationContext context = startWithVariable("QS_STRATEGY", "read-write-lock",
+				"read-write-lock")) {
+			assertThat(context.getBean(QueueServiceProperties.class).strategy()).isEqualTo(Strategy.READ_WRITE_LOCK);
+		}
+	}
+
+	@Test
+	void strategyVariableWithoutProfile_choosesStrategy() {
+		try (ConfigurableApplicationContext context = startWithVariable("QS_STRATEGY", "synchronized")) {
+			assertThat(context.getBean(QueueServiceProperties.class).strategy()).isEqualTo(Strategy.SYNCHRONIZED);
+		}
+	}
+
+	/** Starts as if the process environment also held {@code name=value}. */
+	private static ConfigurableApplicationContext startWithVariable(String name, String value, String... profiles) {
+		Map<String, Object> variables = new HashMap<>(System.getenv());
+		variables.put(name, value);
+		StandardEnvironment environment = new StandardEnvironment() {
+
+			@Override
+			protected void customizePropertySources(MutablePropertySources propertySources) {
+				super.customizePropertySources(propertySources);
+				propertySources.replace(SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+			}
+
+		};
+		return new SpringApplicationBuilder(QueueServiceApplication.class).environment(environment)
+			.profiles(profiles)
+			.run("--server.port=0");
 	}
 
 	private static ConfigurableApplicationContext start(String... profiles) {
