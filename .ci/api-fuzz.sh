@@ -17,5 +17,5 @@ source scripts/lib/service.sh
 trap stop_service EXIT
 SERVICE_LOG=target/api-fuzz/service.log start_service "" # the default strategy
 
-timeout 600 "$venv/bin/schemathesis" run "$BASE_URL/v3/api-docs" \
+timeout 600 "$venv/bin/schemathesis" --config-file .ci/schemathesis.toml run "$BASE_URL/v3/api-docs" \
   --url "$BASE_URL" --max-examples 100 --generation-deterministic --request-timeout 10

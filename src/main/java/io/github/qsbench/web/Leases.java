@@ -18,6 +18,12 @@ final class Leases {
 	/** What a token looks like today, for the OpenAPI description. */
 	static final String TOKEN_REGEX = "^[1-9][0-9]{0,18}\\.[1-9][0-9]{0,8}$";
 
+	/**
+	 * An {@code If-Match} this API accepts: one lease as a strong entity tag, or
+	 * {@code *}.
+	 */
+	static final String IF_MATCH_REGEX = "^(\\*|\"[1-9][0-9]{0,18}\\.[1-9][0-9]{0,8}\")$";
+
 	private static final Pattern TOKEN = Pattern.compile(TOKEN_REGEX);
 
 	private static final Pattern QUOTED = Pattern.compile("\"([1-9][0-9]{0,18}\\.[1-9][0-9]{0,8})\"");
@@ -45,10 +51,10 @@ final class Leases {
 	 * @throws ApiProblem 400 if it is not one strong entity tag of a lease
 	 */
 	static int fromIfMatch(String ifMatch, long id) {
-		if (ifMatch == null || ifMatch.strip().equals("*")) {
+		if (ifMatch == null || ifMatch.equals("*")) {
 			return AbstractMessage.ANY_DELIVERY;
 		}
-		Matcher matcher = QUOTED.matcher(ifMatch.strip());
+		Matcher matcher = QUOTED.matcher(ifMatch);
 		if (!matcher.matches()) {
 			throw invalid();
 		}

@@ -297,7 +297,8 @@ class QueueController {
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(
-					description = "The poll's ETag: complete only if that delivery is still the current one") String ifMatch) {
+					description = "The poll's ETag: complete only if that delivery is still the current one",
+					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch) {
 		RequestValidation.queueName(queue);
 		long messageId = RequestValidation.messageId(id);
 		int delivery = Leases.fromIfMatch(ifMatch, messageId);
