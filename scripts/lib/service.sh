@@ -9,7 +9,7 @@
 #   for strategy in $(strategies); do ...  # the profile names, from the Strategy enum
 #
 # start_service PROFILE [JVM options...] [-- application arguments...]
-#   Starts target/queue-service-*.jar on 127.0.0.1 at a free port with that strategy profile
+#   Starts target/queue-service-*.jar (or SERVICE_JAR, e.g. an older build to compare) on 127.0.0.1 at a free port with that strategy profile
 #   ("" for none: the default strategy), waits for /actuator/health and returns 0, or prints the
 #   end of the log and returns 1 when the service dies or is not healthy within
 #   SERVICE_START_SECONDS (default 60). Output goes to SERVICE_LOG (default
@@ -52,8 +52,12 @@ start_service() { # profile [jvm options...] [-- app args...]
 		echo "start_service: a service is already running (pid $SERVICE_PID)" >&2
 		return 1
 	fi
-	local jars=("$QS_ROOT"/target/queue-service-*.jar)
-	if [[ ! -f "${jars[0]}" ]]; then
+	local jar="${SERVICE_JAR:-}"
+	if [[ -z "$jar" ]]; then
+		local jars=("$QS_ROOT"/target/queue-service-*.jar)
+		jar="${jars[0]}"
+	fi
+	if [[ ! -f "$jar" ]]; then
 		echo "start_service: no jar in $QS_ROOT/target: run ./mvnw -DskipTests package first" >&2
 		return 1
 	fi
@@ -61,7 +65,7 @@ start_service() { # profile [jvm options...] [-- app args...]
 	mkdir -p "$(dirname "$log")"
 	PORT="$(free_port)"
 	BASE_URL="http://127.0.0.1:$PORT"
-	java "${jvm[@]}" -jar "${jars[0]}" --server.address=127.0.0.1 --server.port="$PORT" "${app[@]}" >"$log" 2>&1 &
+	java "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$PORT" "${app[@]}" >"$log" 2>&1 &
 	SERVICE_PID=$!
 	local deadline=$((SECONDS + ${SERVICE_START_SECONDS:-60}))
 	while ((SECONDS < deadline)); do
