@@ -27,10 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
+import org.springframework.context.annotation.Import;
 
 /**
  * Batches over HTTP: push, poll with {@code max}, and complete up to 100 messages per
@@ -40,6 +38,7 @@ import org.springframework.context.annotation.Primary;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "qs.max-message-size=1KB", "qs.lease-timeout=30s", "qs.limits.max-messages-per-queue=5" })
+@Import(MutableClockConfiguration.class)
 class BatchHttpTests {
 
 	private static final int CAP = 1024;
@@ -356,17 +355,6 @@ class BatchHttpTests {
 			sum += Double.parseDouble(matcher.group(2));
 		}
 		return sum;
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class Clock {
-
-		@Bean
-		@Primary
-		MutableClock mutableClock() {
-			return new MutableClock();
-		}
-
 	}
 
 }

@@ -18,10 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
+import org.springframework.context.annotation.Import;
 
 /**
  * Leases over HTTP: each poll names its delivery (ETag and {@code lease}), and a DELETE
@@ -29,6 +27,7 @@ import org.springframework.context.annotation.Primary;
  * test moves the service's clock.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
+@Import(MutableClockConfiguration.class)
 class LeaseHttpTests {
 
 	@LocalServerPort
@@ -123,17 +122,6 @@ class LeaseHttpTests {
 
 	private long push(String queue) {
 		return JsonPath.parse(this.http.post("/queues/" + queue + "/messages", "x").body()).read("$.id", Long.class);
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class Clock {
-
-		@Bean
-		@Primary
-		MutableClock mutableClock() {
-			return new MutableClock();
-		}
-
 	}
 
 }

@@ -34,18 +34,21 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 
 /**
  * Long polls over HTTP: a push wakes a waiting poll at once, a wait with nothing ends in
  * 204, and a thousand waiters hold no thread each. Waits are real time here (the
- * service's clock only decides leases), so each wait that runs out is kept to a second.
+ * service's clock only decides leases), so each wait that runs out is kept to a second. A
+ * waiter holds a connection, so the thousand need more than the service's default
+ * {@code server.tomcat.max-connections} (1,000, which bounds how many can wait).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.lease-timeout=30s", "server.tomcat.threads.max=" + LongPollHttpTests.REQUEST_THREADS })
+		properties = { "qs.lease-timeout=30s", "server.tomcat.threads.max=" + LongPollHttpTests.REQUEST_THREADS,
+				"server.tomcat.max-connections=1100" })
+@Import(MutableClockConfiguration.class)
 class LongPollHttpTests {
 
 	/** Far fewer request threads than waiters: each waiter must not hold one. */
@@ -232,17 +235,6 @@ class LongPollHttpTests {
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(10))
 			.until(() -> this.longPolls.waiting().getOrDefault(queue, 0) == count);
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class Clock {
-
-		@Bean
-		@Primary
-		MutableClock mutableClock() {
-			return new MutableClock();
-		}
-
 	}
 
 }
