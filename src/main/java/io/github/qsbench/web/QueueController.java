@@ -7,7 +7,7 @@ import java.nio.charset.Charset;
 import java.util.List;
 
 import io.github.qsbench.config.QueueServiceProperties;
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -59,13 +59,13 @@ class QueueController {
 
 	private static final String QUEUE_PATTERN = "^" + RequestValidation.QUEUE_NAME_REGEX + "$";
 
-	private final AbstractQS<?> service;
+	private final QueueServiceCore service;
 
 	private final QueueMetrics metrics;
 
 	private final int maxMessageBytes;
 
-	QueueController(AbstractQS<?> service, QueueMetrics metrics, QueueServiceProperties properties) {
+	QueueController(QueueServiceCore service, QueueMetrics metrics, QueueServiceProperties properties) {
 		this.service = service;
 		this.metrics = metrics;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
@@ -28,15 +28,15 @@ public enum Strategy {
 
 	private final String thesisName;
 
-	private final Function<QueueOptions, AbstractQS<?>> factory;
+	private final Function<QueueOptions, QueueServiceCore> factory;
 
-	Strategy(String profile, String thesisName, Function<QueueOptions, AbstractQS<?>> factory) {
+	Strategy(String profile, String thesisName, Function<QueueOptions, QueueServiceCore> factory) {
 		this.profile = profile;
 		this.thesisName = thesisName;
 		this.factory = factory;
 	}
 
-	public AbstractQS<?> create(QueueOptions options) {
+	public QueueServiceCore create(QueueOptions options) {
 		return this.factory.apply(options);
 	}
 

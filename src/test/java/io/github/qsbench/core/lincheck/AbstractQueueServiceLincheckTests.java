@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
@@ -59,7 +59,7 @@ public abstract class AbstractQueueServiceLincheckTests {
 
 	private static final InstantSource CLOCK = InstantSource.fixed(Instant.parse("2017-06-01T00:00:00Z"));
 
-	private final AbstractQS<?> service;
+	private final QueueServiceCore service;
 
 	/** Ids a push or a poll has returned: the only ids a client can know. */
 	private final Set<Long> known = ConcurrentHashMap.newKeySet();

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
@@ -40,11 +40,11 @@ abstract class AbstractQueueServiceContractTests {
 
 	final MutableClock clock = new MutableClock();
 
-	AbstractQS<?> service;
+	QueueServiceCore service;
 
 	abstract Strategy strategy();
 
-	AbstractQS<?> create(Eviction eviction) {
+	QueueServiceCore create(Eviction eviction) {
 		return strategy().create(new QueueOptions(LEASE, eviction, this.clock, true));
 	}
 
@@ -180,7 +180,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
-		AbstractQS<?> thesis = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore thesis = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
 		thesis.complete(thesis.poll("q").orElseThrow());
 		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
@@ -308,7 +308,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void withoutIdLookup_completeByIdRefused() {
-		AbstractQS<?> plain = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore plain = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		Message message = plain.push("q", "x");
 		plain.poll("q");
 
@@ -619,7 +619,7 @@ abstract class AbstractQueueServiceContractTests {
 		return this.service.complete(lease.message().queue(), lease.message().id(), lease.delivery());
 	}
 
-	AbstractQS<?> withLimits(Capacity.Limits limits) {
+	QueueServiceCore withLimits(Capacity.Limits limits) {
 		return strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
 	}
 

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.ConcurrentTestHarness;
@@ -46,7 +46,7 @@ class ConcurrentDeliveryTests {
 	@ParameterizedTest
 	@EnumSource(Strategy.class)
 	void writersAndReaders_nothingLost_duplicatesCounted(Strategy strategy) throws InterruptedException {
-		AbstractQS<?> service = strategy
+		QueueServiceCore service = strategy
 			.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY, InstantSource.system(), true));
 		AtomicIntegerArray deliveries = new AtomicIntegerArray(MESSAGES);
 		AtomicInteger delivered = new AtomicInteger();
@@ -107,7 +107,7 @@ class ConcurrentDeliveryTests {
 	@EnumSource(Strategy.class)
 	void racingPushes_capNeverOvershot(Strategy strategy) throws InterruptedException {
 		int cap = 1_000;
-		AbstractQS<?> service = strategy.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY,
+		QueueServiceCore service = strategy.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY,
 				InstantSource.system(), true, new Capacity.Limits(4, cap, Long.MAX_VALUE)));
 		LongAdder accepted = new LongAdder();
 		LongAdder refused = new LongAdder();
