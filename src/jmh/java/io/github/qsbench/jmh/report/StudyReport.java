@@ -194,9 +194,11 @@ public final class StudyReport {
 	private void summary() {
 		line("## Summary");
 		line();
-		line("Ranking on Total (best first; CP = ConcurrentPojo, CA = ConcurrentAtomic, S = Synchronized,"
-				+ " RWL = ReadWriteLock; `≈` where the 99.9% confidence intervals of neighbours overlap, so that"
-				+ " order is not established):");
+		String legend = Arrays.stream(Strategy.values())
+			.map(s -> abbreviation(s) + " = " + s.thesisName())
+			.collect(Collectors.joining(", "));
+		line("Ranking on Total (best first; " + legend + "; `≈` where the 99.9% confidence intervals of"
+				+ " neighbours overlap, so that order is not established):");
 		line();
 		List<String> head = new ArrayList<>(List.of("Setup", "Thesis 2017"));
 		this.runs.forEach(r -> head.add(r.shortLabel()));
@@ -491,6 +493,7 @@ public final class StudyReport {
 			case READ_WRITE_LOCK -> "RWL";
 			case CONCURRENT_POJO -> "CP";
 			case CONCURRENT_ATOMIC -> "CA";
+			case SPLIT_CONCURRENT -> "SC";
 		};
 	}
 

@@ -11,8 +11,10 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 
 /**
- * The four thread-safety strategies of the thesis: the one place a strategy is chosen,
- * whether by a Spring profile, a JMH {@code @Param} or a parameterized test.
+ * The four thread-safety strategies of the thesis, then those built on the framework it
+ * proposes in 5.2.3.1 ({@link io.github.qsbench.core.AbstractSplitQS}): the one place a
+ * strategy is chosen, whether by a Spring profile, a JMH {@code @Param} or a
+ * parameterized test.
  */
 public enum Strategy {
 
@@ -22,7 +24,9 @@ public enum Strategy {
 
 	CONCURRENT_POJO("concurrent-pojo", "ConcurrentPojo", ConcurrentQSWithPojoMessage::new),
 
-	CONCURRENT_ATOMIC("concurrent-atomic", "ConcurrentAtomic", ConcurrentQSWithAtomicMessage::new);
+	CONCURRENT_ATOMIC("concurrent-atomic", "ConcurrentAtomic", ConcurrentQSWithAtomicMessage::new),
+
+	SPLIT_CONCURRENT("split-concurrent", "SplitConcurrent", SplitConcurrentQS::new);
 
 	private final String profile;
 
@@ -52,7 +56,7 @@ public enum Strategy {
 
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC -> Delivery.EXACTLY_ONCE;
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, SPLIT_CONCURRENT -> Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK -> (eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};

@@ -1,0 +1,554 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * The framework the thesis proposes in section 5.2.3.1: messages in flight are kept apart
+ * from ready ones, so a poll looks at two heads instead of walking past every leased
+ * message. A sibling of {@link AbstractQS}, not a subclass: that framework's one deque
+ * per queue, guarded by {@link Lockable}s, is exactly what this one replaces, and a
+ * dispatcher or a bounded array queue is no lock.
+ *
+ * <p>
+ * Each queue (a {@link Lane}) has
+ * <ul>
+ * <li>a <em>ready queue</em>, the strategy's building block: any thread-safe
+ * {@link Queue} whose {@code poll} hands each element to one caller;</li>
+ * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of the messages
+ * delivered and not yet dropped, in the order of their deliveries. Every lease has the
+ * same length, so leases expire in that order, and a poll checks only the record's head
+ * for an expired lease before it takes the ready queue's head: O(1), however many
+ * messages are in flight.</li>
+ * </ul>
+ *
+ * <p>
+ * <b>Why it is exactly-once</b> (as long as consumers complete within their lease):
+ * <ul>
+ * <li>a message enters its ready queue once, and the ready queue's {@code poll} hands it
+ * to one consumer: its first delivery;</li>
+ * <li>a later delivery happens only by compare-and-set of the message's state from the
+ * previous delivery, not completed, to the next ({@link SplitMessage#redeliver}), and
+ * only once that delivery's lease has expired; completion is a compare-and-set on the
+ * same state, so of a redelivery and a completion of one delivery exactly one wins;</li>
+ * <li>the record is taken from the in-flight head by one claimer
+ * ({@link SplitMessage#claim}, keyed by the delivery number), so it is moved or dropped
+ * once.</li>
+ * </ul>
+ * Leases expire in record order only up to the skew of the clock reads of racing polls (a
+ * few milliseconds): a lapsed lease behind one that has not lapsed waits that long, never
+ * less than its lease.
+ *
+ * <p>
+ * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
+ * in-flight head: at the next poll of its queue or, in the service's setting (id lookup),
+ * at its completion if it is at the head; one behind a message still in flight waits for
+ * it, and stays charged to the caps until then, as with {@link AbstractQS}'s lazy
+ * eviction. With {@link Eviction#EAGER} a completion removes its message from the record
+ * at once (a scan as far as its position, like {@code AbstractQS}'s). Each lane counts
+ * the messages it holds; the eviction that brings the count to zero closes the lane by
+ * compare-and-set and removes it from the map, and a push that finds a lane closed helps
+ * remove it and creates a new one, so no push can land in a removed queue. Pushes
+ * therefore only read the map (thesis 5.2.3.3) except to create a queue.
+ */
+public abstract class AbstractSplitQS implements QueueServiceCore {
+
+	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+
+	private final Supplier<Queue<SplitMessage>> readyQueues;
+
+	/** Index by id and kept counts; off in the thesis's setting. */
+	private final boolean idLookup;
+
+	/** {@code null} when unlimited. */
+	private final Capacity capacity;
+
+	private final int maxPerQueue;
+
+	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
+	private final LongAdder held;
+
+	private final InstantSource clock;
+
+	private final long leaseMillis;
+
+	private final boolean eager;
+
+	private final AtomicLong lastId = new AtomicLong();
+
+	/**
+	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
+	 * element to one caller, {@code offer} must accept every message (the caps bound them
+	 * before it is called)
+	 */
+	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
+		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
+		this.idLookup = options.idLookup();
+		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
+		this.maxPerQueue = options.limits().maxMessagesPerQueue();
+		this.held = this.idLookup ? new LongAdder() : null;
+		this.clock = options.clock();
+		this.leaseMillis = options.leaseTimeout().toMillis();
+		this.eager = options.eviction() == Eviction.EAGER;
+	}
+
+	/**
+	 * Hands an admitted message (counted in its lane, indexed) to its lane's ready queue.
+	 * A dispatcher strategy defers it to its own thread.
+	 */
+	protected void enqueue(Lane lane, SplitMessage message) {
+		lane.ready.offer(message);
+	}
+
+	/**
+	 * Called when a poll found nothing ready: makes sure that every message whose push
+	 * ended before this call is in its ready queue.
+	 * @return whether anything may have become ready, so the poll looks again
+	 */
+	protected boolean flush() {
+		return false;
+	}
+
+	@Override
+	public Message push(String queue, String body) {
+		long charge = reserve(body);
+		SplitMessage message = new SplitMessage(this.lastId.incrementAndGet(), queue, body);
+		Lane lane;
+		try {
+			lane = admit(queue, 1);
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		add(lane, message);
+		if (this.held != null) {
+			this.held.increment();
+		}
+		return message;
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<String> bodies) {
+		long charge = 0;
+		if (this.capacity != null) {
+			for (String body : bodies) {
+				charge += Capacity.charge(body);
+			}
+			this.capacity.reserveBytes(charge);
+		}
+		List<SplitMessage> created = new ArrayList<>(bodies.size());
+		for (String body : bodies) {
+			created.add(new SplitMessage(this.lastId.incrementAndGet(), queue, body));
+		}
+		Lane lane;
+		try {
+			lane = admit(queue, created.size());
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		for (SplitMessage message : created) {
+			add(lane, message);
+		}
+		if (this.held != null) {
+			this.held.add(created.size());
+		}
+		return List.copyOf(created);
+	}
+
+	/**
+	 * Counts {@code count} messages into the named lane, creating it if needed (inside
+	 * {@code computeIfAbsent}, so a queue is charged to the caps once).
+	 */
+	private Lane admit(String name, int count) {
+		while (true) {
+			Lane lane = this.lanes.get(name);
+			if (lane == null) {
+				lane = this.lanes.computeIfAbsent(name, n -> newLane(n, count));
+			}
+			if (lane.enter(count, this.maxPerQueue)) {
+				return lane;
+			}
+			// closed by the eviction of its last message: help remove it, then make
+			// another
+			this.lanes.remove(name, lane);
+		}
+	}
+
+	private Lane newLane(String name, int adding) {
+		if (this.capacity != null) {
+			this.capacity.checkQueue(0, adding);
+			this.capacity.reserveQueue();
+		}
+		return new Lane(name, this.readyQueues.get(), this.idLookup ? IdIndex.concurrentHashMap() : null);
+	}
+
+	private void add(Lane lane, SplitMessage message) {
+		message.queuedIn(lane.name);
+		if (lane.index != null) {
+			lane.index.put(message.id(), message);
+		}
+		enqueue(lane, message);
+	}
+
+	private long reserve(String body) {
+		if (this.capacity == null) {
+			return 0;
+		}
+		long charge = Capacity.charge(body);
+		this.capacity.reserveBytes(charge);
+		return charge;
+	}
+
+	private void unreserve(long charge) {
+		if (this.capacity != null) {
+			this.capacity.releaseBytes(charge);
+		}
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		Lane lane = this.lanes.get(queue);
+		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+		if (message == null && flush()) {
+			lane = this.lanes.get(queue);
+			message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+		}
+		return Optional.ofNullable(message);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max) {
+		requireIdLookup();
+		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
+		Lane lane = this.lanes.get(queue);
+		long now = this.clock.millis();
+		boolean flushed = false;
+		while (leases.size() < max) {
+			SplitMessage message = (lane != null) ? grab(lane, now) : null;
+			if (message == null) {
+				if (flushed || !flush()) {
+					break;
+				}
+				flushed = true;
+				lane = this.lanes.get(queue);
+				continue;
+			}
+			leases.add(new Lease(message, message.deliveries()));
+		}
+		return leases;
+	}
+
+	/**
+	 * Delivers the record's head again if its lease expired, dropping completed heads on
+	 * the way; otherwise the ready queue's head.
+	 */
+	private SplitMessage grab(Lane lane, long now) {
+		SplitMessage head;
+		while ((head = lane.inFlight.peek()) != null) {
+			int delivery = head.recorded();
+			if (delivery == 0 || !(head.isCompleted() || head.expiredAt(now)) || !head.claim(delivery)) {
+				// live, or claimed by another thread that moves or drops it
+				break;
+			}
+			lane.inFlight.poll();
+			if (head.redeliver(delivery, now + this.leaseMillis)) {
+				record(lane, head, delivery + 1);
+				return head;
+			}
+			evicted(lane, head);
+		}
+		SplitMessage message = lane.ready.poll();
+		if (message == null) {
+			return null;
+		}
+		message.deliverFirst(now + this.leaseMillis);
+		if (lane.index != null) {
+			Lane.IN_FLIGHT.getAndAdd(lane, 1);
+		}
+		record(lane, message, 1);
+		return message;
+	}
+
+	/**
+	 * Appends the message to the in-flight record, then lets claimers see it: a claim can
+	 * only succeed on a message that is in the record.
+	 */
+	private static void record(Lane lane, SplitMessage message, int delivery) {
+		lane.inFlight.offer(message);
+		message.recordedAs(delivery);
+	}
+
+	@Override
+	public boolean complete(Message message) {
+		if (this.idLookup) {
+			return complete(message.queue(), message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+		}
+		SplitMessage own = (SplitMessage) message;
+		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
+			return false;
+		}
+		if (this.eager) {
+			// still held, so its lane is still in the map
+			removeCompleted(this.lanes.get(own.queue()), own);
+		}
+		return true;
+	}
+
+	@Override
+	public Completion complete(String queue, long id) {
+		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
+	}
+
+	/**
+	 * The message's compare-and-set decides between racing completions and a redelivery;
+	 * then the message leaves the index, and the completed head of the in-flight record
+	 * (or, eagerly, the message itself) is dropped. Never scans a queue with lazy
+	 * eviction.
+	 */
+	@Override
+	public Completion complete(String queue, long id, int delivery) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(queue);
+		SplitMessage message = (lane != null) ? lane.index.get(id) : null;
+		if (message == null) {
+			return Completion.NOT_FOUND;
+		}
+		Completion completion = message.complete(delivery);
+		if (completion != Completion.COMPLETED) {
+			return completion;
+		}
+		lane.index.remove(id, message);
+		Lane.IN_FLIGHT.getAndAdd(lane, -1);
+		Lane.COMPLETED.getAndAdd(lane, 1);
+		this.held.decrement();
+		if (this.eager) {
+			removeCompleted(lane, message);
+		}
+		else {
+			trim(lane);
+		}
+		return Completion.COMPLETED;
+	}
+
+	/** Drops completed messages from the head of the in-flight record. */
+	private void trim(Lane lane) {
+		SplitMessage head;
+		while ((head = lane.inFlight.peek()) != null && head.isCompleted()) {
+			int delivery = head.recorded();
+			if (delivery == 0 || !head.claim(delivery)) {
+				return;
+			}
+			lane.inFlight.poll();
+			evicted(lane, head);
+		}
+	}
+
+	/**
+	 * Eager eviction: removes a completed message from wherever it is in the record; if
+	 * another thread holds its claim, that thread drops it.
+	 */
+	private void removeCompleted(Lane lane, SplitMessage message) {
+		int delivery = message.recorded();
+		if (delivery != 0 && message.claim(delivery)) {
+			lane.inFlight.remove(message);
+			evicted(lane, message);
+		}
+	}
+
+	/**
+	 * A completed message left memory: release what it was charged, and close and remove
+	 * its lane if it was the last.
+	 */
+	private void evicted(Lane lane, SplitMessage message) {
+		if (lane.index != null) {
+			Lane.COMPLETED.getAndAdd(lane, -1);
+		}
+		unreserve((this.capacity != null) ? Capacity.charge(message.body()) : 0);
+		if (lane.leave()) {
+			this.lanes.remove(lane.name, lane);
+			if (this.capacity != null) {
+				this.capacity.releaseQueue();
+			}
+		}
+	}
+
+	@Override
+	public List<QueueStats> queues() {
+		requireIdLookup();
+		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
+		for (Lane lane : this.lanes.values()) {
+			QueueStats one = lane.stats();
+			if (one != null) {
+				stats.add(one);
+			}
+		}
+		stats.sort(Comparator.comparing(QueueStats::name));
+		return stats;
+	}
+
+	@Override
+	public Optional<QueueStats> queue(String name) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(name);
+		return Optional.ofNullable((lane != null) ? lane.stats() : null);
+	}
+
+	/**
+	 * Whether a poll would find a message now: the ready queue's head, or the first
+	 * message of the in-flight record not completed, if its lease expired.
+	 */
+	@Override
+	public boolean hasReady(String name) {
+		return readyIn(name) || (flush() && readyIn(name));
+	}
+
+	private boolean readyIn(String name) {
+		Lane lane = this.lanes.get(name);
+		if (lane == null) {
+			return false;
+		}
+		if (!lane.ready.isEmpty()) {
+			return true;
+		}
+		long now = this.clock.millis();
+		for (SplitMessage message : lane.inFlight) {
+			if (!message.isCompleted()) {
+				return message.recorded() != 0 && message.expiredAt(now);
+			}
+		}
+		return false;
+	}
+
+	private void requireIdLookup() {
+		if (!this.idLookup) {
+			throw new IllegalStateException("built without id lookup");
+		}
+	}
+
+	@Override
+	public int queueCount() {
+		return this.lanes.size();
+	}
+
+	@Override
+	public long heldCount() {
+		return (this.held != null) ? this.held.sum() : 0;
+	}
+
+	@Override
+	public Optional<Capacity> capacity() {
+		return Optional.ofNullable(this.capacity);
+	}
+
+	/**
+	 * One named queue: its ready queue, its in-flight record, and how many messages it
+	 * holds, which also tells when it is closed.
+	 */
+	protected static final class Lane {
+
+		private static final int CLOSED = Integer.MIN_VALUE / 2;
+
+		private static final VarHandle SIZE;
+
+		static final VarHandle IN_FLIGHT;
+
+		static final VarHandle COMPLETED;
+
+		static {
+			try {
+				MethodHandles.Lookup lookup = MethodHandles.lookup();
+				SIZE = lookup.findVarHandle(Lane.class, "size", int.class);
+				IN_FLIGHT = lookup.findVarHandle(Lane.class, "inFlightCount", int.class);
+				COMPLETED = lookup.findVarHandle(Lane.class, "completedCount", int.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		final String name;
+
+		final Queue<SplitMessage> ready;
+
+		final ConcurrentLinkedQueue<SplitMessage> inFlight = new ConcurrentLinkedQueue<>();
+
+		/** {@code null} in the thesis's setting; then nothing but the size is counted. */
+		final IdIndex<SplitMessage> index;
+
+		/**
+		 * Messages admitted and not yet evicted (ready, in flight, or completed and still
+		 * recorded); {@link #CLOSED} once its last one was evicted.
+		 */
+		private volatile int size;
+
+		/** Messages delivered and not completed (with id lookup). */
+		@SuppressWarnings("unused") // through IN_FLIGHT
+		private volatile int inFlightCount;
+
+		/** Completed messages still in the in-flight record (with id lookup). */
+		@SuppressWarnings("unused") // through COMPLETED
+		private volatile int completedCount;
+
+		Lane(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+			this.name = name;
+			this.ready = ready;
+			this.index = index;
+		}
+
+		/**
+		 * Counts messages in, unless the lane is closed.
+		 * @throws CapacityExceededException if that would hold more than {@code max}
+		 */
+		boolean enter(int count, int max) {
+			if (max == Integer.MAX_VALUE) {
+				// closed stays far below zero whatever is added
+				return (int) SIZE.getAndAdd(this, count) >= 0;
+			}
+			while (true) {
+				int current = this.size;
+				if (current < 0) {
+					return false;
+				}
+				if ((long) current + count > max) {
+					throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, max);
+				}
+				if (SIZE.compareAndSet(this, current, current + count)) {
+					return true;
+				}
+			}
+		}
+
+		/** Counts one message out; {@code true} if that emptied and closed the lane. */
+		boolean leave() {
+			return (int) SIZE.getAndAdd(this, -1) == 1 && SIZE.compareAndSet(this, 0, CLOSED);
+		}
+
+		/** The counts now, {@code null} if the lane is empty or closed. */
+		QueueStats stats() {
+			int held = this.size;
+			if (held <= 0) {
+				return null;
+			}
+			int inFlight = Math.max(0, this.inFlightCount);
+			int ready = Math.max(0, held - inFlight - this.completedCount);
+			return new QueueStats(this.name, ready, inFlight);
+		}
+
+	}
+
+}
