@@ -494,6 +494,7 @@ public final class StudyReport {
 			case CONCURRENT_POJO -> "CP";
 			case CONCURRENT_ATOMIC -> "CA";
 			case SPLIT_CONCURRENT -> "SC";
+			case SPLIT_JCTOOLS -> "SJ";
 		};
 	}
 

@@ -26,7 +26,9 @@ public enum Strategy {
 
 	CONCURRENT_ATOMIC("concurrent-atomic", "ConcurrentAtomic", ConcurrentQSWithAtomicMessage::new),
 
-	SPLIT_CONCURRENT("split-concurrent", "SplitConcurrent", SplitConcurrentQS::new);
+	SPLIT_CONCURRENT("split-concurrent", "SplitConcurrent", SplitConcurrentQS::new),
+
+	SPLIT_JCTOOLS("split-jctools", "SplitJCTools", SplitJCToolsQS::new);
 
 	private final String profile;
 
@@ -56,7 +58,7 @@ public enum Strategy {
 
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC, SPLIT_CONCURRENT -> Delivery.EXACTLY_ONCE;
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, SPLIT_CONCURRENT, SPLIT_JCTOOLS -> Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK -> (eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};
