@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +26,7 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,12 +47,26 @@ abstract class AbstractQueueServiceContractTests {
 	abstract Strategy strategy();
 
 	QueueServiceCore create(Eviction eviction) {
-		return strategy().create(new QueueOptions(LEASE, eviction, this.clock, true));
+		return newService(new QueueOptions(LEASE, eviction, this.clock, true));
+	}
+
+	/** Every service a test made, closed after it (a dispatcher runs a thread). */
+	private final List<QueueServiceCore> created = new ArrayList<>();
+
+	QueueServiceCore newService(QueueOptions options) {
+		QueueServiceCore made = strategy().create(options);
+		this.created.add(made);
+		return made;
 	}
 
 	@BeforeEach
 	void createService() {
 		this.service = create(Eviction.LAZY);
+	}
+
+	@AfterEach
+	void closeServices() {
+		this.created.forEach(QueueServiceCore::close);
 	}
 
 	@Test
@@ -180,7 +196,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
-		QueueServiceCore thesis = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
 		thesis.complete(thesis.poll("q").orElseThrow());
 		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
@@ -308,7 +324,7 @@ abstract class AbstractQueueServiceContractTests {
 
 	@Test
 	void withoutIdLookup_completeByIdRefused() {
-		QueueServiceCore plain = strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore plain = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		Message message = plain.push("q", "x");
 		plain.poll("q");
 
@@ -557,7 +573,7 @@ abstract class AbstractQueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void pushPollComplete_manyQueueNames_nothingLeft(Eviction eviction) {
-		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = newService(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		for (int i = 0; i < 1_000; i++) {
 			String queue = "q" + i;
 			this.service.push(queue, "body " + i);
@@ -569,7 +585,7 @@ abstract class AbstractQueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void completedBehindAnInFlightMessage_chargedUntilEvicted(Eviction eviction) {
-		this.service = strategy().create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = newService(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		Message head = this.service.push("q", "slow");
 		this.service.push("q", "fast");
 		this.service.poll("q");
@@ -588,8 +604,8 @@ abstract class AbstractQueueServiceContractTests {
 	@EnumSource(Eviction.class)
 	void abandonedMessages_boundedByTheCapsAndFreedByRedelivery(Eviction eviction) {
 		long charge = Capacity.charge("abandoned");
-		this.service = strategy()
-			.create(new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
+		this.service = newService(
+				new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
 		for (int i = 0; i < 10; i++) {
 			this.service.push("q" + i, "abandoned");
 			this.service.poll("q" + i);
@@ -620,7 +636,7 @@ abstract class AbstractQueueServiceContractTests {
 	}
 
 	QueueServiceCore withLimits(Capacity.Limits limits) {
-		return strategy().create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
+		return newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
 	}
 
 	Message pushAndPoll(String queue, String body) {
