@@ -510,6 +510,11 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			this.index = index;
 		}
 
+		/** For strategies that hand messages to the ready queue themselves. */
+		public Queue<SplitMessage> ready() {
+			return this.ready;
+		}
+
 		/**
 		 * Counts messages in, unless the lane is closed.
 		 * @throws CapacityExceededException if that would hold more than {@code max}

@@ -495,6 +495,7 @@ public final class StudyReport {
 			case CONCURRENT_ATOMIC -> "CA";
 			case SPLIT_CONCURRENT -> "SC";
 			case SPLIT_JCTOOLS -> "SJ";
+			case SPLIT_DISPATCHER -> "SD";
 		};
 	}
 

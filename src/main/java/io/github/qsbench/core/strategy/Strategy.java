@@ -28,7 +28,9 @@ public enum Strategy {
 
 	SPLIT_CONCURRENT("split-concurrent", "SplitConcurrent", SplitConcurrentQS::new),
 
-	SPLIT_JCTOOLS("split-jctools", "SplitJCTools", SplitJCToolsQS::new);
+	SPLIT_JCTOOLS("split-jctools", "SplitJCTools", SplitJCToolsQS::new),
+
+	SPLIT_DISPATCHER("split-dispatcher", "SplitDispatcher", SplitDispatcherQS::new);
 
 	private final String profile;
 
@@ -58,7 +60,8 @@ public enum Strategy {
 
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
-			case SYNCHRONIZED, CONCURRENT_ATOMIC, SPLIT_CONCURRENT, SPLIT_JCTOOLS -> Delivery.EXACTLY_ONCE;
+			case SYNCHRONIZED, CONCURRENT_ATOMIC, SPLIT_CONCURRENT, SPLIT_JCTOOLS, SPLIT_DISPATCHER ->
+				Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK -> (eviction == Eviction.LAZY) ? Delivery.EXACTLY_ONCE : Delivery.AT_LEAST_ONCE;
 			case CONCURRENT_POJO -> Delivery.AT_LEAST_ONCE;
 		};
