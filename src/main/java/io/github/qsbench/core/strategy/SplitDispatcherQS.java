@@ -60,10 +60,24 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	private volatile boolean closed;
 
 	public SplitDispatcherQS(QueueOptions options) {
+		this(options, true);
+	}
+
+	/**
+	 * @param dispatcherThread {@code false} leaves all dispatching to polls that find
+	 * nothing ready: the design with its background part removed, which is what a checker
+	 * that must schedule every thread itself (Lincheck) can explore
+	 */
+	public SplitDispatcherQS(QueueOptions options, boolean dispatcherThread) {
 		super(() -> new MpmcUnboundedXaddArrayQueue<>(SplitJCToolsQS.CHUNK, SplitJCToolsQS.POOLED_CHUNKS), options);
-		this.dispatcher = new Thread(this::dispatchUntilClosed, "qs-dispatcher-" + SERVICES.incrementAndGet());
-		this.dispatcher.setDaemon(true);
-		this.dispatcher.start();
+		if (dispatcherThread) {
+			this.dispatcher = new Thread(this::dispatchUntilClosed, "qs-dispatcher-" + SERVICES.incrementAndGet());
+			this.dispatcher.setDaemon(true);
+			this.dispatcher.start();
+		}
+		else {
+			this.dispatcher = null;
+		}
 	}
 
 	/** Wait-free: a new node and two release stores. */
@@ -82,9 +96,12 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	}
 
 	/**
-	 * Moves everything pushed before this call, unless nothing is pending: takes the
-	 * dispatch role (after the pass in progress, if any) and drains every list as far as
-	 * its end at the time of the call.
+	 * Moves everything pushed before this call: takes the dispatch role (after the pass
+	 * in progress, if any) and drains every list as far as its end at the time of the
+	 * call, unless nothing is pending. Answers {@code true} even then: another thread's
+	 * pass may have moved the caller's message after it found its ready queue empty and
+	 * before this look (Lincheck found that interleaving), so the caller must look once
+	 * more.
 	 */
 	@Override
 	protected boolean flush() {
@@ -99,19 +116,18 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 				ends[i] = end;
 			}
 		}
-		if (ends == null) {
-			return false;
-		}
-		this.dispatching.lock();
-		try {
-			for (int i = 0; i < all.length; i++) {
-				if (ends[i] != null && !ends[i].dispatched()) {
-					all[i].dispatchTo(ends[i], Integer.MAX_VALUE);
+		if (ends != null) {
+			this.dispatching.lock();
+			try {
+				for (int i = 0; i < all.length; i++) {
+					if (ends[i] != null && !ends[i].dispatched()) {
+						all[i].dispatchTo(ends[i], Integer.MAX_VALUE);
+					}
 				}
 			}
-		}
-		finally {
-			this.dispatching.unlock();
+			finally {
+				this.dispatching.unlock();
+			}
 		}
 		return true;
 	}
@@ -152,6 +168,9 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	@Override
 	public void close() {
 		this.closed = true;
+		if (this.dispatcher == null) {
+			return;
+		}
 		LockSupport.unpark(this.dispatcher);
 		try {
 			this.dispatcher.join(TimeUnit.SECONDS.toMillis(5));

@@ -6,6 +6,7 @@ import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Completion;
@@ -65,7 +66,12 @@ public abstract class AbstractQueueServiceLincheckTests {
 	private final Set<Long> known = ConcurrentHashMap.newKeySet();
 
 	protected AbstractQueueServiceLincheckTests(Strategy strategy) {
-		this.service = strategy.create(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, CLOCK, true));
+		this(strategy::create);
+	}
+
+	/** For a strategy built otherwise than by its {@link Strategy} constant. */
+	protected AbstractQueueServiceLincheckTests(Function<QueueOptions, QueueServiceCore> strategy) {
+		this.service = strategy.apply(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, CLOCK, true));
 		for (int queue = 0; queue < QueueModel.QUEUES; queue++) {
 			this.known.add(this.service.push(name(queue), "body").id());
 			this.service.poll(name(queue));
