@@ -266,7 +266,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 				break;
 			}
 			lane.inFlight.poll();
-			if (head.redeliver(delivery, now + this.leaseMillis)) {
+			if (!head.isCompleted() && head.redeliver(delivery, now + this.leaseMillis)) {
 				record(lane, head, delivery + 1);
 				return head;
 			}
@@ -458,21 +458,27 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	/**
 	 * One named queue: its ready queue, its in-flight record, and how many messages it
 	 * holds, which also tells when it is closed.
+	 *
+	 * <p>
+	 * What it holds is two running totals, not one count, each on a cache line of its own
+	 * (the padding classes below): producers add to {@code admitted}, consumers to
+	 * {@code evicted}. One shared count would bounce its cache line between every push
+	 * and every eviction, and invalidate the references all of them read next to it. The
+	 * consumer that evicts the last message closes the lane by compare-and-set of
+	 * {@code admitted}, which fails if a producer came in meanwhile.
 	 */
-	protected static final class Lane {
-
-		private static final int CLOSED = Integer.MIN_VALUE / 2;
-
-		private static final VarHandle SIZE;
+	protected static final class Lane extends LanePadAdmitted {
 
 		static final VarHandle IN_FLIGHT;
 
 		static final VarHandle COMPLETED;
 
+		private static final VarHandle EVICTED;
+
 		static {
 			try {
 				MethodHandles.Lookup lookup = MethodHandles.lookup();
-				SIZE = lookup.findVarHandle(Lane.class, "size", int.class);
+				EVICTED = lookup.findVarHandle(Lane.class, "evicted", long.class);
 				IN_FLIGHT = lookup.findVarHandle(Lane.class, "inFlightCount", int.class);
 				COMPLETED = lookup.findVarHandle(Lane.class, "completedCount", int.class);
 			}
@@ -481,20 +487,8 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			}
 		}
 
-		final String name;
-
-		final Queue<SplitMessage> ready;
-
-		final ConcurrentLinkedQueue<SplitMessage> inFlight = new ConcurrentLinkedQueue<>();
-
-		/** {@code null} in the thesis's setting; then nothing but the size is counted. */
-		final IdIndex<SplitMessage> index;
-
-		/**
-		 * Messages admitted and not yet evicted (ready, in flight, or completed and still
-		 * recorded); {@link #CLOSED} once its last one was evicted.
-		 */
-		private volatile int size;
+		/** Messages that left memory, ever. */
+		private volatile long evicted;
 
 		/** Messages delivered and not completed (with id lookup). */
 		@SuppressWarnings("unused") // through IN_FLIGHT
@@ -505,9 +499,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		private volatile int completedCount;
 
 		Lane(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
-			this.name = name;
-			this.ready = ready;
-			this.index = index;
+			super(name, ready, index);
 		}
 
 		/** For strategies that hand messages to the ready queue themselves. */
@@ -522,36 +514,115 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		boolean enter(int count, int max) {
 			if (max == Integer.MAX_VALUE) {
 				// closed stays far below zero whatever is added
-				return (int) SIZE.getAndAdd(this, count) >= 0;
+				return (long) ADMITTED.getAndAdd(this, (long) count) >= 0;
 			}
 			while (true) {
-				int current = this.size;
+				long current = this.admitted;
 				if (current < 0) {
 					return false;
 				}
-				if ((long) current + count > max) {
+				if (current - this.evicted + count > max) {
 					throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, max);
 				}
-				if (SIZE.compareAndSet(this, current, current + count)) {
+				if (ADMITTED.compareAndSet(this, current, current + count)) {
 					return true;
 				}
 			}
 		}
 
-		/** Counts one message out; {@code true} if that emptied and closed the lane. */
+		/**
+		 * Counts one message out, after it left the ready queue and the in-flight record;
+		 * {@code true} if that emptied and closed the lane. While either still holds a
+		 * message this was not the last one, and producers' total is not even read: every
+		 * other eviction removed its message before counting it, so the last to count
+		 * finds both empty.
+		 */
 		boolean leave() {
-			return (int) SIZE.getAndAdd(this, -1) == 1 && SIZE.compareAndSet(this, 0, CLOSED);
+			long out = (long) EVICTED.getAndAdd(this, 1L) + 1;
+			if (this.inFlight.peek() != null || this.ready.peek() != null) {
+				return false;
+			}
+			long in = this.admitted;
+			return in == out && ADMITTED.compareAndSet(this, in, CLOSED);
 		}
 
 		/** The counts now, {@code null} if the lane is empty or closed. */
 		QueueStats stats() {
-			int held = this.size;
-			if (held <= 0) {
+			long in = this.admitted;
+			int held = (int) (in - this.evicted);
+			if (in < 0 || held <= 0) {
 				return null;
 			}
 			int inFlight = Math.max(0, this.inFlightCount);
 			int ready = Math.max(0, held - inFlight - this.completedCount);
 			return new QueueStats(this.name, ready, inFlight);
+		}
+
+	}
+
+	/** What every operation on a lane reads, and nobody writes. */
+	abstract static class LaneRefs {
+
+		final String name;
+
+		final Queue<SplitMessage> ready;
+
+		final ConcurrentLinkedQueue<SplitMessage> inFlight = new ConcurrentLinkedQueue<>();
+
+		/** {@code null} in the thesis's setting; then only the totals are counted. */
+		final IdIndex<SplitMessage> index;
+
+		LaneRefs(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+			this.name = name;
+			this.ready = ready;
+			this.index = index;
+		}
+
+	}
+
+	/** A cache line between the references and the producers' total. */
+	abstract static class LanePadRefs extends LaneRefs {
+
+		long p01, p02, p03, p04, p05, p06, p07, p08;
+
+		LanePadRefs(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+			super(name, ready, index);
+		}
+
+	}
+
+	/** Producers' total. */
+	abstract static class LaneAdmitted extends LanePadRefs {
+
+		static final long CLOSED = Long.MIN_VALUE / 2;
+
+		static final VarHandle ADMITTED;
+
+		static {
+			try {
+				ADMITTED = MethodHandles.lookup().findVarHandle(LaneAdmitted.class, "admitted", long.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		/** Messages admitted, ever; {@link #CLOSED} once its last one was evicted. */
+		volatile long admitted;
+
+		LaneAdmitted(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+			super(name, ready, index);
+		}
+
+	}
+
+	/** A cache line between the producers' total and the consumers'. */
+	abstract static class LanePadAdmitted extends LaneAdmitted {
+
+		long p11, p12, p13, p14, p15, p16, p17, p18;
+
+		LanePadAdmitted(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+			super(name, ready, index);
 		}
 
 	}

@@ -92,11 +92,11 @@ public final class SplitMessage implements Message {
 	/**
 	 * The first delivery, by the one consumer a ready queue handed the message to: nobody
 	 * else can deliver it, and a completion of a message never delivered changes nothing,
-	 * so a volatile write does. The caller records it next.
+	 * so a release store does (the record that follows is a full fence).
 	 */
 	public void deliverFirst(long leaseExpiresAtMillis) {
 		this.leaseExpiresAtMillis = leaseExpiresAtMillis;
-		this.state = 1 << 1;
+		STATE.setRelease(this, 1 << 1);
 	}
 
 	/**
