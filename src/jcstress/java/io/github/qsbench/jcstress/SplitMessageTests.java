@@ -4,6 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.github.qsbench.core.AbstractMessage;
+import io.github.qsbench.core.SplitDelivery;
 import io.github.qsbench.core.SplitMessage;
 
 import org.openjdk.jcstress.annotations.Actor;
@@ -13,56 +14,51 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.LLI_Result;
-import org.openjdk.jcstress.infra.results.ZZI_Result;
+import org.openjdk.jcstress.infra.results.ZZZ_Result;
 
 /**
- * {@link SplitMessage}'s two compare-and-set words raced by two threads, as the split
- * strategies race them: the claim of its in-flight record, and its delivery state, which
- * a redelivery and a completion of the same delivery both change. Outcomes read
- * {@code actor1, actor2, arbiter}.
+ * The split strategies' two compare-and-set words raced by two threads, as they race
+ * them: the claim of a {@link SplitDelivery} (the in-flight record of one delivery), and
+ * a {@link SplitMessage}'s delivery state, which a redelivery and a completion of the
+ * same delivery both change. Outcomes read {@code actor1, actor2, arbiter}.
  */
 public final class SplitMessageTests {
-
-	static final long NOW = 1_000;
-
-	static final long LEASE = 30_000;
 
 	private SplitMessageTests() {
 	}
 
-	/** A message delivered once at time 0 and recorded, its lease expired by NOW. */
-	static SplitMessage deliveredAndRecorded() {
+	/** A message delivered once. */
+	static SplitMessage delivered() {
 		SplitMessage message = new SplitMessage(1, "q", "body");
-		message.deliverFirst(10);
-		message.recordedAs(1);
+		message.deliverFirst();
 		return message;
 	}
 
 	@JCStressTest
-	@Description("Two polls claim the in-flight record of one expired SplitMessage at once.")
-	@Outcome(id = { "true, false, 0", "false, true, 0" }, expect = ACCEPTABLE,
+	@Description("Two polls claim the in-flight record of one expired delivery at once.")
+	@Outcome(id = { "true, false, true", "false, true, true" }, expect = ACCEPTABLE,
 			desc = "One claimer moves or drops the record; the other leaves it alone.")
 	@Outcome(id = "true, true, .*", expect = FORBIDDEN,
 			desc = "Both claimed it: the record would be moved twice, the message delivered twice.")
-	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody claimed it, or the record is still there.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody claimed it.")
 	@State
 	public static class ClaimClaim {
 
-		private final SplitMessage message = deliveredAndRecorded();
+		private final SplitDelivery record = new SplitDelivery(delivered(), 1, 10);
 
 		@Actor
-		public void poll1(ZZI_Result r) {
-			r.r1 = this.message.claim(1);
+		public void poll1(ZZZ_Result r) {
+			r.r1 = this.record.claim();
 		}
 
 		@Actor
-		public void poll2(ZZI_Result r) {
-			r.r2 = this.message.claim(1);
+		public void poll2(ZZZ_Result r) {
+			r.r2 = this.record.claim();
 		}
 
 		@Arbiter
-		public void recorded(ZZI_Result r) {
-			r.r3 = this.message.recorded();
+		public void claimed(ZZZ_Result r) {
+			r.r3 = this.record.isClaimed();
 		}
 
 	}
@@ -79,11 +75,11 @@ public final class SplitMessageTests {
 	@State
 	public static class RedeliverComplete {
 
-		private final SplitMessage message = deliveredAndRecorded();
+		private final SplitMessage message = delivered();
 
 		@Actor
 		public void claimer(LLI_Result r) {
-			r.r1 = this.message.redeliver(1, NOW + LEASE);
+			r.r1 = this.message.redeliver(1);
 		}
 
 		@Actor
@@ -107,7 +103,7 @@ public final class SplitMessageTests {
 	@State
 	public static class CompleteComplete {
 
-		private final SplitMessage message = deliveredAndRecorded();
+		private final SplitMessage message = delivered();
 
 		@Actor
 		public void completer1(LLI_Result r) {

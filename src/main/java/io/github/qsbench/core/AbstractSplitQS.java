@@ -27,11 +27,11 @@ import java.util.function.Supplier;
  * <ul>
  * <li>a <em>ready queue</em>, the strategy's building block: any thread-safe
  * {@link Queue} whose {@code poll} hands each element to one caller;</li>
- * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of the messages
- * delivered and not yet dropped, in the order of their deliveries. Every lease has the
- * same length, so leases expire in that order, and a poll checks only the record's head
- * for an expired lease before it takes the ready queue's head: O(1), however many
- * messages are in flight.</li>
+ * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of
+ * {@link SplitDelivery}s (message, delivery number, lease expiry) not yet dropped, in the
+ * order of the deliveries. Every lease has the same length, so leases expire in that
+ * order, and a poll checks only the record's head for an expired lease before it takes
+ * the ready queue's head: O(1), however many messages are in flight.</li>
  * </ul>
  *
  * <p>
@@ -43,9 +43,8 @@ import java.util.function.Supplier;
  * previous delivery, not completed, to the next ({@link SplitMessage#redeliver}), and
  * only once that delivery's lease has expired; completion is a compare-and-set on the
  * same state, so of a redelivery and a completion of one delivery exactly one wins;</li>
- * <li>the record is taken from the in-flight head by one claimer
- * ({@link SplitMessage#claim}, keyed by the delivery number), so it is moved or dropped
- * once.</li>
+ * <li>a record is taken from the in-flight head by one claimer
+ * ({@link SplitDelivery#claim}), so it is moved or dropped once.</li>
  * </ul>
  * Leases expire in record order only up to the skew of the clock reads of racing polls (a
  * few milliseconds): a lapsed lease behind one that has not lapsed waits that long, never
@@ -258,39 +257,31 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	 * the way; otherwise the ready queue's head.
 	 */
 	private SplitMessage grab(Lane lane, long now) {
-		SplitMessage head;
+		SplitDelivery head;
 		while ((head = lane.inFlight.peek()) != null) {
-			int delivery = head.recorded();
-			if (delivery == 0 || !(head.isCompleted() || head.expiredAt(now)) || !head.claim(delivery)) {
+			SplitMessage message = head.message;
+			boolean completed = message.isCompleted();
+			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
 				// live, or claimed by another thread that moves or drops it
 				break;
 			}
 			lane.inFlight.poll();
-			if (!head.isCompleted() && head.redeliver(delivery, now + this.leaseMillis)) {
-				record(lane, head, delivery + 1);
-				return head;
+			if (!completed && message.redeliver(head.delivery)) {
+				lane.inFlight.offer(new SplitDelivery(message, head.delivery + 1, now + this.leaseMillis));
+				return message;
 			}
-			evicted(lane, head);
+			evicted(lane, message);
 		}
 		SplitMessage message = lane.ready.poll();
 		if (message == null) {
 			return null;
 		}
-		message.deliverFirst(now + this.leaseMillis);
+		message.deliverFirst();
 		if (lane.index != null) {
 			Lane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
-		record(lane, message, 1);
+		lane.inFlight.offer(new SplitDelivery(message, 1, now + this.leaseMillis));
 		return message;
-	}
-
-	/**
-	 * Appends the message to the in-flight record, then lets claimers see it: a claim can
-	 * only succeed on a message that is in the record.
-	 */
-	private static void record(Lane lane, SplitMessage message, int delivery) {
-		lane.inFlight.offer(message);
-		message.recordedAs(delivery);
 	}
 
 	@Override
@@ -347,26 +338,31 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 	/** Drops completed messages from the head of the in-flight record. */
 	private void trim(Lane lane) {
-		SplitMessage head;
-		while ((head = lane.inFlight.peek()) != null && head.isCompleted()) {
-			int delivery = head.recorded();
-			if (delivery == 0 || !head.claim(delivery)) {
+		SplitDelivery head;
+		while ((head = lane.inFlight.peek()) != null && head.message.isCompleted()) {
+			if (!head.claim()) {
 				return;
 			}
 			lane.inFlight.poll();
-			evicted(lane, head);
+			evicted(lane, head.message);
 		}
 	}
 
 	/**
-	 * Eager eviction: removes a completed message from wherever it is in the record; if
-	 * another thread holds its claim, that thread drops it.
+	 * Eager eviction: finds the completed message's record (a scan as far as its
+	 * position, as {@code AbstractQS}'s eager eviction scans) and removes it; if another
+	 * thread holds its claim, or its consumer has not recorded it yet, it is dropped when
+	 * it reaches the head.
 	 */
 	private void removeCompleted(Lane lane, SplitMessage message) {
-		int delivery = message.recorded();
-		if (delivery != 0 && message.claim(delivery)) {
-			lane.inFlight.remove(message);
-			evicted(lane, message);
+		for (SplitDelivery record : lane.inFlight) {
+			if (record.message == message) {
+				if (record.claim()) {
+					lane.inFlight.remove(record);
+					evicted(lane, message);
+				}
+				return;
+			}
 		}
 	}
 
@@ -426,9 +422,9 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			return true;
 		}
 		long now = this.clock.millis();
-		for (SplitMessage message : lane.inFlight) {
-			if (!message.isCompleted()) {
-				return message.recorded() != 0 && message.expiredAt(now);
+		for (SplitDelivery record : lane.inFlight) {
+			if (!record.message.isCompleted()) {
+				return !record.isClaimed() && record.expiredAt(now);
 			}
 		}
 		return false;
@@ -567,7 +563,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		final Queue<SplitMessage> ready;
 
-		final ConcurrentLinkedQueue<SplitMessage> inFlight = new ConcurrentLinkedQueue<>();
+		final ConcurrentLinkedQueue<SplitDelivery> inFlight = new ConcurrentLinkedQueue<>();
 
 		/** {@code null} in the thesis's setting; then only the totals are counted. */
 		final IdIndex<SplitMessage> index;

@@ -5,20 +5,15 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A message of {@link AbstractSplitQS}: ready messages wait in a queue that hands each to
- * one consumer, so only two things can still race on a message, and both are decided by
- * compare-and-set of one int each, without allocating:
- * <ul>
- * <li>{@code state}, its delivery count and whether it is completed: a redelivery and a
- * completion of the same delivery race here, and one of them wins;</li>
- * <li>{@code recorded}, the delivery for which it stands in its queue's in-flight record
- * (0 while nobody records it): whoever takes it from there claims it first, so one thread
- * moves or drops each record. The number grows with every delivery, so a claim read
- * before a redelivery cannot succeed after it (no ABA).</li>
- * </ul>
- * The lease's expiry is a plain field, written by the only thread that owns the delivery
- * (the one the ready queue handed the message to, or the winner of the redelivery) before
- * it records the message (a release of {@code recorded}), and read only after reading
- * {@code recorded}.
+ * one consumer, so the one race left on a message is between a redelivery and a
+ * completion of the same delivery, decided by compare-and-set of one int holding its
+ * delivery count and whether it is completed (no allocation per change).
+ *
+ * <p>
+ * Nothing else: 32 bytes per message. What a delivery needs besides (its lease's expiry,
+ * who may move its record) lives in a {@link SplitDelivery}, made when the message is
+ * delivered, so a backlog of messages never delivered costs the garbage collector no more
+ * than its messages.
  */
 public final class SplitMessage implements Message {
 
@@ -26,13 +21,9 @@ public final class SplitMessage implements Message {
 
 	private static final VarHandle STATE;
 
-	private static final VarHandle RECORDED;
-
 	static {
 		try {
-			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			STATE = lookup.findVarHandle(SplitMessage.class, "state", int.class);
-			RECORDED = lookup.findVarHandle(SplitMessage.class, "recorded", int.class);
+			STATE = MethodHandles.lookup().findVarHandle(SplitMessage.class, "state", int.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -50,10 +41,6 @@ public final class SplitMessage implements Message {
 
 	/** Deliveries so far, shifted left by one, or'ed with {@link #COMPLETED}. */
 	private volatile int state;
-
-	private volatile int recorded;
-
-	private long leaseExpiresAtMillis;
 
 	public SplitMessage(long id, String queue, String body) {
 		this.id = id;
@@ -94,54 +81,16 @@ public final class SplitMessage implements Message {
 	 * else can deliver it, and a completion of a message never delivered changes nothing,
 	 * so a release store does (the record that follows is a full fence).
 	 */
-	public void deliverFirst(long leaseExpiresAtMillis) {
-		this.leaseExpiresAtMillis = leaseExpiresAtMillis;
+	public void deliverFirst() {
 		STATE.setRelease(this, 1 << 1);
 	}
 
 	/**
-	 * Lets claimers take the record of this delivery; called once the message is in the
-	 * in-flight record, so that a claim never looks for a message that is not there.
-	 */
-	public void recordedAs(int delivery) {
-		RECORDED.setRelease(this, delivery);
-	}
-
-	/**
-	 * The delivery for which the message stands in the in-flight record, 0 if it is
-	 * claimed (being moved or dropped) or not recorded.
-	 */
-	public int recorded() {
-		return this.recorded;
-	}
-
-	/**
-	 * Whether the lease of the recorded delivery has expired; meaningful after
-	 * {@link #recorded()} answered that delivery.
-	 */
-	public boolean expiredAt(long nowMillis) {
-		return nowMillis >= this.leaseExpiresAtMillis;
-	}
-
-	/**
-	 * Takes the record of that delivery: {@code true} for exactly one caller, who then
-	 * removes the message from the in-flight record, and redelivers or drops it.
-	 */
-	public boolean claim(int delivery) {
-		return RECORDED.compareAndSet(this, delivery, 0);
-	}
-
-	/**
 	 * Delivers the message once more, by the claimer of its expired record, unless it was
-	 * completed meanwhile (then the completion won and the caller drops it). The caller
-	 * records it again.
+	 * completed meanwhile (then the completion won and the caller drops it).
 	 */
-	public boolean redeliver(int delivery, long leaseExpiresAtMillis) {
-		if (!STATE.compareAndSet(this, delivery << 1, (delivery + 1) << 1)) {
-			return false;
-		}
-		this.leaseExpiresAtMillis = leaseExpiresAtMillis;
-		return true;
+	public boolean redeliver(int delivery) {
+		return STATE.compareAndSet(this, delivery << 1, (delivery + 1) << 1);
 	}
 
 	/**
