@@ -7,7 +7,8 @@ import java.util.Optional;
  * The queue service as the HTTP layer, metrics and configuration use it: the thesis's
  * {@link QueueService} plus batches, leases numbered per delivery, completion by id,
  * per-queue counts and caps. Every strategy offers it, whichever framework it is built on
- * ({@link AbstractQS} is the thesis's), so nothing outside the core names a framework.
+ * ({@link AbstractQS}, the thesis's, or {@link AbstractSplitQS}, which keeps messages in
+ * flight apart from ready ones), so nothing outside the core names a framework.
  *
  * <p>
  * {@link #close()} stops whatever the service runs of its own (a dispatcher thread);
