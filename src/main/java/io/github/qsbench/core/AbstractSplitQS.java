@@ -411,14 +411,22 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	 * Keeps a lane that just closed in the map for a while, where a push to its queue
 	 * reopens it by one compare-and-set instead of removing it and creating another (in
 	 * the thesis's 4-1 setup nearly every push found its queue just emptied); the lane it
-	 * displaces from {@link #retired} is removed for good, unless a push reopened it. So
-	 * at most {@value #RETIRED} closed lanes, empty, stay in memory; they are not charged
-	 * and do not count as queues.
+	 * displaces from {@link #retired} is removed for good, unless a push reopened it. A
+	 * lane holds one slot at most, so a few queues that empty again and again keep
+	 * theirs. So at most {@value #RETIRED} closed lanes, empty, stay in memory; they are
+	 * not charged and do not count as queues.
 	 */
 	private void retire(Lane lane) {
+		if (!lane.enterRing()) {
+			// already in the ring from an earlier closing: it keeps its one slot
+			return;
+		}
 		Lane displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
-		if (displaced != null && displaced.remove()) {
-			this.lanes.remove(displaced.name, displaced);
+		if (displaced != null) {
+			displaced.leaveRing();
+			if (displaced.remove()) {
+				this.lanes.remove(displaced.name, displaced);
+			}
 		}
 	}
 
@@ -520,10 +528,13 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		private static final VarHandle EVICTED;
 
+		private static final VarHandle IN_RING;
+
 		static {
 			try {
 				MethodHandles.Lookup lookup = MethodHandles.lookup();
 				EVICTED = lookup.findVarHandle(Lane.class, "evicted", long.class);
+				IN_RING = lookup.findVarHandle(Lane.class, "inRing", boolean.class);
 				IN_FLIGHT = lookup.findVarHandle(Lane.class, "inFlightCount", int.class);
 				COMPLETED = lookup.findVarHandle(Lane.class, "completedCount", int.class);
 			}
@@ -534,6 +545,9 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		/** Messages that left memory, ever. */
 		private volatile long evicted;
+
+		/** Whether it holds a slot of the ring of retired lanes. */
+		private volatile boolean inRing;
 
 		/** Messages delivered and not completed (with id lookup). */
 		@SuppressWarnings("unused") // through IN_FLIGHT
@@ -603,6 +617,15 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			}
 			long in = this.admitted;
 			return in == out && ADMITTED.compareAndSet(this, in, CLOSED_TOTAL);
+		}
+
+		/** {@code true} if it did not hold a slot of the ring and now does. */
+		boolean enterRing() {
+			return IN_RING.compareAndSet(this, false, true);
+		}
+
+		void leaveRing() {
+			this.inRing = false;
 		}
 
 		/** Removes a closed lane for good; {@code false} if it was reopened. */
