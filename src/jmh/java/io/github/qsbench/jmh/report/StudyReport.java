@@ -388,7 +388,8 @@ public final class StudyReport {
 		if (published.isEmpty()) {
 			return "n/a";
 		}
-		return Arrays.stream(Strategy.values()).map(s -> {
+		// the thesis measured its four strategies only
+		return Arrays.stream(Strategy.values()).filter(published.get(Role.Reader)::containsKey).map(s -> {
 			double reader = published.get(Role.Reader).get(s).score();
 			double writer = published.get(Role.Writer).get(s).score();
 			return abbreviation(s) + " ≥ "
