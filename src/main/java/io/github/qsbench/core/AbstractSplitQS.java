@@ -75,6 +75,12 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	/** Index by id and kept counts; off in the thesis's setting. */
 	private final boolean idLookup;
 
+	/**
+	 * Held messages by id, one for the service rather than one per queue, so that a queue
+	 * that empties leaves no index behind; {@code null} in the thesis's setting.
+	 */
+	private final IdIndex<SplitMessage> index;
+
 	/** {@code null} when unlimited. */
 	private final Capacity capacity;
 
@@ -104,6 +110,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
 		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
 		this.idLookup = options.idLookup();
+		this.index = this.idLookup ? IdIndex.concurrentHashMap() : null;
 		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
 		this.held = this.idLookup ? new LongAdder() : null;
@@ -217,13 +224,13 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			this.capacity.checkQueue(0, adding);
 			this.capacity.reserveQueue();
 		}
-		return new Lane(name, this.readyQueues.get(), this.idLookup ? IdIndex.concurrentHashMap() : null);
+		return new Lane(name, this.readyQueues.get(), this.idLookup);
 	}
 
 	private void add(Lane lane, SplitMessage message) {
 		message.queuedIn(lane.name);
-		if (lane.index != null) {
-			lane.index.put(message.id(), message);
+		if (this.index != null) {
+			this.index.put(message.id(), message);
 		}
 		enqueue(lane, message);
 	}
@@ -301,7 +308,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			return null;
 		}
 		message.deliverFirst();
-		if (lane.index != null) {
+		if (lane.counted) {
 			Lane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
 		lane.inFlight.offer(new SplitDelivery(message, 1, now + this.leaseMillis));
@@ -338,16 +345,17 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	@Override
 	public Completion complete(String queue, long id, int delivery) {
 		requireIdLookup();
-		Lane lane = this.lanes.get(queue);
-		SplitMessage message = (lane != null) ? lane.index.get(id) : null;
-		if (message == null) {
+		SplitMessage message = this.index.get(id);
+		// a held message's lane is open, so in the map
+		Lane lane = (message != null && queue.equals(message.queue())) ? this.lanes.get(queue) : null;
+		if (lane == null) {
 			return Completion.NOT_FOUND;
 		}
 		Completion completion = message.complete(delivery);
 		if (completion != Completion.COMPLETED) {
 			return completion;
 		}
-		lane.index.remove(id, message);
+		this.index.remove(id, message);
 		Lane.IN_FLIGHT.getAndAdd(lane, -1);
 		Lane.COMPLETED.getAndAdd(lane, 1);
 		this.held.decrement();
@@ -395,7 +403,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	 * its lane if it was the last.
 	 */
 	private void evicted(Lane lane, SplitMessage message) {
-		if (lane.index != null) {
+		if (lane.counted) {
 			Lane.COMPLETED.getAndAdd(lane, -1);
 		}
 		unreserve((this.capacity != null) ? Capacity.charge(message.body()) : 0);
@@ -557,8 +565,8 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		@SuppressWarnings("unused") // through COMPLETED
 		private volatile int completedCount;
 
-		Lane(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
-			super(name, ready, index);
+		Lane(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
 		}
 
 		/** For strategies that hand messages to the ready queue themselves. */
@@ -660,13 +668,13 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		final ConcurrentLinkedQueue<SplitDelivery> inFlight = new ConcurrentLinkedQueue<>();
 
-		/** {@code null} in the thesis's setting; then only the totals are counted. */
-		final IdIndex<SplitMessage> index;
+		/** Whether ready and in-flight messages are counted (with id lookup). */
+		final boolean counted;
 
-		LaneRefs(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
+		LaneRefs(String name, Queue<SplitMessage> ready, boolean counted) {
 			this.name = name;
 			this.ready = ready;
-			this.index = index;
+			this.counted = counted;
 		}
 
 	}
@@ -676,8 +684,8 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		long p01, p02, p03, p04, p05, p06, p07, p08;
 
-		LanePadRefs(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
-			super(name, ready, index);
+		LanePadRefs(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
 		}
 
 	}
@@ -706,8 +714,8 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		 */
 		volatile long admitted;
 
-		LaneAdmitted(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
-			super(name, ready, index);
+		LaneAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
 		}
 
 	}
@@ -717,8 +725,8 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 		long p11, p12, p13, p14, p15, p16, p17, p18;
 
-		LanePadAdmitted(String name, Queue<SplitMessage> ready, IdIndex<SplitMessage> index) {
-			super(name, ready, index);
+		LanePadAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
 		}
 
 	}
