@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
@@ -58,7 +58,7 @@ public class DeepQueueBenchmark {
 	@Param({ "0", "1000" })
 	public int inFlight;
 
-	private AbstractQS<?> service;
+	private QueueServiceCore service;
 
 	@Setup(Level.Trial)
 	public void fill() {

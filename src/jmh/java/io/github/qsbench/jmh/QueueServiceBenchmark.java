@@ -21,12 +21,14 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueService;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
@@ -83,12 +85,18 @@ public abstract class QueueServiceBenchmark {
 		@Param("false")
 		public boolean idLookup;
 
-		QueueService service;
+		QueueServiceCore service;
 
 		@Setup(Level.Iteration)
 		public void newService() {
 			this.service = this.strategy
 				.create(new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
+		}
+
+		/** Stops what the service runs of its own, such as a dispatcher thread. */
+		@TearDown(Level.Iteration)
+		public void closeService() {
+			this.service.close();
 		}
 
 	}

@@ -3,7 +3,7 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 import java.util.Map;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 
 import org.slf4j.Logger;
@@ -32,9 +32,9 @@ class QueueServiceConfiguration {
 	}
 
 	@Bean
-	AbstractQS<?> queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
+	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
 		StrategyProfiles.check(environment, properties);
-		AbstractQS<?> service = properties.strategy().create(properties.toOptions(clock));
+		QueueServiceCore service = properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
@@ -43,7 +43,7 @@ class QueueServiceConfiguration {
 	}
 
 	@Bean
-	InfoContributor strategyInfo(QueueServiceProperties properties, AbstractQS<?> service) {
+	InfoContributor strategyInfo(QueueServiceProperties properties, QueueServiceCore service) {
 		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",
 				service.getClass().getSimpleName(), "delivery", properties.strategy().delivery(properties.eviction()),
 				"eviction", properties.eviction(), "leaseTimeout", properties.leaseTimeout().toString());

@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  * message is dropped from the head of its queue at once, and the caps are charged until a
  * message really leaves memory.
  */
-public abstract class AbstractQS<M extends AbstractMessage> implements QueueService {
+public abstract class AbstractQS<M extends AbstractMessage> implements QueueServiceCore {
 
 	/** A walk or completion that left the queue empty: a reason to try removing it. */
 	private static final Object QUEUE_EMPTY = new Object();

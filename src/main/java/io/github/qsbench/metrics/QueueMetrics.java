@@ -4,7 +4,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
 
@@ -36,9 +36,9 @@ public class QueueMetrics {
 
 	private final Map<Capacity.Limit, Counter> refused;
 
-	private final AbstractQS<?> service;
+	private final QueueServiceCore service;
 
-	public QueueMetrics(MeterRegistry registry, AbstractQS<?> service) {
+	public QueueMetrics(MeterRegistry registry, QueueServiceCore service) {
 		this.service = service;
 		this.pushed = Counter.builder("qs.messages.pushed")
 			.description("Messages accepted by a push")
@@ -58,7 +58,9 @@ public class QueueMetrics {
 			.description(
 					"Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
-		Gauge.builder("qs.queues", service, AbstractQS::queueCount).description("Queues that exist").register(registry);
+		Gauge.builder("qs.queues", service, QueueServiceCore::queueCount)
+			.description("Queues that exist")
+			.register(registry);
 		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));
 		this.refused = new EnumMap<>(Capacity.Limit.class);
 		for (Capacity.Limit limit : Capacity.Limit.values()) {

@@ -13,7 +13,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Lease;
 
 import org.slf4j.Logger;
@@ -51,7 +51,7 @@ class LongPolls implements SmartLifecycle, DisposableBean {
 
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
 
-	private final AbstractQS<?> service;
+	private final QueueServiceCore service;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
 
@@ -60,7 +60,7 @@ class LongPolls implements SmartLifecycle, DisposableBean {
 	/** From construction on: the web server may take requests before this is started. */
 	private volatile boolean running = true;
 
-	LongPolls(AbstractQS<?> service) {
+	LongPolls(QueueServiceCore service) {
 		this.service = service;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("long-poll-timer-");
 		threads.setDaemon(true);

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -84,7 +84,7 @@ class QueueController {
 	 */
 	private static final long ASYNC_TIMEOUT_GRACE_MILLIS = 5_000;
 
-	private final AbstractQS<?> service;
+	private final QueueServiceCore service;
 
 	private final QueueMetrics metrics;
 
@@ -94,7 +94,7 @@ class QueueController {
 
 	private final BatchRequests batches;
 
-	QueueController(AbstractQS<?> service, QueueMetrics metrics, LongPolls longPolls,
+	QueueController(QueueServiceCore service, QueueMetrics metrics, LongPolls longPolls,
 			QueueServiceProperties properties) {
 		this.service = service;
 		this.metrics = metrics;

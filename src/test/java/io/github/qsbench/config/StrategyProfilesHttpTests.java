@@ -47,7 +47,7 @@ class StrategyProfilesHttpTests {
 			String info = http.get("/actuator/info").body();
 			assertThat(JsonPath.parse(info).read("$.strategy.name", String.class)).isEqualTo(strategy.profile());
 			assertThat(JsonPath.parse(info).read("$.strategy.implementation", String.class))
-				.isEqualTo(context.getBean(io.github.qsbench.core.AbstractQS.class).getClass().getSimpleName());
+				.isEqualTo(context.getBean(io.github.qsbench.core.QueueServiceCore.class).getClass().getSimpleName());
 			assertThat(http.get("/actuator/prometheus").body())
 				.contains("qs_messages_completed_total{application=\"queue-service\",strategy=\"" + strategy.profile()
 						+ "\"} 1.0");

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
@@ -39,7 +39,7 @@ class LongPollsTests {
 
 	private static final int ROUNDS = ConcurrentTestHarness.intProperty("qs.test.longPollRounds", 300);
 
-	private AbstractQS<?> service = create(Strategy.CONCURRENT_ATOMIC);
+	private QueueServiceCore service = create(Strategy.CONCURRENT_ATOMIC);
 
 	private LongPolls longPolls = new LongPolls(this.service);
 
@@ -191,7 +191,7 @@ class LongPollsTests {
 		assertThat(answers.answered()).as("answered at once").isEqualTo(4);
 	}
 
-	private static AbstractQS<?> create(Strategy strategy) {
+	private static QueueServiceCore create(Strategy strategy) {
 		return strategy.create(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, new MutableClock(), true));
 	}
 

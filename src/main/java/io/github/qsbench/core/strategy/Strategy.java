@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
@@ -13,7 +13,9 @@ import io.github.qsbench.core.QueueOptions;
 /**
  * The thread-safety strategies: the one place a strategy is chosen, whether by a Spring
  * profile, a JMH {@code @Param} or a parameterized test. The thesis's four come first;
- * then its proposals (section 5.2 and appendix A) and the seeds' designs.
+ * then its proposals (section 5.2 and appendix A) and the seeds' designs, those that keep
+ * in-flight messages apart from ready ones (5.2.3.1) on
+ * {@link io.github.qsbench.core.AbstractSplitQS}.
  */
 public enum Strategy {
 
@@ -54,21 +56,27 @@ public enum Strategy {
 	 * Seed 001, Tomcat's {@code SynchronizedQueue}: an array ring under a monitor per
 	 * queue.
 	 */
-	SYNCHRONIZED_ARRAY_QUEUE("synchronized-array-queue", "SynchronizedArrayQueue", SynchronizedArrayQueueQS::new);
+	SYNCHRONIZED_ARRAY_QUEUE("synchronized-array-queue", "SynchronizedArrayQueue", SynchronizedArrayQueueQS::new),
+
+	SPLIT_CONCURRENT("split-concurrent", "SplitConcurrent", SplitConcurrentQS::new),
+
+	SPLIT_JCTOOLS("split-jctools", "SplitJCTools", SplitJCToolsQS::new),
+
+	SPLIT_DISPATCHER("split-dispatcher", "SplitDispatcher", SplitDispatcherQS::new);
 
 	private final String profile;
 
 	private final String thesisName;
 
-	private final Function<QueueOptions, AbstractQS<?>> factory;
+	private final Function<QueueOptions, QueueServiceCore> factory;
 
-	Strategy(String profile, String thesisName, Function<QueueOptions, AbstractQS<?>> factory) {
+	Strategy(String profile, String thesisName, Function<QueueOptions, QueueServiceCore> factory) {
 		this.profile = profile;
 		this.thesisName = thesisName;
 		this.factory = factory;
 	}
 
-	public AbstractQS<?> create(QueueOptions options) {
+	public QueueServiceCore create(QueueOptions options) {
 		return this.factory.apply(options);
 	}
 
@@ -93,7 +101,7 @@ public enum Strategy {
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
 			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES,
-					SYNCHRONIZED_ARRAY_QUEUE ->
+					SYNCHRONIZED_ARRAY_QUEUE, SPLIT_CONCURRENT, SPLIT_JCTOOLS, SPLIT_DISPATCHER ->
 				Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES,
 					READ_WRITE_LOCK_READ_PUSH ->

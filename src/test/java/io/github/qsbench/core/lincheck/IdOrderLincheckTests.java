@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 @Param(name = "id", gen = LongGen.class, conf = "1:4")
 public class IdOrderLincheckTests {
 
-	private final AbstractQS<?> service = Strategy.SYNCHRONIZED.create(new QueueOptions(Duration.ofDays(1),
+	private final QueueServiceCore service = Strategy.SYNCHRONIZED.create(new QueueOptions(Duration.ofDays(1),
 			Eviction.LAZY, InstantSource.fixed(Instant.parse("2017-06-01T00:00:00Z")), true));
 
 	@Operation

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -13,7 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
@@ -25,6 +26,7 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -47,18 +49,32 @@ class QueueServiceContractTests {
 
 	final MutableClock clock = new MutableClock();
 
-	AbstractQS<?> service;
+	QueueServiceCore service;
 
 	@Parameter
 	Strategy strategy;
 
-	AbstractQS<?> create(Eviction eviction) {
-		return this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true));
+	QueueServiceCore create(Eviction eviction) {
+		return newService(new QueueOptions(LEASE, eviction, this.clock, true));
+	}
+
+	/** Every service a test made, closed after it (a dispatcher runs a thread). */
+	private final List<QueueServiceCore> created = new ArrayList<>();
+
+	QueueServiceCore newService(QueueOptions options) {
+		QueueServiceCore made = this.strategy.create(options);
+		this.created.add(made);
+		return made;
 	}
 
 	@BeforeEach
 	void createService() {
 		this.service = create(Eviction.LAZY);
+	}
+
+	@AfterEach
+	void closeServices() {
+		this.created.forEach(QueueServiceCore::close);
 	}
 
 	@Test
@@ -188,7 +204,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
-		AbstractQS<?> thesis = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
 		thesis.complete(thesis.poll("q").orElseThrow());
 		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
@@ -316,7 +332,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void withoutIdLookup_completeByIdRefused() {
-		AbstractQS<?> plain = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore plain = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		Message message = plain.push("q", "x");
 		plain.poll("q");
 
@@ -565,7 +581,7 @@ class QueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void pushPollComplete_manyQueueNames_nothingLeft(Eviction eviction) {
-		this.service = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = newService(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		for (int i = 0; i < 1_000; i++) {
 			String queue = "q" + i;
 			this.service.push(queue, "body " + i);
@@ -577,7 +593,7 @@ class QueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void completedBehindAnInFlightMessage_chargedUntilEvicted(Eviction eviction) {
-		this.service = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
+		this.service = newService(new QueueOptions(LEASE, eviction, this.clock, true, LIMITS));
 		Message head = this.service.push("q", "slow");
 		this.service.push("q", "fast");
 		this.service.poll("q");
@@ -596,8 +612,8 @@ class QueueServiceContractTests {
 	@EnumSource(Eviction.class)
 	void abandonedMessages_boundedByTheCapsAndFreedByRedelivery(Eviction eviction) {
 		long charge = Capacity.charge("abandoned");
-		this.service = this.strategy
-			.create(new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
+		this.service = newService(
+				new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
 		for (int i = 0; i < 10; i++) {
 			this.service.push("q" + i, "abandoned");
 			this.service.poll("q" + i);
@@ -627,8 +643,8 @@ class QueueServiceContractTests {
 		return this.service.complete(lease.message().queue(), lease.message().id(), lease.delivery());
 	}
 
-	AbstractQS<?> withLimits(Capacity.Limits limits) {
-		return this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
+	QueueServiceCore withLimits(Capacity.Limits limits) {
+		return newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, limits));
 	}
 
 	Message pushAndPoll(String queue, String body) {

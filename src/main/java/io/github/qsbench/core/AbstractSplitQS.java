@@ -1,0 +1,734 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * The framework the thesis proposes in section 5.2.3.1: messages in flight are kept apart
+ * from ready ones, so a poll looks at two heads instead of walking past every leased
+ * message. A sibling of {@link AbstractQS}, not a subclass: that framework's one deque
+ * per queue, guarded by {@link Lockable}s, is exactly what this one replaces, and a
+ * dispatcher or a bounded array queue is no lock.
+ *
+ * <p>
+ * Each queue (a {@link Lane}) has
+ * <ul>
+ * <li>a <em>ready queue</em>, the strategy's building block: any thread-safe
+ * {@link Queue} whose {@code poll} hands each element to one caller;</li>
+ * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of
+ * {@link SplitDelivery}s (message, delivery number, lease expiry) not yet dropped, in the
+ * order of the deliveries. Every lease has the same length, so leases expire in that
+ * order, and a poll checks only the record's head for an expired lease before it takes
+ * the ready queue's head: O(1), however many messages are in flight.</li>
+ * </ul>
+ *
+ * <p>
+ * <b>Why it is exactly-once</b> (as long as consumers complete within their lease):
+ * <ul>
+ * <li>a message enters its ready queue once, and the ready queue's {@code poll} hands it
+ * to one consumer: its first delivery;</li>
+ * <li>a later delivery happens only by compare-and-set of the message's state from the
+ * previous delivery, not completed, to the next ({@link SplitMessage#redeliver}), and
+ * only once that delivery's lease has expired; completion is a compare-and-set on the
+ * same state, so of a redelivery and a completion of one delivery exactly one wins;</li>
+ * <li>a record is taken from the in-flight head by one claimer
+ * ({@link SplitDelivery#claim}), so it is moved or dropped once.</li>
+ * </ul>
+ * Leases expire in record order only up to the skew of the clock reads of racing polls (a
+ * few milliseconds): a lapsed lease behind one that has not lapsed waits that long, never
+ * less than its lease.
+ *
+ * <p>
+ * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
+ * in-flight head: at the next poll of its queue or, in the service's setting (id lookup),
+ * at its completion if it is at the head; one behind a message still in flight waits for
+ * it, and stays charged to the caps until then, as with {@link AbstractQS}'s lazy
+ * eviction. With {@link Eviction#EAGER} a completion removes its message from the record
+ * at once (a scan as far as its position, like {@code AbstractQS}'s). Each lane counts
+ * the messages it holds; the eviction that brings the count to zero closes the lane by
+ * compare-and-set: the queue no longer exists (nor counts, nor is charged). A closed lane
+ * stays in the map a while ({@link #retire}), where a push reopens it by compare-and-set;
+ * one removed for good is never reopened, and a push that finds it makes another. So no
+ * push can land in a removed queue, and pushes only read the map (thesis 5.2.3.3) unless
+ * a queue name is new or long unused.
+ */
+public abstract class AbstractSplitQS implements QueueServiceCore {
+
+	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+
+	private final Supplier<Queue<SplitMessage>> readyQueues;
+
+	/** Index by id and kept counts; off in the thesis's setting. */
+	private final boolean idLookup;
+
+	/**
+	 * Held messages by id, one for the service rather than one per queue, so that a queue
+	 * that empties leaves no index behind; {@code null} in the thesis's setting.
+	 */
+	private final IdIndex<SplitMessage> index;
+
+	/** {@code null} when unlimited. */
+	private final Capacity capacity;
+
+	private final int maxPerQueue;
+
+	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
+	private final LongAdder held;
+
+	private final InstantSource clock;
+
+	private final long leaseMillis;
+
+	private final boolean eager;
+
+	private final AtomicLong lastId = new AtomicLong();
+
+	private static final int RETIRED = 64;
+
+	/** Lanes that closed lately, see {@link #retire}. */
+	private final AtomicReferenceArray<Lane> retired = new AtomicReferenceArray<>(RETIRED);
+
+	/**
+	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
+	 * element to one caller, {@code offer} must accept every message (the caps bound them
+	 * before it is called)
+	 */
+	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
+		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
+		this.idLookup = options.idLookup();
+		this.index = this.idLookup ? IdIndex.lockFree() : null;
+		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
+		this.maxPerQueue = options.limits().maxMessagesPerQueue();
+		this.held = this.idLookup ? new LongAdder() : null;
+		this.clock = options.clock();
+		this.leaseMillis = options.leaseTimeout().toMillis();
+		this.eager = options.eviction() == Eviction.EAGER;
+	}
+
+	/**
+	 * Hands an admitted message (counted in its lane, indexed) to its lane's ready queue.
+	 * A dispatcher strategy defers it to its own thread.
+	 */
+	protected void enqueue(Lane lane, SplitMessage message) {
+		lane.ready.offer(message);
+	}
+
+	/**
+	 * Called when a poll found nothing ready: makes sure that every message whose push
+	 * ended before this call is in its ready queue.
+	 * @return whether anything may have become ready, so the poll looks again
+	 */
+	protected boolean flush() {
+		return false;
+	}
+
+	@Override
+	public Message push(String queue, String body) {
+		long charge = reserve(body);
+		SplitMessage message = new SplitMessage(this.lastId.incrementAndGet(), queue, body);
+		Lane lane;
+		try {
+			lane = admit(queue, 1);
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		add(lane, message);
+		if (this.held != null) {
+			this.held.increment();
+		}
+		return message;
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<String> bodies) {
+		long charge = 0;
+		if (this.capacity != null) {
+			for (String body : bodies) {
+				charge += Capacity.charge(body);
+			}
+			this.capacity.reserveBytes(charge);
+		}
+		List<SplitMessage> created = new ArrayList<>(bodies.size());
+		for (String body : bodies) {
+			created.add(new SplitMessage(this.lastId.incrementAndGet(), queue, body));
+		}
+		Lane lane;
+		try {
+			lane = admit(queue, created.size());
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			throw ex;
+		}
+		for (SplitMessage message : created) {
+			add(lane, message);
+		}
+		if (this.held != null) {
+			this.held.add(created.size());
+		}
+		return List.copyOf(created);
+	}
+
+	/**
+	 * Counts {@code count} messages into the named lane, creating it if needed (inside
+	 * {@code computeIfAbsent}, so a queue is charged to the caps once).
+	 */
+	private Lane admit(String name, int count) {
+		while (true) {
+			Lane lane = this.lanes.get(name);
+			if (lane == null) {
+				lane = this.lanes.computeIfAbsent(name, n -> newLane(n, count));
+			}
+			int entered = lane.enter(count, this.maxPerQueue);
+			if (entered == Lane.ENTERED) {
+				return lane;
+			}
+			if (entered == Lane.CLOSED) {
+				// emptied and retired, not yet removed: the queue exists again, in it
+				if (this.capacity != null) {
+					this.capacity.checkQueue(0, count);
+					this.capacity.reserveQueue();
+				}
+				if (lane.reopen(count)) {
+					return lane;
+				}
+				if (this.capacity != null) {
+					this.capacity.releaseQueue();
+				}
+			}
+			else {
+				// removed: help take it out of the map, then make another
+				this.lanes.remove(name, lane);
+			}
+		}
+	}
+
+	private Lane newLane(String name, int adding) {
+		if (this.capacity != null) {
+			this.capacity.checkQueue(0, adding);
+			this.capacity.reserveQueue();
+		}
+		return new Lane(name, this.readyQueues.get(), this.idLookup);
+	}
+
+	private void add(Lane lane, SplitMessage message) {
+		message.queuedIn(lane.name);
+		if (this.index != null) {
+			this.index.put(message.id(), message);
+		}
+		enqueue(lane, message);
+	}
+
+	private long reserve(String body) {
+		if (this.capacity == null) {
+			return 0;
+		}
+		long charge = Capacity.charge(body);
+		this.capacity.reserveBytes(charge);
+		return charge;
+	}
+
+	private void unreserve(long charge) {
+		if (this.capacity != null) {
+			this.capacity.releaseBytes(charge);
+		}
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		Lane lane = this.lanes.get(queue);
+		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+		if (message == null && flush()) {
+			lane = this.lanes.get(queue);
+			message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+		}
+		return Optional.ofNullable(message);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max) {
+		requireIdLookup();
+		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
+		Lane lane = this.lanes.get(queue);
+		long now = this.clock.millis();
+		boolean flushed = false;
+		while (leases.size() < max) {
+			SplitMessage message = (lane != null) ? grab(lane, now) : null;
+			if (message == null) {
+				if (flushed || !flush()) {
+					break;
+				}
+				flushed = true;
+				lane = this.lanes.get(queue);
+				continue;
+			}
+			leases.add(new Lease(message, message.deliveries()));
+		}
+		return leases;
+	}
+
+	/**
+	 * Delivers the record's head again if its lease expired, dropping completed heads on
+	 * the way; otherwise the ready queue's head.
+	 */
+	private SplitMessage grab(Lane lane, long now) {
+		SplitDelivery head;
+		while ((head = lane.inFlight.peek()) != null) {
+			SplitMessage message = head.message;
+			boolean completed = message.isCompleted();
+			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
+				// live, or claimed by another thread that moves or drops it
+				break;
+			}
+			lane.inFlight.poll();
+			if (!completed && message.redeliver(head.delivery)) {
+				lane.inFlight.offer(new SplitDelivery(message, head.delivery + 1, now + this.leaseMillis));
+				return message;
+			}
+			evicted(lane, message);
+		}
+		SplitMessage message = lane.ready.poll();
+		if (message == null) {
+			return null;
+		}
+		message.deliverFirst();
+		if (lane.counted) {
+			Lane.IN_FLIGHT.getAndAdd(lane, 1);
+		}
+		lane.inFlight.offer(new SplitDelivery(message, 1, now + this.leaseMillis));
+		return message;
+	}
+
+	@Override
+	public boolean complete(Message message) {
+		if (this.idLookup) {
+			return complete(message.queue(), message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+		}
+		SplitMessage own = (SplitMessage) message;
+		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
+			return false;
+		}
+		if (this.eager) {
+			// still held, so its lane is still in the map
+			removeCompleted(this.lanes.get(own.queue()), own);
+		}
+		return true;
+	}
+
+	@Override
+	public Completion complete(String queue, long id) {
+		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
+	}
+
+	/**
+	 * The message's compare-and-set decides between racing completions and a redelivery;
+	 * then the message leaves the index, and the completed head of the in-flight record
+	 * (or, eagerly, the message itself) is dropped. Never scans a queue with lazy
+	 * eviction.
+	 */
+	@Override
+	public Completion complete(String queue, long id, int delivery) {
+		requireIdLookup();
+		SplitMessage message = this.index.get(id);
+		// a held message's lane is open, so in the map
+		Lane lane = (message != null && queue.equals(message.queue())) ? this.lanes.get(queue) : null;
+		if (lane == null) {
+			return Completion.NOT_FOUND;
+		}
+		Completion completion = message.complete(delivery);
+		if (completion != Completion.COMPLETED) {
+			return completion;
+		}
+		this.index.remove(id, message);
+		Lane.IN_FLIGHT.getAndAdd(lane, -1);
+		Lane.COMPLETED.getAndAdd(lane, 1);
+		this.held.decrement();
+		if (this.eager) {
+			removeCompleted(lane, message);
+		}
+		else {
+			trim(lane);
+		}
+		return Completion.COMPLETED;
+	}
+
+	/** Drops completed messages from the head of the in-flight record. */
+	private void trim(Lane lane) {
+		SplitDelivery head;
+		while ((head = lane.inFlight.peek()) != null && head.message.isCompleted()) {
+			if (!head.claim()) {
+				return;
+			}
+			lane.inFlight.poll();
+			evicted(lane, head.message);
+		}
+	}
+
+	/**
+	 * Eager eviction: finds the completed message's record (a scan as far as its
+	 * position, as {@code AbstractQS}'s eager eviction scans) and removes it; if another
+	 * thread holds its claim, or its consumer has not recorded it yet, it is dropped when
+	 * it reaches the head.
+	 */
+	private void removeCompleted(Lane lane, SplitMessage message) {
+		for (SplitDelivery record : lane.inFlight) {
+			if (record.message == message) {
+				if (record.claim()) {
+					lane.inFlight.remove(record);
+					evicted(lane, message);
+				}
+				return;
+			}
+		}
+	}
+
+	/**
+	 * A completed message left memory: release what it was charged, and close and remove
+	 * its lane if it was the last.
+	 */
+	private void evicted(Lane lane, SplitMessage message) {
+		if (lane.counted) {
+			Lane.COMPLETED.getAndAdd(lane, -1);
+		}
+		unreserve((this.capacity != null) ? Capacity.charge(message.body()) : 0);
+		if (lane.leave()) {
+			if (this.capacity != null) {
+				this.capacity.releaseQueue();
+			}
+			retire(lane);
+		}
+	}
+
+	/**
+	 * Keeps a lane that just closed in the map for a while, where a push to its queue
+	 * reopens it by one compare-and-set instead of removing it and creating another (in
+	 * the thesis's 4-1 setup nearly every push found its queue just emptied); the lane it
+	 * displaces from {@link #retired} is removed for good, unless a push reopened it. A
+	 * lane holds one slot at most, so a few queues that empty again and again keep
+	 * theirs. So at most {@value #RETIRED} closed lanes, empty, stay in memory; they are
+	 * not charged and do not count as queues.
+	 */
+	private void retire(Lane lane) {
+		if (!lane.enterRing()) {
+			// already in the ring from an earlier closing: it keeps its one slot
+			return;
+		}
+		Lane displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
+		if (displaced != null) {
+			displaced.leaveRing();
+			if (displaced.remove()) {
+				this.lanes.remove(displaced.name, displaced);
+			}
+		}
+	}
+
+	@Override
+	public List<QueueStats> queues() {
+		requireIdLookup();
+		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
+		for (Lane lane : this.lanes.values()) {
+			QueueStats one = lane.stats();
+			if (one != null) {
+				stats.add(one);
+			}
+		}
+		stats.sort(Comparator.comparing(QueueStats::name));
+		return stats;
+	}
+
+	@Override
+	public Optional<QueueStats> queue(String name) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(name);
+		return Optional.ofNullable((lane != null) ? lane.stats() : null);
+	}
+
+	/**
+	 * Whether a poll would find a message now: the ready queue's head, or the first
+	 * message of the in-flight record not completed, if its lease expired.
+	 */
+	@Override
+	public boolean hasReady(String name) {
+		return readyIn(name) || (flush() && readyIn(name));
+	}
+
+	private boolean readyIn(String name) {
+		Lane lane = this.lanes.get(name);
+		if (lane == null) {
+			return false;
+		}
+		if (!lane.ready.isEmpty()) {
+			return true;
+		}
+		long now = this.clock.millis();
+		for (SplitDelivery record : lane.inFlight) {
+			if (!record.message.isCompleted()) {
+				return !record.isClaimed() && record.expiredAt(now);
+			}
+		}
+		return false;
+	}
+
+	private void requireIdLookup() {
+		if (!this.idLookup) {
+			throw new IllegalStateException("built without id lookup");
+		}
+	}
+
+	/** Lanes in memory, open or retired: what the retirement bounds. */
+	int lanesInMemory() {
+		return this.lanes.size();
+	}
+
+	/** Open lanes, counted without a lock (retired ones stay in the map a while). */
+	@Override
+	public int queueCount() {
+		int open = 0;
+		for (Lane lane : this.lanes.values()) {
+			open += lane.isOpen() ? 1 : 0;
+		}
+		return open;
+	}
+
+	@Override
+	public long heldCount() {
+		return (this.held != null) ? this.held.sum() : 0;
+	}
+
+	@Override
+	public Optional<Capacity> capacity() {
+		return Optional.ofNullable(this.capacity);
+	}
+
+	/**
+	 * One named queue: its ready queue, its in-flight record, and how many messages it
+	 * holds, which also tells when it is closed.
+	 *
+	 * <p>
+	 * What it holds is two running totals, not one count, each on a cache line of its own
+	 * (the padding classes below): producers add to {@code admitted}, consumers to
+	 * {@code evicted}. One shared count would bounce its cache line between every push
+	 * and every eviction, and invalidate the references all of them read next to it. The
+	 * consumer that evicts the last message closes the lane by compare-and-set of
+	 * {@code admitted}, which fails if a producer came in meanwhile.
+	 */
+	protected static final class Lane extends LanePadAdmitted {
+
+		static final VarHandle IN_FLIGHT;
+
+		static final VarHandle COMPLETED;
+
+		private static final VarHandle EVICTED;
+
+		private static final VarHandle IN_RING;
+
+		static {
+			try {
+				MethodHandles.Lookup lookup = MethodHandles.lookup();
+				EVICTED = lookup.findVarHandle(Lane.class, "evicted", long.class);
+				IN_RING = lookup.findVarHandle(Lane.class, "inRing", boolean.class);
+				IN_FLIGHT = lookup.findVarHandle(Lane.class, "inFlightCount", int.class);
+				COMPLETED = lookup.findVarHandle(Lane.class, "completedCount", int.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		/** Messages that left memory, ever. */
+		private volatile long evicted;
+
+		/** Whether it holds a slot of the ring of retired lanes. */
+		private volatile boolean inRing;
+
+		/** Messages delivered and not completed (with id lookup). */
+		@SuppressWarnings("unused") // through IN_FLIGHT
+		private volatile int inFlightCount;
+
+		/** Completed messages still in the in-flight record (with id lookup). */
+		@SuppressWarnings("unused") // through COMPLETED
+		private volatile int completedCount;
+
+		Lane(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
+		}
+
+		/** For strategies that hand messages to the ready queue themselves. */
+		public Queue<SplitMessage> ready() {
+			return this.ready;
+		}
+
+		/** {@link #enter}: counted in. */
+		static final int ENTERED = 0;
+
+		/** {@link #enter}: the lane is closed, and a push may {@link #reopen} it. */
+		static final int CLOSED = 1;
+
+		/** {@link #enter}: the lane is removed for good. */
+		static final int REMOVED = 2;
+
+		/**
+		 * Counts messages in, unless the lane is closed or removed.
+		 * @throws CapacityExceededException if that would hold more than {@code max}
+		 */
+		int enter(int count, int max) {
+			while (true) {
+				long current = this.admitted;
+				if (current < 0) {
+					return (current == CLOSED_TOTAL) ? CLOSED : REMOVED;
+				}
+				if (max != Integer.MAX_VALUE && current - this.evicted + count > max) {
+					throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, max);
+				}
+				if (ADMITTED.compareAndSet(this, current, current + count)) {
+					return ENTERED;
+				}
+			}
+		}
+
+		/**
+		 * Opens a closed lane with {@code count} messages; {@code false} if another push
+		 * reopened it first or it was removed. Nothing is evicted from a closed lane, so
+		 * its consumers' total is still.
+		 */
+		boolean reopen(int count) {
+			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, this.evicted + count);
+		}
+
+		/**
+		 * Counts one message out, after it left the ready queue and the in-flight record;
+		 * {@code true} if that emptied and closed the lane. While either still holds a
+		 * message this was not the last one, and producers' total is not even read: every
+		 * other eviction removed its message before counting it, so the last to count
+		 * finds both empty.
+		 */
+		boolean leave() {
+			long out = (long) EVICTED.getAndAdd(this, 1L) + 1;
+			if (this.inFlight.peek() != null || this.ready.peek() != null) {
+				return false;
+			}
+			long in = this.admitted;
+			return in == out && ADMITTED.compareAndSet(this, in, CLOSED_TOTAL);
+		}
+
+		/** {@code true} if it did not hold a slot of the ring and now does. */
+		boolean enterRing() {
+			return IN_RING.compareAndSet(this, false, true);
+		}
+
+		void leaveRing() {
+			this.inRing = false;
+		}
+
+		/** Removes a closed lane for good; {@code false} if it was reopened. */
+		boolean remove() {
+			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, REMOVED_TOTAL);
+		}
+
+		boolean isOpen() {
+			return this.admitted >= 0;
+		}
+
+		/** The counts now, {@code null} if the lane is empty or closed. */
+		QueueStats stats() {
+			long in = this.admitted;
+			int held = (int) (in - this.evicted);
+			if (in < 0 || held <= 0) {
+				return null;
+			}
+			int inFlight = Math.max(0, this.inFlightCount);
+			int ready = Math.max(0, held - inFlight - this.completedCount);
+			return new QueueStats(this.name, ready, inFlight);
+		}
+
+	}
+
+	/** What every operation on a lane reads, and nobody writes. */
+	abstract static class LaneRefs {
+
+		final String name;
+
+		final Queue<SplitMessage> ready;
+
+		final ConcurrentLinkedQueue<SplitDelivery> inFlight = new ConcurrentLinkedQueue<>();
+
+		/** Whether ready and in-flight messages are counted (with id lookup). */
+		final boolean counted;
+
+		LaneRefs(String name, Queue<SplitMessage> ready, boolean counted) {
+			this.name = name;
+			this.ready = ready;
+			this.counted = counted;
+		}
+
+	}
+
+	/** A cache line between the references and the producers' total. */
+	abstract static class LanePadRefs extends LaneRefs {
+
+		long p01, p02, p03, p04, p05, p06, p07, p08;
+
+		LanePadRefs(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
+		}
+
+	}
+
+	/** Producers' total. */
+	abstract static class LaneAdmitted extends LanePadRefs {
+
+		static final long CLOSED_TOTAL = Long.MIN_VALUE / 2;
+
+		static final long REMOVED_TOTAL = Long.MIN_VALUE;
+
+		static final VarHandle ADMITTED;
+
+		static {
+			try {
+				ADMITTED = MethodHandles.lookup().findVarHandle(LaneAdmitted.class, "admitted", long.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		/**
+		 * Messages admitted, ever; {@link #CLOSED_TOTAL} once its last one was evicted,
+		 * {@link #REMOVED_TOTAL} once removed.
+		 */
+		volatile long admitted;
+
+		LaneAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
+		}
+
+	}
+
+	/** A cache line between the producers' total and the consumers'. */
+	abstract static class LanePadAdmitted extends LaneAdmitted {
+
+		long p11, p12, p13, p14, p15, p16, p17, p18;
+
+		LanePadAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
+			super(name, ready, counted);
+		}
+
+	}
+
+}

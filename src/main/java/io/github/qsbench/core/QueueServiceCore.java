@@ -1,0 +1,70 @@
+package io.github.qsbench.core;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The queue service as the HTTP layer, metrics and configuration use it: the thesis's
+ * {@link QueueService} plus batches, leases numbered per delivery, completion by id,
+ * per-queue counts and caps. Every strategy offers it, whichever framework it is built on
+ * ({@link AbstractQS}, the thesis's, or {@link AbstractSplitQS}, which keeps messages in
+ * flight apart from ready ones), so nothing outside the core names a framework.
+ *
+ * <p>
+ * {@link #close()} stops whatever the service runs of its own (a dispatcher thread);
+ * Spring calls it when the context closes. Services that run nothing need not override
+ * it.
+ */
+public interface QueueServiceCore extends QueueService, AutoCloseable {
+
+	/**
+	 * Pushes all bodies to one queue, in order, or none of them if a cap would be
+	 * exceeded.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	List<Message> pushAll(String queue, List<String> bodies);
+
+	/**
+	 * Leases up to {@code max} messages of one queue to the caller, in queue order; each
+	 * lease carries the number of its delivery.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	List<Lease> lease(String queue, int max);
+
+	/** Completes the message with that id, whichever its current delivery. */
+	Completion complete(String queue, long id);
+
+	/**
+	 * Completes the message with that id if it is held in that queue, was delivered, and
+	 * {@code delivery} is its current delivery (or {@link AbstractMessage#ANY_DELIVERY}).
+	 * Exactly-once for every strategy.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	Completion complete(String queue, long id, int delivery);
+
+	/** Every queue with its ready and in-flight counts, by name. */
+	List<QueueStats> queues();
+
+	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
+	Optional<QueueStats> queue(String name);
+
+	/** Whether a poll would find a message now; leases nothing. */
+	boolean hasReady(String name);
+
+	/** How many queues exist, read without taking any lock. */
+	int queueCount();
+
+	/**
+	 * How many messages are held (pushed and not yet completed), read without a lock; 0
+	 * without id lookup.
+	 */
+	long heldCount();
+
+	/** The caps and what they hold now, if this service has limits. */
+	Optional<Capacity> capacity();
+
+	@Override
+	default void close() {
+	}
+
+}

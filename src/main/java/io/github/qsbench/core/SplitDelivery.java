@@ -1,0 +1,53 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One delivery of a {@link SplitMessage}, as its queue's in-flight record holds it: which
+ * delivery, and when its lease expires. Immutable but for its claim: whoever takes the
+ * record from the head of the in-flight record claims it first, so that one thread moves
+ * or drops each. A redelivery makes a new one, so a claim can never succeed on a record
+ * that was already moved (no ABA).
+ */
+public final class SplitDelivery {
+
+	private static final VarHandle CLAIMED;
+
+	static {
+		try {
+			CLAIMED = MethodHandles.lookup().findVarHandle(SplitDelivery.class, "claimed", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	final SplitMessage message;
+
+	final int delivery;
+
+	final long leaseExpiresAtMillis;
+
+	private volatile boolean claimed;
+
+	public SplitDelivery(SplitMessage message, int delivery, long leaseExpiresAtMillis) {
+		this.message = message;
+		this.delivery = delivery;
+		this.leaseExpiresAtMillis = leaseExpiresAtMillis;
+	}
+
+	/** {@code true} for exactly one caller, who then moves or drops this record. */
+	public boolean claim() {
+		return CLAIMED.compareAndSet(this, false, true);
+	}
+
+	public boolean isClaimed() {
+		return this.claimed;
+	}
+
+	boolean expiredAt(long nowMillis) {
+		return nowMillis >= this.leaseExpiresAtMillis;
+	}
+
+}

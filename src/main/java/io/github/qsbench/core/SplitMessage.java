@@ -1,0 +1,120 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A message of {@link AbstractSplitQS}: ready messages wait in a queue that hands each to
+ * one consumer, so the one race left on a message is between a redelivery and a
+ * completion of the same delivery, decided by compare-and-set of one int holding its
+ * delivery count and whether it is completed (no allocation per change).
+ *
+ * <p>
+ * Nothing else: 32 bytes per message. What a delivery needs besides (its lease's expiry,
+ * who may move its record) lives in a {@link SplitDelivery}, made when the message is
+ * delivered, so a backlog of messages never delivered costs the garbage collector no more
+ * than its messages.
+ */
+public final class SplitMessage implements Message {
+
+	private static final int COMPLETED = 1;
+
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(SplitMessage.class, "state", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final long id;
+
+	/**
+	 * As in {@link AbstractMessage}: the queue's own instance of its name once queued.
+	 */
+	private String queue;
+
+	private final String body;
+
+	/** Deliveries so far, shifted left by one, or'ed with {@link #COMPLETED}. */
+	private volatile int state;
+
+	public SplitMessage(long id, String queue, String body) {
+		this.id = id;
+		this.queue = queue;
+		this.body = body;
+	}
+
+	@Override
+	public long id() {
+		return this.id;
+	}
+
+	@Override
+	public String queue() {
+		return this.queue;
+	}
+
+	@Override
+	public String body() {
+		return this.body;
+	}
+
+	void queuedIn(String queueName) {
+		this.queue = queueName;
+	}
+
+	@Override
+	public int deliveries() {
+		return this.state >>> 1;
+	}
+
+	public boolean isCompleted() {
+		return (this.state & COMPLETED) != 0;
+	}
+
+	/**
+	 * The first delivery, by the one consumer a ready queue handed the message to: nobody
+	 * else can deliver it, and a completion of a message never delivered changes nothing,
+	 * so a release store does (the record that follows is a full fence).
+	 */
+	public void deliverFirst() {
+		STATE.setRelease(this, 1 << 1);
+	}
+
+	/**
+	 * Delivers the message once more, by the claimer of its expired record, unless it was
+	 * completed meanwhile (then the completion won and the caller drops it).
+	 */
+	public boolean redeliver(int delivery) {
+		return STATE.compareAndSet(this, delivery << 1, (delivery + 1) << 1);
+	}
+
+	/**
+	 * Completes the message if {@code delivery} is its current delivery (or
+	 * {@link AbstractMessage#ANY_DELIVERY}); the answers are those of
+	 * {@link AbstractMessage#complete(int)}.
+	 */
+	public Completion complete(int delivery) {
+		while (true) {
+			int current = this.state;
+			if ((current & COMPLETED) != 0) {
+				return Completion.NOT_FOUND;
+			}
+			int deliveries = current >>> 1;
+			if (deliveries == 0) {
+				return Completion.NOT_DELIVERED;
+			}
+			if (delivery != AbstractMessage.ANY_DELIVERY && delivery != deliveries) {
+				return Completion.STALE_LEASE;
+			}
+			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return Completion.COMPLETED;
+			}
+		}
+	}
+
+}

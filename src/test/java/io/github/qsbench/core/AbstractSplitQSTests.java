@@ -1,0 +1,50 @@
+package io.github.qsbench.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import io.github.qsbench.core.strategy.SplitConcurrentQS;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the contract suite cannot see of the split framework: emptied queues are retired,
+ * reopened by the next push, and only a bounded number of them stays in memory.
+ */
+class AbstractSplitQSTests {
+
+	private final MutableClock clock = new MutableClock();
+
+	private final AbstractSplitQS service = new SplitConcurrentQS(new QueueOptions(Duration.ofSeconds(30),
+			Eviction.LAZY, this.clock, true, Capacity.Limits.forHeap(1 << 30)));
+
+	@Test
+	void emptiedQueue_reopenedByTheNextPush_asTheSameQueue() {
+		this.service.push("q", "first");
+		this.service.complete(this.service.poll("q").orElseThrow());
+		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.lanesInMemory()).as("retired, not yet removed").isOne();
+
+		this.service.push("q", "second");
+
+		assertThat(this.service.queueCount()).isOne();
+		assertThat(this.service.lanesInMemory()).as("reopened, not made anew").isOne();
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isOne();
+		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("second");
+	}
+
+	@Test
+	void manyQueueNames_atMostTheRetiredStayInMemory() {
+		for (int i = 0; i < 10_000; i++) {
+			String queue = "q" + i;
+			this.service.push(queue, "x");
+			assertThat(this.service.complete(this.service.poll(queue).orElseThrow())).isTrue();
+		}
+
+		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isZero();
+		assertThat(this.service.lanesInMemory()).isLessThanOrEqualTo(64);
+	}
+
+}
