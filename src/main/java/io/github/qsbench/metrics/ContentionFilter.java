@@ -1,0 +1,105 @@
+package io.github.qsbench.metrics;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Decides whether one JFR lock event is a wait of the queue core: a pure function of the
+ * event's lock class, thread name and (when recorded) stack, so it can be tested without
+ * a JVM recording.
+ *
+ * <p>
+ * Two gates, both must pass:
+ * <ol>
+ * <li><b>The lock's class</b> is one the core waits on: a monitor of a core class
+ * ({@code Lockable$Mutex}), the sync of a {@code ReentrantReadWriteLock}, a
+ * {@code StampedLock}, and, with stack traces, a {@code ReentrantLock} sync or a
+ * {@code ConcurrentHashMap} bin (its {@code compute} locks the key's bin). Condition
+ * waits ({@code AbstractQueuedSynchronizer$ConditionObject}: idle Tomcat workers, a long
+ * poll waiting for a message) are never contention and never pass.</li>
+ * <li><b>Who took it</b>: with stack traces, the first frame from the top that is not JDK
+ * code ({@code java.*}, {@code jdk.*}, {@code sun.*}) belongs to
+ * {@code io.github.qsbench.core}, so the lock was taken by the core or by JDK code the
+ * core called (a class-loading lock during warm-up is taken by a class loader and does
+ * not count). Without stack traces, the thread is a request thread: Tomcat's
+ * {@code http-nio-*-exec-*} workers or its virtual {@code tomcat-handler-*} threads.</li>
+ * </ol>
+ */
+final class ContentionFilter {
+
+	static final String CORE_PACKAGE = "io.github.qsbench.core.";
+
+	/** Lock classes that only the core uses on request threads: no stack needed. */
+	private static final Set<String> CORE_LOCKS = Set.of(
+			"java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$FairSync", "java.util.concurrent.locks.StampedLock");
+
+	/**
+	 * Lock classes that Tomcat, NIO and Spring also use on request threads: counted only
+	 * when a stack shows the core took them.
+	 */
+	private static final Set<String> SHARED_LOCKS = Set.of("java.util.concurrent.locks.ReentrantLock$NonfairSync",
+			"java.util.concurrent.locks.ReentrantLock$FairSync", "java.util.concurrent.ConcurrentHashMap$Node",
+			"java.util.concurrent.ConcurrentHashMap$TreeBin", "java.util.concurrent.ConcurrentHashMap$ReservationNode");
+
+	private static final List<String> JDK_PACKAGES = List.of("java.", "jdk.", "sun.", "com.sun.");
+
+	private final boolean stackTraces;
+
+	/**
+	 * @param stackTraces whether events carry stack traces; decides which gates apply
+	 */
+	ContentionFilter(boolean stackTraces) {
+		this.stackTraces = stackTraces;
+	}
+
+	/**
+	 * @param lockClass the monitor's class ({@code jdk.JavaMonitorEnter.monitorClass}) or
+	 * the park blocker's ({@code jdk.ThreadPark.parkedClass}); {@code null} when unknown
+	 * @param threadName the Java name of the waiting thread, {@code null} when unknown
+	 * @param frameClasses declaring classes of the stack's frames, top first;
+	 * {@code null} when the event has no stack
+	 */
+	boolean counts(String lockClass, String threadName, List<String> frameClasses) {
+		if (lockClass == null) {
+			return false;
+		}
+		if (this.stackTraces) {
+			return (lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)
+					|| SHARED_LOCKS.contains(lockClass)) && takenByCore(frameClasses);
+		}
+		return (lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)) && isRequestThread(threadName);
+	}
+
+	/** The first frame outside the JDK is core code. */
+	static boolean takenByCore(List<String> frameClasses) {
+		if (frameClasses == null) {
+			return false;
+		}
+		for (String frameClass : frameClasses) {
+			if (!isJdk(frameClass)) {
+				return frameClass.startsWith(CORE_PACKAGE);
+			}
+		}
+		return false;
+	}
+
+	private static boolean isJdk(String className) {
+		for (String prefix : JDK_PACKAGES) {
+			if (className.startsWith(prefix)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Tomcat names its platform workers {@code <protocol>-exec-<n>} (for example
+	 * {@code http-nio-127.0.0.1-8080-exec-3}); with virtual threads Spring Boot names
+	 * them {@code tomcat-handler-<n>}.
+	 */
+	static boolean isRequestThread(String threadName) {
+		return threadName != null && (threadName.contains("-exec-") || threadName.startsWith("tomcat-handler-"));
+	}
+
+}

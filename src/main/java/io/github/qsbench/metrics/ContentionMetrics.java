@@ -1,0 +1,211 @@
+package io.github.qsbench.metrics;
+
+import java.time.Duration;
+import java.util.AbstractList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * {@code qs.contention} (Prometheus {@code qs_contention_seconds_total}): the time
+ * request threads spent blocked on a lock or monitor of the queue core, that is what the
+ * active strategy's own synchronization costs under load, to show beside throughput.
+ *
+ * <p>
+ * <b>Source.</b> A JFR {@link RecordingStream} inside the service, with threshold 0, of
+ * {@code jdk.JavaMonitorEnter} (a thread blocked entering a contended monitor, the
+ * {@code synchronized} strategy's {@code Lockable$Mutex}) and {@code jdk.ThreadPark} (a
+ * thread parked, as {@code ReentrantReadWriteLock} and the other
+ * {@code java.util.concurrent} locks do while they wait). Each event carries the wait's
+ * duration, the lock's class and, by default, the stack; {@link ContentionFilter} keeps
+ * the waits the core took and the counter adds their durations. The core stays
+ * uninstrumented, so the JMH benchmarks pay nothing; the JVM emits these events only on
+ * the slow path of a lock (a monitor enter that spun and failed, a park), so an
+ * uncontended lock costs nothing either, and the cost grows with the contention it
+ * measures.
+ *
+ * <p>
+ * <b>Why not {@code ThreadMXBean}.</b> Thread contention monitoring gives each thread's
+ * total blocked time (monitors only) and waited time, where waited time mixes a
+ * {@code ReentrantReadWriteLock} wait with an idle Tomcat worker waiting for its next
+ * request and a long poll waiting for a message; it cannot tell which lock, so it cannot
+ * measure the read-write-lock strategy at all, and reading it means walking every thread
+ * on each scrape.
+ *
+ * <p>
+ * <b>What reads 0.</b> The concurrent strategies have no lock of their own: a
+ * compare-and-set that fails is retried at once, which costs CPU but is not a wait, and
+ * shows in throughput and latency, not here. Their only blocking is the bin lock that
+ * {@code ConcurrentHashMap.compute} takes for one key (pushes to one queue, the caps'
+ * per-queue counts), which is counted, and is rare.
+ *
+ * <p>
+ * <b>Limits.</b> A monitor enter that succeeds while spinning is not an event (the JVM
+ * spins briefly before it blocks), so very short waits are not counted; the time a lock
+ * holder spends descheduled is, as its waiters' blocked time. Events are delivered about
+ * once a second, so the counter lags by that much. {@code qs.metrics.contention.enabled}
+ * switches it all off (no recording, no meter),
+ * {@code qs.metrics.contention.stack-traces} trades precision for cost (see
+ * {@link ContentionProperties}).
+ */
+@Component
+public class ContentionMetrics implements SmartLifecycle {
+
+	private static final Logger logger = LoggerFactory.getLogger(ContentionMetrics.class);
+
+	static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+
+	static final String THREAD_PARK = "jdk.ThreadPark";
+
+	private final MeterRegistry registry;
+
+	private final ContentionProperties properties;
+
+	private final ContentionFilter filter;
+
+	/** Written by the stream's thread only. */
+	private final AtomicLong waitedNanos = new AtomicLong();
+
+	/** By lock class, for the shutdown log and tests; only counted waits reach it. */
+	private final Map<String, AtomicLong> waitedNanosByLock = new ConcurrentHashMap<>();
+
+	private volatile RecordingStream stream;
+
+	public ContentionMetrics(MeterRegistry registry, ContentionProperties properties) {
+		this.registry = registry;
+		this.properties = properties;
+		this.filter = new ContentionFilter(properties.stackTraces());
+	}
+
+	@Override
+	public void start() {
+		if (!this.properties.enabled()) {
+			logger.info("Core contention meter off (qs.metrics.contention.enabled=false)");
+			return;
+		}
+		RecordingStream started;
+		try {
+			started = new RecordingStream();
+		}
+		catch (IllegalStateException | SecurityException ex) {
+			logger.warn("Core contention meter off: JFR is not available ({})", ex.getMessage());
+			return;
+		}
+		// disk chunks are kept only while the stream may still read them
+		started.setMaxAge(Duration.ofMinutes(2));
+		started.setMaxSize(32 * 1024 * 1024);
+		// no event is kept past its handler, and their order does not matter to a sum
+		started.setReuse(true);
+		started.setOrdered(false);
+		enable(started, MONITOR_ENTER, "monitorClass");
+		enable(started, THREAD_PARK, "parkedClass");
+		started.onError(ex -> logger.warn("Core contention meter: JFR stream failed", ex));
+		started.startAsync();
+		this.stream = started;
+		FunctionCounter.builder("qs.contention", this, ContentionMetrics::waitedSeconds)
+			.description("Time request threads spent blocked on a lock or monitor of the queue core "
+					+ "(JFR jdk.JavaMonitorEnter and jdk.ThreadPark); about 0 for the concurrent strategies, "
+					+ "whose compare-and-set retries are not waits")
+			.baseUnit("seconds")
+			.register(this.registry);
+		logger.info("Core contention meter on: JFR {} and {}, threshold 0, {}", MONITOR_ENTER, THREAD_PARK,
+				this.properties.stackTraces() ? "with stack traces" : "without stack traces (request threads)");
+	}
+
+	private void enable(RecordingStream stream, String event, String lockField) {
+		var settings = stream.enable(event).withThreshold(Duration.ZERO);
+		if (this.properties.stackTraces()) {
+			settings.withStackTrace();
+		}
+		else {
+			settings.withoutStackTrace();
+		}
+		stream.onEvent(event, recorded -> accept(recorded, lockField));
+	}
+
+	private void accept(RecordedEvent event, String lockField) {
+		RecordedClass lock = event.getClass(lockField);
+		String lockClass = (lock != null) ? lock.getName() : null;
+		RecordedThread thread = event.getThread();
+		String threadName = (thread != null) ? thread.getJavaName() : null;
+		if (this.filter.counts(lockClass, threadName, frameClasses(event.getStackTrace()))) {
+			long nanos = event.getDuration().toNanos();
+			this.waitedNanos.addAndGet(nanos);
+			this.waitedNanosByLock.computeIfAbsent(lockClass, key -> new AtomicLong()).addAndGet(nanos);
+		}
+	}
+
+	/** A view, so only the top frames the filter reads are resolved. */
+	private static List<String> frameClasses(RecordedStackTrace stackTrace) {
+		if (stackTrace == null) {
+			return null;
+		}
+		List<RecordedFrame> frames = stackTrace.getFrames();
+		return new AbstractList<>() {
+
+			@Override
+			public String get(int index) {
+				return frames.get(index).getMethod().getType().getName();
+			}
+
+			@Override
+			public int size() {
+				return frames.size();
+			}
+
+		};
+	}
+
+	double waitedSeconds() {
+		return this.waitedNanos.get() / 1e9;
+	}
+
+	/** Seconds counted so far by lock class, sorted by name. */
+	Map<String, Double> waitedSecondsByLock() {
+		Map<String, Double> seconds = new TreeMap<>();
+		this.waitedNanosByLock.forEach((lock, nanos) -> seconds.put(lock, nanos.get() / 1e9));
+		return seconds;
+	}
+
+	@Override
+	public void stop() {
+		RecordingStream running = this.stream;
+		if (running != null) {
+			this.stream = null;
+			running.close();
+			logger.info("Core contention meter stopped: {} s blocked in the core, by lock {}",
+					String.format("%.3f", waitedSeconds()), waitedSecondsByLock());
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.stream != null;
+	}
+
+	/**
+	 * Starts before the web server takes requests and stops after it has drained them.
+	 */
+	@Override
+	public int getPhase() {
+		return 0;
+	}
+
+}

@@ -1,0 +1,156 @@
+package io.github.qsbench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The filter on the lock classes, threads and stacks JFR reports, as seen in recordings
+ * of the service under load.
+ */
+class ContentionFilterTests {
+
+	private static final String MUTEX = "io.github.qsbench.core.Lockable$Mutex";
+
+	private static final String RW_SYNC = "java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync";
+
+	private static final String REENTRANT_SYNC = "java.util.concurrent.locks.ReentrantLock$NonfairSync";
+
+	private static final String CONDITION = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+
+	private static final String CHM_NODE = "java.util.concurrent.ConcurrentHashMap$Node";
+
+	private static final String WORKER = "http-nio-127.0.0.1-8080-exec-3";
+
+	/** jdk.JavaMonitorEnter on the synchronized strategy's map. */
+	private static final List<String> MUTEX_STACK = List.of(MUTEX, "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.web.QueueController");
+
+	/** jdk.ThreadPark in a read lock of the read-write-lock strategy. */
+	private static final List<String> READ_LOCK_STACK = List.of("jdk.internal.misc.Unsafe",
+			"java.util.concurrent.locks.LockSupport", "java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
+			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.web.QueueController");
+
+	/** jdk.JavaMonitorEnter in ConcurrentHashMap.compute called by the caps. */
+	private static final List<String> CAPACITY_STACK = List.of("java.util.concurrent.ConcurrentHashMap",
+			"io.github.qsbench.core.Capacity", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.web.QueueController");
+
+	/** An idle Tomcat worker waiting for its next request. */
+	private static final List<String> IDLE_WORKER_STACK = List.of("jdk.internal.misc.Unsafe",
+			"java.util.concurrent.locks.LockSupport",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+			"java.util.concurrent.LinkedBlockingQueue", "org.apache.tomcat.util.threads.TaskQueue",
+			"org.apache.tomcat.util.threads.ThreadPoolExecutor");
+
+	/** A ReentrantLock that NIO takes while Tomcat writes a response. */
+	private static final List<String> SOCKET_WRITE_STACK = List.of("jdk.internal.misc.Unsafe",
+			"java.util.concurrent.locks.LockSupport", "java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.ReentrantLock", "sun.nio.ch.SocketChannelImpl",
+			"org.apache.tomcat.util.net.NioChannel", "org.apache.coyote.http11.Http11OutputBuffer");
+
+	/** A class-loading lock taken while core code first touches a class. */
+	private static final List<String> CLASS_LOADING_STACK = List.of("java.lang.ClassLoader",
+			"org.springframework.boot.loader.net.protocol.jar.JarUrlClassLoader", "java.lang.ClassLoader",
+			"io.github.qsbench.core.AtomicMessage", "io.github.qsbench.core.AbstractQS");
+
+	@Nested
+	class WithStackTraces {
+
+		private final ContentionFilter filter = new ContentionFilter(true);
+
+		@Test
+		void strategyLocksTakenByTheCore_count() {
+			assertThat(this.filter.counts(MUTEX, WORKER, MUTEX_STACK)).isTrue();
+			assertThat(this.filter.counts(RW_SYNC, WORKER, READ_LOCK_STACK)).isTrue();
+		}
+
+		@Test
+		void concurrentHashMapBinTakenByTheCore_counts() {
+			assertThat(this.filter.counts(CHM_NODE, WORKER, CAPACITY_STACK)).isTrue();
+		}
+
+		@Test
+		void anyThreadRunningTheCore_counts() {
+			assertThat(this.filter.counts(MUTEX, "test-worker-1", MUTEX_STACK)).isTrue();
+			assertThat(this.filter.counts(MUTEX, null, MUTEX_STACK)).isTrue();
+		}
+
+		@Test
+		void idleWorkersAndConditionWaits_doNotCount() {
+			assertThat(this.filter.counts(CONDITION, WORKER, IDLE_WORKER_STACK)).isFalse();
+			// even under the core: waiting for a message is not contention
+			assertThat(this.filter.counts(CONDITION, WORKER, READ_LOCK_STACK)).isFalse();
+		}
+
+		@Test
+		void sharedLocksTakenOutsideTheCore_doNotCount() {
+			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER, SOCKET_WRITE_STACK)).isFalse();
+			assertThat(this.filter.counts(CHM_NODE, WORKER, List.of("java.util.concurrent.ConcurrentHashMap",
+					"org.springframework.util.ConcurrentReferenceHashMap", "io.github.qsbench.core.AbstractQS")))
+				.isFalse();
+		}
+
+		@Test
+		void reentrantLockTakenByTheCore_counts() {
+			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER,
+					List.of("jdk.internal.misc.Unsafe", "java.util.concurrent.locks.LockSupport",
+							"java.util.concurrent.locks.ReentrantLock", "java.util.concurrent.LinkedBlockingQueue",
+							"io.github.qsbench.core.AbstractQS")))
+				.isTrue();
+		}
+
+		@Test
+		void classLoadingUnderTheCore_doesNotCount() {
+			assertThat(this.filter.counts("java.lang.Object", WORKER, CLASS_LOADING_STACK)).isFalse();
+			assertThat(this.filter.counts(CHM_NODE, WORKER, CLASS_LOADING_STACK)).isFalse();
+		}
+
+		@Test
+		void missingClassOrStack_doesNotCount() {
+			assertThat(this.filter.counts(null, WORKER, MUTEX_STACK)).isFalse();
+			assertThat(this.filter.counts(MUTEX, WORKER, null)).isFalse();
+			assertThat(this.filter.counts(MUTEX, WORKER, List.of())).isFalse();
+			// the core frame cut off by JFR's stack depth
+			assertThat(this.filter.counts(RW_SYNC, WORKER, READ_LOCK_STACK.subList(0, 4))).isFalse();
+		}
+
+	}
+
+	@Nested
+	class WithoutStackTraces {
+
+		private final ContentionFilter filter = new ContentionFilter(false);
+
+		@Test
+		void strategyLocksOnRequestThreads_count() {
+			assertThat(this.filter.counts(MUTEX, WORKER, null)).isTrue();
+			assertThat(this.filter.counts(RW_SYNC, WORKER, null)).isTrue();
+			assertThat(this.filter.counts(RW_SYNC, "tomcat-handler-12", null)).isTrue();
+			assertThat(this.filter.counts("java.util.concurrent.locks.StampedLock", WORKER, null)).isTrue();
+		}
+
+		@Test
+		void otherThreads_doNotCount() {
+			assertThat(this.filter.counts(MUTEX, "http-nio-127.0.0.1-8080-Poller", null)).isFalse();
+			assertThat(this.filter.counts(RW_SYNC, "Catalina-utility-1", null)).isFalse();
+			assertThat(this.filter.counts(RW_SYNC, null, null)).isFalse();
+		}
+
+		@Test
+		void locksTomcatAlsoUses_doNotCount() {
+			// without a stack a ReentrantLock or a map bin cannot be told from Tomcat's
+			// own
+			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER, null)).isFalse();
+			assertThat(this.filter.counts(CHM_NODE, WORKER, null)).isFalse();
+			assertThat(this.filter.counts(CONDITION, WORKER, null)).isFalse();
+		}
+
+	}
+
+}

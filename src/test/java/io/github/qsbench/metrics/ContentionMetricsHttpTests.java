@@ -1,0 +1,193 @@
+package io.github.qsbench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+import com.jayway.jsonpath.JsonPath;
+
+import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.web.HttpClientSupport;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The whole service on a real port, its request threads made to contend by clients
+ * hammering one queue, and {@code qs_contention_seconds_total} read as Prometheus does.
+ */
+class ContentionMetricsHttpTests {
+
+	private static final int CLIENTS = 8;
+
+	/** Bounds a run whose counter has not moved yet; it usually moves within seconds. */
+	private static final Duration MAX_HAMMER = Duration.ofSeconds(20);
+
+	@Test
+	void synchronized_requestThreadsBlockedOnTheCoreMonitor_counted() throws Exception {
+		try (ConfigurableApplicationContext context = start("synchronized")) {
+			ContentionMetrics metrics = context.getBean(ContentionMetrics.class);
+			HttpClientSupport http = client(context);
+			assertThat(scraped(http, "synchronized")).isZero();
+
+			hammer(http, "contended", MAX_HAMMER, () -> metrics.waitedSeconds() > 0);
+
+			assertThat(metrics.waitedSeconds()).as("seconds blocked in the core").isPositive();
+			// the only locks the synchronized core takes: its monitors, and the caps' map
+			// bins
+			assertThat(metrics.waitedSecondsByLock()).isNotEmpty()
+				.allSatisfy((lock, seconds) -> assertThat(lock).isIn("io.github.qsbench.core.Lockable$Mutex",
+						"java.util.concurrent.ConcurrentHashMap$Node",
+						"java.util.concurrent.ConcurrentHashMap$ReservationNode"));
+			assertThat(scraped(http, "synchronized")).isPositive();
+		}
+	}
+
+	@Test
+	void readWriteLock_requestThreadsParkedOnTheCoreLocks_counted() throws Exception {
+		try (ConfigurableApplicationContext context = start("read-write-lock")) {
+			ContentionMetrics metrics = context.getBean(ContentionMetrics.class);
+
+			hammer(client(context), "contended", MAX_HAMMER, () -> metrics.waitedSeconds() > 0);
+
+			assertThat(metrics.waitedSeconds()).as("seconds blocked in the core").isPositive();
+			assertThat(metrics.waitedSecondsByLock())
+				.containsKey("java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync");
+		}
+	}
+
+	/**
+	 * Whether any wait is counted here depends on the scheduler (a map bin held by a
+	 * descheduled thread), so only what cannot vary is asserted: the meter exists, and no
+	 * wait of Tomcat's or of a strategy lock this one does not have was counted.
+	 */
+	@Test
+	void concurrentAtomic_noStrategyLock_onlyMapBinsCanCount() throws Exception {
+		try (ConfigurableApplicationContext context = start("concurrent-atomic")) {
+			ContentionMetrics metrics = context.getBean(ContentionMetrics.class);
+			HttpClientSupport http = client(context);
+
+			hammer(http, "contended", Duration.ofSeconds(3), () -> false);
+			Thread.sleep(1500); // JFR hands events over about once a second
+
+			assertThat(scraped(http, "concurrent-atomic")).isGreaterThanOrEqualTo(0);
+			assertThat(metrics.waitedSecondsByLock().keySet())
+				.allSatisfy((lock) -> assertThat(lock).isIn("java.util.concurrent.ConcurrentHashMap$Node",
+						"java.util.concurrent.ConcurrentHashMap$TreeBin",
+						"java.util.concurrent.ConcurrentHashMap$ReservationNode"));
+		}
+	}
+
+	@Test
+	void disabled_noRecordingNoMeter() {
+		try (ConfigurableApplicationContext context = start("synchronized", false)) {
+			assertThat(context.getBean(ContentionMetrics.class).isRunning()).isFalse();
+			assertThat(context.getBean(MeterRegistry.class).find("qs.contention").meter()).isNull();
+			assertThat(client(context).get("/actuator/prometheus").body()).doesNotContain("qs_contention");
+		}
+	}
+
+	@Test
+	void close_stopsTheStream() {
+		ConfigurableApplicationContext context = start("concurrent-pojo");
+		ContentionMetrics metrics = context.getBean(ContentionMetrics.class);
+		assertThat(metrics.isRunning()).isTrue();
+		context.close();
+		assertThat(metrics.isRunning()).isFalse();
+	}
+
+	@Test
+	void defaults_onWithStackTraces() {
+		ContentionProperties defaults = new Binder(new MapConfigurationPropertySource(Map.of()))
+			.bindOrCreate("qs.metrics.contention", ContentionProperties.class);
+		assertThat(defaults.enabled()).isTrue();
+		assertThat(defaults.stackTraces()).isTrue();
+	}
+
+	/**
+	 * Tests run with the meter off (src/test/resources/config), so it is switched on
+	 * here.
+	 */
+	private static ConfigurableApplicationContext start(String profile) {
+		return start(profile, true);
+	}
+
+	private static ConfigurableApplicationContext start(String profile, boolean enabled) {
+		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles(profile)
+			.run("--server.port=0", "--server.address=127.0.0.1", "--qs.metrics.contention.enabled=" + enabled);
+	}
+
+	private static HttpClientSupport client(ConfigurableApplicationContext context) {
+		return new HttpClientSupport(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")));
+	}
+
+	/**
+	 * {@value #CLIENTS} clients push, poll and complete on one queue until {@code done}
+	 * or {@code max} has passed.
+	 */
+	private static void hammer(HttpClientSupport http, String queue, Duration max, BooleanSupplier done)
+			throws Exception {
+		long deadline = System.nanoTime() + max.toNanos();
+		AtomicBoolean stop = new AtomicBoolean();
+		ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (int i = 0; i < CLIENTS; i++) {
+				running.add(clients.submit(() -> {
+					while (!stop.get()) {
+						cycle(http, queue);
+					}
+				}));
+			}
+			while (System.nanoTime() < deadline && !done.getAsBoolean()) {
+				Thread.sleep(100);
+			}
+			stop.set(true);
+			for (Future<?> client : running) {
+				client.get(30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			stop.set(true);
+			clients.shutdownNow();
+		}
+	}
+
+	private static void cycle(HttpClientSupport http, String queue) {
+		assertThat(http.post("/queues/" + queue + "/messages", "m").statusCode()).isEqualTo(201);
+		HttpResponse<String> polled = http.get("/queues/" + queue + "/messages");
+		if (polled.statusCode() == 200) {
+			long id = JsonPath.parse(polled.body()).read("$.id", Long.class);
+			assertThat(http.delete("/queues/" + queue + "/messages/" + id).statusCode()).isIn(204, 404);
+		}
+	}
+
+	/** The counter as Prometheus scrapes it. */
+	private static double scraped(HttpClientSupport http, String strategy) {
+		String prefix = "qs_contention_seconds_total{application=\"queue-service\",strategy=\"" + strategy + "\"} ";
+		return http.get("/actuator/prometheus")
+			.body()
+			.lines()
+			.filter((line) -> line.startsWith(prefix))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(prefix.length())))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no " + prefix.trim()));
+	}
+
+}
