@@ -123,12 +123,17 @@ class QueueFastPathHttpTests {
 	}
 
 	@Test
-	void fastPathRequests_timedInTheHttpServerRequestsHistogram() {
+	void fastPathRequests_timedInTheHttpServerRequestsHistogram_besideMvcs() {
 		long id = id(push("fast-timed", "a", null));
 		poll("fast-timed", null);
 		complete("fast-timed", id, null, null);
+		this.http.post("/queues/fast.timed/messages", "a");
 
 		String scrape = this.http.get("/actuator/prometheus").body();
+		assertThat(scrape).containsOnlyOnce("# TYPE http_server_requests_seconds histogram");
+		assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_count\\{.*method=\"POST\""
+				+ ",outcome=\"CLIENT_ERROR\",status=\"400\",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\"} [1-9]");
+		assertThat(scrape).doesNotContain("http_server_requests_active_seconds");
 		for (String series : List.of("method=\"POST\",outcome=\"SUCCESS\",status=\"201\"",
 				"method=\"GET\",outcome=\"SUCCESS\",status=\"200\"")) {
 			assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_bucket\\{.*" + series
