@@ -2,7 +2,6 @@ package io.github.qsbench.web;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.charset.Charset;
 import java.util.List;
 
@@ -29,6 +28,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -106,7 +106,10 @@ class QueueController {
 			throw ApiProblem.full(ex);
 		}
 		this.metrics.pushed();
-		return ResponseEntity.created(URI.create("/queues/" + queue + "/messages/" + message.id()))
+		// a plain header: a valid name and an id need no escaping, and parsing a URI per
+		// push costs more than the push
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.header(HttpHeaders.LOCATION, "/queues/" + queue + "/messages/" + message.id())
 			.body(Pushed.of(message));
 	}
 
