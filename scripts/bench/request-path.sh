@@ -10,8 +10,9 @@
 # A jar may be followed by arguments for the service (quote the whole label=jar args).
 #
 # Each round, for each jar: start it on 127.0.0.1 (free port, -Xms512m -Xmx512m, the study's heap),
-# warm up (queue load, then the no-op), measure the queue load (RequestPathLoad, PRODUCERS and
-# CONSUMERS) and then the no-op ceiling (GET CEILING_PATH with as many users), stop it. The client
+# warm up (queue load, then the no-op), measure the no-op ceiling (GET CEILING_PATH with as many
+# users as the queue load has) and then the queue load (RequestPathLoad, PRODUCERS and CONSUMERS),
+# each after a full GC, stop it. The client
 # reads the service's utime+stime at the start and the end of each window: CPU per request is
 # that difference over the requests answered in the window.
 # Environment: ROUNDS (2), DURATION (s, 15), WARMUP (s, 15), PRODUCERS (4), CONSUMERS (4),
@@ -66,8 +67,13 @@ for pass in "${passes[@]}"; do
 	label="${spec%%=*}"
 	read -r jar args <<<"${spec#*=}"
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+	# A profiled pass records from start-up: JFR instruments socket and file classes when a
+	# recording first starts, which sends hot code back to the interpreter; started in the
+	# window, that would be profiled instead of the request path.
+	jfr_opts=()
+	[[ "$round" == jfr ]] && jfr_opts=(-XX:StartFlightRecording=settings=profile,name=startup)
 	# shellcheck disable=SC2086
-	java $JAVA_OPTS -jar "$jar" $args --server.address=127.0.0.1 --server.port="$port" \
+	java $JAVA_OPTS "${jfr_opts[@]}" -jar "$jar" $args --server.address=127.0.0.1 --server.port="$port" \
 		--spring.profiles.active="$PROFILE" >"$OUT/service-$label-$round.log" 2>&1 &
 	SERVICE_PID=$!
 	for _ in $(seq 1 120); do
@@ -77,7 +83,10 @@ for pass in "${passes[@]}"; do
 	common=(--port "$port" --pid "$SERVICE_PID" --producers "$PRODUCERS" --consumers "$CONSUMERS")
 	"${CLIENT[@]}" "${common[@]}" --mode queue --seconds "$WARMUP" >/dev/null
 	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
-	for mode in queue noop; do
+	# The no-op first: the queue load leaves a heap of completed messages to collect, which
+	# would be charged to whatever runs next. A full GC before each window starts it clean.
+	for mode in noop queue; do
+		jcmd "$SERVICE_PID" GC.run >/dev/null
 		if [[ "$round" == jfr ]]; then
 			jcmd "$SERVICE_PID" JFR.start name="$mode" settings=profile duration="${DURATION}s" \
 				filename="$OUT/$label-jfr-$mode.jfr" >/dev/null
