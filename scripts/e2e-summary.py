@@ -49,6 +49,26 @@ def load(path):
         return json.load(f)
 
 
+def cpu_per_request(out, name, stats):
+    """The service's CPU time over the run (<name>.cpu: utime + stime in clock ticks before and
+    after) divided by the requests Gatling made in it (all of them, warm-up of the run, drain
+    and checks included), in microseconds."""
+    path = os.path.join(out, f"{name}.cpu")
+    total = stats.get("All Requests", {}).get("total", "-")
+    if not os.path.exists(path) or not str(total).replace(",", "").isdigit():
+        return None
+    with open(path, encoding="utf-8") as f:
+        ticks = [int(line) for line in f.read().split()]
+    if len(ticks) != 2:
+        return None
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
+    return (ticks[1] - ticks[0]) / ticks_per_second * 1e6 / int(str(total).replace(",", ""))
+
+
+def cpu(value):
+    return f"{value:,.0f}" if value is not None else "-"
+
+
 def latency(stats, name):
     s = stats.get(name)
     return f"{s['p50']} / {s['p95']} / {s['p99']}" if s else "-"
@@ -59,7 +79,9 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--strategies", nargs="+", required=True)
     parser.add_argument("--presets", nargs="+", required=True)
+    parser.add_argument("--baseline", help="the baseline jar, when the run measured one too (BASELINE_JAR)")
     args = parser.parse_args()
+    builds = [""] + (["@baseline"] if args.baseline else [])
     out = args.out
 
     def text(name):
@@ -83,6 +105,12 @@ def main():
           "complete requests answered inside the window / window; of ceiling: req/s divided by the "
           "no-op request's req/s at the same number of users. Latencies (ms, Gatling's report, whole "
           "run) are p50 / p95 / p99. Errors: failed requests (KO) including the nothing-lost checks.")
+    print("- CPU µs/req: the service's CPU time (utime + stime of its process) during the run divided "
+          "by the requests the run made (drain and checks included): what a request costs the server, "
+          "whatever Gatling costs.")
+    if args.baseline:
+        print(f"- `@baseline` rows: the same runs against `{args.baseline}` in this run (its ceiling "
+              "too); of baseline CPU: CPU µs/req over the baseline's in the same strategy and preset.")
     print()
 
     ceilings = {}
@@ -90,38 +118,48 @@ def main():
              for p in args.presets} - {None}
     print(f"## Ceiling: a no-op request (`GET {', '.join(sorted(paths)) or '?'}`) at the same number of users")
     print()
-    print("| preset | users | req/s | p50 / p95 / p99 ms | errors |")
-    print("|---|---:|---:|---|---:|")
-    for preset in args.presets:
-        counts = load(os.path.join(out, f"ceiling-{preset}.json"))
-        stats = report_stats(os.path.join(out, f"report-ceiling-{preset}"))
-        if not counts:
-            print(f"| {preset} | - | missing | - | - |")
-            continue
-        rps = counts["requestsInWindow"] / counts["windowSeconds"]
-        ceilings[preset] = rps
-        ko = stats.get("All Requests", {}).get("ko", "-")
-        print(f"| {preset} | {counts['users']} | {rps:,.0f} | {latency(stats, 'no-op')} | {ko} |")
+    print("| build | preset | users | req/s | CPU µs/req | p50 / p95 / p99 ms | errors |")
+    print("|---|---|---:|---:|---:|---|---:|")
+    for build in builds:
+        for preset in args.presets:
+            counts = load(os.path.join(out, f"ceiling{build}-{preset}.json"))
+            stats = report_stats(os.path.join(out, f"report-ceiling{build}-{preset}"))
+            if not counts:
+                print(f"| {build or 'this'} | {preset} | - | missing | - | - | - |")
+                continue
+            rps = counts["requestsInWindow"] / counts["windowSeconds"]
+            ceilings[build, preset] = rps
+            ko = stats.get("All Requests", {}).get("ko", "-")
+            print(f"| {build or 'this'} | {preset} | {counts['users']} | {rps:,.0f} "
+                  f"| {cpu(cpu_per_request(out, f'ceiling{build}-{preset}', stats))} | {latency(stats, 'no-op')} | {ko} |")
     print()
 
     print("## Per strategy")
     print()
-    print("| strategy | preset | cycles/s | req/s | of ceiling | push p50/p95/p99 | poll p50/p95/p99 "
+    print("| strategy | preset | cycles/s | req/s | of ceiling | CPU µs/req | "
+          + ("of baseline CPU | " if args.baseline else "")
+          + "push p50/p95/p99 | poll p50/p95/p99 "
           "| complete p50/p95/p99 | empty polls | errors | duplicates | nothing lost (pushed) |")
-    print("|---|---|---:|---:|---:|---|---|---|---:|---:|---:|---|")
+    print("|---|---|---:|---:|---:|---:|" + ("---:|" if args.baseline else "") + "---|---|---|---:|---:|---:|---|")
     failed = False
-    for strategy in args.strategies:
+    for strategy, build in [(s, b) for s in args.strategies for b in builds]:
         for preset in args.presets:
-            counts = load(os.path.join(out, f"{strategy}-{preset}.json"))
-            stats = report_stats(os.path.join(out, f"report-{strategy}-{preset}"))
+            counts = load(os.path.join(out, f"{strategy}{build}-{preset}.json"))
+            stats = report_stats(os.path.join(out, f"report-{strategy}{build}-{preset}"))
             if not counts:
-                print(f"| {strategy} | {preset} | missing | | | | | | | | | |")
+                print(f"| {strategy}{build} | {preset} | missing | | | | | | | | | |")
                 failed = True
                 continue
             window = counts["windowSeconds"]
             cycles = counts["completedInWindow"] / window
             rps = counts["requestsInWindow"] / window
-            fraction = f"{rps / ceilings[preset]:.2f}" if preset in ceilings else "-"
+            fraction = f"{rps / ceilings[build, preset]:.2f}" if (build, preset) in ceilings else "-"
+            per_request = cpu_per_request(out, f"{strategy}{build}-{preset}", stats)
+            versus = ""
+            if args.baseline:
+                base_stats = report_stats(os.path.join(out, f"report-{strategy}@baseline-{preset}"))
+                base = cpu_per_request(out, f"{strategy}@baseline-{preset}", base_stats)
+                versus = (f"{per_request / base:.2f} | " if per_request is not None and base else "- | ")
             ko = stats.get("All Requests", {}).get("ko", "?")
             lossless = (counts["pushed"] == counts.get("completedDistinct")
                         and counts.get("serverPushed") == counts["pushed"]
@@ -129,8 +167,8 @@ def main():
             failed |= not lossless or ko not in ("0", 0)
             same = f"yes ({counts['pushed']:,})" if lossless else \
                 f"NO: pushed {counts['pushed']}, completed {counts.get('completedDistinct')}"
-            print(f"| {strategy} | {preset} | {cycles:,.0f} | {rps:,.0f} | {fraction} "
-                  f"| {latency(stats, 'push')} | {latency(stats, 'poll')} | {latency(stats, 'complete')} "
+            print(f"| {strategy}{build} | {preset} | {cycles:,.0f} | {rps:,.0f} | {fraction} "
+                  f"| {cpu(per_request)} | {versus}{latency(stats, 'push')} | {latency(stats, 'poll')} | {latency(stats, 'complete')} "
                   f"| {counts['emptyPolls']:,} | {ko} | {counts['duplicates']} | {same} |")
     print()
     print("## Ranking by cycles/s")

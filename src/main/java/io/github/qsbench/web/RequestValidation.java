@@ -7,22 +7,25 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import org.springframework.http.MediaType;
 
-/** Checks of what a client sends: queue names, message ids and message bodies. */
+/**
+ * Checks of what a client sends: queue names, message ids and message bodies. They run on
+ * every request, so they are loops over characters rather than regular expressions (a
+ * matcher per call costs more than the queue operation it guards).
+ */
 final class RequestValidation {
 
+	/** What {@link #isQueueName} accepts, for the OpenAPI description. */
 	static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
 
-	private static final Pattern QUEUE_NAME = Pattern.compile(QUEUE_NAME_REGEX);
+	private static final int MAX_QUEUE_NAME = 80;
 
-	/**
-	 * Positive decimal without sign or leading zero, at most 19 digits (the range of a
-	 * long).
-	 */
-	private static final Pattern MESSAGE_ID = Pattern.compile("[1-9][0-9]{0,18}");
+	/** Digits of {@link Long#MAX_VALUE}. */
+	private static final int MAX_ID_DIGITS = 19;
 
 	/** A small whole number as a query parameter carries it: no sign, no leading zero. */
 	private static final Pattern NUMBER = Pattern.compile("0|[1-9][0-9]{0,8}");
@@ -46,25 +49,58 @@ final class RequestValidation {
 	}
 
 	static String queueName(String name) {
-		if (!QUEUE_NAME.matcher(name).matches()) {
+		if (!isQueueName(name)) {
 			throw ApiProblem.badRequest("Invalid queue name",
 					"A queue name is 1 to 80 characters of A-Z, a-z, 0-9, '_' and '-'.");
 		}
 		return name;
 	}
 
-	static long messageId(String id) {
-		if (MESSAGE_ID.matcher(id).matches()) {
-			try {
-				return Long.parseLong(id);
-			}
-			catch (NumberFormatException overflow) {
-				// 19 digits above Long.MAX_VALUE: fall through to the same answer as any
-				// bad id
+	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}. */
+	static boolean isQueueName(String name) {
+		int length = name.length();
+		if (length == 0 || length > MAX_QUEUE_NAME) {
+			return false;
+		}
+		for (int i = 0; i < length; i++) {
+			char c = name.charAt(i);
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+				return false;
 			}
 		}
-		throw ApiProblem.badRequest("Invalid message id",
-				"A message id is a positive whole number as returned by a push, at most " + Long.MAX_VALUE + ".");
+		return true;
+	}
+
+	static long messageId(String id) {
+		long parsed = parseMessageId(id);
+		if (parsed < 0) {
+			throw ApiProblem.badRequest("Invalid message id",
+					"A message id is a positive whole number as returned by a push, at most " + Long.MAX_VALUE + ".");
+		}
+		return parsed;
+	}
+
+	/**
+	 * The id a path segment names: a positive decimal without sign or leading zero, in
+	 * the range of a long; -1 for anything else.
+	 */
+	static long parseMessageId(String id) {
+		int length = id.length();
+		if (length == 0 || length > MAX_ID_DIGITS || id.charAt(0) == '0') {
+			return -1;
+		}
+		long value = 0;
+		for (int i = 0; i < length; i++) {
+			char c = id.charAt(i);
+			if (c < '0' || c > '9') {
+				return -1;
+			}
+			value = value * 10 + (c - '0');
+			if (value < 0) { // 19 digits above Long.MAX_VALUE
+				return -1;
+			}
+		}
+		return value;
 	}
 
 	/**
@@ -73,7 +109,7 @@ final class RequestValidation {
 	 * know
 	 */
 	static Charset charset(String contentType) {
-		if (contentType == null || contentType.isBlank()) {
+		if (contentType == null || contentType.isBlank() || contentType.equalsIgnoreCase("text/plain")) {
 			return StandardCharsets.UTF_8;
 		}
 		try {
@@ -96,12 +132,17 @@ final class RequestValidation {
 		if (declaredLength > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
-		byte[] bytes = in.readNBytes(maxBytes + 1);
+		byte[] bytes = read(in, declaredLength, maxBytes);
 		if (bytes.length > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
 		if (bytes.length == 0) {
 			throw empty();
+		}
+		if (isAscii(bytes) && (charset == StandardCharsets.UTF_8 || charset == StandardCharsets.US_ASCII
+				|| charset == StandardCharsets.ISO_8859_1)) {
+			// valid in each of these charsets, and the same characters in all of them
+			return new String(bytes, StandardCharsets.ISO_8859_1);
 		}
 		try {
 			return charset.newDecoder()
@@ -160,6 +201,28 @@ final class RequestValidation {
 	private static ApiProblem invalidText(Charset charset) {
 		return ApiProblem.badRequest("Invalid message body",
 				"A message body must be valid text in its declared charset (" + charset.name() + ").");
+	}
+
+	/**
+	 * The body: exactly the declared length when there is one (the container ends the
+	 * stream there), else up to one byte over the limit.
+	 */
+	private static byte[] read(InputStream in, long declaredLength, int maxBytes) throws IOException {
+		if (declaredLength < 0) {
+			return in.readNBytes(maxBytes + 1);
+		}
+		byte[] bytes = new byte[(int) declaredLength];
+		int read = in.readNBytes(bytes, 0, bytes.length);
+		return (read == bytes.length) ? bytes : Arrays.copyOf(bytes, read);
+	}
+
+	private static boolean isAscii(byte[] bytes) {
+		for (byte b : bytes) {
+			if (b < 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static ApiProblem tooLarge(int maxBytes) {

@@ -1,0 +1,419 @@
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A low-overhead closed-loop HTTP/1.1 client for measuring what the service's request
+ * path costs: one platform thread and one kept-alive socket per virtual user, requests
+ * written as prebuilt bytes, answers parsed just enough (status, Content-Length or
+ * chunked, Connection: close, the "id" of a delivery). Gatling on the same two cores eats
+ * several times the service's CPU; this client eats a fraction of it.
+ *
+ * <p>
+ * {@code queue} mode is QueueSimulation's work without its checks: producers push
+ * 100-byte bodies round robin over 8 queues, consumers poll the queues round robin and
+ * complete (DELETE, no If-Match) what they get, pausing 5 ms after an empty poll. After
+ * the window consumers drain (uncounted) so the next run starts on empty queues.
+ * {@code noop} mode: every user calls one path ({@code /actuator/info}), the ceiling.
+ *
+ * <p>
+ * With {@code --pid}, the service's CPU time (utime + stime of /proc/PID/stat) is read at
+ * the start and the end of the window, and divided by the requests answered in it: CPU
+ * per request, whatever the client itself costs. Prints one line of JSON.
+ *
+ * <pre>
+ * java scripts/bench/RequestPathLoad.java --port 8080 --pid 1234 --mode queue --producers 4 --consumers 4 --seconds 15
+ * </pre>
+ */
+public class RequestPathLoad {
+
+	static final AtomicBoolean inWindow = new AtomicBoolean();
+
+	static final AtomicBoolean stop = new AtomicBoolean();
+
+	static final AtomicBoolean producing = new AtomicBoolean(true);
+
+	static final LongAdder pushes = new LongAdder();
+
+	static final LongAdder polls = new LongAdder();
+
+	static final LongAdder emptyPolls = new LongAdder();
+
+	static final LongAdder completes = new LongAdder();
+
+	static final LongAdder noops = new LongAdder();
+
+	static final LongAdder errors = new LongAdder();
+
+	static final LongAdder reconnects = new LongAdder();
+
+	static String host = "127.0.0.1";
+
+	static int port = 8080;
+
+	static int queues = 8;
+
+	static String prefix = "lean-" + Long.toString(System.currentTimeMillis(), 36);
+
+	public static void main(String[] args) throws Exception {
+		String mode = "queue";
+		String path = "/actuator/info";
+		int producers = 4;
+		int consumers = 4;
+		int users = -1;
+		double seconds = 15;
+		double warmup = 0;
+		int bytes = 100;
+		long pid = -1;
+		for (int i = 0; i < args.length; i += 2) {
+			String value = args[i + 1];
+			switch (args[i]) {
+				case "--host" -> host = value;
+				case "--port" -> port = Integer.parseInt(value);
+				case "--mode" -> mode = value;
+				case "--path" -> path = value;
+				case "--producers" -> producers = Integer.parseInt(value);
+				case "--consumers" -> consumers = Integer.parseInt(value);
+				case "--users" -> users = Integer.parseInt(value);
+				case "--seconds" -> seconds = Double.parseDouble(value);
+				case "--warmup" -> warmup = Double.parseDouble(value);
+				case "--bytes" -> bytes = Integer.parseInt(value);
+				case "--queues" -> queues = Integer.parseInt(value);
+				case "--pid" -> pid = Long.parseLong(value);
+				default -> throw new IllegalArgumentException("unknown option " + args[i]);
+			}
+		}
+		List<Thread> threads = new ArrayList<>();
+		if (mode.equals("queue")) {
+			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> produce(first, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> consume(first)));
+			}
+		}
+		else if (mode.equals("noop")) {
+			int n = (users > 0) ? users : producers + consumers;
+			byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			for (int u = 0; u < n; u++) {
+				threads.add(start("noop-" + u, () -> noop(request)));
+			}
+		}
+		else {
+			throw new IllegalArgumentException("mode is queue or noop");
+		}
+		Thread.sleep((long) (warmup * 1000));
+		long[] cpuStart = cpuTicks(pid);
+		long start = System.nanoTime();
+		inWindow.set(true);
+		Thread.sleep((long) (seconds * 1000));
+		inWindow.set(false);
+		long[] cpuEnd = cpuTicks(pid);
+		long elapsed = System.nanoTime() - start;
+		producing.set(false);
+		long drainDeadline = System.nanoTime() + 60_000_000_000L;
+		if (mode.equals("noop")) {
+			stop.set(true);
+		}
+		for (Thread thread : threads) {
+			thread.join(Math.max(1, (drainDeadline - System.nanoTime()) / 1_000_000));
+		}
+		stop.set(true);
+		double window = elapsed / 1e9;
+		long queueRequests = pushes.sum() + polls.sum() + completes.sum();
+		long requests = queueRequests + noops.sum();
+		// USER_HZ is 100 on Linux: a tick is 10 ms
+		double userMs = (cpuEnd[0] - cpuStart[0]) * 10.0;
+		double systemMs = (cpuEnd[1] - cpuStart[1]) * 10.0;
+		double cpuMs = (pid > 0) ? userMs + systemMs : -1;
+		System.out.printf(
+				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
+						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
+						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
+						+ "\"cpuUsPerRequest\":%.1f}%n",
+				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
+				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
+				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0);
+		System.exit(errors.sum() == 0 ? 0 : 1);
+	}
+
+	interface Loop {
+
+		void run() throws Exception;
+
+	}
+
+	static Thread start(String name, Loop loop) {
+		Thread thread = new Thread(() -> {
+			try {
+				loop.run();
+			}
+			catch (Exception ex) {
+				errors.increment();
+				System.err.println(Thread.currentThread().getName() + ": " + ex);
+			}
+		}, name);
+		thread.start();
+		return thread;
+	}
+
+	/** utime and stime of the process, in clock ticks. */
+	static long[] cpuTicks(long pid) throws IOException {
+		if (pid <= 0) {
+			return new long[2];
+		}
+		String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+		return new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
+	}
+
+	static String queue(long index) {
+		return prefix + "-" + Math.floorMod(index, queues);
+	}
+
+	static void produce(int first, byte[] body) throws IOException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			byte[] head = ("POST /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
+					+ "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			requests[q] = new byte[head.length + body.length];
+			System.arraycopy(head, 0, requests[q], 0, head.length);
+			System.arraycopy(body, 0, requests[q], head.length, body.length);
+		}
+		for (long n = first; producing.get() && !stop.get(); n++) {
+			int status = connection.exchange(requests[(int) (n % queues)]);
+			if (status != 201) {
+				error("push", status, connection);
+			}
+			else if (inWindow.get()) {
+				pushes.increment();
+			}
+		}
+		connection.close();
+	}
+
+	static void consume(int first) throws IOException, InterruptedException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = ("GET /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+		}
+		int emptyInARow = 0;
+		for (long n = first; !stop.get(); n++) {
+			int q = (int) (n % queues);
+			int status = connection.exchange(requests[q]);
+			boolean counted = inWindow.get();
+			if (status == 204) {
+				if (counted) {
+					polls.increment();
+					emptyPolls.increment();
+				}
+				if (!producing.get() && ++emptyInARow >= queues) {
+					break;
+				}
+				Thread.sleep(5);
+				continue;
+			}
+			if (status != 200) {
+				error("poll", status, connection);
+				continue;
+			}
+			emptyInARow = 0;
+			if (counted) {
+				polls.increment();
+			}
+			long id = connection.jsonId();
+			byte[] complete = ("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			status = connection.exchange(complete);
+			if (status != 204) {
+				error("complete", status, connection);
+			}
+			else if (inWindow.get()) {
+				completes.increment();
+			}
+		}
+		connection.close();
+	}
+
+	static void noop(byte[] request) throws IOException {
+		Connection connection = new Connection();
+		while (!stop.get()) {
+			int status = connection.exchange(request);
+			if (status != 200) {
+				error("noop", status, connection);
+			}
+			else if (inWindow.get()) {
+				noops.increment();
+			}
+		}
+		connection.close();
+	}
+
+	static void error(String what, int status, Connection connection) {
+		errors.increment();
+		if (errors.sum() <= 5) {
+			System.err.println(what + " answered " + status + ": "
+					+ new String(connection.body, 0, connection.bodyLength, StandardCharsets.UTF_8));
+		}
+	}
+
+	/** One kept-alive connection, reopened when the server closes it. */
+	static final class Connection {
+
+		private Socket socket;
+
+		private OutputStream out;
+
+		private InputStream in;
+
+		byte[] body = new byte[64 * 1024];
+
+		int bodyLength;
+
+		private final StringBuilder line = new StringBuilder();
+
+		int exchange(byte[] request) throws IOException {
+			if (this.socket == null) {
+				open();
+			}
+			try {
+				this.out.write(request);
+				this.out.flush();
+				return readResponse();
+			}
+			catch (IOException ex) {
+				// the server closed a kept-alive connection between two requests: retry once
+				close();
+				reconnects.increment();
+				open();
+				this.out.write(request);
+				this.out.flush();
+				return readResponse();
+			}
+		}
+
+		private void open() throws IOException {
+			this.socket = new Socket();
+			this.socket.setTcpNoDelay(true);
+			this.socket.connect(new InetSocketAddress(host, port));
+			this.out = new BufferedOutputStream(this.socket.getOutputStream(), 8192);
+			this.in = new BufferedInputStream(this.socket.getInputStream(), 65536);
+		}
+
+		void close() {
+			if (this.socket != null) {
+				try {
+					this.socket.close();
+				}
+				catch (IOException ignored) {
+					// closing anyway
+				}
+				this.socket = null;
+			}
+		}
+
+		private int readResponse() throws IOException {
+			String statusLine = readLine();
+			if (statusLine == null) {
+				throw new IOException("connection closed");
+			}
+			int status = Integer.parseInt(statusLine.substring(9, 12));
+			long contentLength = -1;
+			boolean chunked = false;
+			boolean closing = false;
+			for (String header = readLine(); header != null && !header.isEmpty(); header = readLine()) {
+				int colon = header.indexOf(':');
+				String name = header.substring(0, colon).trim();
+				String value = header.substring(colon + 1).trim();
+				if (name.equalsIgnoreCase("Content-Length")) {
+					contentLength = Long.parseLong(value);
+				}
+				else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+					chunked = value.equalsIgnoreCase("chunked");
+				}
+				else if (name.equalsIgnoreCase("Connection")) {
+					closing = value.equalsIgnoreCase("close");
+				}
+			}
+			this.bodyLength = 0;
+			if (chunked) {
+				for (int size = Integer.parseInt(readLine().trim(), 16); size > 0; size = Integer
+					.parseInt(readLine().trim(), 16)) {
+					readBody(size);
+					readLine();
+				}
+				readLine();
+			}
+			else if (contentLength > 0) {
+				readBody((int) contentLength);
+			}
+			if (closing) {
+				close();
+				reconnects.increment();
+			}
+			return status;
+		}
+
+		private void readBody(int size) throws IOException {
+			if (this.bodyLength + size > this.body.length) {
+				this.body = java.util.Arrays.copyOf(this.body, this.bodyLength + size);
+			}
+			int read = this.in.readNBytes(this.body, this.bodyLength, size);
+			if (read < size) {
+				throw new IOException("connection closed in a body");
+			}
+			this.bodyLength += size;
+		}
+
+		private String readLine() throws IOException {
+			this.line.setLength(0);
+			int c;
+			while ((c = this.in.read()) != -1) {
+				if (c == '\n') {
+					int length = this.line.length();
+					if (length > 0 && this.line.charAt(length - 1) == '\r') {
+						this.line.setLength(length - 1);
+					}
+					return this.line.toString();
+				}
+				this.line.append((char) c);
+			}
+			return null;
+		}
+
+		/** The number after {@code "id":} in the last body. */
+		long jsonId() {
+			String text = new String(this.body, 0, this.bodyLength, StandardCharsets.UTF_8);
+			int at = text.indexOf("\"id\":") + 5;
+			int end = at;
+			while (end < text.length() && Character.isDigit(text.charAt(end))) {
+				end++;
+			}
+			return Long.parseLong(text.substring(at, end));
+		}
+
+	}
+
+}

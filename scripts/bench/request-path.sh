@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# What the request path costs: server CPU per request and requests/s of one or more service jars
+# under the same closed-loop load, alternating the jars round after round so that they share the
+# machine's noise. See docs/request-path-profile.md.
+#
+#   flock /tmp/qs-bench.lock scripts/bench/request-path.sh base=/tmp/h8/base.jar lean=target/queue-service-0.1.0-SNAPSHOT.jar
+#   ROUNDS=3 PROFILE=synchronized JFR="lean" scripts/bench/request-path.sh lean=target/queue-service-0.1.0-SNAPSHOT.jar
+#   scripts/bench/request-path.sh lean=target/queue-service-0.1.0-SNAPSHOT.jar "ka=target/queue-service-0.1.0-SNAPSHOT.jar --server.tomcat.max-keep-alive-requests=-1"
+#
+# A jar may be followed by arguments for the service (quote the whole label=jar args).
+#
+# Each round, for each jar: start it on 127.0.0.1 (free port, -Xms512m -Xmx512m, the study's heap),
+# warm up (queue load, then the no-op), measure the no-op ceiling (GET CEILING_PATH with as many
+# users as the queue load has) and then the queue load (RequestPathLoad, PRODUCERS and CONSUMERS),
+# each after a full GC, stop it. The client
+# reads the service's utime+stime at the start and the end of each window: CPU per request is
+# that difference over the requests answered in the window.
+# Environment: ROUNDS (2), DURATION (s, 15), WARMUP (s, 15), PRODUCERS (4), CONSUMERS (4),
+# PROFILE (concurrent-atomic), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
+# JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
+# a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
+# is not counted in the means; see scripts/bench/jfr-layers.py), OUT.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+ROUNDS="${ROUNDS:-2}"
+DURATION="${DURATION:-15}"
+WARMUP="${WARMUP:-15}"
+PRODUCERS="${PRODUCERS:-4}"
+CONSUMERS="${CONSUMERS:-4}"
+PROFILE="${PROFILE:-concurrent-atomic}"
+CEILING_PATH="${CEILING_PATH:-/actuator/info}"
+JAVA_OPTS="${JAVA_OPTS:--Xms512m -Xmx512m}"
+JFR="${JFR:-}"
+OUT="${OUT:-$ROOT/target/request-path/$(date -u +%Y%m%dT%H%M%SZ)}"
+[[ $# -gt 0 ]] || { echo "usage: $0 'label=path/to.jar [service args]' ..." >&2; exit 2; }
+
+mkdir -p "$OUT/classes"
+javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
+CLIENT=(java -XX:+UseSerialGC -Xmx128m -cp "$OUT/classes" RequestPathLoad)
+
+SERVICE_PID=""
+cleanup() {
+	if [[ -n "$SERVICE_PID" ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
+		kill "$SERVICE_PID" 2>/dev/null || true
+		wait "$SERVICE_PID" 2>/dev/null || true
+	fi
+}
+trap cleanup EXIT INT TERM
+
+echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
+	"profile $PROFILE, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %-8s %-6s %10s %12s %14s %8s %8s\n' round jar mode req/s "cpu us/req" "user/sys us" errors closes
+passes=()
+for spec in "$@"; do
+	[[ " $JFR " == *" ${spec%%=*} "* ]] && passes+=("jfr:$spec")
+done
+for round in $(seq 1 "$ROUNDS"); do
+	for spec in "$@"; do
+		passes+=("$round:$spec")
+	done
+done
+for pass in "${passes[@]}"; do
+	round="${pass%%:*}"
+	spec="${pass#*:}"
+	label="${spec%%=*}"
+	read -r jar args <<<"${spec#*=}"
+	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+	# A profiled pass records from start-up: JFR instruments socket and file classes when a
+	# recording first starts, which sends hot code back to the interpreter; started in the
+	# window, that would be profiled instead of the request path.
+	jfr_opts=()
+	[[ "$round" == jfr ]] && jfr_opts=(-XX:StartFlightRecording=settings=profile,name=startup)
+	# shellcheck disable=SC2086
+	java $JAVA_OPTS "${jfr_opts[@]}" -jar "$jar" $args --server.address=127.0.0.1 --server.port="$port" \
+		--spring.profiles.active="$PROFILE" >"$OUT/service-$label-$round.log" 2>&1 &
+	SERVICE_PID=$!
+	for _ in $(seq 1 120); do
+		curl -fsS "http://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && break
+		sleep 0.5
+	done
+	common=(--port "$port" --pid "$SERVICE_PID" --producers "$PRODUCERS" --consumers "$CONSUMERS")
+	"${CLIENT[@]}" "${common[@]}" --mode queue --seconds "$WARMUP" >/dev/null
+	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
+	# The no-op first: the queue load leaves a heap of completed messages to collect, which
+	# would be charged to whatever runs next. A full GC before each window starts it clean.
+	for mode in noop queue; do
+		jcmd "$SERVICE_PID" GC.run >/dev/null
+		if [[ "$round" == jfr ]]; then
+			jcmd "$SERVICE_PID" JFR.start name="$mode" settings=profile duration="${DURATION}s" \
+				filename="$OUT/$label-jfr-$mode.jfr" >/dev/null
+		fi
+		"${CLIENT[@]}" "${common[@]}" --mode "$mode" --path "$CEILING_PATH" --seconds "$DURATION" \
+			>"$OUT/$label-$round-$mode.json" 2>"$OUT/$label-$round-$mode.err" || true
+		python3 - "$OUT/$label-$round-$mode.json" "$round" "$label" "$mode" <<-'EOF'
+			import json, sys
+			r = json.load(open(sys.argv[1]))
+			n = max(1, r['requests'])
+			split = f"{r['serverUserMs'] * 1000 / n:.0f}/{r['serverSystemMs'] * 1000 / n:.0f}"
+			print(f"{sys.argv[2]:<6} {sys.argv[3]:<8} {sys.argv[4]:<6} {r['rps']:10,.0f} {r['cpuUsPerRequest']:12.1f} {split:>14} {r['errors']:8} {r['reconnects']:8}")
+		EOF
+	done
+	kill "$SERVICE_PID"
+	wait "$SERVICE_PID" 2>/dev/null || true
+	SERVICE_PID=""
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$OUT" "$@" <<-'EOF'
+	import glob, json, os, sys
+	out, specs = sys.argv[1], [s.split("=", 1)[0] for s in sys.argv[2:]]
+	print("\nmean over rounds | queue req/s | queue cpu us/req | no-op req/s | no-op cpu us/req | queue/no-op req/s")
+	for label in specs:
+	    runs = {m: [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, f"{label}-[0-9]*-{m}.json")))] for m in ("queue", "noop")}
+	    mean = lambda m, k: sum(r[k] for r in runs[m]) / max(1, len(runs[m]))
+	    print(f"{label} | {mean('queue', 'rps'):,.0f} | {mean('queue', 'cpuUsPerRequest'):.1f} | {mean('noop', 'rps'):,.0f} "
+	          f"| {mean('noop', 'cpuUsPerRequest'):.1f} | {mean('queue', 'rps') / max(1, mean('noop', 'rps')):.2f}")
+EOF

@@ -1,0 +1,196 @@
+package io.github.qsbench.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.function.Function;
+
+import com.jayway.jsonpath.JsonPath;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * {@link QueueFastPath} answers push, poll and complete as Spring MVC does. Each request
+ * is sent twice: plain, which the fast path takes, and with an {@code Accept} it leaves
+ * to MVC ({@code application/json, *}{@code /*}, the same answer after negotiation);
+ * status, headers and body must agree, ids aside. The fast path's own mark is a
+ * {@code Content-Length} where MVC's converters send chunks.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "qs.max-message-size=1KB", "qs.limits.max-messages-per-queue=2" })
+class QueueFastPathHttpTests {
+
+	private static final String VIA_MVC = "application/json, */*";
+
+	@LocalServerPort
+	int port;
+
+	HttpClientSupport http;
+
+	@BeforeEach
+	void client() {
+		this.http = new HttpClientSupport(this.port);
+	}
+
+	@Test
+	void push_sameAnswerAsMvc() {
+		HttpResponse<String> fast = push("fast-push", "hello", null);
+		HttpResponse<String> mvc = push("fast-push", "hello", VIA_MVC);
+
+		assertSame(fast, mvc, 201);
+		assertThat(fast.headers().firstValue("Location"))
+			.hasValue("/queues/fast-push/messages/" + JsonPath.read(fast.body(), "$.id"));
+		assertThat(fast.headers().firstValue("Content-Length")).hasValue(Integer.toString(fast.body().length()));
+	}
+
+	@Test
+	void poll_sameAnswerAsMvc() {
+		push("fast-poll", "héllo \"wörld\"\n", null);
+		push("fast-poll", "héllo \"wörld\"\n", null);
+
+		HttpResponse<String> fast = poll("fast-poll", null);
+		HttpResponse<String> mvc = poll("fast-poll", VIA_MVC);
+
+		assertSame(fast, mvc, 200);
+		assertThat(JsonPath.<String>read(fast.body(), "$.body")).isEqualTo("héllo \"wörld\"\n");
+		assertThat(fast.headers().firstValue("ETag")).hasValue("\"" + JsonPath.read(fast.body(), "$.lease") + "\"");
+		assertThat(fast.headers().firstValue("Content-Length")).isPresent();
+		assertSame(poll("fast-poll", null), poll("fast-poll", VIA_MVC), 204);
+	}
+
+	@Test
+	void complete_sameAnswersAsMvc() {
+		long first = id(push("fast-complete", "a", null));
+		long second = id(push("fast-complete", "b", null));
+		poll("fast-complete", null);
+		poll("fast-complete", null);
+
+		assertSame(complete("fast-complete", first, null, null), complete("fast-complete", second, null, VIA_MVC), 204);
+		// completed already: 404
+		assertSame(complete("fast-complete", first, null, null), complete("fast-complete", second, null, VIA_MVC), 404);
+	}
+
+	@Test
+	void completeNeverDelivered_andStaleLease_sameProblemsAsMvc() {
+		long first = id(push("fast-refused", "a", null));
+		long second = id(push("fast-refused", "b", null));
+
+		assertSame(complete("fast-refused", first, null, null), complete("fast-refused", second, null, VIA_MVC), 409);
+		poll("fast-refused", null);
+		poll("fast-refused", null);
+		// a lease of a delivery that is not the current one
+		assertSame(complete("fast-refused", first, "\"" + first + ".7\"", null),
+				complete("fast-refused", second, "\"" + second + ".7\"", VIA_MVC), 412);
+	}
+
+	@Test
+	void pushOverACap_badBody_sameProblemsAsMvc() {
+		push("fast-full", "a", null);
+		push("fast-full", "b", null);
+
+		HttpResponse<String> fast = push("fast-full", "c", null);
+		assertSame(fast, push("fast-full", "c", VIA_MVC), 429);
+		assertThat(fast.headers().firstValue("Retry-After")).hasValue("1");
+
+		HttpResponse<String> invalid = this.http.send("/queues/fast-bytes/messages", "POST",
+				BodyPublishers.ofByteArray(new byte[] { 'a', (byte) 0xC3 }), "text/plain");
+		HttpResponse<String> invalidViaMvc = this.http.send("/queues/fast-bytes/messages", "POST",
+				BodyPublishers.ofByteArray(new byte[] { 'a', (byte) 0xC3 }), "text/plain", "Accept", VIA_MVC);
+		assertSame(invalid, invalidViaMvc, 400);
+		assertSame(push("fast-big", "x".repeat(1025), null), push("fast-big", "x".repeat(1025), VIA_MVC), 413);
+	}
+
+	@Test
+	void requestsItDoesNotTake_goToMvc() {
+		// percent-encoded name: MVC decodes it to a valid one
+		assertThat(this.http.post("/queues/%41b/messages", "x").statusCode()).isEqualTo(201);
+		assertThat(this.http.get("/queues/Ab/messages").statusCode()).isEqualTo(200);
+		// an Accept the API cannot answer
+		assertThat(this.http.send("/queues/Ab/messages", "GET", BodyPublishers.noBody(), null, "Accept", "text/html")
+			.statusCode()).isEqualTo(406);
+		// bad name, bad id: problem+json from MVC's checks
+		QueueApiHttpTests.assertProblem(this.http.post("/queues/a.b/messages", "x"), 400, "Invalid queue name");
+		QueueApiHttpTests.assertProblem(this.http.delete("/queues/ab/messages/01"), 400, "Invalid message id");
+		assertThat(
+				this.http.send("/queues/ab/messages", "PUT", BodyPublishers.ofString("x"), "text/plain").statusCode())
+			.isEqualTo(405);
+	}
+
+	@Test
+	void fastPathRequests_timedInTheHttpServerRequestsHistogram_besideMvcs() {
+		long id = id(push("fast-timed", "a", null));
+		poll("fast-timed", null);
+		complete("fast-timed", id, null, null);
+		this.http.post("/queues/fast.timed/messages", "a");
+
+		String scrape = this.http.get("/actuator/prometheus").body();
+		assertThat(scrape).containsOnlyOnce("# TYPE http_server_requests_seconds histogram");
+		assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_count\\{.*method=\"POST\""
+				+ ",outcome=\"CLIENT_ERROR\",status=\"400\",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\"} [1-9]");
+		assertThat(scrape).doesNotContain("http_server_requests_active_seconds");
+		for (String series : List.of("method=\"POST\",outcome=\"SUCCESS\",status=\"201\"",
+				"method=\"GET\",outcome=\"SUCCESS\",status=\"200\"")) {
+			assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_bucket\\{.*" + series
+					+ ",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\",le=\"\\+Inf\"} [1-9]");
+		}
+		assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_count\\{.*method=\"DELETE\""
+				+ ",outcome=\"SUCCESS\",status=\"204\",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages/\\{id}\"} [1-9]");
+	}
+
+	private HttpResponse<String> push(String queue, String body, String accept) {
+		return this.http.send("/queues/" + queue + "/messages", "POST", BodyPublishers.ofString(body),
+				"text/plain; charset=utf-8", headers(accept));
+	}
+
+	private HttpResponse<String> poll(String queue, String accept) {
+		return this.http.send("/queues/" + queue + "/messages", "GET", BodyPublishers.noBody(), null, headers(accept));
+	}
+
+	private HttpResponse<String> complete(String queue, long id, String ifMatch, String accept) {
+		String[] headers = headers(accept);
+		if (ifMatch != null) {
+			headers = (accept != null) ? new String[] { "Accept", accept, "If-Match", ifMatch }
+					: new String[] { "If-Match", ifMatch };
+		}
+		return this.http.send("/queues/" + queue + "/messages/" + id, "DELETE", BodyPublishers.noBody(), null, headers);
+	}
+
+	private static String[] headers(String accept) {
+		return (accept != null) ? new String[] { "Accept", accept } : new String[0];
+	}
+
+	private static long id(HttpResponse<String> pushed) {
+		return JsonPath.parse(pushed.body()).read("$.id", Long.class);
+	}
+
+	/**
+	 * Same status, content type, header names and body (numbers, which are ids and
+	 * leases, aside; the problem's {@code instance} names the path with its id).
+	 */
+	private static void assertSame(HttpResponse<String> fast, HttpResponse<String> mvc, int status) {
+		assertThat(fast.statusCode()).as(fast.body()).isEqualTo(status);
+		assertThat(mvc.statusCode()).as(mvc.body()).isEqualTo(status);
+		assertThat(fast.headers().firstValue("Content-Type")).isEqualTo(mvc.headers().firstValue("Content-Type"));
+		Function<HttpResponse<String>, List<String>> names = response -> response.headers()
+			.map()
+			.keySet()
+			.stream()
+			.map(String::toLowerCase)
+			.filter(name -> !name.equals("content-length") && !name.equals("transfer-encoding") && !name.equals("date"))
+			.sorted()
+			.toList();
+		assertThat(names.apply(fast)).isEqualTo(names.apply(mvc));
+		assertThat(fast.body().replaceAll("[0-9]+", "N")).isEqualTo(mvc.body().replaceAll("[0-9]+", "N"));
+		if (status >= 400) {
+			assertThat(fast.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		}
+	}
+
+}
