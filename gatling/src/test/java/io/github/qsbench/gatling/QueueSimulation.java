@@ -90,7 +90,10 @@ public class QueueSimulation extends Simulation {
 
 	private final HttpProtocolBuilder protocol = http.baseUrl(this.settings.baseUrl())
 		.acceptHeader("application/json")
-		.userAgentHeader("queue-service-gatling");
+		.userAgentHeader("queue-service-gatling")
+		// Every poll leases a new delivery: with its ETag cached, Gatling would send
+		// If-None-Match and get 304, no body, for a message it was just leased.
+		.disableCaching();
 
 	private final ScenarioBuilder producers = scenario("producers").asLongAs(session -> inWindow())
 		.on(push())
