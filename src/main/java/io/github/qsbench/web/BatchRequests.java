@@ -108,7 +108,10 @@ final class BatchRequests {
 			JsonNode value = field.getValue();
 			switch (field.getKey()) {
 				case "id" -> {
-					if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 1) {
+					// JSON Schema's integer: any number with no fraction, so 1e3 and 5.0
+					// too
+					if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToLong()
+							|| value.longValue() < 1) {
 						throw malformed("'id' must be a positive whole number as returned by a push.");
 					}
 					id = value.longValue();
@@ -169,20 +172,20 @@ final class BatchRequests {
 	}
 
 	/** The body of a batch push, as the OpenAPI description shows it. */
-	@Schema(name = "PushBatch")
+	@Schema(name = "PushBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record PushBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1,
 			maxItems = MAX_ENTRIES,
 			schema = @Schema(minLength = 1, description = "A message body")) List<String> messages) {
 	}
 
 	/** The body of a completions batch, as the OpenAPI description shows it. */
-	@Schema(name = "CompletionBatch")
+	@Schema(name = "CompletionBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record CompletionBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED),
 			minItems = 1, maxItems = MAX_ENTRIES) List<CompletionEntry> messages) {
 	}
 
 	/** One entry of {@link CompletionBatch}. */
-	@Schema(name = "CompletionEntry")
+	@Schema(name = "CompletionEntry", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record CompletionEntry(
 			@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1",
 					description = "The message id, as returned by a push") long id,

@@ -39,9 +39,11 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -300,8 +302,13 @@ class QueueController {
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(
 					description = "The poll's ETag: complete only if that delivery is still the current one",
-					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch) {
+					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch)
+			throws HttpRequestMethodNotSupportedException {
 		RequestValidation.queueName(queue);
+		if (id.equals("batch") || id.equals("completions")) {
+			// the batch resources, matched here only because they look like an id
+			throw new HttpRequestMethodNotSupportedException(HttpMethod.DELETE.name(), List.of(HttpMethod.POST.name()));
+		}
 		long messageId = RequestValidation.messageId(id);
 		int delivery = Leases.fromIfMatch(ifMatch, messageId);
 		Completion completion = this.service.complete(queue, messageId, delivery);

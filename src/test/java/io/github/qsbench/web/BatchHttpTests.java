@@ -237,7 +237,7 @@ class BatchHttpTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "{\"id\":\"1\"}", "{\"id\":0}", "{\"id\":-1}", "{\"id\":1.5}", "{\"id\":1e3}",
+	@ValueSource(strings = { "{\"id\":\"1\"}", "{\"id\":0}", "{\"id\":-1}", "{\"id\":1.5}", "{\"id\":1e-3}",
 			"{\"id\":99999999999999999999}", "{\"lease\":\"1\"}", "{\"id\":1,\"other\":2}", "{\"id\":1,\"id\":2}",
 			"{\"id\":1,\"lease\":1}", "{}", "1", "null", "\"1\"", "[]" })
 	void complete_malformedEntry_badRequestAndNothingCompleted(String entry) {
