@@ -10,7 +10,9 @@ http-nio-...-exec-N, by default) are counted. Each frame gets a layer from its c
   charged to the nearest caller that is not JDK code (a HashMap.get that Spring calls is Spring's);
 - total by layer: samples with at least one frame of that layer (layers nest, so these overlap);
 - top methods by self (the top frame itself) and by total (a method anywhere on the stack, once
-  per sample).
+  per sample);
+- with --focus, the share of samples whose stack holds a frame containing each given text (a
+  subtree: "DispatcherServlet.doDispatch", "TypeDescriptor.annotationsMatch", ...).
 """
 import argparse
 import collections
@@ -65,6 +67,7 @@ def main():
     parser.add_argument("samples")
     parser.add_argument("--threads", default="-exec-")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--focus", nargs="*", default=[])
     args = parser.parse_args()
 
     n = 0
@@ -72,7 +75,12 @@ def main():
     total_layer = collections.Counter()
     self_method = collections.Counter()
     total_method = collections.Counter()
+    focus = collections.Counter()
     for frames in samples(args.samples, args.threads):
+        names = [f"{c}.{m}" for c, m in frames]
+        for text in args.focus:
+            if any(text in name for name in names):
+                focus[text] += 1
         n += 1
         top_cls, top_m = frames[0]
         self_method[f"{top_cls}.{top_m}"] += 1
@@ -97,6 +105,9 @@ def main():
     table("Total, by layer (a sample counts once for every layer on its stack)", total_layer)
     table(f"Top {args.top} methods by self", self_method, args.top)
     table(f"Top {args.top} methods by total", total_method, args.top)
+    if args.focus:
+        table("Subtrees (samples with such a frame on the stack)",
+              collections.Counter({text: focus[text] for text in args.focus}))
 
 
 if __name__ == "__main__":
