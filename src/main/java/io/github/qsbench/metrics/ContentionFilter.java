@@ -61,14 +61,23 @@ final class ContentionFilter {
 	 * {@code null} when the event has no stack
 	 */
 	boolean counts(String lockClass, String threadName, List<String> frameClasses) {
+		if (!mayCount(lockClass)) {
+			return false;
+		}
+		return this.stackTraces ? takenByCore(frameClasses) : isRequestThread(threadName);
+	}
+
+	/**
+	 * The first gate alone: whether a wait on this lock class can count at all. Most
+	 * events (idle workers, the NIO poller) fail it, so a caller can skip reading their
+	 * thread and stack.
+	 */
+	boolean mayCount(String lockClass) {
 		if (lockClass == null) {
 			return false;
 		}
-		if (this.stackTraces) {
-			return (lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)
-					|| SHARED_LOCKS.contains(lockClass)) && takenByCore(frameClasses);
-		}
-		return (lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)) && isRequestThread(threadName);
+		return lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)
+				|| (this.stackTraces && SHARED_LOCKS.contains(lockClass));
 	}
 
 	/** The first frame outside the JDK is core code. */

@@ -143,6 +143,9 @@ public class ContentionMetrics implements SmartLifecycle {
 	private void accept(RecordedEvent event, String lockField) {
 		RecordedClass lock = event.getClass(lockField);
 		String lockClass = (lock != null) ? lock.getName() : null;
+		if (!this.filter.mayCount(lockClass)) {
+			return;
+		}
 		RecordedThread thread = event.getThread();
 		String threadName = (thread != null) ? thread.getJavaName() : null;
 		if (this.filter.counts(lockClass, threadName, frameClasses(event.getStackTrace()))) {

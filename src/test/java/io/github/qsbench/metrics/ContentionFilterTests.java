@@ -112,6 +112,14 @@ class ContentionFilterTests {
 		}
 
 		@Test
+		void mayCount_isTheLockClassGateAlone() {
+			assertThat(this.filter.mayCount(MUTEX)).isTrue();
+			assertThat(this.filter.mayCount(CHM_NODE)).isTrue();
+			assertThat(this.filter.mayCount(CONDITION)).isFalse();
+			assertThat(this.filter.mayCount(null)).isFalse();
+		}
+
+		@Test
 		void missingClassOrStack_doesNotCount() {
 			assertThat(this.filter.counts(null, WORKER, MUTEX_STACK)).isFalse();
 			assertThat(this.filter.counts(MUTEX, WORKER, null)).isFalse();
@@ -140,6 +148,12 @@ class ContentionFilterTests {
 			assertThat(this.filter.counts(MUTEX, "http-nio-127.0.0.1-8080-Poller", null)).isFalse();
 			assertThat(this.filter.counts(RW_SYNC, "Catalina-utility-1", null)).isFalse();
 			assertThat(this.filter.counts(RW_SYNC, null, null)).isFalse();
+		}
+
+		@Test
+		void mayCount_excludesLocksThatNeedAStack() {
+			assertThat(this.filter.mayCount(RW_SYNC)).isTrue();
+			assertThat(this.filter.mayCount(REENTRANT_SYNC)).isFalse();
 		}
 
 		@Test
