@@ -13,18 +13,22 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
  * What the virtual users saw, counted on the client side: Gatling's reports give
- * latencies and failures, these give the queue semantics (cycles completed, duplicates,
- * empty polls) and the requests answered inside the load window, which the study divides
- * by the window's length.
+ * latencies and failures, these give the queue semantics (messages completed, duplicates,
+ * empty polls, back pressure) and the requests and messages inside the load window, which
+ * the study divides by the window's length. Every message count counts the messages of a
+ * batch one by one.
  */
 final class RunCounts {
 
+	/** Messages accepted (201), by a single push or in a batch. */
 	final LongAdder pushed = new LongAdder();
 
+	/** Messages delivered to a consumer (each message of a batch counts). */
 	final LongAdder delivered = new LongAdder();
 
 	final LongAdder emptyPolls = new LongAdder();
 
+	/** Completions answered 204 (each message of a batch counts). */
 	final LongAdder completed = new LongAdder();
 
 	/**
@@ -32,21 +36,37 @@ final class RunCounts {
 	 */
 	final LongAdder duplicates = new LongAdder();
 
-	/** Completes that answered 404 because a duplicate delivery was completed first. */
-	final LongAdder duplicateCompletesNotFound = new LongAdder();
+	/**
+	 * Completions answered 404 or 412: another delivery of the message was completed
+	 * first, or the message was delivered again since this lease. Allowed only for a
+	 * message this run saw delivered more than once.
+	 */
+	final LongAdder completesRefused = new LongAdder();
+
+	/** Completions answered anything else than 204, 404 or 412 (409: never delivered). */
+	final LongAdder completesUnexpected = new LongAdder();
+
+	/** Pushes (single or batch) answered 429, when 429 is back pressure. */
+	final LongAdder backPressured = new LongAdder();
 
 	/**
-	 * Requests answered before the load window closed (the drain and checks excluded).
+	 * Long polls answered 204 well before their wait: the service ignored {@code wait}.
 	 */
+	final LongAdder earlyEmptyLongPolls = new LongAdder();
+
 	final LongAdder abandoned = new LongAdder();
 
 	final LongAdder redeliveredAfterAbandon = new LongAdder();
 
+	/**
+	 * Requests answered before the load window closed (the drain and checks excluded).
+	 */
 	final LongAdder requestsInWindow = new LongAdder();
 
-	/**
-	 * Cycles (push, poll, complete) whose complete answered 204 before the window closed.
-	 */
+	/** Messages delivered before the window closed. */
+	final LongAdder deliveredInWindow = new LongAdder();
+
+	/** Messages whose completion answered 204 before the window closed. */
 	final LongAdder completedInWindow = new LongAdder();
 
 	private final Map<String, Object> extra = new LinkedHashMap<>();
@@ -67,10 +87,14 @@ final class RunCounts {
 		map.put("emptyPolls", this.emptyPolls.sum());
 		map.put("completed", this.completed.sum());
 		map.put("duplicates", this.duplicates.sum());
-		map.put("duplicateCompletesNotFound", this.duplicateCompletesNotFound.sum());
+		map.put("completesRefused", this.completesRefused.sum());
+		map.put("completesUnexpected", this.completesUnexpected.sum());
+		map.put("backPressured", this.backPressured.sum());
+		map.put("earlyEmptyLongPolls", this.earlyEmptyLongPolls.sum());
 		map.put("abandoned", this.abandoned.sum());
 		map.put("redeliveredAfterAbandon", this.redeliveredAfterAbandon.sum());
 		map.put("requestsInWindow", this.requestsInWindow.sum());
+		map.put("deliveredInWindow", this.deliveredInWindow.sum());
 		map.put("completedInWindow", this.completedInWindow.sum());
 		return map;
 	}

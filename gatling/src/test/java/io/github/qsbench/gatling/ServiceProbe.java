@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.OptionalDouble;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -62,17 +63,20 @@ final class ServiceProbe {
 	}
 
 	/**
-	 * The sum over every series of one Prometheus counter or gauge in an exposition body.
+	 * The sum over every series of one Prometheus counter or gauge in an exposition body,
+	 * or empty if the service does not export it.
 	 */
-	static double sample(String exposition, String metric) {
+	static OptionalDouble find(String exposition, String metric) {
 		double sum = 0;
+		boolean found = false;
 		for (String line : exposition.split("\n")) {
 			if (line.startsWith(metric + "{") || line.startsWith(metric + " ")) {
 				// name{labels} value [timestamp]; the qs_* labels hold no spaces.
 				sum += Double.parseDouble(line.trim().split("\\s+")[1]);
+				found = true;
 			}
 		}
-		return sum;
+		return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
 	}
 
 	/**
