@@ -13,8 +13,8 @@ import io.gatling.javaapi.core.Simulation;
 /**
  * The HTTP stack's ceiling at the same load as {@link QueueSimulation}: as many virtual
  * users as its producers and consumers together, each calling a request that touches no
- * queue in a loop for the same duration. The study divides a strategy's requests per
- * second by this one's.
+ * queue in a loop for the same ramp and duration. The study divides a strategy's requests
+ * per second by this one's.
  *
  * <p>
  * The default request is {@code GET /actuator/info}: the whole stack (Tomcat, Spring MVC,
@@ -35,11 +35,14 @@ public class CeilingSimulation extends Simulation {
 
 	private final RunCounts counts = new RunCounts();
 
+	private volatile long windowStart;
+
 	private volatile long windowEnd;
 
 	private final ScenarioBuilder noop = scenario("no-op").asLongAs(session -> System.nanoTime() < this.windowEnd)
 		.on(exec(http("no-op").get(this.path).check(status().is(200))).exec(session -> {
-			if (System.nanoTime() < this.windowEnd) {
+			long now = System.nanoTime();
+			if (now >= this.windowStart && now < this.windowEnd) {
 				this.counts.requestsInWindow.increment();
 			}
 			return session;
@@ -48,7 +51,8 @@ public class CeilingSimulation extends Simulation {
 	{
 		int users = this.settings.consumers() + this.settings.producers();
 		System.out.println("CeilingSimulation: " + users + " users calling GET " + this.path + " for "
-				+ this.settings.duration().toSeconds() + "s against " + this.settings.baseUrl());
+				+ this.settings.ramp().toSeconds() + "s ramp + " + this.settings.duration().toSeconds() + "s against "
+				+ this.settings.baseUrl());
 		setUp(this.noop.injectOpen(atOnceUsers(users)))
 			.protocols(http.baseUrl(this.settings.baseUrl()).userAgentHeader("queue-service-gatling"))
 			.assertions(global().failedRequests().count().is(0L));
@@ -61,7 +65,8 @@ public class CeilingSimulation extends Simulation {
 		this.counts.put("preset", this.settings.preset());
 		this.counts.put("users", this.settings.consumers() + this.settings.producers());
 		this.counts.put("windowSeconds", this.settings.duration().toMillis() / 1000.0);
-		this.windowEnd = System.nanoTime() + this.settings.duration().toNanos();
+		this.windowStart = System.nanoTime() + this.settings.ramp().toNanos();
+		this.windowEnd = this.windowStart + this.settings.duration().toNanos();
 	}
 
 	@Override

@@ -41,7 +41,10 @@ import java.util.stream.Collectors;
  * @param consumers virtual users that poll and complete in a loop
  * @param rate messages pushed per second over all producers; 0 means as fast as the
  * service answers
- * @param duration how long producers push and consumers consume before the drain
+ * @param ramp how long the load runs before the window opens: requests and messages of
+ * the ramp are not counted (the loss check counts them all)
+ * @param duration the counted window: how long producers push and consumers consume after
+ * the ramp, before the drain
  * @param messageBytes size of each pushed body
  * @param largeBytes size of a large body (see largeShare)
  * @param largeShare the share (0 to 1) of messages whose body is largeBytes instead of
@@ -68,10 +71,10 @@ import java.util.stream.Collectors;
  * @param abandonShare the share (0 to 1) of first deliveries a consumer never completes,
  * as if it crashed; the service must deliver them again once their lease lapses
  */
-record LoadSettings(String baseUrl, String preset, int producers, int consumers, double rate, Duration duration,
-		int messageBytes, int largeBytes, double largeShare, Duration think, int batchSize, int waitSeconds,
-		boolean honourRetryAfter, int queues, Duration drain, Duration emptyPollPause, String queuePrefix,
-		String countsFile, double abandonShare) {
+record LoadSettings(String baseUrl, String preset, int producers, int consumers, double rate, Duration ramp,
+		Duration duration, int messageBytes, int largeBytes, double largeShare, Duration think, int batchSize,
+		int waitSeconds, boolean honourRetryAfter, int queues, Duration drain, Duration emptyPollPause,
+		String queuePrefix, String countsFile, double abandonShare) {
 
 	/** Largest batch and longest wait the API accepts. */
 	static final int MAX_BATCH = 100;
@@ -139,8 +142,9 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 		return new LoadSettings(stripSlash(System.getProperty("baseUrl", "http://127.0.0.1:8080")),
 				custom ? consumers + "-" + producers : preset.name(), producers, consumers,
 				Double.parseDouble(System.getProperty("rate", Double.toString(preset.rate()))),
-				seconds("durationSeconds", 30), messageBytes, largeBytes, share("largeShare", preset.largeShare()),
-				Duration.ofMillis(Long.getLong("thinkMs", preset.thinkMs())), batchSize, waitSeconds,
+				seconds("rampSeconds", 0), seconds("durationSeconds", 30), messageBytes, largeBytes,
+				share("largeShare", preset.largeShare()), Duration.ofMillis(Long.getLong("thinkMs", preset.thinkMs())),
+				batchSize, waitSeconds,
 				Boolean.parseBoolean(System.getProperty("retryAfter", Boolean.toString(preset.backPressure()))),
 				Integer.getInteger("queues", 8), seconds("drainSeconds", 120),
 				Duration.ofMillis(Long.getLong("emptyPollPauseMs", 5)),
@@ -178,11 +182,11 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 
 	String describe() {
 		return String.format(Locale.ROOT,
-				"%s: %d consumers, %d producers, rate %s, %ds, %d-byte bodies%s over %d queues '%s-*', batches of %d,"
+				"%s: %d consumers, %d producers, rate %s, %ds ramp + %ds, %d-byte bodies%s over %d queues '%s-*', batches of %d,"
 						+ " long polling %s, consumer think %d ms, 429 %s, drain <= %ds,"
 						+ " %.0f%% of first deliveries abandoned",
 				this.preset, this.consumers, this.producers, this.rate > 0 ? this.rate + " messages/s" : "unthrottled",
-				this.duration.toSeconds(), this.messageBytes,
+				this.ramp.toSeconds(), this.duration.toSeconds(), this.messageBytes,
 				(this.largeShare > 0)
 						? String.format(Locale.ROOT, " (%.1f%% of %d bytes)", 100 * this.largeShare, this.largeBytes)
 						: "",

@@ -25,6 +25,9 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,10 +70,14 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * completed.
  *
  * <p>
- * Besides its counts, the run records the service's process CPU time and core contention
- * ({@code process_cpu_time_ns_total}, {@code qs_contention_seconds_total}) between the
- * baseline scrape before the load and the check after the drain, when the service exports
- * them.
+ * With {@code -DrampSeconds} the load runs that long before the counted window opens, so
+ * that Gatling's own JVM (fresh each run) is past its JIT warm-up when counting starts.
+ *
+ * <p>
+ * Besides its counts, the run records the service's process CPU time
+ * ({@code process_cpu_time_ns_total}) from the baseline scrape before the load to the
+ * check after the drain, and its core contention ({@code qs_contention_seconds_total})
+ * inside the window, when the service exports them.
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
@@ -123,6 +130,9 @@ public class QueueSimulation extends Simulation {
 
 	private final AtomicInteger producersRunning = new AtomicInteger(this.settings.producers());
 
+	/** Load starts at once; counting starts after the ramp, at windowStart. */
+	private volatile long windowStart;
+
 	private volatile long windowEnd;
 
 	private volatile long drainDeadline;
@@ -130,6 +140,15 @@ public class QueueSimulation extends Simulation {
 	private volatile long baselineNanos;
 
 	private volatile String baseline;
+
+	/** The exposition at the window's start, for the contention inside the window. */
+	private volatile String windowOpen;
+
+	private final ScheduledExecutorService windowScrapes = Executors.newSingleThreadScheduledExecutor(runnable -> {
+		Thread thread = new Thread(runnable, "window-scrapes");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final String smallBody = "m".repeat(this.settings.messageBytes());
 
@@ -148,7 +167,7 @@ public class QueueSimulation extends Simulation {
 		// If-None-Match and get 304, no body, for a message it was just leased.
 		.disableCaching();
 
-	private final ScenarioBuilder producers = scenario("producers").asLongAs(session -> inWindow())
+	private final ScenarioBuilder producers = scenario("producers").asLongAs(session -> loading())
 		.on(push())
 		.exec(session -> {
 			this.producersRunning.decrementAndGet();
@@ -198,9 +217,15 @@ public class QueueSimulation extends Simulation {
 		this.counts.put("waitSeconds", this.settings.waitSeconds());
 		this.counts.put("retryAfter", this.settings.honourRetryAfter());
 		this.counts.put("queues", this.settings.queues());
+		this.counts.put("rampSeconds", this.settings.ramp().toMillis() / 1000.0);
 		this.counts.put("windowSeconds", this.settings.duration().toMillis() / 1000.0);
-		this.windowEnd = this.baselineNanos + this.settings.duration().toNanos();
+		this.windowStart = this.baselineNanos + this.settings.ramp().toNanos();
+		this.windowEnd = this.windowStart + this.settings.duration().toNanos();
 		this.drainDeadline = this.windowEnd + this.settings.drain().toNanos();
+		this.windowScrapes.schedule(() -> this.windowOpen = scrape(), this.windowStart - System.nanoTime(),
+				TimeUnit.NANOSECONDS);
+		this.windowScrapes.schedule(this::recordWindowContention, this.windowEnd - System.nanoTime(),
+				TimeUnit.NANOSECONDS);
 	}
 
 	@Override
@@ -303,7 +328,7 @@ public class QueueSimulation extends Simulation {
 				.removeAll("pollStatus", "pollMillis", "pollBody", "toComplete", "completeStatus", "completeBody")
 				.set("queue", this.settings.queue(next))
 				.set("next", next + 1)
-				.set("longPoll", this.settings.waitSeconds() > 0 && inWindow())
+				.set("longPoll", this.settings.waitSeconds() > 0 && loading())
 				.set("producersDone", this.producersRunning.get() == 0);
 		}).exec(pollRequest())
 			.doIfOrElse(session -> session.contains("pollBody"))
@@ -449,8 +474,15 @@ public class QueueSimulation extends Simulation {
 		return Math.floor(n * share) > Math.floor((n - 1) * share);
 	}
 
-	private boolean inWindow() {
+	/** Producers push, and consumers may long-poll, until the window closes. */
+	private boolean loading() {
 		return System.nanoTime() < this.windowEnd;
+	}
+
+	/** Whether what happens now is counted: after the ramp, before the window closes. */
+	private boolean inWindow() {
+		long now = System.nanoTime();
+		return now >= this.windowStart && now < this.windowEnd;
 	}
 
 	private void countInWindow() {
@@ -465,7 +497,7 @@ public class QueueSimulation extends Simulation {
 	 * and found it empty; or until the drain's deadline.
 	 */
 	private boolean keepConsuming(Session session) {
-		if (inWindow()) {
+		if (loading()) {
 			return true;
 		}
 		if (System.nanoTime() > this.drainDeadline) {
@@ -485,8 +517,8 @@ public class QueueSimulation extends Simulation {
 	 */
 	private String lossVerdict(String exposition) {
 		recordServerDeltas(exposition);
-		long serverPushed = Math.round(delta(exposition, "qs_messages_pushed_total").orElse(0));
-		long serverCompleted = Math.round(delta(exposition, "qs_messages_completed_total").orElse(0));
+		long serverPushed = Math.round(delta(this.baseline, exposition, "qs_messages_pushed_total").orElse(0));
+		long serverCompleted = Math.round(delta(this.baseline, exposition, "qs_messages_completed_total").orElse(0));
 		long pushed = this.counts.pushed.sum();
 		long completed = this.counts.completed.sum();
 		long distinct = this.completedIds.size();
@@ -507,17 +539,46 @@ public class QueueSimulation extends Simulation {
 				pushed, distinct, completed, serverPushed, serverCompleted, unexpected, refusedOnce);
 	}
 
+	/**
+	 * The service's CPU time over the whole run, from the baseline to this check after
+	 * the drain: every message of the run was pushed, polled and completed in between, so
+	 * divided by the messages it is the CPU each cost (the service was warmed up before).
+	 */
 	private void recordServerDeltas(String exposition) {
 		this.counts.put("serverSeconds", (System.nanoTime() - this.baselineNanos) / 1e9);
-		delta(exposition, CPU_METRIC).ifPresent(ns -> this.counts.put("serverCpuSeconds", ns / 1e9));
-		delta(exposition, CONTENTION_METRIC).ifPresent(s -> this.counts.put("contentionSeconds", s));
+		delta(this.baseline, exposition, CPU_METRIC).ifPresent(ns -> this.counts.put("serverCpuSeconds", ns / 1e9));
 	}
 
-	/** How much a metric moved since the baseline, or empty if the service lacks it. */
-	private OptionalDouble delta(String exposition, String metric) {
-		OptionalDouble now = ServiceProbe.find(exposition, metric);
-		OptionalDouble before = ServiceProbe.find(this.baseline, metric);
-		return (now.isPresent() && before.isPresent()) ? OptionalDouble.of(now.getAsDouble() - before.getAsDouble())
+	/**
+	 * Core contention inside the load window only (a rate: the ramp and the drain run at
+	 * another load), from the scrapes at the window's start and end.
+	 */
+	private void recordWindowContention() {
+		String open = this.windowOpen;
+		String close = scrape();
+		if (open != null && close != null) {
+			delta(open, close, CONTENTION_METRIC).ifPresent(s -> this.counts.put("contentionSeconds", s));
+		}
+	}
+
+	/** The service's exposition, or null if it did not answer (then no window figure). */
+	private String scrape() {
+		try {
+			return this.probe.get("/actuator/prometheus");
+		}
+		catch (RuntimeException ex) {
+			System.err.println("QueueSimulation: no scrape at the window's edge: " + ex.getMessage());
+			return null;
+		}
+	}
+
+	/**
+	 * How much a metric moved between two expositions, or empty if the service lacks it.
+	 */
+	private static OptionalDouble delta(String before, String after, String metric) {
+		OptionalDouble now = ServiceProbe.find(after, metric);
+		OptionalDouble then = ServiceProbe.find(before, metric);
+		return (now.isPresent() && then.isPresent()) ? OptionalDouble.of(now.getAsDouble() - then.getAsDouble())
 				: OptionalDouble.empty();
 	}
 
