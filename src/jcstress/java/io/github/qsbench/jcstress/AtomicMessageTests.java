@@ -22,6 +22,8 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  */
 public final class AtomicMessageTests {
 
+	static final byte[] BODY = { 'b' };
+
 	static final long NOW = 1_000;
 
 	static final long LEASE = 30_000;
@@ -39,7 +41,7 @@ public final class AtomicMessageTests {
 	@State
 	public static class GrabGrab {
 
-		private final AtomicMessage message = new AtomicMessage(1, "q", "body");
+		private final AtomicMessage message = new AtomicMessage(1, BODY);
 
 		@Actor
 		public void consumer1(LLL_Result r) {
@@ -68,7 +70,7 @@ public final class AtomicMessageTests {
 	@State
 	public static class GrabComplete {
 
-		private final AtomicMessage message = new AtomicMessage(1, "q", "body");
+		private final AtomicMessage message = new AtomicMessage(1, BODY);
 
 		public GrabComplete() {
 			// delivered once at time 0; its lease has expired by NOW
@@ -100,7 +102,7 @@ public final class AtomicMessageTests {
 	@State
 	public static class CompleteComplete {
 
-		private final AtomicMessage message = new AtomicMessage(1, "q", "body");
+		private final AtomicMessage message = new AtomicMessage(1, BODY);
 
 		public CompleteComplete() {
 			this.message.tryGrab(0, LEASE);
@@ -131,7 +133,7 @@ public final class AtomicMessageTests {
 	@State
 	public static class RedeliveryStaleCompletion {
 
-		private final AtomicMessage message = new AtomicMessage(1, "q", "body");
+		private final AtomicMessage message = new AtomicMessage(1, BODY);
 
 		public RedeliveryStaleCompletion() {
 			// delivered once at time 0; its lease has expired by NOW

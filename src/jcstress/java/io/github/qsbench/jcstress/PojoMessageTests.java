@@ -24,6 +24,8 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  */
 public final class PojoMessageTests {
 
+	static final byte[] BODY = { 'b' };
+
 	static final long NOW = 1_000;
 
 	static final long LEASE = 30_000;
@@ -43,7 +45,7 @@ public final class PojoMessageTests {
 	@State
 	public static class GrabGrab {
 
-		private final PojoMessage message = new PojoMessage(1, "q", "body");
+		private final PojoMessage message = new PojoMessage(1, BODY);
 
 		@Actor
 		public void consumer1(LLL_Result r) {
@@ -72,7 +74,7 @@ public final class PojoMessageTests {
 	@State
 	public static class GrabComplete {
 
-		private final PojoMessage message = new PojoMessage(1, "q", "body");
+		private final PojoMessage message = new PojoMessage(1, BODY);
 
 		public GrabComplete() {
 			// delivered once at time 0; its lease has expired by NOW
@@ -105,7 +107,7 @@ public final class PojoMessageTests {
 	@State
 	public static class CompleteComplete {
 
-		private final PojoMessage message = new PojoMessage(1, "q", "body");
+		private final PojoMessage message = new PojoMessage(1, BODY);
 
 		public CompleteComplete() {
 			this.message.tryGrab(0, LEASE);
@@ -137,7 +139,7 @@ public final class PojoMessageTests {
 	@State
 	public static class RedeliveryStaleCompletion {
 
-		private final PojoMessage message = new PojoMessage(1, "q", "body");
+		private final PojoMessage message = new PojoMessage(1, BODY);
 
 		public RedeliveryStaleCompletion() {
 			this.message.tryGrab(0, 10);

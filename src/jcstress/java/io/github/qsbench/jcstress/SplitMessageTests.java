@@ -29,7 +29,7 @@ public final class SplitMessageTests {
 
 	/** A message delivered once. */
 	static SplitMessage delivered() {
-		SplitMessage message = new SplitMessage(1, "q", "body");
+		SplitMessage message = new SplitMessage(1, "q", new byte[] { 'b' });
 		message.deliverFirst();
 		return message;
 	}

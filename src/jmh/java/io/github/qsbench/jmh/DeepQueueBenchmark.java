@@ -1,5 +1,6 @@
 package io.github.qsbench.jmh;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -46,6 +47,8 @@ import io.github.qsbench.core.strategy.Strategy;
 @Measurement(iterations = 5, time = 1)
 public class DeepQueueBenchmark {
 
+	private static final byte[] REFILL = "refill".getBytes(StandardCharsets.UTF_8);
+
 	@Param({ "SYNCHRONIZED", "CONCURRENT_ATOMIC" })
 	public Strategy strategy;
 
@@ -85,8 +88,8 @@ public class DeepQueueBenchmark {
 	@Benchmark
 	public boolean pollCompletePush() {
 		Message message = this.service.poll("deep").orElseThrow();
-		boolean completed = this.service.complete(message);
-		this.service.push("deep", "refill");
+		boolean completed = this.service.complete("deep", message);
+		this.service.push("deep", REFILL);
 		return completed;
 	}
 

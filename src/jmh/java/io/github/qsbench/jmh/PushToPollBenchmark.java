@@ -1,5 +1,6 @@
 package io.github.qsbench.jmh;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -38,6 +39,8 @@ import io.github.qsbench.core.strategy.Strategy;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Benchmark)
 public class PushToPollBenchmark {
+
+	private static final byte[] PING = "ping".getBytes(StandardCharsets.UTF_8);
 
 	private static final String[] FLOODED = { "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7" };
 
@@ -84,12 +87,12 @@ public class PushToPollBenchmark {
 	}
 
 	private Message roundTrip(String queue) {
-		this.service.push(queue, "ping");
+		this.service.push(queue, PING);
 		Optional<Message> polled;
 		while ((polled = this.service.poll(queue)).isEmpty()) {
 			Thread.onSpinWait();
 		}
-		this.service.complete(polled.get());
+		this.service.complete(queue, polled.get());
 		return polled.get();
 	}
 

@@ -1,5 +1,6 @@
 package io.github.qsbench.jmh;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -112,14 +113,14 @@ public abstract class QueueServiceBenchmark {
 
 		private int next;
 
-		String body;
+		byte[] body;
 
 		@Setup(Level.Trial)
 		public void shuffle(Service service) {
 			List<String> names = new ArrayList<>(IntStream.range(0, service.queues).mapToObj(i -> "q" + i).toList());
 			Collections.shuffle(names);
 			this.order = names.toArray(String[]::new);
-			this.body = "message of " + Thread.currentThread().getName();
+			this.body = ("message of " + Thread.currentThread().getName()).getBytes(StandardCharsets.UTF_8);
 		}
 
 		String nextQueue() {
@@ -160,13 +161,14 @@ public abstract class QueueServiceBenchmark {
 	@Group("queue")
 	public boolean reader(Service service, Cursor cursor, PollCounters counters) {
 		QueueService qs = service.service;
-		Optional<Message> message = qs.poll(cursor.nextQueue());
+		String queue = cursor.nextQueue();
+		Optional<Message> message = qs.poll(queue);
 		if (message.isEmpty()) {
 			counters.empty++;
 			return false;
 		}
 		counters.delivered++;
-		return qs.complete(message.get());
+		return qs.complete(queue, message.get());
 	}
 
 	/** The study's mode: operations per microsecond. */

@@ -1,79 +1,32 @@
 package io.github.qsbench.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * A message plus the state that {@link AbstractQS} needs: whether it was completed, how
  * often it was delivered and when its lease expires. Subclasses differ only in how that
  * state is made safe to share between threads.
  *
  * <p>
- * Memory matters here: the service holds one of these per message. The queue name is the
- * queue's own string, shared by all its messages, not a copy per push; the id is a
- * primitive.
+ * Memory matters here: the service holds one of these per message, and each subclass fits
+ * in 32 bytes. The body is kept as its UTF-8 bytes (a {@code String} would add a 24-byte
+ * object); the message does not name its queue (every operation that finds a message
+ * names the queue it looks in), and has no flag for having left it (the removal that
+ * takes it out of its deque decides who accounts for that): each would cost 8 bytes per
+ * held message after alignment.
  */
 public abstract class AbstractMessage implements Message {
 
 	/** Completion without a lease: whichever delivery is current. */
 	public static final int ANY_DELIVERY = 0;
 
-	private static final VarHandle EVICTED;
+	private final byte[] body;
 
-	static {
-		try {
-			EVICTED = MethodHandles.lookup().findVarHandle(AbstractMessage.class, "evicted", boolean.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
-	private final long id;
-
-	/**
-	 * The queue's name. Set again to the queue's own instance of that (equal) string when
-	 * the message is appended, before any other thread can see the message.
-	 */
-	private String queue;
-
-	private final String body;
-
-	/**
-	 * Whether the message has left its queue; set once by compare-and-set, so that when
-	 * two walks over a lock-free queue both unlink it, only one releases what it held.
-	 */
-	@SuppressWarnings("unused") // through EVICTED
-	private boolean evicted;
-
-	protected AbstractMessage(long id, String queue, String body) {
-		this.id = id;
-		this.queue = queue;
+	protected AbstractMessage(byte[] body) {
 		this.body = body;
 	}
 
 	@Override
-	public final long id() {
-		return this.id;
-	}
-
-	@Override
-	public final String queue() {
-		return this.queue;
-	}
-
-	@Override
-	public final String body() {
+	public final byte[] body() {
 		return this.body;
-	}
-
-	final void appendedTo(String queueName) {
-		this.queue = queueName;
-	}
-
-	/** {@code true} for exactly one caller: the one that accounts for the eviction. */
-	final boolean markEvicted() {
-		return EVICTED.compareAndSet(this, false, true);
 	}
 
 	/**
@@ -123,7 +76,7 @@ public abstract class AbstractMessage implements Message {
 	@FunctionalInterface
 	public interface Factory<M extends AbstractMessage> {
 
-		M create(long id, String queue, String body);
+		M create(long id, byte[] body);
 
 	}
 

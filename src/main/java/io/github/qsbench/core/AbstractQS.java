@@ -108,9 +108,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	@Override
-	public Message push(String queue, String body) {
+	public Message push(String queue, byte[] body) {
 		long charge = reserve(body);
-		M message = this.messages.create(this.lastId.incrementAndGet(), queue, body);
+		M message = this.messages.create(this.lastId.incrementAndGet(), body);
 		try {
 			if (this.readThenWritePush && appendIfPresent(queue, 1, q -> q.add(message))) {
 				return pushed(message);
@@ -144,17 +144,17 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * exceeded.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
-	public List<Message> pushAll(String queue, List<String> bodies) {
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
 		long charge = 0;
-		for (String body : bodies) {
+		for (byte[] body : bodies) {
 			charge += (this.capacity != null) ? Capacity.charge(body) : 0;
 		}
 		if (this.capacity != null) {
 			this.capacity.reserveBytes(charge);
 		}
 		List<M> created = new ArrayList<>(bodies.size());
-		for (String body : bodies) {
-			created.add(this.messages.create(this.lastId.incrementAndGet(), queue, body));
+		for (byte[] body : bodies) {
+			created.add(this.messages.create(this.lastId.incrementAndGet(), body));
 		}
 		try {
 			if (this.readThenWritePush && appendIfPresent(queue, created.size(), q -> created.forEach(q::add))) {
@@ -210,7 +210,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		});
 	}
 
-	private long reserve(String body) {
+	private long reserve(byte[] body) {
 		if (this.capacity == null) {
 			return 0;
 		}
@@ -329,19 +329,18 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			}
 			return delivery;
 		}
-		if (grab == Grab.DECLINED_COMPLETED && this.lazyEviction) {
-			it.remove();
+		if (grab == Grab.DECLINED_COMPLETED && this.lazyEviction && queue.unlink(it, message)) {
 			evicted(queue, message);
 		}
 		return 0;
 	}
 
 	/**
-	 * Accounts for a message that left its queue, once even if two walks over a lock-free
-	 * queue both unlinked it.
+	 * Accounts for a message that left its queue; called only by the one removal that
+	 * took it out (see {@link MessageQueue#unlink}).
 	 */
 	private void evicted(MessageQueue<M> queue, M message) {
-		if (queue.counted() && message.markEvicted()) {
+		if (queue.counted()) {
 			queue.evictedOne();
 			unreserve(Capacity.charge(message.body()));
 		}
@@ -370,17 +369,17 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * {@link #complete(String, long, int)} with any delivery.
 	 */
 	@Override
-	public boolean complete(Message message) {
+	public boolean complete(String queue, Message message) {
 		if (this.indexes != null) {
-			return complete(message.queue(), message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
 		}
 		@SuppressWarnings("unchecked")
 		M own = (M) message;
 		// no queue: it was emptied, so the message was completed and evicted already
-		Object marked = this.map.lookup(own.queue(), Map::get,
+		Object marked = this.map.lookup(queue, Map::get,
 				target -> (target != null) ? target.write(q -> mark(q, own)) : Boolean.FALSE);
 		if (marked == QUEUE_EMPTY) {
-			removeIfEmpty(own.queue());
+			removeIfEmpty(queue);
 		}
 		return marked != Boolean.FALSE;
 	}

@@ -137,7 +137,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	}
 
 	@Override
-	public Message push(String queue, String body) {
+	public Message push(String queue, byte[] body) {
 		long charge = reserve(body);
 		SplitMessage message = new SplitMessage(this.lastId.incrementAndGet(), queue, body);
 		Lane lane;
@@ -156,16 +156,16 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	}
 
 	@Override
-	public List<Message> pushAll(String queue, List<String> bodies) {
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
 		long charge = 0;
 		if (this.capacity != null) {
-			for (String body : bodies) {
+			for (byte[] body : bodies) {
 				charge += Capacity.charge(body);
 			}
 			this.capacity.reserveBytes(charge);
 		}
 		List<SplitMessage> created = new ArrayList<>(bodies.size());
-		for (String body : bodies) {
+		for (byte[] body : bodies) {
 			created.add(new SplitMessage(this.lastId.incrementAndGet(), queue, body));
 		}
 		Lane lane;
@@ -235,7 +235,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		enqueue(lane, message);
 	}
 
-	private long reserve(String body) {
+	private long reserve(byte[] body) {
 		if (this.capacity == null) {
 			return 0;
 		}
@@ -316,9 +316,9 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	}
 
 	@Override
-	public boolean complete(Message message) {
+	public boolean complete(String queue, Message message) {
 		if (this.idLookup) {
-			return complete(message.queue(), message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
 		}
 		SplitMessage own = (SplitMessage) message;
 		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {

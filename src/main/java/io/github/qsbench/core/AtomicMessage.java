@@ -30,8 +30,16 @@ public final class AtomicMessage extends AbstractMessage {
 
 	private volatile State state = READY;
 
-	public AtomicMessage(long id, String queue, String body) {
-		super(id, queue, body);
+	private final long id;
+
+	public AtomicMessage(long id, byte[] body) {
+		super(body);
+		this.id = id;
+	}
+
+	@Override
+	public long id() {
+		return this.id;
 	}
 
 	@Override

@@ -14,15 +14,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * leaves its queue (not merely until it is completed: with lazy eviction a completed
  * message may stay in its queue until a poll walks past it), and a queue from its
  * creation until its removal. The byte charge of a message is an upper bound of the heap
- * it keeps alive: two bytes per character (a string's worst case) plus
+ * it keeps alive: the body's UTF-8 bytes (what the message holds) plus
  * {@link #MESSAGE_OVERHEAD_BYTES}.
  */
 public final class Capacity {
 
 	/**
-	 * Heap per message beside its body's characters: the message, its string's header,
-	 * its queue node and its index entry (measured under 150 bytes for every strategy,
-	 * see docs/memory.md).
+	 * Heap per message beside its body's bytes: the message, the body array's header, its
+	 * queue node and its index entry (measured under 100 bytes for every strategy, see
+	 * docs/heap-per-message.md).
 	 */
 	public static final int MESSAGE_OVERHEAD_BYTES = 256;
 
@@ -36,8 +36,8 @@ public final class Capacity {
 		this.limits = limits;
 	}
 
-	public static long charge(String body) {
-		return 2L * body.length() + MESSAGE_OVERHEAD_BYTES;
+	public static long charge(byte[] body) {
+		return body.length + MESSAGE_OVERHEAD_BYTES;
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.github.qsbench.core;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * A message as its producer and consumers see it.
  *
@@ -16,9 +18,16 @@ public interface Message {
 	 */
 	long id();
 
-	String queue();
+	/**
+	 * The body as its UTF-8 bytes: the array the message holds, not a copy, so callers
+	 * must not change it.
+	 */
+	byte[] body();
 
-	String body();
+	/** The body decoded from UTF-8: a new string per call. */
+	default String text() {
+		return new String(body(), StandardCharsets.UTF_8);
+	}
 
 	/** How many times the message has been handed to a consumer so far. */
 	int deliveries();

@@ -3,6 +3,8 @@ package io.github.qsbench.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Deque;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * One named queue: its messages in order and, when the service completes by id, an index
@@ -55,9 +57,16 @@ public final class MessageQueue<M extends AbstractMessage> {
 	/** Completed messages not yet evicted from {@link #messages}. */
 	private volatile int completed;
 
+	/**
+	 * Whether walks may overlap on this deque (a lock-free strategy's), so that two of
+	 * them can unlink the same message.
+	 */
+	private final boolean sharedWalks;
+
 	MessageQueue(String name, Deque<M> messages, IdIndex<M> index) {
 		this.name = name;
 		this.messages = messages;
+		this.sharedWalks = messages instanceof ConcurrentLinkedDeque;
 		this.index = index;
 	}
 
@@ -67,12 +76,27 @@ public final class MessageQueue<M extends AbstractMessage> {
 
 	/** Appends a message; with id lookup it is indexed first. */
 	void add(M message) {
-		message.appendedTo(this.name);
 		if (this.index != null) {
 			this.index.put(message.id(), message);
 			SIZE.getAndAdd(this, 1);
 		}
 		this.messages.add(message);
+	}
+
+	/**
+	 * Removes the completed message a walk is at.
+	 * @return {@code true} for exactly one caller, the one that accounts for it. Where
+	 * walks may overlap, the removal is by identity: the compare-and-set of the node's
+	 * item lets one of two walks that reached the message win, at the price of a scan
+	 * from the head over what the walk passed (mostly leased messages). Elsewhere, and
+	 * always without counts (the thesis's setting), the iterator's own removal.
+	 */
+	boolean unlink(Iterator<M> walk, M message) {
+		if (this.sharedWalks && counted()) {
+			return this.messages.removeFirstOccurrence(message);
+		}
+		walk.remove();
+		return true;
 	}
 
 	int size() {

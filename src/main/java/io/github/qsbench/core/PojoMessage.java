@@ -5,63 +5,92 @@ package io.github.qsbench.core;
  * strategy gives one thread at a time exclusive access to the queue holding it. Two
  * threads grabbing it at once may both succeed, which is how
  * {@code ConcurrentQSWithPojoMessage} delivers at least once.
+ *
+ * <p>
+ * Two words, 32 bytes a message with its body's reference, where separate fields would
+ * take 40 after alignment. Each word has one kind of writer, so that a race between a
+ * grab and a completion, which this message allows, cannot undo either:
+ * <ul>
+ * <li>{@link #idAndCompleted}: the id, with the sign bit set once completed; written only
+ * by {@link #complete(int)} (two completions write the same value);</li>
+ * <li>{@link #leaseAndDeliveries}: the lease's expiry in epoch milliseconds (upper 42
+ * bits: until the year 2109) and the deliveries (lower 22 bits, saturating at
+ * {@value #MAX_DELIVERIES}, after which a lease token no longer tells deliveries apart);
+ * written only by {@link #tryGrab(long, long)}.</li>
+ * </ul>
  */
 public final class PojoMessage extends AbstractMessage {
 
-	private int deliveries;
+	private static final long COMPLETED = Long.MIN_VALUE;
 
-	private long leaseExpiresAtMillis;
+	private static final int DELIVERY_BITS = 22;
 
-	private boolean completed;
+	private static final int MAX_DELIVERIES = (1 << DELIVERY_BITS) - 1;
 
-	public PojoMessage(long id, String queue, String body) {
-		super(id, queue, body);
+	private long idAndCompleted;
+
+	private long leaseAndDeliveries;
+
+	public PojoMessage(long id, byte[] body) {
+		super(body);
+		this.idAndCompleted = id;
+	}
+
+	@Override
+	public long id() {
+		return this.idAndCompleted & ~COMPLETED;
 	}
 
 	@Override
 	public Grab tryGrab(long nowMillis, long leaseMillis) {
-		if (this.completed) {
+		if (this.idAndCompleted < 0) {
 			return Grab.DECLINED_COMPLETED;
 		}
-		if (this.deliveries > 0 && nowMillis < this.leaseExpiresAtMillis) {
+		long lease = this.leaseAndDeliveries;
+		int deliveries = (int) (lease & MAX_DELIVERIES);
+		if (deliveries > 0 && nowMillis < (lease >>> DELIVERY_BITS)) {
 			return Grab.DECLINED_IN_FLIGHT;
 		}
-		this.deliveries++;
-		this.leaseExpiresAtMillis = nowMillis + leaseMillis;
+		this.leaseAndDeliveries = ((nowMillis + leaseMillis) << DELIVERY_BITS)
+				| Math.min(deliveries + 1, MAX_DELIVERIES);
 		return Grab.GRABBED;
 	}
 
 	@Override
 	public Completion complete(int delivery) {
-		if (this.completed) {
+		long id = this.idAndCompleted;
+		if (id < 0) {
 			return Completion.NOT_FOUND;
 		}
-		if (this.deliveries == 0) {
+		int deliveries = deliveries();
+		if (deliveries == 0) {
 			return Completion.NOT_DELIVERED;
 		}
-		if (delivery != ANY_DELIVERY && delivery != this.deliveries) {
+		if (delivery != ANY_DELIVERY && delivery != deliveries) {
 			return Completion.STALE_LEASE;
 		}
-		this.completed = true;
+		this.idAndCompleted = id | COMPLETED;
 		return Completion.COMPLETED;
 	}
 
 	@Override
 	public boolean isCompleted() {
-		return this.completed;
+		return this.idAndCompleted < 0;
 	}
 
 	@Override
 	public Status status(long nowMillis) {
-		if (this.completed) {
+		if (this.idAndCompleted < 0) {
 			return Status.COMPLETED;
 		}
-		return (this.deliveries > 0 && nowMillis < this.leaseExpiresAtMillis) ? Status.IN_FLIGHT : Status.READY;
+		long lease = this.leaseAndDeliveries;
+		return ((lease & MAX_DELIVERIES) > 0 && nowMillis < (lease >>> DELIVERY_BITS)) ? Status.IN_FLIGHT
+				: Status.READY;
 	}
 
 	@Override
 	public int deliveries() {
-		return this.deliveries;
+		return (int) (this.leaseAndDeliveries & MAX_DELIVERIES);
 	}
 
 }

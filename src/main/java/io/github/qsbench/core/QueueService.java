@@ -1,5 +1,6 @@
 package io.github.qsbench.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -12,16 +13,26 @@ import java.util.Optional;
  */
 public interface QueueService {
 
-	/** Appends a new message to the named queue, creating the queue if needed. */
-	Message push(String queue, String body);
+	/**
+	 * Appends a new message to the named queue, creating the queue if needed. The message
+	 * keeps {@code body}, the array itself: the caller must not change it afterwards.
+	 */
+	Message push(String queue, byte[] body);
+
+	/** {@link #push(String, byte[])} with the text's UTF-8 bytes. */
+	default Message push(String queue, String body) {
+		return push(queue, body.getBytes(StandardCharsets.UTF_8));
+	}
 
 	/** Grabs the first message of the queue that is ready or whose lease expired. */
 	Optional<Message> poll(String queue);
 
 	/**
-	 * Marks a polled message as done so that it is never delivered again.
+	 * Marks a message polled from that queue as done so that it is never delivered again.
+	 * The queue is named here, as in every other operation, because a message does not
+	 * carry its queue's name (8 bytes per held message).
 	 * @return {@code false} if it was completed already
 	 */
-	boolean complete(Message message);
+	boolean complete(String queue, Message message);
 
 }

@@ -22,7 +22,7 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 * exceeded.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
-	List<Message> pushAll(String queue, List<String> bodies);
+	List<Message> pushAll(String queue, List<byte[]> bodies);
 
 	/**
 	 * Leases up to {@code max} messages of one queue to the caller, in queue order; each

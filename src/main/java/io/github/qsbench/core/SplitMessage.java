@@ -33,16 +33,19 @@ public final class SplitMessage implements Message {
 	private final long id;
 
 	/**
-	 * As in {@link AbstractMessage}: the queue's own instance of its name once queued.
+	 * The queue's own instance of its name once queued (shared by its messages): the
+	 * index is one for all queues, so a completion checks that the message is in the
+	 * queue it names.
 	 */
 	private String queue;
 
-	private final String body;
+	/** The body's UTF-8 bytes, as in {@link AbstractMessage}. */
+	private final byte[] body;
 
 	/** Deliveries so far, shifted left by one, or'ed with {@link #COMPLETED}. */
 	private volatile int state;
 
-	public SplitMessage(long id, String queue, String body) {
+	public SplitMessage(long id, String queue, byte[] body) {
 		this.id = id;
 		this.queue = queue;
 		this.body = body;
@@ -53,13 +56,12 @@ public final class SplitMessage implements Message {
 		return this.id;
 	}
 
-	@Override
-	public String queue() {
+	String queue() {
 		return this.queue;
 	}
 
 	@Override
-	public String body() {
+	public byte[] body() {
 		return this.body;
 	}
 

@@ -2,6 +2,7 @@ package io.github.qsbench.web;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,20 +68,22 @@ final class BatchRequests {
 	}
 
 	/**
-	 * The bodies of {@code {"messages":["body", ...]}}, in order.
+	 * The bodies of {@code {"messages":["body", ...]}}, in order, as UTF-8.
 	 * @throws ApiProblem 400 for a malformed batch or an empty body, 413 for a request
 	 * over {@link #maxRequestBytes()} or a body over the message cap
 	 */
-	List<String> bodies(InputStream in, long declaredLength) throws IOException {
-		List<String> bodies = new ArrayList<>();
+	List<byte[]> bodies(InputStream in, long declaredLength) throws IOException {
+		List<String> texts = new ArrayList<>();
 		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\", ...]")) {
 			if (!entry.isString()) {
 				throw malformed("Each entry of 'messages' must be a string, the message body.");
 			}
-			bodies.add(entry.stringValue());
+			texts.add(entry.stringValue());
 		}
-		for (String body : bodies) {
-			RequestValidation.text(body, this.maxMessageBytes);
+		List<byte[]> bodies = new ArrayList<>(texts.size());
+		for (String text : texts) {
+			RequestValidation.text(text, this.maxMessageBytes);
+			bodies.add(text.getBytes(StandardCharsets.UTF_8));
 		}
 		return bodies;
 	}

@@ -16,8 +16,8 @@ final class MessageResponses {
 	/** The answer to a push. */
 	record Pushed(long id, String queue) {
 
-		static Pushed of(Message message) {
-			return new Pushed(message.id(), message.queue());
+		static Pushed of(String queue, Message message) {
+			return new Pushed(message.id(), queue);
 		}
 
 	}
@@ -28,9 +28,9 @@ final class MessageResponses {
 	 */
 	record Delivered(long id, String queue, String body, int deliveries, String lease) {
 
-		static Delivered of(Lease lease) {
+		static Delivered of(String queue, Lease lease) {
 			Message message = lease.message();
-			return new Delivered(message.id(), message.queue(), message.body(), lease.delivery(), Leases.token(lease));
+			return new Delivered(message.id(), queue, message.text(), lease.delivery(), Leases.token(lease));
 		}
 
 	}
@@ -47,8 +47,8 @@ final class MessageResponses {
 	/** The answer to a poll with {@code max}: 1 to max messages, each with its lease. */
 	record DeliveredBatch(List<Delivered> messages) {
 
-		static DeliveredBatch of(List<Lease> leases) {
-			return new DeliveredBatch(leases.stream().map(Delivered::of).toList());
+		static DeliveredBatch of(String queue, List<Lease> leases) {
+			return new DeliveredBatch(leases.stream().map(lease -> Delivered.of(queue, lease)).toList());
 		}
 
 	}

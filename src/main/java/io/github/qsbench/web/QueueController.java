@@ -126,7 +126,7 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
 		Charset charset = RequestValidation.charset(request.getHeader(HttpHeaders.CONTENT_TYPE));
-		String body;
+		byte[] body;
 		try (InputStream in = request.getInputStream()) {
 			body = RequestValidation.body(in, request.getContentLengthLong(), this.maxMessageBytes, charset);
 		}
@@ -144,7 +144,7 @@ class QueueController {
 		// push costs more than the push
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.header(HttpHeaders.LOCATION, "/queues/" + queue + "/messages/" + message.id())
-			.body(Pushed.of(message));
+			.body(Pushed.of(queue, message));
 	}
 
 	@PostMapping(path = "/{queue}/messages/batch", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -170,7 +170,7 @@ class QueueController {
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
 		RequestValidation.queueName(queue);
-		List<String> bodies;
+		List<byte[]> bodies;
 		try (InputStream in = request.getInputStream()) {
 			bodies = this.batches.bodies(in, request.getContentLengthLong());
 		}
@@ -214,7 +214,7 @@ class QueueController {
 					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max) {
 		RequestValidation.queueName(queue);
 		Integer batch = maxMessages(max);
-		return answer(this.service.lease(queue, (batch != null) ? batch : 1), batch != null);
+		return answer(queue, this.service.lease(queue, (batch != null) ? batch : 1), batch != null);
 	}
 
 	/**
@@ -233,7 +233,7 @@ class QueueController {
 		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(
 				TimeUnit.SECONDS.toMillis(seconds) + ASYNC_TIMEOUT_GRACE_MILLIS);
 		Waiter waiter = new Waiter(queue, (batch != null) ? batch : 1,
-				leases -> result.setResult(answer(leases, batch != null)));
+				leases -> result.setResult(answer(queue, leases, batch != null)));
 		result.onTimeout(() -> this.longPolls.close(waiter));
 		result.onError(error -> this.longPolls.close(waiter));
 		this.longPolls.await(waiter, Duration.ofSeconds(seconds));
@@ -251,20 +251,20 @@ class QueueController {
 	 * poll (If-None-Match) could be answered 304 for another message whose lease token
 	 * happens to be the same.
 	 */
-	private ResponseEntity<?> answer(List<Lease> leases, boolean batch) {
+	private ResponseEntity<?> answer(String queue, List<Lease> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			this.metrics.emptyPoll();
 			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
 		}
 		this.metrics.delivered(leases);
 		if (batch) {
-			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(leases));
+			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(queue, leases));
 		}
 		Lease lease = leases.get(0);
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
 			.eTag(Leases.etag(lease))
-			.body(Delivered.of(lease));
+			.body(Delivered.of(queue, lease));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.github.qsbench.web;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
@@ -124,11 +125,12 @@ final class RequestValidation {
 	}
 
 	/**
-	 * Reads at most {@code maxBytes} and decodes them in {@code charset}, refusing an
-	 * empty body, a longer one (without reading past the limit) and bytes that are not
-	 * valid in that charset.
+	 * Reads at most {@code maxBytes}, refusing an empty body, a longer one (without
+	 * reading past the limit) and bytes that are not valid in {@code charset}, and
+	 * answers the body's text as UTF-8: the bytes read themselves when they already are
+	 * (ASCII, or valid UTF-8), else transcoded.
 	 */
-	static String body(InputStream in, long declaredLength, int maxBytes, Charset charset) throws IOException {
+	static byte[] body(InputStream in, long declaredLength, int maxBytes, Charset charset) throws IOException {
 		if (declaredLength > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
@@ -141,15 +143,15 @@ final class RequestValidation {
 		}
 		if (isAscii(bytes) && (charset == StandardCharsets.UTF_8 || charset == StandardCharsets.US_ASCII
 				|| charset == StandardCharsets.ISO_8859_1)) {
-			// valid in each of these charsets, and the same characters in all of them
-			return new String(bytes, StandardCharsets.ISO_8859_1);
+			// valid in each of these charsets, the same characters in all, and UTF-8
+			return bytes;
 		}
 		try {
-			return charset.newDecoder()
+			CharBuffer text = charset.newDecoder()
 				.onMalformedInput(CodingErrorAction.REPORT)
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(bytes))
-				.toString();
+				.decode(ByteBuffer.wrap(bytes));
+			return (charset == StandardCharsets.UTF_8) ? bytes : text.toString().getBytes(StandardCharsets.UTF_8);
 		}
 		catch (CharacterCodingException ex) {
 			throw invalidText(charset);

@@ -22,7 +22,7 @@ class AbstractSplitQSTests {
 	@Test
 	void emptiedQueue_reopenedByTheNextPush_asTheSameQueue() {
 		this.service.push("q", "first");
-		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.complete("q", this.service.poll("q").orElseThrow());
 		assertThat(this.service.queueCount()).isZero();
 		assertThat(this.service.lanesInMemory()).as("retired, not yet removed").isOne();
 
@@ -31,7 +31,7 @@ class AbstractSplitQSTests {
 		assertThat(this.service.queueCount()).isOne();
 		assertThat(this.service.lanesInMemory()).as("reopened, not made anew").isOne();
 		assertThat(this.service.capacity().orElseThrow().heldQueues()).isOne();
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("second");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("second");
 	}
 
 	@Test
@@ -39,7 +39,7 @@ class AbstractSplitQSTests {
 		for (int i = 0; i < 10_000; i++) {
 			String queue = "q" + i;
 			this.service.push(queue, "x");
-			assertThat(this.service.complete(this.service.poll(queue).orElseThrow())).isTrue();
+			assertThat(this.service.complete(queue, this.service.poll(queue).orElseThrow())).isTrue();
 		}
 
 		assertThat(this.service.queueCount()).isZero();

@@ -39,8 +39,8 @@ class ReadThenWritePushTests {
 		try {
 			CompletableFuture<Message> pushed = CompletableFuture.supplyAsync(() -> this.service.push("q", "second"));
 
-			assertThat(pushed.get(10, TimeUnit.SECONDS).body()).isEqualTo("second");
-			assertThat(this.service.pushAll("q", List.of("third", "fourth"))).hasSize(2);
+			assertThat(pushed.get(10, TimeUnit.SECONDS).text()).isEqualTo("second");
+			assertThat(this.service.pushAll("q", TestBodies.utf8("third", "fourth"))).hasSize(2);
 		}
 		finally {
 			this.mapLock.readLock().unlock();
@@ -64,7 +64,7 @@ class ReadThenWritePushTests {
 		finally {
 			this.mapLock.readLock().unlock();
 		}
-		assertThat(pushed.get(10, TimeUnit.SECONDS).body()).isEqualTo("creates the queue");
+		assertThat(pushed.get(10, TimeUnit.SECONDS).text()).isEqualTo("creates the queue");
 	}
 
 	@Test

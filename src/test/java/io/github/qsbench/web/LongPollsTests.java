@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
@@ -166,7 +167,7 @@ class LongPollsTests {
 		this.longPolls.await(answers.waiter("fifo", 1, 1), Duration.ofSeconds(60));
 		this.longPolls.await(answers.waiter("fifo", 1, 2), Duration.ofSeconds(60));
 
-		this.service.pushAll("fifo", List.of("a", "b", "c"));
+		this.service.pushAll("fifo", TestBodies.utf8("a", "b", "c"));
 		this.longPolls.pushed("fifo");
 
 		assertThat(answers.bodiesOf(0)).containsExactly("a", "b");
@@ -269,7 +270,7 @@ class LongPollsTests {
 
 		List<String> bodiesOf(int index) {
 			List<Lease> answer = this.leases.get(index);
-			return (answer != null) ? answer.stream().map(lease -> lease.message().body()).toList() : List.of();
+			return (answer != null) ? answer.stream().map(lease -> lease.message().text()).toList() : List.of();
 		}
 
 	}

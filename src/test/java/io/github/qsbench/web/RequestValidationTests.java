@@ -92,6 +92,7 @@ class RequestValidationTests {
 		// a client that sends less than it declared: what arrived
 		assertThat(RequestValidation.body(new ByteArrayInputStream("abc".getBytes(StandardCharsets.UTF_8)), 5, 10,
 				StandardCharsets.UTF_8))
+			.asString(StandardCharsets.UTF_8)
 			.isEqualTo("abc");
 	}
 
@@ -101,9 +102,12 @@ class RequestValidationTests {
 		assertThat(body("ascii only", -1, 100, StandardCharsets.US_ASCII)).isEqualTo("ascii only");
 		assertThat(RequestValidation.body(new ByteArrayInputStream("grüße".getBytes(StandardCharsets.ISO_8859_1)), -1,
 				100, StandardCharsets.ISO_8859_1))
+			.as("transcoded to UTF-8")
+			.asString(StandardCharsets.UTF_8)
 			.isEqualTo("grüße");
 		Charset utf16 = StandardCharsets.UTF_16BE;
 		assertThat(RequestValidation.body(new ByteArrayInputStream("ab".getBytes(utf16)), 4, 100, utf16))
+			.asString(StandardCharsets.UTF_8)
 			.isEqualTo("ab");
 		byte[] invalid = { 'a', (byte) 0xC3, 'b' };
 		assertThatExceptionOfType(ApiProblem.class)
@@ -126,8 +130,11 @@ class RequestValidationTests {
 			.satisfies(ex -> assertThat(ex.getStatusCode().value()).isEqualTo(415));
 	}
 
+	/** The body read from {@code text} sent in {@code charset}, decoded from UTF-8. */
 	private static String body(String text, long declared, int max, Charset charset) throws IOException {
-		return RequestValidation.body(new ByteArrayInputStream(text.getBytes(charset)), declared, max, charset);
+		return new String(
+				RequestValidation.body(new ByteArrayInputStream(text.getBytes(charset)), declared, max, charset),
+				StandardCharsets.UTF_8);
 	}
 
 }

@@ -96,17 +96,18 @@ class ConcurrentDeliveryTests {
 			int reader = r;
 			tasks.add(() -> {
 				for (int i = reader; delivered.get() < MESSAGES && !Thread.currentThread().isInterrupted(); i++) {
-					Message message = service.poll(QUEUES[i % QUEUES.length]).orElse(null);
+					String queue = QUEUES[i % QUEUES.length];
+					Message message = service.poll(queue).orElse(null);
 					if (message == null) {
 						continue;
 					}
-					if (deliveries.incrementAndGet(Integer.parseInt(message.body())) == 1) {
+					if (deliveries.incrementAndGet(Integer.parseInt(message.text())) == 1) {
 						delivered.incrementAndGet();
 					}
 					else {
 						duplicates.increment();
 					}
-					if (service.complete(message)) {
+					if (service.complete(queue, message)) {
 						completed.increment();
 					}
 				}

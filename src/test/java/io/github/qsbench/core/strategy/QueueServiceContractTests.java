@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
@@ -84,8 +86,7 @@ class QueueServiceContractTests {
 		Message polled = this.service.poll("q").orElseThrow();
 
 		assertThat(polled.id()).isEqualTo(pushed.id());
-		assertThat(polled.queue()).isEqualTo("q");
-		assertThat(polled.body()).isEqualTo("hello");
+		assertThat(polled.text()).isEqualTo("hello");
 		assertThat(polled.deliveries()).isEqualTo(1);
 		assertThat(this.service.poll("q")).as("held by its consumer").isEmpty();
 	}
@@ -96,7 +97,7 @@ class QueueServiceContractTests {
 			this.service.push("q", "m" + i);
 		}
 		for (int i = 0; i < 5; i++) {
-			assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("m" + i);
+			assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("m" + i);
 		}
 	}
 
@@ -105,9 +106,9 @@ class QueueServiceContractTests {
 		this.service.push("a", "for a");
 		this.service.push("b", "for b");
 
-		assertThat(this.service.poll("b").orElseThrow().body()).isEqualTo("for b");
+		assertThat(this.service.poll("b").orElseThrow().text()).isEqualTo("for b");
 		assertThat(this.service.poll("b")).isEmpty();
-		assertThat(this.service.poll("a").orElseThrow().body()).isEqualTo("for a");
+		assertThat(this.service.poll("a").orElseThrow().text()).isEqualTo("for a");
 	}
 
 	@Test
@@ -117,7 +118,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void poll_drainedQueue_nothing() {
-		this.service.complete(pushAndPoll("q", "only"));
+		this.service.complete("q", pushAndPoll("q", "only"));
 
 		assertThat(this.service.poll("q")).isEmpty();
 	}
@@ -146,7 +147,7 @@ class QueueServiceContractTests {
 	void complete_polledMessage_neverComesBack() {
 		Message message = pushAndPoll("q", "done");
 
-		assertThat(this.service.complete(message)).isTrue();
+		assertThat(this.service.complete("q", message)).isTrue();
 		this.clock.advance(LEASE.multipliedBy(3));
 
 		assertThat(this.service.poll("q")).isEmpty();
@@ -156,8 +157,8 @@ class QueueServiceContractTests {
 	void complete_twice_secondReturnsFalse() {
 		Message message = pushAndPoll("q", "done");
 
-		assertThat(this.service.complete(message)).isTrue();
-		assertThat(this.service.complete(message)).isFalse();
+		assertThat(this.service.complete("q", message)).isTrue();
+		assertThat(this.service.complete("q", message)).isFalse();
 	}
 
 	@Test
@@ -182,7 +183,7 @@ class QueueServiceContractTests {
 		this.clock.advance(LEASE);
 
 		assertThat(this.service.poll("q").orElseThrow().id()).isEqualTo(early.id());
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("late");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("late");
 	}
 
 	@Test
@@ -190,12 +191,12 @@ class QueueServiceContractTests {
 		pushAndPoll("q", "held");
 		this.service.push("q", "next");
 
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("next");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("next");
 	}
 
 	@Test
 	void emptyQueue_disappearsWhenItsLastMessageIsCompleted() {
-		this.service.complete(pushAndPoll("q", "only"));
+		this.service.complete("q", pushAndPoll("q", "only"));
 
 		assertThat(this.service.queueCount()).as("dropped from the head at completion").isZero();
 		assertThat(this.service.queue("q")).isEmpty();
@@ -206,7 +207,7 @@ class QueueServiceContractTests {
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
 		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
-		thesis.complete(thesis.poll("q").orElseThrow());
+		thesis.complete("q", thesis.poll("q").orElseThrow());
 		assertThat(thesis.queueCount()).as("lazy eviction keeps it until a poll walks it").isEqualTo(1);
 
 		assertThat(thesis.poll("q")).isEmpty();
@@ -225,12 +226,12 @@ class QueueServiceContractTests {
 
 	@Test
 	void push_toRemovedQueue_createsItAgain() {
-		this.service.complete(pushAndPoll("q", "first"));
+		this.service.complete("q", pushAndPoll("q", "first"));
 		this.service.poll("q");
 
 		this.service.push("q", "second");
 
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("second");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("second");
 	}
 
 	@Test
@@ -240,10 +241,10 @@ class QueueServiceContractTests {
 		Message a = this.service.poll("q").orElseThrow();
 		this.service.push("q", "b");
 
-		this.service.complete(a);
+		this.service.complete("q", a);
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 1, 0));
 
-		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.complete("q", this.service.poll("q").orElseThrow());
 		assertThat(this.service.queueCount()).as("removed by the completion, no poll needed").isZero();
 		assertThat(this.service.heldCount()).isZero();
 	}
@@ -273,7 +274,7 @@ class QueueServiceContractTests {
 			.contains(new QueueStats("a", 2, 1));
 		this.service.poll("a");
 		assertThat(this.service.queue("a")).as("redelivered").contains(new QueueStats("a", 2, 1));
-		this.service.complete(this.service.poll("a").orElseThrow());
+		this.service.complete("a", this.service.poll("a").orElseThrow());
 		assertThat(this.service.queue("a")).contains(new QueueStats("a", 1, 1));
 	}
 
@@ -285,7 +286,7 @@ class QueueServiceContractTests {
 
 		this.service.push("q", "next");
 		assertThat(this.service.hasReady("q")).isTrue();
-		assertThat(this.service.poll("q").orElseThrow().body()).as("a look leases nothing").isEqualTo("next");
+		assertThat(this.service.poll("q").orElseThrow().text()).as("a look leases nothing").isEqualTo("next");
 
 		this.clock.advance(LEASE);
 		assertThat(this.service.hasReady("q")).as("lapsed leases").isTrue();
@@ -337,7 +338,7 @@ class QueueServiceContractTests {
 		plain.poll("q");
 
 		assertThatIllegalStateException().isThrownBy(() -> plain.complete("q", message.id()));
-		assertThat(plain.complete(message)).isTrue();
+		assertThat(plain.complete("q", message)).isTrue();
 	}
 
 	@Test
@@ -355,7 +356,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void capacity_totalBytes_refusesWithoutChangeAndRecovers() {
-		long charge = Capacity.charge("x");
+		long charge = Capacity.charge("x".getBytes(StandardCharsets.UTF_8));
 		this.service = withLimits(new Capacity.Limits(10, 10, 2 * charge));
 		this.service.push("q", "x");
 		this.service.push("other", "x");
@@ -366,7 +367,7 @@ class QueueServiceContractTests {
 		assertThat(this.service.heldCount()).isEqualTo(2);
 		assertThat(this.service.capacity().orElseThrow().heldBytes()).isEqualTo(2 * charge);
 
-		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.complete("q", this.service.poll("q").orElseThrow());
 		this.service.push("q", "x");
 		assertThat(this.service.heldCount()).isEqualTo(2);
 	}
@@ -381,8 +382,8 @@ class QueueServiceContractTests {
 			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.MESSAGES_PER_QUEUE));
 		this.service.push("other", "1");
 
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("1");
-		assertThat(this.service.poll("q").orElseThrow().body()).isEqualTo("2");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("1");
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("2");
 		assertThat(this.service.poll("q")).as("the refused push left nothing").isEmpty();
 	}
 
@@ -399,7 +400,7 @@ class QueueServiceContractTests {
 		this.service.complete("q", first.id());
 		assertThatExceptionOfType(CapacityExceededException.class).as("q still holds one")
 			.isThrownBy(() -> this.service.push("new", "x"));
-		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.complete("q", this.service.poll("q").orElseThrow());
 		this.service.push("new", "x");
 		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(1);
 	}
@@ -543,9 +544,9 @@ class QueueServiceContractTests {
 		}
 		pushAndPollNothing();
 
-		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().body())
+		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().text())
 			.containsExactly("m0", "m1", "m2");
-		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().body()).containsExactly("m3", "m4");
+		assertThat(this.service.lease("q", 3)).extracting(lease -> lease.message().text()).containsExactly("m3", "m4");
 		assertThat(this.service.lease("q", 3)).isEmpty();
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 5));
 	}
@@ -557,19 +558,20 @@ class QueueServiceContractTests {
 	@Test
 	void pushAll_inOrderOrNoneOverACap() {
 		this.service = withLimits(new Capacity.Limits(10, 3, Long.MAX_VALUE));
-		List<Message> pushed = this.service.pushAll("q", List.of("a", "b"));
-		assertThat(pushed).extracting(Message::body).containsExactly("a", "b");
+		List<Message> pushed = this.service.pushAll("q", TestBodies.utf8("a", "b"));
+		assertThat(pushed).extracting(Message::text).containsExactly("a", "b");
 		assertThat(pushed.get(1).id()).isGreaterThan(pushed.get(0).id());
 
 		assertThatExceptionOfType(CapacityExceededException.class)
-			.isThrownBy(() -> this.service.pushAll("q", List.of("c", "d")))
+			.isThrownBy(() -> this.service.pushAll("q", TestBodies.utf8("c", "d")))
 			.satisfies(ex -> assertThat(ex.limit()).isEqualTo(Capacity.Limit.MESSAGES_PER_QUEUE));
 		assertThatExceptionOfType(CapacityExceededException.class)
-			.isThrownBy(() -> this.service.pushAll("new", List.of("1", "2", "3", "4")));
+			.isThrownBy(() -> this.service.pushAll("new", TestBodies.utf8("1", "2", "3", "4")));
 
 		assertThat(this.service.queues()).containsExactly(new QueueStats("q", 2, 0));
 		assertThat(this.service.capacity().orElseThrow().heldBytes())
-			.isEqualTo(Capacity.charge("a") + Capacity.charge("b"));
+			.isEqualTo(Capacity.charge("a".getBytes(StandardCharsets.UTF_8))
+					+ Capacity.charge("b".getBytes(StandardCharsets.UTF_8)));
 		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(1);
 	}
 
@@ -585,7 +587,7 @@ class QueueServiceContractTests {
 		for (int i = 0; i < 1_000; i++) {
 			String queue = "q" + i;
 			this.service.push(queue, "body " + i);
-			assertThat(this.service.complete(this.service.poll(queue).orElseThrow())).isTrue();
+			assertThat(this.service.complete(queue, this.service.poll(queue).orElseThrow())).isTrue();
 		}
 		assertEmpty();
 	}
@@ -597,9 +599,10 @@ class QueueServiceContractTests {
 		Message head = this.service.push("q", "slow");
 		this.service.push("q", "fast");
 		this.service.poll("q");
-		this.service.complete(this.service.poll("q").orElseThrow());
+		this.service.complete("q", this.service.poll("q").orElseThrow());
 
-		long expected = (eviction == Eviction.LAZY) ? 2 * Capacity.charge("fast") : Capacity.charge("slow");
+		long expected = (eviction == Eviction.LAZY) ? 2 * Capacity.charge("fast".getBytes(StandardCharsets.UTF_8))
+				: Capacity.charge("slow".getBytes(StandardCharsets.UTF_8));
 		assertThat(this.service.capacity().orElseThrow().heldBytes()).as("what the queue really holds")
 			.isEqualTo(expected);
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1));
@@ -611,7 +614,7 @@ class QueueServiceContractTests {
 	@ParameterizedTest
 	@EnumSource(Eviction.class)
 	void abandonedMessages_boundedByTheCapsAndFreedByRedelivery(Eviction eviction) {
-		long charge = Capacity.charge("abandoned");
+		long charge = Capacity.charge("abandoned".getBytes(StandardCharsets.UTF_8));
 		this.service = newService(
 				new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(100, 1000, 10 * charge)));
 		for (int i = 0; i < 10; i++) {
@@ -623,7 +626,7 @@ class QueueServiceContractTests {
 
 		this.clock.advance(LEASE);
 		for (int i = 0; i < 10; i++) {
-			assertThat(this.service.complete(this.service.poll("q" + i).orElseThrow())).isTrue();
+			assertThat(this.service.complete("q" + i, this.service.poll("q" + i).orElseThrow())).isTrue();
 		}
 		assertEmpty();
 	}
@@ -640,7 +643,7 @@ class QueueServiceContractTests {
 	private static final Capacity.Limits LIMITS = new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE);
 
 	Completion complete(Lease lease) {
-		return this.service.complete(lease.message().queue(), lease.message().id(), lease.delivery());
+		return this.service.complete("q", lease.message().id(), lease.delivery());
 	}
 
 	QueueServiceCore withLimits(Capacity.Limits limits) {
