@@ -25,8 +25,15 @@ Usage: scripts/jmh-study.sh [options]
   --heap ARGS       fork heap flags                       (default "-Xms2g -Xmx2g")
   --id-lookup V     false (the thesis's core) or true (the HTTP service's)   (default false)
   --strategies "…"  Strategy constants, e.g. "SYNCHRONIZED STAMPED_LOCK"    (default: all)
+  --thesis-completion "…"  these strategies also run with completion=THESIS (the thesis's unguarded
+                    message.complete(), racy by design; only strategies on AbstractQS), in the same
+                    run, so the report can split what the guarded completion costs
+                    (default: the thesis's four; "none" to skip)
+  --variant-flags F one more run per JDK and collector of the --thesis-completion strategies, in both
+                    completion modes, with the extra fork flags F, e.g. "-XX:+UseBiasedLocking"
+                    (JDK 17 only: a JDK that rejects the flags is skipped)   (default: none)
   --smoke           CI smoke: --setups 1-1 --warmups 0 --iterations 1 --forks 1 --time 200ms
-                    --jdks current --gcs parallel, into target/jmh/smoke
+                    --jdks current --gcs parallel --thesis-completion none, into target/jmh/smoke
   --results DIR     JMH JSON files, emptied first         (default target/jmh/results)
   --report DIR      REPORT.md and charts                  (default target/jmh/report)
 Environment: JDK17_HOME, JDK25_HOME override where the JDKs 17 and 25 are;
@@ -38,6 +45,7 @@ cd "$(dirname "$0")/.."
 
 warmups=3 iterations=5 forks=2 time=1s
 setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false strategies=""
+thesis_completion="SYNCHRONIZED READ_WRITE_LOCK CONCURRENT_POJO CONCURRENT_ATOMIC" variant_flags=""
 results=target/jmh/results report=target/jmh/report
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -52,7 +60,9 @@ while [[ $# -gt 0 ]]; do
     --heap) heap=$2; shift 2 ;;
     --id-lookup) id_lookup=$2; shift 2 ;;
     --strategies) strategies=$2; shift 2 ;;
-    --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel
+    --thesis-completion) thesis_completion=$2; shift 2 ;;
+    --variant-flags) variant_flags=$2; shift 2 ;;
+    --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel thesis_completion=none
              results=target/jmh/smoke/results report=target/jmh/smoke/report; shift ;;
     --results) results=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
@@ -82,6 +92,11 @@ gc_flag() {
 }
 
 [[ "$id_lookup" == true || "$id_lookup" == false ]] || { echo "--id-lookup takes true or false" >&2; exit 2; }
+[[ "$thesis_completion" == none ]] && thesis_completion=""
+if [[ -n "$thesis_completion" && "$id_lookup" == true ]]; then
+  echo "--thesis-completion needs --id-lookup false (the thesis's core); skipping it" >&2
+  thesis_completion="" variant_flags=""
+fi
 for jdk in $jdks; do
   [[ -x "$(java_home "$jdk")/bin/java" ]] || { echo "no JDK for '$jdk' at $(java_home "$jdk")" >&2; exit 2; }
 done
@@ -105,24 +120,46 @@ cp="$classes/test-classes:$classes/classes:$(cat "$classpath_file")"
 started=$(date -u +%s)
 {
   echo "- Command: \`scripts/jmh-study.sh --warmups $warmups --iterations $iterations --forks $forks --time $time" \
-       "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup${strategies:+ --strategies \"$strategies\"}\`"
+       "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup${strategies:+ --strategies \"$strategies\"}" \
+       "--thesis-completion \"${thesis_completion:-none}\"${variant_flags:+ --variant-flags \"$variant_flags\"}\`"
   echo "- Started $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 } > "$results/notes.md"
 
+# One JMH invocation: $1 result file, $2 strategies (space-separated, empty: all), $3 completion
+# modes (comma-separated), $4 extra fork flags.
+jmh() {
+  local out=$1 only=$2 completion=$3 flags=$4
+  echo "== JDK $jdk, $gc GC, $readers reader(s), $writers writer(s), completion $completion${flags:+, $flags} -> $out"
+  # -tg follows the group's methods in name order: reader, then writer.
+  "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$cp" org.openjdk.jmh.Main \
+    'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" -p completion="$completion" \
+    ${only:+-p strategy="${only// /,}"} \
+    -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
+    -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap${flags:+ $flags}" \
+    -rf json -rff "$out"
+}
+
 for jdk in $jdks; do
   home=$(java_home "$jdk")
+  variant=""
+  if [[ -n "$variant_flags" && -n "$thesis_completion" ]]; then
+    # shellcheck disable=SC2086 # the flags are words
+    if "$home/bin/java" $variant_flags -version >/dev/null 2>&1; then
+      variant=$variant_flags
+    else
+      echo "- JDK $jdk rejects \`$variant_flags\`: no variant run on it" | tee -a "$results/notes.md"
+    fi
+  fi
   for gc in $gcs; do
     for setup in $setups; do
       readers=${setup%-*} writers=${setup#*-}
-      out="$results/jdk$jdk-$gc-$readers-$writers.json"
-      echo "== JDK $jdk, $gc GC, $readers reader(s), $writers writer(s) -> $out"
-      # -tg follows the group's methods in name order: reader, then writer.
-      "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$cp" org.openjdk.jmh.Main \
-        'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" \
-        ${strategies:+-p strategy="${strategies// /,}"} \
-        -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
-        -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap" \
-        -rf json -rff "$out"
+      jmh "$results/jdk$jdk-$gc-$readers-$writers.json" "$strategies" GUARDED ""
+      if [[ -n "$thesis_completion" ]]; then
+        jmh "$results/jdk$jdk-$gc-thesis-completion-$readers-$writers.json" "$thesis_completion" THESIS ""
+      fi
+      if [[ -n "$variant" ]]; then
+        jmh "$results/jdk$jdk-$gc-variant-$readers-$writers.json" "$thesis_completion" GUARDED,THESIS "$variant"
+      fi
     done
   done
 done

@@ -25,6 +25,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.github.qsbench.core.AbstractMessage;
+import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
@@ -86,12 +88,27 @@ public abstract class QueueServiceBenchmark {
 		@Param("false")
 		public boolean idLookup;
 
+		/**
+		 * How a reader completes what it polled: {@code GUARDED} through the service
+		 * ({@link QueueService#complete(String, Message)}, under the strategy's guard:
+		 * for {@code SynchronizedQS} a second entry of the map's monitor per delivered
+		 * message); {@code THESIS} as the thesis's {@code AbstractQS.complete()} did, see
+		 * {@link CompletionMode#THESIS}.
+		 */
+		@Param("GUARDED")
+		public CompletionMode completion;
+
 		QueueServiceCore service;
 
 		@Setup(Level.Iteration)
 		public void newService() {
 			this.service = this.strategy
 				.create(new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
+			if (this.completion == CompletionMode.THESIS && (this.idLookup || !(this.service instanceof AbstractQS))) {
+				throw new IllegalArgumentException(
+						"completion=THESIS needs a strategy on AbstractQS and idLookup=false, not " + this.strategy
+								+ " with idLookup=" + this.idLookup);
+			}
 		}
 
 		/** Stops what the service runs of its own, such as a dispatcher thread. */
@@ -99,6 +116,29 @@ public abstract class QueueServiceBenchmark {
 		public void closeService() {
 			this.service.close();
 		}
+
+	}
+
+	/** How the benchmark's readers complete a message. */
+	public enum CompletionMode {
+
+		/**
+		 * Through the service, under the strategy's guard: what the HTTP service does.
+		 */
+		GUARDED,
+
+		/**
+		 * The thesis's completion, exactly: {@code message.complete()} with no guard at
+		 * all ({@link AbstractMessage#complete()}, the message's own method, which the
+		 * service otherwise calls only under its guard). <b>Racy by design</b> for the
+		 * plain-field {@code PojoMessage}: its {@code completed} flag is written without
+		 * the lock that walkers read it under, so a walk may see it late and evict the
+		 * message a walk later; it cannot be delivered twice, because the lease the grab
+		 * wrote under the guard has not expired. Only strategies on {@code AbstractQS}
+		 * have such a completion; for the others (whose completion in this setting is
+		 * already a compare-and-set on the message and no lock) it is refused.
+		 */
+		THESIS
 
 	}
 
@@ -168,6 +208,9 @@ public abstract class QueueServiceBenchmark {
 			return false;
 		}
 		counters.delivered++;
+		if (service.completion == CompletionMode.THESIS) {
+			return ((AbstractMessage) message.get()).complete();
+		}
 		return qs.complete(queue, message.get());
 	}
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -23,32 +24,42 @@ import io.github.qsbench.core.strategy.Strategy;
  * @param run the JVM and collector it ran on
  * @param setup readers and writers, from the result file's name
  * @param strategy the {@code strategy} parameter
+ * @param completion the {@code completion} parameter ({@code GUARDED} where the result
+ * file predates it)
  * @param settings what JMH was told (iterations, forks, parameters), for the report
  * header
  * @param scores Total (JMH's primary metric of the group), Reader and Writer
  * @param iterationMeans per-iteration means of the secondary metrics that are not scores:
  * {@code delivered}, {@code empty} and the gc profiler's
  */
-record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map<Role, Stats> scores,
+record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Settings settings, Map<Role, Stats> scores,
 		Map<String, Double> iterationMeans) {
 
 	private static final Pattern SETUP_IN_NAME = Pattern.compile("-(\\d+)-(\\d+)\\.json$");
 
 	private static final Pattern GC_FLAG = Pattern.compile("-XX:\\+Use(\\w+)GC");
 
+	/** The completion every result had before the benchmark could choose. */
+	static final String GUARDED = "GUARDED";
+
 	/**
 	 * The JVM and collector of a run; the collector is the one named on the fork's
-	 * command line.
+	 * command line, {@code flags} the fork's other VM options (say
+	 * {@code -XX:+UseBiasedLocking}), but for the heap's size and the temporary folder.
 	 */
-	record Run(String jdkVersion, String vm, String gc) implements Comparable<Run> {
+	record Run(String jdkVersion, String vm, String gc, String flags) implements Comparable<Run> {
 
 		String label() {
-			return "JDK " + jdkVersion + " / " + gc;
+			return "JDK " + jdkVersion + " / " + gc + (flags.isEmpty() ? "" : " " + flags);
 		}
 
-		/** For narrow table headers and chart legends: "JDK 17 Parallel". */
+		/**
+		 * For narrow table headers and chart legends: "JDK 17 Parallel", "JDK 17 Parallel
+		 * +UseBiasedLocking".
+		 */
 		String shortLabel() {
-			return "JDK " + major() + " " + gc.replaceFirst("GC$", "");
+			return "JDK " + major() + " " + gc.replaceFirst("GC$", "")
+					+ (flags.isEmpty() ? "" : " " + flags.replace("-XX:", ""));
 		}
 
 		int major() {
@@ -57,7 +68,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 
 		private static final Comparator<Run> ORDER = Comparator.comparingInt(Run::major)
 			.thenComparing(run -> !run.gc().equals("ParallelGC"))
-			.thenComparing(Run::gc);
+			.thenComparing(Run::gc)
+			.thenComparing(Run::flags);
 
 		/**
 		 * By JDK, then Parallel (the thesis's Java 8 default) before the other
@@ -105,9 +117,13 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 		List<String> jvmArgs = new ArrayList<>();
 		b.path("jvmArgs").forEach(a -> jvmArgs.add(a.asString()));
 		Matcher gc = GC_FLAG.matcher(String.join(" ", jvmArgs));
+		String flags = jvmArgs.stream()
+			.filter(a -> !GC_FLAG.matcher(a).matches() && !a.startsWith("-Djava.io.tmpdir=") && !a.startsWith("-Xms")
+					&& !a.startsWith("-Xmx"))
+			.collect(Collectors.joining(" "));
 		Run run = new Run(b.path("jdkVersion").asString(),
 				b.path("vmName").asString() + " " + b.path("vmVersion").asString(),
-				gc.find() ? gc.group(1) + "GC" : "JVM default GC");
+				gc.find() ? gc.group(1) + "GC" : "JVM default GC", flags);
 
 		Map<String, String> params = new LinkedHashMap<>();
 		b.path("params").properties().forEach(e -> params.put(e.getKey(), e.getValue().asString()));
@@ -133,7 +149,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, Settings settings, Map
 				means.put(e.getKey(), Stats.mean(iterations(e.getValue())));
 			}
 		});
-		return new JmhResult(run, setup, Strategy.valueOf(params.get("strategy")), settings, scores, means);
+		return new JmhResult(run, setup, Strategy.valueOf(params.get("strategy")),
+				params.getOrDefault("completion", GUARDED), settings, scores, means);
 	}
 
 	private static Stats stats(JsonNode metric) {
