@@ -13,7 +13,8 @@ fail() { echo "jmh-smoke: $*" >&2; exit 1; }
 [[ -s target/jmh/smoke/report/uncontended.png ]] || fail "no chart for the uncontended setup"
 for heading in '## Machine and settings' '## Summary' '## Uncontended (1 reader, 1 writer)' \
     '### Thesis 2017 (published)' '### Ranking side by side' '### Total as a ratio to ReadWriteLock and Synchronized' \
-    '### Allocation and garbage collection' '### Polls that delivered and polls that found nothing'; do
+    '### Allocation and garbage collection' '### Polls that delivered and polls that found nothing' \
+    '## Ranking by messages delivered' '## The guarded completion and the JDK'; do
   grep -qF -- "$heading" "$report" || fail "report lacks '$heading'"
 done
 grep -qF '| Idx | BM | Implementation | Score (ops/us) | ± Error (CI) | Rel. G. | Acc. G. |' "$report" \

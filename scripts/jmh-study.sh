@@ -33,7 +33,7 @@ Usage: scripts/jmh-study.sh [options]
                     completion modes, with the extra fork flags F, e.g. "-XX:+UseBiasedLocking"
                     (JDK 17 only: a JDK that rejects the flags is skipped)   (default: none)
   --smoke           CI smoke: --setups 1-1 --warmups 0 --iterations 1 --forks 1 --time 200ms
-                    --jdks current --gcs parallel --thesis-completion none, into target/jmh/smoke
+                    --jdks current --gcs parallel --thesis-completion SYNCHRONIZED, into target/jmh/smoke
   --results DIR     JMH JSON files, emptied first         (default target/jmh/results)
   --report DIR      REPORT.md and charts                  (default target/jmh/report)
 Environment: JDK17_HOME, JDK25_HOME override where the JDKs 17 and 25 are;
@@ -62,7 +62,7 @@ while [[ $# -gt 0 ]]; do
     --strategies) strategies=$2; shift 2 ;;
     --thesis-completion) thesis_completion=$2; shift 2 ;;
     --variant-flags) variant_flags=$2; shift 2 ;;
-    --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel thesis_completion=none
+    --smoke) setups=1-1 warmups=0 iterations=1 forks=1 time=200ms jdks=current gcs=parallel thesis_completion=SYNCHRONIZED
              results=target/jmh/smoke/results report=target/jmh/smoke/report; shift ;;
     --results) results=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
