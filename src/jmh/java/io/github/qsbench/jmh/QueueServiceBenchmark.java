@@ -131,12 +131,13 @@ public abstract class QueueServiceBenchmark {
 		 * The thesis's completion, exactly: {@code message.complete()} with no guard at
 		 * all ({@link AbstractMessage#complete()}, the message's own method, which the
 		 * service otherwise calls only under its guard). <b>Racy by design</b> for the
-		 * plain-field {@code PojoMessage}: its {@code completed} flag is written without
-		 * the lock that walkers read it under, so a walk may see it late and evict the
-		 * message a walk later; it cannot be delivered twice, because the lease the grab
-		 * wrote under the guard has not expired. Only strategies on {@code AbstractQS}
-		 * have such a completion; for the others (whose completion in this setting is
-		 * already a compare-and-set on the message and no lock) it is refused.
+		 * plain-field {@code PojoMessage}: its completed mark (a plain field) is written
+		 * without the lock that walkers read it under, so a walk may see it late and
+		 * evict the message a walk later; it cannot be delivered twice, because the lease
+		 * the grab wrote under the guard has not expired. Only strategies on
+		 * {@code AbstractQS} have such a completion; for the others (whose completion in
+		 * this setting is already a compare-and-set on the message and no lock) it is
+		 * refused.
 		 */
 		THESIS
 

@@ -385,7 +385,7 @@ public final class StudyReport {
 		line("Our `complete(Message)` marks the message under the strategy's guard (for Synchronized: a second"
 				+ " entry of the map's monitor per delivered message); the thesis's `AbstractQS.complete()` only called"
 				+ " `message.complete()`. The benchmark's `completion` = THESIS does exactly that, **with the thesis's"
-				+ " race**: a `PojoMessage`'s `completed` flag is written without the lock its walkers read it under,"
+				+ " race**: a `PojoMessage`'s completed mark (a plain field) is written without the lock its walkers read it under,"
 				+ " so a walk may see it late and evict the message one walk later (no message can be delivered twice:"
 				+ " the 999-day lease was written under the guard). Messages delivered per µs under each completion,"
 				+ " measured in the same run:");
