@@ -9,8 +9,9 @@
 #   for strategy in $(strategies); do ...  # the profile names, from the Strategy enum
 #
 # start_service PROFILE [JVM options...] [-- application arguments...]
-#   Starts target/queue-service-*.jar (or SERVICE_JAR, e.g. an older build to compare) on 127.0.0.1 at a free port with that strategy profile
-#   ("" for none: the default strategy), waits for /actuator/health and returns 0, or prints the
+#   Starts target/queue-service-*.jar (or SERVICE_JAR, e.g. an older build to compare) with `java`
+#   (or SERVICE_JAVA, e.g. another JDK's bin/java) on 127.0.0.1 at a free port with that strategy
+#   profile ("" for none: the default strategy), waits for /actuator/health and returns 0, or prints the
 #   end of the log and returns 1 when the service dies or is not healthy within
 #   SERVICE_START_SECONDS (default 60). Output goes to SERVICE_LOG (default
 #   target/service-PROFILE.log). One service at a time: stop it before starting the next.
@@ -65,7 +66,7 @@ start_service() { # profile [jvm options...] [-- app args...]
 	mkdir -p "$(dirname "$log")"
 	PORT="$(free_port)"
 	BASE_URL="http://127.0.0.1:$PORT"
-	java "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$PORT" "${app[@]}" >"$log" 2>&1 &
+	"${SERVICE_JAVA:-java}" "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$PORT" "${app[@]}" >"$log" 2>&1 &
 	SERVICE_PID=$!
 	local deadline=$((SECONDS + ${SERVICE_START_SECONDS:-60}))
 	while ((SECONDS < deadline)); do
