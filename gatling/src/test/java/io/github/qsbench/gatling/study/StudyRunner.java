@@ -48,7 +48,8 @@ public final class StudyRunner {
 				}
 			}
 		}
-		// Gatling leaves non-daemon threads behind: without this the JVM outlives the study.
+		// Gatling leaves non-daemon threads behind: without this the JVM outlives the
+		// study.
 		System.exit(0);
 	}
 
