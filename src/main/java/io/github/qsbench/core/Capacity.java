@@ -21,7 +21,7 @@ public final class Capacity {
 
 	/**
 	 * Heap per message beside its body's bytes: the message, the body array's header, its
-	 * queue node and its index entry (measured under 100 bytes for every strategy, see
+	 * queue node and its index entry (measured 72-97 bytes for every strategy, see
 	 * docs/heap-per-message.md).
 	 */
 	public static final int MESSAGE_OVERHEAD_BYTES = 256;
