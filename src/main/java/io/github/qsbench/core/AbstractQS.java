@@ -145,13 +145,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	public List<Message> pushAll(String queue, List<byte[]> bodies) {
-		long charge = 0;
-		for (byte[] body : bodies) {
-			charge += (this.capacity != null) ? Capacity.charge(body) : 0;
-		}
-		if (this.capacity != null) {
-			this.capacity.reserveBytes(charge);
-		}
+		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
 		List<M> created = new ArrayList<>(bodies.size());
 		for (byte[] body : bodies) {
 			created.add(this.messages.create(this.lastId.incrementAndGet(), body));
@@ -211,12 +205,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	private long reserve(byte[] body) {
-		if (this.capacity == null) {
-			return 0;
-		}
-		long charge = Capacity.charge(body);
-		this.capacity.reserveBytes(charge);
-		return charge;
+		return (this.capacity != null) ? this.capacity.reserve(body) : 0;
 	}
 
 	private void unreserve(long charge) {
@@ -342,7 +331,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	private void evicted(MessageQueue<M> queue, M message) {
 		if (queue.counted()) {
 			queue.evictedOne();
-			unreserve(Capacity.charge(message.body()));
+			if (this.capacity != null) {
+				this.capacity.release(message.body());
+			}
 		}
 	}
 

@@ -157,13 +157,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 
 	@Override
 	public List<Message> pushAll(String queue, List<byte[]> bodies) {
-		long charge = 0;
-		if (this.capacity != null) {
-			for (byte[] body : bodies) {
-				charge += Capacity.charge(body);
-			}
-			this.capacity.reserveBytes(charge);
-		}
+		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
 		List<SplitMessage> created = new ArrayList<>(bodies.size());
 		for (byte[] body : bodies) {
 			created.add(new SplitMessage(this.lastId.incrementAndGet(), queue, body));
@@ -236,12 +230,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	}
 
 	private long reserve(byte[] body) {
-		if (this.capacity == null) {
-			return 0;
-		}
-		long charge = Capacity.charge(body);
-		this.capacity.reserveBytes(charge);
-		return charge;
+		return (this.capacity != null) ? this.capacity.reserve(body) : 0;
 	}
 
 	private void unreserve(long charge) {
@@ -406,7 +395,9 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		if (lane.counted) {
 			Lane.COMPLETED.getAndAdd(lane, -1);
 		}
-		unreserve((this.capacity != null) ? Capacity.charge(message.body()) : 0);
+		if (this.capacity != null) {
+			this.capacity.release(message.body());
+		}
 		if (lane.leave()) {
 			if (this.capacity != null) {
 				this.capacity.releaseQueue();

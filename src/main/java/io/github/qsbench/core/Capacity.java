@@ -1,5 +1,6 @@
 package io.github.qsbench.core;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -41,9 +42,37 @@ public final class Capacity {
 	}
 
 	/**
+	 * Reserves room for a message with that body, or refuses it changing nothing.
+	 * @return its charge, to release when it leaves memory or if the push fails
+	 */
+	long reserve(byte[] body) {
+		long charge = charge(body);
+		reserveBytes(charge);
+		return charge;
+	}
+
+	/**
+	 * Reserves room for messages with these bodies, all or none.
+	 * @return their charge, to release if the push fails
+	 */
+	long reserve(List<byte[]> bodies) {
+		long charge = 0;
+		for (byte[] body : bodies) {
+			charge += charge(body);
+		}
+		reserveBytes(charge);
+		return charge;
+	}
+
+	/** Releases what a message with that body was charged: it left memory. */
+	void release(byte[] body) {
+		releaseBytes(charge(body));
+	}
+
+	/**
 	 * Reserves room for messages of that many bytes, or refuses them changing nothing.
 	 */
-	void reserveBytes(long charge) {
+	private void reserveBytes(long charge) {
 		long max = this.limits.maxTotalBytes();
 		long current;
 		do {
