@@ -1,0 +1,723 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
+
+/**
+ * Messages in flight kept apart from ready ones (thesis 5.2.3.1) with one lock per queue
+ * (a {@link Lane}) and everything a queue holds in plain arrays under it: the framework
+ * of {@link AbstractSplitQS} with the locks of {@link AbstractQS}, one per queue as
+ * Tomcat's array queue (seed 001) has one monitor per queue. A lane has a ready queue and
+ * an in-flight record, both {@link ArrayDeque}s (array rings: no node per message, no
+ * record per delivery, a message's lease expiry lives in the message,
+ * {@link LaneMessage}), and with id lookup an index of its messages
+ * ({@link IdIndex#plain()}), so a queue's index leaves memory with the queue.
+ *
+ * <p>
+ * <b>Why it is exactly-once</b> (as long as consumers complete within their lease): a
+ * message is taken from the ready queue, and redelivered from the in-flight record's
+ * head, only under the lane's lock, so by one poll at a time. A completion without id
+ * lookup (the thesis's setting) takes no lock: it is a compare-and-set of the word that
+ * also holds the message's delivery number, and a redelivery is a compare-and-set of the
+ * same word, so of a completion and a redelivery of one delivery exactly one wins. Every
+ * lease has the same length, so leases expire in the order of the in-flight record (up to
+ * the skew of racing polls' clock reads, a few milliseconds), and a poll looks at its
+ * head only: O(1), however many messages are in flight.
+ *
+ * <p>
+ * <b>What it does against time-sharing.</b> On few CPUs most of a lock's cost is a thread
+ * descheduled while it waits (a park, then an unpark by the holder, a system call each):
+ * that convoy is what makes {@code SynchronizedQS} slow in the thesis's setups. So here a
+ * thread that finds its queue's lock held spins a little ({@value #SPINS_BEFORE_PARKING}
+ * tries) before it parks, since a critical section is a few array operations; and a poll
+ * reads, without the lock, how many messages are ready and when the in-flight head's
+ * lease ends ({@link Lane#mayDeliver}): if nothing can be delivered it answers at once,
+ * so the polls that lost the race for the only ready message give up instead of queueing
+ * behind the winner. A push never reads the map for writing
+ * ({@code ConcurrentHashMap.compute}) unless its queue is new.
+ *
+ * <p>
+ * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
+ * in-flight head (at the next poll of its queue, or at its completion by id if it is at
+ * the head), or at once with {@link Eviction#EAGER}. When a lane holds nothing any more
+ * it closes (the queue no longer exists, nor counts, nor is charged); it stays in the map
+ * a while, as in {@code AbstractSplitQS}, where the next push reopens it under its lock;
+ * one removed for good is never reopened. A lane that closes after holding many messages
+ * gets new, small arrays and index, since neither shrinks.
+ *
+ * <p>
+ * Locks are taken one at a time, never nested, so no order between them is needed.
+ */
+public abstract class AbstractLaneLockedQS implements QueueServiceCore {
+
+	/**
+	 * Tries of a held lock before a thread parks on it: about as long as a few critical
+	 * sections take on a CPU of this decade, much shorter than an unpark.
+	 */
+	static final int SPINS_BEFORE_PARKING = 128;
+
+	/** Closed lanes kept in the map, see {@link #retire}. */
+	private static final int RETIRED = 64;
+
+	/** A lane that held more than this many messages gets new arrays when it closes. */
+	private static final int SHRINK_ABOVE = 1024;
+
+	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+
+	private final Supplier<? extends Lock> locks;
+
+	private final boolean idLookup;
+
+	/** {@code null} when unlimited. */
+	private final Capacity capacity;
+
+	private final int maxPerQueue;
+
+	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
+	private final LongAdder held;
+
+	private final InstantSource clock;
+
+	private final long leaseMillis;
+
+	private final boolean eager;
+
+	private final AtomicLong lastId = new AtomicLong();
+
+	private final AtomicReferenceArray<Lane> retired = new AtomicReferenceArray<>(RETIRED);
+
+	/**
+	 * @param locks makes each new queue's lock, a mutual exclusion one
+	 */
+	protected AbstractLaneLockedQS(Supplier<? extends Lock> locks, QueueOptions options) {
+		this.locks = Objects.requireNonNull(locks, "locks");
+		this.idLookup = options.idLookup();
+		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
+		this.maxPerQueue = options.limits().maxMessagesPerQueue();
+		this.held = this.idLookup ? new LongAdder() : null;
+		this.clock = options.clock();
+		this.leaseMillis = options.leaseTimeout().toMillis();
+		this.eager = options.eviction() == Eviction.EAGER;
+	}
+
+	@Override
+	public Message push(String queue, byte[] body) {
+		long charge = (this.capacity != null) ? this.capacity.reserve(body) : 0;
+		LaneMessage message = new LaneMessage(this.lastId.incrementAndGet(), body);
+		Lane lane = lockedLane(queue);
+		try {
+			admit(lane, 1);
+			add(lane, message);
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			dropIfUnused(lane);
+			throw ex;
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (this.held != null) {
+			this.held.increment();
+		}
+		return message;
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
+		List<Message> created = new ArrayList<>(bodies.size());
+		for (byte[] body : bodies) {
+			created.add(new LaneMessage(this.lastId.incrementAndGet(), body));
+		}
+		Lane lane = lockedLane(queue);
+		try {
+			admit(lane, created.size());
+			for (Message message : created) {
+				add(lane, (LaneMessage) message);
+			}
+		}
+		catch (CapacityExceededException ex) {
+			unreserve(charge);
+			dropIfUnused(lane);
+			throw ex;
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (this.held != null) {
+			this.held.add(created.size());
+		}
+		return List.copyOf(created);
+	}
+
+	/**
+	 * The named lane, locked and not removed; a new one is made closed, for
+	 * {@link #admit} to open.
+	 */
+	private Lane lockedLane(String name) {
+		while (true) {
+			Lane lane = this.lanes.get(name);
+			if (lane == null) {
+				lane = this.lanes.computeIfAbsent(name, n -> new Lane(n, this.locks.get(), this.idLookup));
+			}
+			acquire(lane.lock);
+			if (!lane.removed) {
+				return lane;
+			}
+			lane.lock.unlock();
+			// removed for good: its remover takes it out of the map, or this push does
+			this.lanes.remove(name, lane);
+		}
+	}
+
+	/** Under the lane's lock: checks the caps for {@code count} more, opening it. */
+	private void admit(Lane lane, int count) {
+		if (this.maxPerQueue != Integer.MAX_VALUE && lane.size + count > this.maxPerQueue) {
+			throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
+		}
+		if (lane.closed) {
+			if (this.capacity != null) {
+				this.capacity.reserveQueue();
+			}
+			lane.closed = false;
+		}
+	}
+
+	/** Under the lane's lock. */
+	private void add(Lane lane, LaneMessage message) {
+		lane.ready.addLast(message);
+		if (lane.index != null) {
+			lane.index.put(message.id(), message);
+		}
+		lane.resize(1);
+		lane.readyCount = lane.ready.size();
+	}
+
+	/**
+	 * Under the lane's lock, after a refused push: a lane that the push made and that
+	 * holds nothing goes at once, so refused pushes to new names leave nothing behind.
+	 */
+	private void dropIfUnused(Lane lane) {
+		if (lane.closed && lane.size == 0 && !lane.inRing) {
+			lane.removed = true;
+			this.lanes.remove(lane.name, lane);
+		}
+	}
+
+	private void unreserve(long charge) {
+		if (this.capacity != null) {
+			this.capacity.releaseBytes(charge);
+		}
+	}
+
+	/** Takes the lock, spinning a little before it parks. */
+	private static void acquire(Lock lock) {
+		for (int i = 0; i < SPINS_BEFORE_PARKING; i++) {
+			if (lock.tryLock()) {
+				return;
+			}
+			Thread.onSpinWait();
+		}
+		lock.lock();
+	}
+
+	/**
+	 * Takes the lane's lock for a poll, unless the lane has nothing to deliver (then
+	 * {@code false}, holding nothing): while another thread holds the lock, the poll
+	 * spins re-reading what can be delivered, so a poll that lost the race for the only
+	 * ready message answers empty instead of parking behind the winner.
+	 */
+	private boolean lockToDeliver(Lane lane) {
+		for (int i = 0;; i++) {
+			if (!lane.mayDeliver(this.clock)) {
+				return false;
+			}
+			if (lane.lock.tryLock()) {
+				return true;
+			}
+			if (i >= SPINS_BEFORE_PARKING) {
+				lane.lock.lock();
+				return true;
+			}
+			Thread.onSpinWait();
+		}
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		Lane lane = this.lanes.get(queue);
+		if (lane == null || !lockToDeliver(lane)) {
+			return Optional.empty();
+		}
+		long now = this.clock.millis();
+		LaneMessage message;
+		boolean closed;
+		try {
+			message = grab(lane, now);
+			closed = closeIfEmpty(lane);
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (closed) {
+			retire(lane);
+		}
+		return Optional.ofNullable(message);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(queue);
+		if (lane == null || !lockToDeliver(lane)) {
+			return List.of();
+		}
+		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
+		long now = this.clock.millis();
+		boolean closed;
+		try {
+			LaneMessage message;
+			while (leases.size() < max && (message = grab(lane, now)) != null) {
+				leases.add(new Lease(message, message.deliveries()));
+			}
+			closed = closeIfEmpty(lane);
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (closed) {
+			retire(lane);
+		}
+		return leases;
+	}
+
+	/**
+	 * Under the lane's lock: drops completed messages from the in-flight head, delivers
+	 * that head again if its lease expired, otherwise takes the ready queue's head.
+	 */
+	private LaneMessage grab(Lane lane, long now) {
+		LaneMessage message = take(lane, now);
+		lane.headChanged();
+		return message;
+	}
+
+	/** {@link #grab} without the bookkeeping of what the next poll may find. */
+	private LaneMessage take(Lane lane, long now) {
+		lane.completedSeen = true;
+		LaneMessage head;
+		while ((head = lane.inFlight.peekFirst()) != null) {
+			long expiry = head.expiry();
+			if (expiry > now) {
+				if (expiry != Long.MAX_VALUE) {
+					break; // in flight
+				}
+				lane.inFlight.pollFirst(); // completed
+				evict(lane, head);
+				continue;
+			}
+			lane.inFlight.pollFirst();
+			if (head.redeliver(now + this.leaseMillis)) {
+				lane.inFlight.addLast(head);
+				return head;
+			}
+			evict(lane, head); // completed since its expiry was read
+		}
+		LaneMessage message = lane.ready.pollFirst();
+		if (message != null) {
+			lane.readyCount = lane.ready.size();
+			message.deliverFirst(now + this.leaseMillis);
+			lane.inFlight.addLast(message);
+			if (lane.index != null) {
+				lane.inFlightCount++;
+			}
+		}
+		return message;
+	}
+
+	@Override
+	public boolean complete(String queue, Message message) {
+		if (this.idLookup) {
+			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+		}
+		LaneMessage own = (LaneMessage) message;
+		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
+			return false;
+		}
+		// still held, so its lane is still in the map, unless the caller named another
+		Lane lane = this.lanes.get(queue);
+		if (lane == null) {
+			return true;
+		}
+		if (!this.eager) {
+			lane.completedUnseen();
+		}
+		else {
+			boolean closed;
+			lane.lock.lock();
+			try {
+				closed = dropCompleted(lane, own);
+			}
+			finally {
+				lane.lock.unlock();
+			}
+			if (closed) {
+				retire(lane);
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public Completion complete(String queue, long id) {
+		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
+	}
+
+	/**
+	 * Under the lane's lock: finds the message in the lane's index, completes it (the
+	 * compare-and-set that decides against a redelivery), and drops it from the in-flight
+	 * record, at once if it is at the head (or, eagerly, wherever it is).
+	 */
+	@Override
+	public Completion complete(String queue, long id, int delivery) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(queue);
+		if (lane == null) {
+			return Completion.NOT_FOUND;
+		}
+		Completion completion;
+		boolean closed = false;
+		lane.lock.lock();
+		try {
+			LaneMessage message = lane.index.get(id);
+			if (message == null) {
+				return Completion.NOT_FOUND;
+			}
+			completion = message.complete(delivery);
+			if (completion == Completion.COMPLETED) {
+				closed = dropCompleted(lane, message);
+			}
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (closed) {
+			retire(lane);
+		}
+		return completion;
+	}
+
+	/**
+	 * Under the lane's lock, for a message just completed: out of the index and the
+	 * counts; out of memory if it is the in-flight head (or, eagerly, anywhere in the
+	 * record); otherwise it waits there for the head to reach it.
+	 * @return whether that closed the lane, see {@link #closeIfEmpty}
+	 */
+	private boolean dropCompleted(Lane lane, LaneMessage message) {
+		if (lane.index != null) {
+			lane.index.remove(message.id(), message);
+			lane.inFlightCount--;
+			this.held.decrement();
+		}
+		if (this.eager) {
+			if (lane.inFlight.removeFirstOccurrence(message)) {
+				evict(lane, message);
+			}
+		}
+		else {
+			LaneMessage head;
+			while ((head = lane.inFlight.peekFirst()) != null && head.isCompleted()) {
+				lane.inFlight.pollFirst();
+				evict(lane, head);
+			}
+		}
+		lane.headChanged();
+		return closeIfEmpty(lane);
+	}
+
+	/** Under the lane's lock: a completed message left memory. */
+	private void evict(Lane lane, LaneMessage message) {
+		lane.resize(-1);
+		if (this.capacity != null) {
+			this.capacity.release(message.body());
+		}
+	}
+
+	/**
+	 * Under the lane's lock: closes a lane that holds nothing any more.
+	 * @return whether this call closed it, so the caller retires it once unlocked
+	 */
+	private boolean closeIfEmpty(Lane lane) {
+		if (lane.size != 0 || lane.closed) {
+			return false;
+		}
+		lane.closed = true;
+		if (this.capacity != null) {
+			this.capacity.releaseQueue();
+		}
+		if (lane.peak > SHRINK_ABOVE) {
+			lane.shrink();
+		}
+		return true;
+	}
+
+	/**
+	 * Keeps a lane that just closed in the map for a while, where a push reopens it
+	 * instead of making another (in the thesis's 4-1 setup nearly every push finds its
+	 * queue just emptied); the lane it displaces from {@link #retired} is removed for
+	 * good, unless a push reopened it. So at most {@value #RETIRED} closed lanes, empty,
+	 * stay in memory; they are not charged and do not count as queues. Called holding no
+	 * lock, since it takes the displaced lane's.
+	 */
+	private void retire(Lane lane) {
+		if (!Lane.IN_RING.compareAndSet(lane, false, true)) {
+			return; // already holds a slot
+		}
+		Lane displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
+		if (displaced == null) {
+			return;
+		}
+		displaced.lock.lock();
+		try {
+			displaced.inRing = false;
+			if (displaced.closed && !displaced.removed) {
+				displaced.removed = true;
+				this.lanes.remove(displaced.name, displaced);
+			}
+		}
+		finally {
+			displaced.lock.unlock();
+		}
+	}
+
+	@Override
+	public List<QueueStats> queues() {
+		requireIdLookup();
+		List<QueueStats> stats = new ArrayList<>();
+		for (Lane lane : this.lanes.values()) {
+			QueueStats one = lane.stats();
+			if (one != null) {
+				stats.add(one);
+			}
+		}
+		stats.sort(Comparator.comparing(QueueStats::name));
+		return stats;
+	}
+
+	@Override
+	public Optional<QueueStats> queue(String name) {
+		requireIdLookup();
+		Lane lane = this.lanes.get(name);
+		return Optional.ofNullable((lane != null) ? lane.stats() : null);
+	}
+
+	@Override
+	public boolean hasReady(String name) {
+		Lane lane = this.lanes.get(name);
+		if (lane == null || !lane.mayDeliver(this.clock)) {
+			return false;
+		}
+		long now = this.clock.millis();
+		lane.lock.lock();
+		try {
+			if (!lane.ready.isEmpty()) {
+				return true;
+			}
+			for (LaneMessage message : lane.inFlight) {
+				long expiry = message.expiry();
+				if (expiry != Long.MAX_VALUE) {
+					return expiry <= now;
+				}
+			}
+			return false;
+		}
+		finally {
+			lane.lock.unlock();
+		}
+	}
+
+	/** Open lanes, counted without a lock (closed ones stay in the map a while). */
+	@Override
+	public int queueCount() {
+		int open = 0;
+		for (Lane lane : this.lanes.values()) {
+			open += lane.closed ? 0 : 1;
+		}
+		return open;
+	}
+
+	/** Lanes in memory, open or closed: what the retirement bounds. */
+	int lanesInMemory() {
+		return this.lanes.size();
+	}
+
+	@Override
+	public long heldCount() {
+		return (this.held != null) ? this.held.sum() : 0;
+	}
+
+	@Override
+	public Optional<Capacity> capacity() {
+		return Optional.ofNullable(this.capacity);
+	}
+
+	private void requireIdLookup() {
+		if (!this.idLookup) {
+			throw new IllegalStateException("built without id lookup");
+		}
+	}
+
+	/**
+	 * One named queue. Its plain fields are read and written only under {@link #lock};
+	 * the volatile ones are also read without it (what a poll may find, the queue count,
+	 * the retirement).
+	 */
+	static final class Lane {
+
+		static final VarHandle IN_RING;
+
+		static {
+			try {
+				IN_RING = MethodHandles.lookup().findVarHandle(Lane.class, "inRing", boolean.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		final String name;
+
+		final Lock lock;
+
+		ArrayDeque<LaneMessage> ready = new ArrayDeque<>();
+
+		/** Delivered messages in the order of their leases, completed ones among them. */
+		ArrayDeque<LaneMessage> inFlight = new ArrayDeque<>();
+
+		/** Messages by id, or {@code null} without id lookup. */
+		IdIndex<LaneMessage> index;
+
+		/**
+		 * Messages in memory: ready, in flight, or completed and still in the in-flight
+		 * record.
+		 */
+		int size;
+
+		/** Ready messages; written under the lock, read without it. */
+		volatile int readyCount;
+
+		/**
+		 * {@code false} while a completion made without the lock may not have been seen
+		 * by a poll, see {@link #completedUnseen()}.
+		 */
+		volatile boolean completedSeen = true;
+
+		/**
+		 * The in-flight head's lease expiry (completed or not), or {@link Long#MAX_VALUE}
+		 * if none: no lease in the record expires before it. Written under the lock.
+		 */
+		volatile long headExpiry = Long.MAX_VALUE;
+
+		/** The most {@link #size} has been since the lane last had new arrays. */
+		int peak;
+
+		/** Delivered and not completed, counted with id lookup only (for the stats). */
+		int inFlightCount;
+
+		/** Holds nothing and is not charged; the next push opens it. */
+		volatile boolean closed = true;
+
+		/** Removed for good: nothing may enter it. */
+		boolean removed;
+
+		/** Whether it holds a slot of the ring of retired lanes. */
+		volatile boolean inRing;
+
+		Lane(String name, Lock lock, boolean idLookup) {
+			this.name = name;
+			this.lock = lock;
+			this.index = idLookup ? IdIndex.plain() : null;
+		}
+
+		/**
+		 * Whether a poll now may find a message or a completed head to drop: something is
+		 * ready, a completion was not yet seen, or the in-flight head's lease has
+		 * expired. Each is written as what it tells changes (under the lock, or after the
+		 * completion), so a poll that answers nothing on reading them without the lock
+		 * misses no push that ended before it and no message another poll has not taken.
+		 */
+		boolean mayDeliver(InstantSource clock) {
+			if (this.readyCount != 0 || !this.completedSeen) {
+				return true;
+			}
+			long expiry = this.headExpiry;
+			return expiry != Long.MAX_VALUE && expiry <= clock.millis();
+		}
+
+		/**
+		 * After a completion without the lock (the thesis's setting, lazy eviction): the
+		 * next poll takes the lock and drops what is completed at the head. Written after
+		 * the completion's compare-and-set, and cleared by a poll under the lock before
+		 * it reads the head, so no completion goes unseen.
+		 */
+		void completedUnseen() {
+			if (this.completedSeen) {
+				this.completedSeen = false;
+			}
+		}
+
+		/** Under the lock, after the in-flight head may have changed. */
+		void headChanged() {
+			LaneMessage head = this.inFlight.peekFirst();
+			this.headExpiry = (head != null) ? head.leaseEnd() : Long.MAX_VALUE;
+		}
+
+		void resize(int delta) {
+			int now = this.size + delta;
+			this.size = now;
+			if (now > this.peak) {
+				this.peak = now;
+			}
+		}
+
+		/** On closing, empty: arrays and index of the default size again. */
+		void shrink() {
+			this.ready = new ArrayDeque<>();
+			this.inFlight = new ArrayDeque<>();
+			if (this.index != null) {
+				this.index = IdIndex.plain();
+			}
+			this.peak = 0;
+		}
+
+		/** The counts now, {@code null} if the lane holds nothing. */
+		QueueStats stats() {
+			this.lock.lock();
+			try {
+				if (this.closed || this.size == 0) {
+					return null;
+				}
+				return new QueueStats(this.name, this.ready.size(), Math.max(0, this.inFlightCount));
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+	}
+
+}

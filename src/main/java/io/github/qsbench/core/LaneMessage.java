@@ -1,0 +1,139 @@
+package io.github.qsbench.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A message of {@link AbstractLaneLockedQS}: every change but a completion happens under
+ * its queue's lock, so the one race left is between a completion, which takes no lock,
+ * and a redelivery of the same delivery, decided by compare-and-set of one word.
+ *
+ * <p>
+ * That word ({@link #state}) holds, from the top: the lease's expiry in epoch
+ * milliseconds (42 bits, until the year 2109), the deliveries (21 bits, saturating at
+ * {@value #MAX_DELIVERIES}) and whether it is completed (the lowest bit). So the message
+ * needs no record per delivery and takes 32 bytes with its id and body.
+ */
+public final class LaneMessage implements Message {
+
+	private static final long COMPLETED = 1;
+
+	private static final int DELIVERY_BITS = 21;
+
+	private static final int MAX_DELIVERIES = (1 << DELIVERY_BITS) - 1;
+
+	private static final int EXPIRY_SHIFT = DELIVERY_BITS + 1;
+
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(LaneMessage.class, "state", long.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final long id;
+
+	/** The body's UTF-8 bytes, as in {@link AbstractMessage}. */
+	private final byte[] body;
+
+	/** Lease expiry, deliveries and the completed bit, see the class comment. */
+	private volatile long state;
+
+	public LaneMessage(long id, byte[] body) {
+		this.id = id;
+		this.body = body;
+	}
+
+	@Override
+	public long id() {
+		return this.id;
+	}
+
+	@Override
+	public byte[] body() {
+		return this.body;
+	}
+
+	@Override
+	public int deliveries() {
+		return deliveries(this.state);
+	}
+
+	public boolean isCompleted() {
+		return (this.state & COMPLETED) != 0;
+	}
+
+	/**
+	 * The lease's expiry if delivered and not completed, otherwise {@link Long#MAX_VALUE}
+	 * (a completed message never expires; one never delivered is not in flight).
+	 */
+	long expiry() {
+		long current = this.state;
+		return ((current & COMPLETED) != 0 || deliveries(current) == 0) ? Long.MAX_VALUE : current >>> EXPIRY_SHIFT;
+	}
+
+	/** The lease's expiry, completed or not, for a message delivered. */
+	long leaseEnd() {
+		return this.state >>> EXPIRY_SHIFT;
+	}
+
+	/**
+	 * The first delivery, under the queue's lock by the poll that took it from the ready
+	 * queue: a completion of a message never delivered changes nothing, so a plain
+	 * volatile write does.
+	 */
+	public void deliverFirst(long expiry) {
+		this.state = (expiry << EXPIRY_SHIFT) | (1 << 1);
+	}
+
+	/**
+	 * Delivers the message once more, under the queue's lock, unless a completion won the
+	 * race for this delivery.
+	 * @return {@code false} if it was completed meanwhile
+	 */
+	public boolean redeliver(long expiry) {
+		while (true) {
+			long current = this.state;
+			if ((current & COMPLETED) != 0) {
+				return false;
+			}
+			int next = Math.min(deliveries(current) + 1, MAX_DELIVERIES);
+			if (STATE.compareAndSet(this, current, (expiry << EXPIRY_SHIFT) | ((long) next << 1))) {
+				return true;
+			}
+		}
+	}
+
+	/**
+	 * Completes the message if {@code delivery} is its current delivery (or
+	 * {@link AbstractMessage#ANY_DELIVERY}); the answers are those of
+	 * {@link AbstractMessage#complete(int)}. Takes no lock.
+	 */
+	public Completion complete(int delivery) {
+		while (true) {
+			long current = this.state;
+			if ((current & COMPLETED) != 0) {
+				return Completion.NOT_FOUND;
+			}
+			int deliveries = deliveries(current);
+			if (deliveries == 0) {
+				return Completion.NOT_DELIVERED;
+			}
+			if (delivery != AbstractMessage.ANY_DELIVERY && delivery != deliveries) {
+				return Completion.STALE_LEASE;
+			}
+			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return Completion.COMPLETED;
+			}
+		}
+	}
+
+	private static int deliveries(long state) {
+		return (int) (state >>> 1) & MAX_DELIVERIES;
+	}
+
+}

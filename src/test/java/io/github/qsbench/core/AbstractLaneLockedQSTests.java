@@ -1,0 +1,68 @@
+package io.github.qsbench.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.time.Duration;
+
+import io.github.qsbench.core.strategy.LaneLockedQS;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the contract suite cannot see of the lane-locked framework: emptied queues are
+ * retired, reopened by the next push, and only a bounded number of them stays in memory,
+ * including those that refused pushes made.
+ */
+class AbstractLaneLockedQSTests {
+
+	private final MutableClock clock = new MutableClock();
+
+	private final AbstractLaneLockedQS service = new LaneLockedQS(new QueueOptions(Duration.ofSeconds(30),
+			Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1_000_000, 1 << 30)));
+
+	@Test
+	void emptiedQueue_reopenedByTheNextPush_asTheSameQueue() {
+		this.service.push("q", "first");
+		this.service.complete("q", this.service.poll("q").orElseThrow());
+		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.lanesInMemory()).as("retired, not yet removed").isOne();
+
+		this.service.push("q", "second");
+
+		assertThat(this.service.queueCount()).isOne();
+		assertThat(this.service.lanesInMemory()).as("reopened, not made anew").isOne();
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isOne();
+		assertThat(this.service.poll("q").orElseThrow().text()).isEqualTo("second");
+	}
+
+	@Test
+	void manyQueueNames_atMostTheRetiredStayInMemory() {
+		for (int i = 0; i < 10_000; i++) {
+			String queue = "q" + i;
+			this.service.push(queue, "x");
+			assertThat(this.service.complete(queue, this.service.poll(queue).orElseThrow())).isTrue();
+		}
+
+		assertThat(this.service.queueCount()).isZero();
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isZero();
+		assertThat(this.service.lanesInMemory()).isLessThanOrEqualTo(64);
+	}
+
+	@Test
+	void pushesRefusedForTooManyQueues_leaveNoQueueBehind() {
+		for (int i = 0; i < 100; i++) {
+			this.service.push("held" + i, "x");
+		}
+
+		for (int i = 0; i < 1_000; i++) {
+			String queue = "refused" + i;
+			assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.service.push(queue, "x"));
+		}
+
+		assertThat(this.service.queueCount()).isEqualTo(100);
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(100);
+		assertThat(this.service.lanesInMemory()).isLessThanOrEqualTo(100 + 64);
+	}
+
+}
