@@ -18,44 +18,46 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
 /**
- * Messages in flight kept apart from ready ones (thesis 5.2.3.1) with one lock per queue
- * (a {@link Lane}) and everything a queue holds in plain arrays under it: the framework
- * of {@link AbstractSplitQS} with the locks of {@link AbstractQS}, one per queue as
- * Tomcat's array queue (seed 001) has one monitor per queue. A lane has a ready queue and
- * an in-flight record, both {@link ArrayDeque}s (array rings: no node per message, no
- * record per delivery, a message's lease expiry lives in the message,
- * {@link LaneMessage}), and with id lookup an index of its messages
- * ({@link IdIndex#plain()}), so a queue's index leaves memory with the queue.
+ * Messages in flight kept apart from ready ones (thesis 5.2.3.1), with one lock per queue
+ * (a {@link Lane}) instead of lock-free structures: the framework of
+ * {@link AbstractSplitQS} where everything a queue holds is touched under its own lock,
+ * so it can live in plain arrays. A lane has
+ * <ul>
+ * <li>a ready queue and an in-flight record, both {@link ArrayDeque}s (array rings: no
+ * node per message, no record per delivery); a message's lease expiry lives in the
+ * message ({@link LaneMessage});</li>
+ * <li>with id lookup, an index of its messages by id ({@link IdIndex#plain()}), so a
+ * queue's index leaves memory with the queue.</li>
+ * </ul>
  *
  * <p>
  * <b>Why it is exactly-once</b> (as long as consumers complete within their lease): a
  * message is taken from the ready queue, and redelivered from the in-flight record's
- * head, only under the lane's lock, so by one poll at a time. A completion without id
- * lookup (the thesis's setting) takes no lock: it is a compare-and-set of the word that
- * also holds the message's delivery number, and a redelivery is a compare-and-set of the
- * same word, so of a completion and a redelivery of one delivery exactly one wins. Every
- * lease has the same length, so leases expire in the order of the in-flight record (up to
- * the skew of racing polls' clock reads, a few milliseconds), and a poll looks at its
- * head only: O(1), however many messages are in flight.
+ * head, only under the lane's lock, so by one poll at a time. A completion by id holds
+ * the lock too (it looks in the lane's index); the thesis's completion of a message it
+ * holds takes none: it is a compare-and-set of the word that also holds the message's
+ * delivery number, and a redelivery is a compare-and-set of the same word, so of a
+ * completion and a redelivery of one delivery exactly one wins. Every lease has the same
+ * length, so leases expire in the order of the in-flight record (up to the skew of racing
+ * polls' clock reads, a few milliseconds), and a poll looks at its head only: O(1),
+ * however many messages are in flight.
  *
  * <p>
- * <b>What it does against time-sharing.</b> On few CPUs most of a lock's cost is a thread
- * descheduled while it waits (a park, then an unpark by the holder, a system call each):
- * that convoy is what makes {@code SynchronizedQS} slow in the thesis's setups. So here a
- * thread that finds its queue's lock held spins a little ({@value #SPINS_BEFORE_PARKING}
- * tries) before it parks, since a critical section is a few array operations; and a poll
- * reads, without the lock, how many messages are ready and when the in-flight head's
- * lease ends ({@link Lane#mayDeliver}): if nothing can be delivered it answers at once,
- * so the polls that lost the race for the only ready message give up instead of queueing
- * behind the winner. A push never reads the map for writing
- * ({@code ConcurrentHashMap.compute}) unless its queue is new.
+ * <b>Why it is fast where the thesis's strategies are not.</b> A push reads the map of
+ * lanes and takes one uncontended lock in the common case (no {@code compute} on the
+ * map); a poll that finds its queue empty reads one volatile count and takes no lock; a
+ * delivery costs no allocation; a completion in the thesis's setting is one
+ * compare-and-set. Tried and dropped (JMH, same run): spinning on a held lock before
+ * parking, and a count of ready messages alone for the lock-free check, which needs the
+ * completion to flag its queue; both cost a third to a half of the delivered messages in
+ * the setups 1-1 and 4-4.
  *
  * <p>
  * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
  * in-flight head (at the next poll of its queue, or at its completion by id if it is at
  * the head), or at once with {@link Eviction#EAGER}. When a lane holds nothing any more
  * it closes (the queue no longer exists, nor counts, nor is charged); it stays in the map
- * a while, as in {@code AbstractSplitQS}, where the next push reopens it under its lock;
+ * a while, as in {@link AbstractSplitQS}, where the next push reopens it under its lock;
  * one removed for good is never reopened. A lane that closes after holding many messages
  * gets new, small arrays and index, since neither shrinks.
  *
@@ -63,12 +65,6 @@ import java.util.function.Supplier;
  * Locks are taken one at a time, never nested, so no order between them is needed.
  */
 public abstract class AbstractLaneLockedQS implements QueueServiceCore {
-
-	/**
-	 * Tries of a held lock before a thread parks on it: about as long as a few critical
-	 * sections take on a CPU of this decade, much shorter than an unpark.
-	 */
-	static final int SPINS_BEFORE_PARKING = 128;
 
 	/** Closed lanes kept in the map, see {@link #retire}. */
 	private static final int RETIRED = 64;
@@ -175,7 +171,7 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			if (lane == null) {
 				lane = this.lanes.computeIfAbsent(name, n -> new Lane(n, this.locks.get(), this.idLookup));
 			}
-			acquire(lane.lock);
+			lane.lock.lock();
 			if (!lane.removed) {
 				return lane;
 			}
@@ -205,7 +201,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			lane.index.put(message.id(), message);
 		}
 		lane.resize(1);
-		lane.readyCount = lane.ready.size();
 	}
 
 	/**
@@ -225,48 +220,16 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 	}
 
-	/** Takes the lock, spinning a little before it parks. */
-	private static void acquire(Lock lock) {
-		for (int i = 0; i < SPINS_BEFORE_PARKING; i++) {
-			if (lock.tryLock()) {
-				return;
-			}
-			Thread.onSpinWait();
-		}
-		lock.lock();
-	}
-
-	/**
-	 * Takes the lane's lock for a poll, unless the lane has nothing to deliver (then
-	 * {@code false}, holding nothing): while another thread holds the lock, the poll
-	 * spins re-reading what can be delivered, so a poll that lost the race for the only
-	 * ready message answers empty instead of parking behind the winner.
-	 */
-	private boolean lockToDeliver(Lane lane) {
-		for (int i = 0;; i++) {
-			if (!lane.mayDeliver(this.clock)) {
-				return false;
-			}
-			if (lane.lock.tryLock()) {
-				return true;
-			}
-			if (i >= SPINS_BEFORE_PARKING) {
-				lane.lock.lock();
-				return true;
-			}
-			Thread.onSpinWait();
-		}
-	}
-
 	@Override
 	public Optional<Message> poll(String queue) {
 		Lane lane = this.lanes.get(queue);
-		if (lane == null || !lockToDeliver(lane)) {
+		if (lane == null || lane.isEmpty()) {
 			return Optional.empty();
 		}
 		long now = this.clock.millis();
 		LaneMessage message;
 		boolean closed;
+		lane.lock.lock();
 		try {
 			message = grab(lane, now);
 			closed = closeIfEmpty(lane);
@@ -284,12 +247,13 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	public List<Lease> lease(String queue, int max) {
 		requireIdLookup();
 		Lane lane = this.lanes.get(queue);
-		if (lane == null || !lockToDeliver(lane)) {
+		if (lane == null || lane.isEmpty()) {
 			return List.of();
 		}
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		long now = this.clock.millis();
 		boolean closed;
+		lane.lock.lock();
 		try {
 			LaneMessage message;
 			while (leases.size() < max && (message = grab(lane, now)) != null) {
@@ -311,14 +275,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	 * that head again if its lease expired, otherwise takes the ready queue's head.
 	 */
 	private LaneMessage grab(Lane lane, long now) {
-		LaneMessage message = take(lane, now);
-		lane.headChanged();
-		return message;
-	}
-
-	/** {@link #grab} without the bookkeeping of what the next poll may find. */
-	private LaneMessage take(Lane lane, long now) {
-		lane.completedSeen = true;
 		LaneMessage head;
 		while ((head = lane.inFlight.peekFirst()) != null) {
 			long expiry = head.expiry();
@@ -339,7 +295,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 		LaneMessage message = lane.ready.pollFirst();
 		if (message != null) {
-			lane.readyCount = lane.ready.size();
 			message.deliverFirst(now + this.leaseMillis);
 			lane.inFlight.addLast(message);
 			if (lane.index != null) {
@@ -358,15 +313,8 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
 			return false;
 		}
-		// still held, so its lane is still in the map, unless the caller named another
-		Lane lane = this.lanes.get(queue);
-		if (lane == null) {
-			return true;
-		}
-		if (!this.eager) {
-			lane.completedUnseen();
-		}
-		else {
+		Lane lane = this.eager ? this.lanes.get(queue) : null;
+		if (lane != null) {
 			boolean closed;
 			lane.lock.lock();
 			try {
@@ -445,7 +393,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 				evict(lane, head);
 			}
 		}
-		lane.headChanged();
 		return closeIfEmpty(lane);
 	}
 
@@ -528,7 +475,7 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	@Override
 	public boolean hasReady(String name) {
 		Lane lane = this.lanes.get(name);
-		if (lane == null || !lane.mayDeliver(this.clock)) {
+		if (lane == null || lane.isEmpty()) {
 			return false;
 		}
 		long now = this.clock.millis();
@@ -582,9 +529,9 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	}
 
 	/**
-	 * One named queue. Its plain fields are read and written only under {@link #lock};
-	 * the volatile ones are also read without it (what a poll may find, the queue count,
-	 * the retirement).
+	 * One named queue. Every field but {@link #size}, {@link #closed} and {@link #inRing}
+	 * is read and written only under {@link #lock}; those three are also read without it
+	 * (a poll's emptiness check, the queue count, the retirement).
 	 */
 	static final class Lane {
 
@@ -613,24 +560,10 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 
 		/**
 		 * Messages in memory: ready, in flight, or completed and still in the in-flight
-		 * record.
+		 * record. Written under the lock; read without it by a poll, which takes the lock
+		 * only if this is not 0: a push that ended before the poll began wrote it first.
 		 */
-		int size;
-
-		/** Ready messages; written under the lock, read without it. */
-		volatile int readyCount;
-
-		/**
-		 * {@code false} while a completion made without the lock may not have been seen
-		 * by a poll, see {@link #completedUnseen()}.
-		 */
-		volatile boolean completedSeen = true;
-
-		/**
-		 * The in-flight head's lease expiry (completed or not), or {@link Long#MAX_VALUE}
-		 * if none: no lease in the record expires before it. Written under the lock.
-		 */
-		volatile long headExpiry = Long.MAX_VALUE;
+		volatile int size;
 
 		/** The most {@link #size} has been since the lane last had new arrays. */
 		int peak;
@@ -653,37 +586,8 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			this.index = idLookup ? IdIndex.plain() : null;
 		}
 
-		/**
-		 * Whether a poll now may find a message or a completed head to drop: something is
-		 * ready, a completion was not yet seen, or the in-flight head's lease has
-		 * expired. Each is written as what it tells changes (under the lock, or after the
-		 * completion), so a poll that answers nothing on reading them without the lock
-		 * misses no push that ended before it and no message another poll has not taken.
-		 */
-		boolean mayDeliver(InstantSource clock) {
-			if (this.readyCount != 0 || !this.completedSeen) {
-				return true;
-			}
-			long expiry = this.headExpiry;
-			return expiry != Long.MAX_VALUE && expiry <= clock.millis();
-		}
-
-		/**
-		 * After a completion without the lock (the thesis's setting, lazy eviction): the
-		 * next poll takes the lock and drops what is completed at the head. Written after
-		 * the completion's compare-and-set, and cleared by a poll under the lock before
-		 * it reads the head, so no completion goes unseen.
-		 */
-		void completedUnseen() {
-			if (this.completedSeen) {
-				this.completedSeen = false;
-			}
-		}
-
-		/** Under the lock, after the in-flight head may have changed. */
-		void headChanged() {
-			LaneMessage head = this.inFlight.peekFirst();
-			this.headExpiry = (head != null) ? head.leaseEnd() : Long.MAX_VALUE;
+		boolean isEmpty() {
+			return this.size == 0;
 		}
 
 		void resize(int delta) {

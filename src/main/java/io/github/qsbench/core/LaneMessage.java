@@ -76,11 +76,6 @@ public final class LaneMessage implements Message {
 		return ((current & COMPLETED) != 0 || deliveries(current) == 0) ? Long.MAX_VALUE : current >>> EXPIRY_SHIFT;
 	}
 
-	/** The lease's expiry, completed or not, for a message delivered. */
-	long leaseEnd() {
-		return this.state >>> EXPIRY_SHIFT;
-	}
-
 	/**
 	 * The first delivery, under the queue's lock by the poll that took it from the ready
 	 * queue: a completion of a message never delivered changes nothing, so a plain
