@@ -228,17 +228,12 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 		long now = this.clock.millis();
 		LaneMessage message;
-		boolean closed;
 		lane.lock.lock();
 		try {
 			message = grab(lane, now);
-			closed = closeIfEmpty(lane);
 		}
 		finally {
-			lane.lock.unlock();
-		}
-		if (closed) {
-			retire(lane);
+			unlock(lane);
 		}
 		return Optional.ofNullable(message);
 	}
@@ -252,20 +247,15 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		long now = this.clock.millis();
-		boolean closed;
 		lane.lock.lock();
 		try {
 			LaneMessage message;
 			while (leases.size() < max && (message = grab(lane, now)) != null) {
 				leases.add(new Lease(message, message.deliveries()));
 			}
-			closed = closeIfEmpty(lane);
 		}
 		finally {
-			lane.lock.unlock();
-		}
-		if (closed) {
-			retire(lane);
+			unlock(lane);
 		}
 		return leases;
 	}
@@ -313,18 +303,15 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
 			return false;
 		}
+		// still held, so its lane is in the map, unless the caller named another queue
 		Lane lane = this.eager ? this.lanes.get(queue) : null;
 		if (lane != null) {
-			boolean closed;
 			lane.lock.lock();
 			try {
-				closed = dropCompleted(lane, own);
+				dropCompleted(lane, own);
 			}
 			finally {
-				lane.lock.unlock();
-			}
-			if (closed) {
-				retire(lane);
+				unlock(lane);
 			}
 		}
 		return true;
@@ -347,35 +334,29 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		if (lane == null) {
 			return Completion.NOT_FOUND;
 		}
-		Completion completion;
-		boolean closed = false;
 		lane.lock.lock();
 		try {
 			LaneMessage message = lane.index.get(id);
 			if (message == null) {
 				return Completion.NOT_FOUND;
 			}
-			completion = message.complete(delivery);
+			Completion completion = message.complete(delivery);
 			if (completion == Completion.COMPLETED) {
-				closed = dropCompleted(lane, message);
+				dropCompleted(lane, message);
 			}
+			return completion;
 		}
 		finally {
-			lane.lock.unlock();
+			unlock(lane);
 		}
-		if (closed) {
-			retire(lane);
-		}
-		return completion;
 	}
 
 	/**
 	 * Under the lane's lock, for a message just completed: out of the index and the
 	 * counts; out of memory if it is the in-flight head (or, eagerly, anywhere in the
 	 * record); otherwise it waits there for the head to reach it.
-	 * @return whether that closed the lane, see {@link #closeIfEmpty}
 	 */
-	private boolean dropCompleted(Lane lane, LaneMessage message) {
+	private void dropCompleted(Lane lane, LaneMessage message) {
 		if (lane.index != null) {
 			lane.index.remove(message.id(), message);
 			lane.inFlightCount--;
@@ -393,7 +374,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 				evict(lane, head);
 			}
 		}
-		return closeIfEmpty(lane);
 	}
 
 	/** Under the lane's lock: a completed message left memory. */
@@ -405,8 +385,26 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	}
 
 	/**
+	 * Releases the lane's lock after a poll or a completion, closing the lane first if
+	 * that left it holding nothing, and then retiring it: {@link #retire} takes another
+	 * lane's lock, so it runs once this one is released.
+	 */
+	private void unlock(Lane lane) {
+		boolean closed;
+		try {
+			closed = closeIfEmpty(lane);
+		}
+		finally {
+			lane.lock.unlock();
+		}
+		if (closed) {
+			retire(lane);
+		}
+	}
+
+	/**
 	 * Under the lane's lock: closes a lane that holds nothing any more.
-	 * @return whether this call closed it, so the caller retires it once unlocked
+	 * @return whether this call closed it
 	 */
 	private boolean closeIfEmpty(Lane lane) {
 		if (lane.size != 0 || lane.closed) {
