@@ -2,10 +2,12 @@
 """Where a request thread's CPU goes, by layer, from a JFR recording's execution samples.
 
     jfr print --events jdk.ExecutionSample --stack-depth 256 rec.jfr > samples.txt
-    python3 scripts/bench/jfr-layers.py samples.txt [--threads exec] [--top 25]
+    python3 scripts/bench/jfr-layers.py samples.txt [--threads exec] [--top 25] [--between 02:05:06 02:05:28]
 
 Only samples of threads whose name contains --threads (Tomcat's request workers,
-http-nio-...-exec-N, by default) are counted. Each frame gets a layer from its class. Tables:
+http-nio-...-exec-N, by default) are counted, and with --between only those taken in that window
+(HH:MM:SS, the recording's clock, inclusive), so one recording from start-up can serve several
+load windows. Each frame gets a layer from its class. Tables:
 - self by layer: the layer of the sample's top frame, where JDK frames (java., jdk., sun.) are
   charged to the nearest caller that is not JDK code (a HashMap.get that Spring calls is Spring's);
 - total by layer: samples with at least one frame of that layer (layers nest, so these overlap);
@@ -32,6 +34,7 @@ LAYERS = [
 JDK = ("java.", "jdk.", "sun.", "com.sun.")
 FRAME = re.compile(r"^\s+([\w$.<>]+)\.([\w$<>]+)\(")
 THREAD = re.compile(r'sampledThread = "([^"]*)"')
+START = re.compile(r"startTime = (\d\d:\d\d:\d\d)")
 
 
 def layer(cls):
@@ -41,12 +44,15 @@ def layer(cls):
     return "JDK" if cls.startswith(JDK) else "other"
 
 
-def samples(path, thread_filter):
-    thread, frames, in_stack = None, [], False
+def samples(path, thread_filter, between=None):
+    thread, frames, in_stack, time = None, [], False, None
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith("jdk.ExecutionSample"):
-                thread, frames, in_stack = None, [], False
+                thread, frames, in_stack, time = None, [], False, None
+            elif "startTime" in line and not in_stack:
+                m = START.search(line)
+                time = m.group(1) if m else None
             elif "sampledThread" in line:
                 m = THREAD.search(line)
                 thread = m.group(1) if m else None
@@ -54,7 +60,8 @@ def samples(path, thread_filter):
                 in_stack = True
             elif in_stack and line.strip() == "]":
                 in_stack = False
-                if thread is not None and thread_filter in thread and frames:
+                inside = between is None or (time is not None and between[0] <= time <= between[1])
+                if thread is not None and thread_filter in thread and frames and inside:
                     yield frames
             elif in_stack:
                 m = FRAME.match(line)
@@ -68,6 +75,7 @@ def main():
     parser.add_argument("--threads", default="-exec-")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--focus", nargs="*", default=[])
+    parser.add_argument("--between", nargs=2, metavar=("START", "END"), help="HH:MM:SS HH:MM:SS")
     args = parser.parse_args()
 
     n = 0
@@ -76,7 +84,7 @@ def main():
     self_method = collections.Counter()
     total_method = collections.Counter()
     focus = collections.Counter()
-    for frames in samples(args.samples, args.threads):
+    for frames in samples(args.samples, args.threads, args.between):
         names = [f"{c}.{m}" for c, m in frames]
         for text in args.focus:
             if any(text in name for name in names):

@@ -1,6 +1,7 @@
 package io.github.qsbench.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.DispatcherType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -29,6 +30,8 @@ class FastPathConfiguration {
 		FilterRegistrationBean<QueueFastPath> registration = new FilterRegistrationBean<>(
 				new QueueFastPath(controller, mapper, exceptionResolver, registry));
 		registration.addUrlPatterns("/queues/*");
+		// the async dispatch that writes a long poll's answer comes back to it
+		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		return registration;
 	}

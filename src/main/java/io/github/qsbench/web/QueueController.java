@@ -6,7 +6,8 @@ import java.nio.charset.Charset;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.QueueServiceCore;
@@ -218,26 +219,56 @@ class QueueController {
 	}
 
 	/**
-	 * A long poll (documented with {@link #poll}: one operation in OpenAPI). The request
-	 * goes async and holds no thread while it waits: {@link LongPolls} answers it when a
-	 * push makes a message ready or its wait ends. The servlet's own async timeout is set
-	 * a little beyond the wait, as a backstop only.
+	 * A long poll (documented with {@link #poll}: one operation in OpenAPI), for requests
+	 * that {@link QueueFastPath} leaves to Spring MVC: as
+	 * {@link #longPoll(String, String, String, Suspension)}, waiting in a
+	 * {@link DeferredResult}.
 	 */
 	@GetMapping(path = "/{queue}/messages", params = "wait")
 	@Operation(hidden = true)
 	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
 			@RequestParam String wait) {
+		AtomicReference<DeferredResult<ResponseEntity<?>>> waiting = new AtomicReference<>();
+		ResponseEntity<?> now = longPoll(queue, max, wait, (timeout, cancel) -> {
+			DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(timeout.toMillis());
+			result.onTimeout(cancel);
+			result.onError(error -> cancel.run());
+			waiting.set(result);
+			return result::setResult;
+		});
+		if (now == null) {
+			return waiting.get();
+		}
+		DeferredResult<ResponseEntity<?>> answered = new DeferredResult<>();
+		answered.setResult(now);
+		return answered;
+	}
+
+	/**
+	 * A long poll: answers at once when a message is ready or {@code wait} is zero, else
+	 * waits without holding a thread: {@code suspension} puts the request in async mode,
+	 * and {@link LongPolls} answers it when a push makes a message ready or the wait
+	 * ends. The servlet's own async timeout is set a little beyond the wait, as a
+	 * backstop only.
+	 * @return the answer, or {@code null} if the poll waits: then it is answered through
+	 * what {@code suspension} returned
+	 */
+	ResponseEntity<?> longPoll(String queue, String max, String wait, Suspension suspension) {
 		RequestValidation.queueName(queue);
 		int seconds = RequestValidation.number("wait", wait, 0, MAX_WAIT_SECONDS);
 		Integer batch = maxMessages(max);
-		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(
-				TimeUnit.SECONDS.toMillis(seconds) + ASYNC_TIMEOUT_GRACE_MILLIS);
-		Waiter waiter = new Waiter(queue, (batch != null) ? batch : 1,
-				leases -> result.setResult(answer(queue, leases, batch != null)));
-		result.onTimeout(() -> this.longPolls.close(waiter));
-		result.onError(error -> this.longPolls.close(waiter));
+		int count = (batch != null) ? batch : 1;
+		List<Lease> ready = this.service.lease(queue, count);
+		if (!ready.isEmpty() || seconds == 0) {
+			return answer(queue, ready, batch != null);
+		}
+		// set before the waiter registers, so before anything can answer it
+		AtomicReference<Consumer<ResponseEntity<?>>> later = new AtomicReference<>();
+		Waiter waiter = new Waiter(queue, count, leases -> later.get().accept(answer(queue, leases, batch != null)));
+		later.set(suspension.suspend(Duration.ofSeconds(seconds).plusMillis(ASYNC_TIMEOUT_GRACE_MILLIS),
+				() -> this.longPolls.close(waiter)));
 		this.longPolls.await(waiter, Duration.ofSeconds(seconds));
-		return result;
+		return null;
 	}
 
 	private static Integer maxMessages(String max) {
@@ -383,6 +414,26 @@ class QueueController {
 		return this.service.queue(queue)
 			.orElseThrow(() -> ApiProblem.notFound("No such queue",
 					"Queue '" + queue + "' does not exist: it was never pushed to, or it was emptied and removed."));
+	}
+
+	/**
+	 * How a long poll that has to wait is answered later: set up by whoever serves the
+	 * request (Spring MVC with a {@link DeferredResult}, {@link QueueFastPath} with the
+	 * servlet's async mode).
+	 */
+	@FunctionalInterface
+	interface Suspension {
+
+		/**
+		 * Called once, on the request's thread, before the poll starts waiting.
+		 * @param timeout the request's async timeout: the wait plus a grace
+		 * @param cancel answers the poll with nothing unless it was answered already: for
+		 * the request's own timeout and errors
+		 * @return what answers the request, called once from whichever thread answers the
+		 * waiter (a push, the wait's timer, shutdown, or this one)
+		 */
+		Consumer<ResponseEntity<?>> suspend(Duration timeout, Runnable cancel);
+
 	}
 
 }

@@ -1,8 +1,14 @@
 package io.github.qsbench.web;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -17,27 +23,35 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * The lean path for the three requests producers and consumers repeat: push ({@code POST
- * /queues/{queue}/messages}), poll ({@code GET} of the same) and complete ({@code DELETE
+ * The lean path for the requests producers and consumers repeat: push ({@code POST
+ * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max} and
+ * long polls with {@code wait}) and complete ({@code DELETE
  * /queues/{queue}/messages/{id}}). It calls the same {@link QueueController} methods that
  * Spring MVC would, so what a request does and answers is decided in one place; what it
  * skips is MVC's dispatch around them: matching the path against every mapping, resolving
  * arguments, negotiating the content type and choosing a message converter, which cost
- * several times the queue operation (see docs/request-path-profile.md).
+ * several times the queue operation (see docs/request-path-profile.md). A long poll
+ * through MVC paid that twice, the second time to write the answer of its
+ * {@code DeferredResult} (see docs/long-poll-profile.md); here a waiting poll uses the
+ * servlet's async mode directly, and its answer is written by this filter on the async
+ * dispatch.
  *
  * <p>
  * It takes only plain requests: a valid queue name and id as raw path segments (nothing
- * percent-encoded), no query string, an {@code Accept} of nothing, {@code *}{@code /*} or
- * {@code application/json}, and no conditional-GET header. Everything else goes on to
- * Spring MVC unchanged, which answers it exactly as before. An error the controller
- * raises (a bad body, a full queue, an unknown id) is answered by Spring's own exception
- * resolvers, so it is the same {@code application/problem+json} as through MVC.
+ * percent-encoded), no query string but a poll's {@code max} and {@code wait} as plain
+ * digits, an {@code Accept} of nothing, {@code *}{@code /*} or {@code application/json},
+ * and no conditional-GET header. Everything else goes on to Spring MVC unchanged, which
+ * answers it exactly as before. An error the controller raises (a bad body, a full queue,
+ * an unknown id, a {@code max} or {@code wait} out of range) is answered by Spring's own
+ * exception resolvers, so it is the same {@code application/problem+json} as through MVC.
  *
  * <p>
  * It runs first among the filters and times what it answers itself, in the same
  * {@code http.server.requests} series as the observation filter's (see
  * {@link ServerRequestTimers}): an observation per request, with its context, key values,
- * handler chain and two meter lookups, cost more than the request's own work.
+ * handler chain and two meter lookups, cost more than the request's own work. A long poll
+ * is timed from its arrival to its answer, as the observation filter times an async
+ * request.
  */
 final class QueueFastPath extends HttpFilter {
 
@@ -48,6 +62,9 @@ final class QueueFastPath extends HttpFilter {
 	static final String MESSAGES_PATTERN = "/queues/{queue}/messages";
 
 	static final String MESSAGE_PATTERN = "/queues/{queue}/messages/{id}";
+
+	/** The request attribute that carries a long poll's answer to its async dispatch. */
+	private static final String WAITING = QueueFastPath.class.getName() + ".waiting";
 
 	private final QueueController controller;
 
@@ -75,9 +92,19 @@ final class QueueFastPath extends HttpFilter {
 	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		long start = System.nanoTime();
+		if (request.getDispatcherType() == DispatcherType.ASYNC) {
+			if (request.getAttribute(WAITING) instanceof Waiting waiting) {
+				request.removeAttribute(WAITING);
+				serve(request, response, this.polls, waiting.start, () -> waiting.answer);
+			}
+			else {
+				chain.doFilter(request, response);
+			}
+			return;
+		}
 		String uri = request.getRequestURI();
 		int base = request.getContextPath().length();
-		if (!uri.startsWith(QUEUES, base) || request.getQueryString() != null || !plainAccept(request)) {
+		if (!uri.startsWith(QUEUES, base) || !plainAccept(request)) {
 			chain.doFilter(request, response);
 			return;
 		}
@@ -92,7 +119,9 @@ final class QueueFastPath extends HttpFilter {
 		boolean messages = idStart == uri.length();
 		boolean collection = messages && ("POST".equals(method) || "GET".equals(method));
 		boolean message = !messages && "DELETE".equals(method) && uri.charAt(idStart) == '/';
-		if (!collection && !message) {
+		String query = request.getQueryString();
+		PollQuery poll = (query != null && collection && "GET".equals(method)) ? PollQuery.parse(query) : null;
+		if ((!collection && !message) || (query != null && poll == null)) {
 			chain.doFilter(request, response);
 			return;
 		}
@@ -104,18 +133,34 @@ final class QueueFastPath extends HttpFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		boolean push = "POST".equals(method);
-		ServerRequestTimers timers = message ? this.completions : (push ? this.pushes : this.polls);
+		if (message) {
+			serve(request, response, this.completions, start,
+					() -> this.controller.complete(queue, id, request.getHeader(HttpHeaders.IF_MATCH)));
+		}
+		else if ("POST".equals(method)) {
+			serve(request, response, this.pushes, start, () -> this.controller.push(queue, request));
+		}
+		else if (poll == null || poll.waitSeconds() == null) {
+			serve(request, response, this.polls, start,
+					() -> this.controller.poll(queue, (poll != null) ? poll.max() : null));
+		}
+		else {
+			serve(request, response, this.polls, start, () -> this.controller.longPoll(queue, poll.max(),
+					poll.waitSeconds(), (timeout, cancel) -> suspend(request, response, start, timeout, cancel)));
+		}
+	}
+
+	/**
+	 * Calls the controller and writes its answer, or leaves the request to be answered
+	 * later when the controller answers {@code null} (a long poll that waits); an
+	 * exception is answered by Spring's resolvers, as through MVC.
+	 */
+	private void serve(HttpServletRequest request, HttpServletResponse response, ServerRequestTimers timers, long start,
+			Call call) throws IOException, ServletException {
 		try {
-			ResponseEntity<?> answer;
-			if (message) {
-				answer = this.controller.complete(queue, id, request.getHeader(HttpHeaders.IF_MATCH));
-			}
-			else if (push) {
-				answer = this.controller.push(queue, request);
-			}
-			else {
-				answer = this.controller.poll(queue, null);
+			ResponseEntity<?> answer = call.answer();
+			if (answer == null) {
+				return;
 			}
 			write(answer, response);
 		}
@@ -126,6 +171,53 @@ final class QueueFastPath extends HttpFilter {
 			}
 		}
 		timers.record(response.getStatus(), start);
+	}
+
+	/**
+	 * Puts a long poll that has to wait in the servlet's async mode, and returns what
+	 * answers it: that thread (a push's, the wait's timer) only hands the answer over and
+	 * asks the container to dispatch the request again, and the dispatch, on a request
+	 * thread, comes back to this filter, which writes it. So a waiting poll holds no
+	 * thread, the answering thread never blocks on another client's socket, and the
+	 * answer passes no other filter nor the {@code DispatcherServlet}.
+	 */
+	private Consumer<ResponseEntity<?>> suspend(HttpServletRequest request, HttpServletResponse response, long start,
+			Duration timeout, Runnable cancel) {
+		AsyncContext async = request.startAsync(request, response);
+		async.setTimeout(timeout.toMillis());
+		async.addListener(new AsyncListener() {
+
+			@Override
+			public void onTimeout(AsyncEvent event) {
+				cancel.run();
+			}
+
+			@Override
+			public void onError(AsyncEvent event) {
+				cancel.run();
+			}
+
+			@Override
+			public void onComplete(AsyncEvent event) {
+			}
+
+			@Override
+			public void onStartAsync(AsyncEvent event) {
+			}
+
+		});
+		Waiting waiting = new Waiting(start);
+		request.setAttribute(WAITING, waiting);
+		return answer -> {
+			waiting.answer = answer;
+			try {
+				async.dispatch();
+			}
+			catch (IllegalStateException ended) {
+				// the request ended meanwhile (its connection failed): nobody to answer,
+				// and what was leased for it is delivered again when the lease lapses
+			}
+		};
 	}
 
 	/**
@@ -149,6 +241,80 @@ final class QueueFastPath extends HttpFilter {
 			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 			this.json.writeValue(response.getOutputStream(), body);
 		}
+	}
+
+	/** The controller call that answers a request. */
+	@FunctionalInterface
+	private interface Call {
+
+		ResponseEntity<?> answer() throws IOException, ServletException;
+
+	}
+
+	/**
+	 * A long poll's answer on its way from the thread that found it to the request's
+	 * async dispatch; the dispatch happens after it is set.
+	 */
+	private static final class Waiting {
+
+		final long start;
+
+		volatile ResponseEntity<?> answer;
+
+		Waiting(long start) {
+			this.start = start;
+		}
+
+	}
+
+	/**
+	 * The query string of a poll this path takes: {@code max} and {@code wait}, each at
+	 * most once, as plain digits, and nothing else. Anything else (another parameter, a
+	 * repeated or percent-encoded one) goes to Spring MVC, which decodes and binds it.
+	 */
+	record PollQuery(String max, String waitSeconds) {
+
+		static PollQuery parse(String query) {
+			String max = null;
+			String wait = null;
+			int from = 0;
+			while (from <= query.length()) {
+				int end = query.indexOf('&', from);
+				if (end < 0) {
+					end = query.length();
+				}
+				int equals = query.indexOf('=', from);
+				if (equals < 0 || equals >= end || !digits(query, equals + 1, end)) {
+					return null;
+				}
+				String value = query.substring(equals + 1, end);
+				if (max == null && query.startsWith("max=", from) && equals == from + 3) {
+					max = value;
+				}
+				else if (wait == null && query.startsWith("wait=", from) && equals == from + 4) {
+					wait = value;
+				}
+				else {
+					return null;
+				}
+				from = end + 1;
+			}
+			return new PollQuery(max, wait);
+		}
+
+		private static boolean digits(String text, int from, int to) {
+			if (from == to || to - from > 9) {
+				return false;
+			}
+			for (int i = from; i < to; i++) {
+				char c = text.charAt(i);
+				if (c < '0' || c > '9') {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 }

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -64,6 +65,16 @@ public final class HttpClientSupport {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** A GET answered later, such as a long poll; up to 30 s. */
+	public CompletableFuture<HttpResponse<String>> sendAsync(String path, String... headers) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+			.timeout(Duration.ofSeconds(30));
+		if (headers.length > 0) {
+			request.headers(headers);
+		}
+		return CLIENT.sendAsync(request.build(), BodyHandlers.ofString());
 	}
 
 	/** Push, poll, complete, and check each answer; returns the message id. */

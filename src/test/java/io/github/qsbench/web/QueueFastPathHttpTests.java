@@ -1,27 +1,34 @@
 package io.github.qsbench.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * {@link QueueFastPath} answers push, poll and complete as Spring MVC does. Each request
- * is sent twice: plain, which the fast path takes, and with an {@code Accept} it leaves
- * to MVC ({@code application/json, *}{@code /*}, the same answer after negotiation);
- * status, headers and body must agree, ids aside. The fast path's own mark is a
- * {@code Content-Length} where MVC's converters send chunks.
+ * {@link QueueFastPath} answers push, poll (also with max, and long) and complete as
+ * Spring MVC does. Each request is sent twice: plain, which the fast path takes, and with
+ * an {@code Accept} it leaves to MVC ({@code application/json, *}{@code /*}, the same
+ * answer after negotiation); status, headers and body must agree, ids aside. The fast
+ * path's own mark is a {@code Content-Length} where MVC's converters send chunks.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "qs.max-message-size=1KB", "qs.limits.max-messages-per-queue=2" })
@@ -31,6 +38,9 @@ class QueueFastPathHttpTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	LongPolls longPolls;
 
 	HttpClientSupport http;
 
@@ -107,6 +117,66 @@ class QueueFastPathHttpTests {
 		assertSame(push("fast-big", "x".repeat(1025), null), push("fast-big", "x".repeat(1025), VIA_MVC), 413);
 	}
 
+	/** Over two queues whose names differ in a digit only (a queue holds 2 here). */
+	@Test
+	void batchPoll_andLongPollOfReadyMessages_sameAnswersAsMvc() {
+		for (String queue : List.of("fast-max1", "fast-max2")) {
+			push(queue, "m", null);
+			push(queue, "m", null);
+		}
+		HttpResponse<String> fast = get("/queues/fast-max1/messages?max=5&wait=20", null);
+		assertSame(fast, get("/queues/fast-max2/messages?max=5&wait=20", VIA_MVC), 200);
+		assertThat(JsonPath.<List<String>>read(fast.body(), "$.messages[*].body")).containsExactly("m", "m");
+		assertThat(fast.headers().firstValue("Content-Length")).isPresent();
+
+		for (String queue : List.of("fast-max3", "fast-max4")) {
+			push(queue, "m", null);
+		}
+		assertSame(get("/queues/fast-max3/messages?wait=20", null), get("/queues/fast-max4/messages?wait=20", VIA_MVC),
+				200);
+		assertSame(get("/queues/fast-max3/messages?max=5", null), get("/queues/fast-max4/messages?max=5", VIA_MVC),
+				204);
+		assertSame(get("/queues/fast-max3/messages?wait=0&max=5", null),
+				get("/queues/fast-max4/messages?wait=0&max=5", VIA_MVC), 204);
+	}
+
+	/**
+	 * A waiting poll woken by a push: the fast path answers on the request's async
+	 * dispatch (its own mark, a Content-Length), as MVC does through its
+	 * {@code DeferredResult}, and times it once.
+	 */
+	@Test
+	void longPollWokenByPush_sameAnswerAsMvc_timedOnce() throws Exception {
+		String answered = "(?m)^http_server_requests_seconds_count\\{.*method=\"GET\",outcome=\"SUCCESS\",status=\"200\""
+				+ ",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\"} ([0-9.]+)";
+		double before = count(answered);
+		CompletableFuture<HttpResponse<String>> fast = this.http.sendAsync("/queues/fast-wake/messages?wait=20");
+		awaitWaiter("fast-wake");
+		push("fast-wake", "wake up", null);
+		HttpResponse<String> woken = fast.get(10, TimeUnit.SECONDS);
+
+		assertThat(woken.headers().firstValue("Content-Length")).isPresent();
+		assertThat(count(answered) - before).as("timed once, when answered").isEqualTo(1);
+		CompletableFuture<HttpResponse<String>> mvc = this.http.sendAsync("/queues/fast-wake/messages?wait=20",
+				"Accept", VIA_MVC);
+		awaitWaiter("fast-wake");
+		push("fast-wake", "wake up", null);
+		assertSame(woken, mvc.get(10, TimeUnit.SECONDS), 200);
+		assertThat(JsonPath.<String>read(woken.body(), "$.body")).isEqualTo("wake up");
+	}
+
+	@Test
+	void longPollOutOfRange_sameProblemsAsMvc() {
+		assertSame(get("/queues/fast-range/messages?wait=21", null),
+				get("/queues/fast-range/messages?wait=21", VIA_MVC), 400);
+		assertSame(get("/queues/fast-range/messages?max=0&wait=1", null),
+				get("/queues/fast-range/messages?max=0&wait=1", VIA_MVC), 400);
+		assertSame(get("/queues/fast-range/messages?max=101", null),
+				get("/queues/fast-range/messages?max=101", VIA_MVC), 400);
+		QueueApiHttpTests.assertProblem(get("/queues/fast-range/messages?wait=99999999999", null), 400,
+				"Invalid parameter");
+	}
+
 	@Test
 	void requestsItDoesNotTake_goToMvc() {
 		// percent-encoded name: MVC decodes it to a valid one
@@ -121,6 +191,11 @@ class QueueFastPathHttpTests {
 		assertThat(
 				this.http.send("/queues/ab/messages", "PUT", BodyPublishers.ofString("x"), "text/plain").statusCode())
 			.isEqualTo(405);
+		// a poll's query that is not plain max and wait: MVC decodes and binds it
+		this.http.post("/queues/Ab/messages", "y");
+		assertThat(this.http.get("/queues/Ab/messages?wait=%30").statusCode()).isEqualTo(200);
+		assertThat(this.http.get("/queues/Ab/messages?wait=0&unknown=1").statusCode()).isEqualTo(204);
+		QueueApiHttpTests.assertProblem(this.http.get("/queues/Ab/messages?wait=0&wait=1"), 400, "Invalid parameter");
 	}
 
 	@Test
@@ -147,6 +222,21 @@ class QueueFastPathHttpTests {
 	private HttpResponse<String> push(String queue, String body, String accept) {
 		return this.http.send("/queues/" + queue + "/messages", "POST", BodyPublishers.ofString(body),
 				"text/plain; charset=utf-8", headers(accept));
+	}
+
+	private HttpResponse<String> get(String path, String accept) {
+		return this.http.send(path, "GET", BodyPublishers.noBody(), null, headers(accept));
+	}
+
+	private double count(String seriesPattern) {
+		Matcher matcher = Pattern.compile(seriesPattern).matcher(this.http.get("/actuator/prometheus").body());
+		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+	}
+
+	private void awaitWaiter(String queue) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.longPolls.waiting().getOrDefault(queue, 0) == 1);
 	}
 
 	private HttpResponse<String> poll(String queue, String accept) {
