@@ -16,7 +16,9 @@ import java.util.Set;
  * {@code StampedLock}, and, with stack traces, a {@code ReentrantLock} sync or a
  * {@code ConcurrentHashMap} bin (its {@code compute} locks the key's bin). Condition
  * waits ({@code AbstractQueuedSynchronizer$ConditionObject}: idle Tomcat workers, a long
- * poll waiting for a message) are never contention and never pass.</li>
+ * poll waiting for a message) are never contention and never pass. A
+ * {@code jdk.MethodTrace} of {@code LockSupport.park} (the source on virtual threads) has
+ * no lock field: {@link #parkedLockClass} reads the lock from its stack.</li>
  * <li><b>Who took it</b>: with stack traces, the first frame from the top that is not JDK
  * code ({@code java.*}, {@code jdk.*}, {@code sun.*}) belongs to
  * {@code io.github.qsbench.core}, so the lock was taken by the core or by JDK code the
@@ -32,15 +34,27 @@ final class ContentionFilter {
 	/** Lock classes that only the core uses on request threads: no stack needed. */
 	private static final Set<String> CORE_LOCKS = Set.of(
 			"java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync",
-			"java.util.concurrent.locks.ReentrantReadWriteLock$FairSync", "java.util.concurrent.locks.StampedLock");
+			"java.util.concurrent.locks.ReentrantReadWriteLock$FairSync", "java.util.concurrent.locks.StampedLock",
+			// as parkedLockClass names them
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock");
 
 	/**
 	 * Lock classes that Tomcat, NIO and Spring also use on request threads: counted only
 	 * when a stack shows the core took them.
 	 */
 	private static final Set<String> SHARED_LOCKS = Set.of("java.util.concurrent.locks.ReentrantLock$NonfairSync",
-			"java.util.concurrent.locks.ReentrantLock$FairSync", "java.util.concurrent.ConcurrentHashMap$Node",
-			"java.util.concurrent.ConcurrentHashMap$TreeBin", "java.util.concurrent.ConcurrentHashMap$ReservationNode");
+			"java.util.concurrent.locks.ReentrantLock$FairSync", "java.util.concurrent.locks.ReentrantLock$Sync",
+			"java.util.concurrent.ConcurrentHashMap$Node", "java.util.concurrent.ConcurrentHashMap$TreeBin",
+			"java.util.concurrent.ConcurrentHashMap$ReservationNode");
+
+	/**
+	 * What a stack passes through between a lock's {@code lock()} and
+	 * {@code LockSupport.park}.
+	 */
+	private static final Set<String> PARKING = Set.of("java.util.concurrent.locks.LockSupport",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer");
 
 	private static final List<String> JDK_PACKAGES = List.of("java.", "jdk.", "sun.", "com.sun.");
 
@@ -54,8 +68,9 @@ final class ContentionFilter {
 	}
 
 	/**
-	 * @param lockClass the monitor's class ({@code jdk.JavaMonitorEnter.monitorClass}) or
-	 * the park blocker's ({@code jdk.ThreadPark.parkedClass}); {@code null} when unknown
+	 * @param lockClass the monitor's class ({@code jdk.JavaMonitorEnter.monitorClass}),
+	 * the park blocker's ({@code jdk.ThreadPark.parkedClass}) or the
+	 * {@link #parkedLockClass} of a {@code jdk.MethodTrace}; {@code null} when unknown
 	 * @param threadName the Java name of the waiting thread, {@code null} when unknown
 	 * @param frameClasses declaring classes of the stack's frames, top first;
 	 * {@code null} when the event has no stack
@@ -78,6 +93,29 @@ final class ContentionFilter {
 		}
 		return lockClass.startsWith(CORE_PACKAGE) || CORE_LOCKS.contains(lockClass)
 				|| (this.stackTraces && SHARED_LOCKS.contains(lockClass));
+	}
+
+	/**
+	 * The lock a thread parked for, read from the stack of a {@code jdk.MethodTrace} of
+	 * {@code LockSupport.park}: the class of the first frame from the top outside
+	 * {@code LockSupport} and the queued synchronizers, that is the lock's own class
+	 * ({@code ReentrantReadWriteLock$ReadLock}, {@code ReentrantLock$Sync},
+	 * {@code StampedLock}) or whatever else parked ({@code ConditionObject},
+	 * {@code CountDownLatch}, ...), which the lock gate then judges.
+	 * @param frameClasses declaring classes of the stack's frames, top first;
+	 * {@code null} when the event has no stack
+	 * @return the class, or {@code null} when the stack does not say
+	 */
+	static String parkedLockClass(List<String> frameClasses) {
+		if (frameClasses == null) {
+			return null;
+		}
+		for (String frameClass : frameClasses) {
+			if (!PARKING.contains(frameClass)) {
+				return frameClass;
+			}
+		}
+		return null;
 	}
 
 	/** The first frame outside the JDK is core code. */

@@ -8,6 +8,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -17,11 +19,17 @@ import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.core.strategy.Strategy;
 
 /**
  * {@code qs.contention} (Prometheus {@code qs_contention_seconds_total}): the time
@@ -57,6 +65,20 @@ import io.micrometer.core.instrument.MeterRegistry;
  * per-queue counts), which is counted, and is rare.
  *
  * <p>
+ * <b>Virtual threads</b> ({@code spring.threads.virtual.enabled=true}). A virtual thread
+ * that waits unmounts from its carrier, and the JVM then records neither event for it
+ * (see {@link ContentionVisibility}); listening to those alone, the meter read 0 for
+ * every strategy on JDK 25 with virtual threads. So with virtual request threads it
+ * listens to {@code jdk.MethodTrace} of {@code LockSupport::park} instead of
+ * {@code jdk.ThreadPark} (JDK 25's method tracing, which times the call on virtual
+ * threads too; always with stack traces, which are what tells the lock), beside
+ * {@code jdk.JavaMonitorEnter}. A virtual thread blocked on a monitor leaves no trace at
+ * all, so for a strategy that waits on monitors ({@code synchronized} and kin), or before
+ * JDK 25, the meter is not registered and a warning at start-up says why, rather than
+ * export a 0 that measures nothing; the map bins of the caps go uncounted on virtual
+ * threads, which the start-up line says.
+ *
+ * <p>
  * <b>Limits.</b> A monitor enter that succeeds while spinning is not an event (the JVM
  * spins briefly before it blocks), so very short waits are not counted; the time a lock
  * holder spends descheduled is, as its waiters' blocked time. Events are delivered about
@@ -74,11 +96,20 @@ public class ContentionMetrics implements SmartLifecycle {
 
 	static final String THREAD_PARK = "jdk.ThreadPark";
 
+	static final String METHOD_TRACE = "jdk.MethodTrace";
+
+	/** Every untimed park, which is how the core's j.u.c locks wait. */
+	static final String PARK_METHODS = "java.util.concurrent.locks.LockSupport::park";
+
 	private final MeterRegistry registry;
 
 	private final ContentionProperties properties;
 
 	private final ContentionFilter filter;
+
+	private final Strategy strategy;
+
+	private final boolean virtualThreads;
 
 	/** Written by the stream's thread only. */
 	private final AtomicLong waitedNanos = new AtomicLong();
@@ -88,10 +119,23 @@ public class ContentionMetrics implements SmartLifecycle {
 
 	private volatile RecordingStream stream;
 
-	public ContentionMetrics(MeterRegistry registry, ContentionProperties properties) {
+	@Autowired
+	public ContentionMetrics(MeterRegistry registry, ContentionProperties properties, QueueServiceProperties service,
+			Environment environment) {
+		this(registry, properties, service.strategy(), Threading.VIRTUAL.isActive(environment));
+	}
+
+	/**
+	 * @param virtualThreads whether requests run on virtual threads (Spring Boot's
+	 * {@code spring.threads.virtual.enabled} on JDK 21+)
+	 */
+	ContentionMetrics(MeterRegistry registry, ContentionProperties properties, Strategy strategy,
+			boolean virtualThreads) {
 		this.registry = registry;
 		this.properties = properties;
 		this.filter = new ContentionFilter(properties.stackTraces());
+		this.strategy = strategy;
+		this.virtualThreads = virtualThreads;
 	}
 
 	@Override
@@ -108,6 +152,13 @@ public class ContentionMetrics implements SmartLifecycle {
 			logger.warn("Core contention meter off: JFR is not available ({})", ex.getMessage());
 			return;
 		}
+		String blindSpot = ContentionVisibility.blindSpot(this.strategy, this.virtualThreads,
+				this.virtualThreads && hasMethodTrace());
+		if (blindSpot != null) {
+			started.close();
+			logger.warn("Core contention meter off, qs_contention_seconds_total not exported: {}", blindSpot);
+			return;
+		}
 		// disk chunks are kept only while the stream may still read them
 		started.setMaxAge(Duration.ofMinutes(2));
 		started.setMaxSize(32 * 1024 * 1024);
@@ -115,18 +166,54 @@ public class ContentionMetrics implements SmartLifecycle {
 		started.setReuse(true);
 		started.setOrdered(false);
 		enable(started, MONITOR_ENTER, "monitorClass");
-		enable(started, THREAD_PARK, "parkedClass");
+		if (this.virtualThreads) {
+			// both would count a platform thread's park: one source for parks
+			enableParkTrace(started);
+		}
+		else {
+			enable(started, THREAD_PARK, "parkedClass");
+		}
 		started.onError(ex -> logger.warn("Core contention meter: JFR stream failed", ex));
 		started.startAsync();
 		this.stream = started;
+		String parks = this.virtualThreads ? METHOD_TRACE + " of " + PARK_METHODS : THREAD_PARK;
 		FunctionCounter.builder("qs.contention", this, ContentionMetrics::waitedSeconds)
-			.description("Time request threads spent blocked on a lock or monitor of the queue core "
-					+ "(JFR jdk.JavaMonitorEnter and jdk.ThreadPark); about 0 for the concurrent strategies, "
+			.description("Time request threads spent blocked on a lock or monitor of the queue core (JFR "
+					+ MONITOR_ENTER + " and " + parks + "); about 0 for the concurrent strategies, "
 					+ "whose compare-and-set retries are not waits")
 			.baseUnit("seconds")
 			.register(this.registry);
-		logger.info("Core contention meter on: JFR {} and {}, threshold 0, {}", MONITOR_ENTER, THREAD_PARK,
+		logger.info("Core contention meter on: JFR {} and {}, threshold 0, {}", MONITOR_ENTER, parks,
 				this.properties.stackTraces() ? "with stack traces" : "without stack traces (request threads)");
+		if (this.virtualThreads) {
+			logger.info("Core contention meter on virtual threads: {} always takes stack traces (they tell "
+					+ "the lock); a virtual thread blocked on a monitor (the caps' ConcurrentHashMap bins) "
+					+ "unmounts without a JFR event and is not counted", METHOD_TRACE);
+		}
+	}
+
+	/**
+	 * Times {@code LockSupport.park} on every thread: {@code jdk.ThreadPark} misses a
+	 * virtual thread's park, which yields instead of parking its carrier.
+	 */
+	private void enableParkTrace(RecordingStream stream) {
+		stream.enable(METHOD_TRACE).with("filter", PARK_METHODS).withThreshold(Duration.ZERO).withStackTrace();
+		stream.onEvent(METHOD_TRACE, recorded -> {
+			List<String> frames = frameClasses(recorded.getStackTrace());
+			String lockClass = ContentionFilter.parkedLockClass(frames);
+			if (this.filter.mayCount(lockClass)) {
+				count(recorded, lockClass, frames);
+			}
+		});
+	}
+
+	private static boolean hasMethodTrace() {
+		for (EventType type : FlightRecorder.getFlightRecorder().getEventTypes()) {
+			if (METHOD_TRACE.equals(type.getName())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void enable(RecordingStream stream, String event, String lockField) {
@@ -143,12 +230,16 @@ public class ContentionMetrics implements SmartLifecycle {
 	private void accept(RecordedEvent event, String lockField) {
 		RecordedClass lock = event.getClass(lockField);
 		String lockClass = (lock != null) ? lock.getName() : null;
-		if (!this.filter.mayCount(lockClass)) {
-			return;
+		if (this.filter.mayCount(lockClass)) {
+			count(event, lockClass, frameClasses(event.getStackTrace()));
 		}
+	}
+
+	/** The second gate, for an event whose lock passed the first. */
+	private void count(RecordedEvent event, String lockClass, List<String> frames) {
 		RecordedThread thread = event.getThread();
 		String threadName = (thread != null) ? thread.getJavaName() : null;
-		if (this.filter.counts(lockClass, threadName, frameClasses(event.getStackTrace()))) {
+		if (this.filter.counts(lockClass, threadName, frames)) {
 			long nanos = event.getDuration().toNanos();
 			this.waitedNanos.addAndGet(nanos);
 			this.waitedNanosByLock.computeIfAbsent(lockClass, key -> new AtomicLong()).addAndGet(nanos);

@@ -59,6 +59,128 @@ class ContentionFilterTests {
 			"org.springframework.boot.loader.net.protocol.jar.JarUrlClassLoader", "java.lang.ClassLoader",
 			"io.github.qsbench.core.AtomicMessage", "io.github.qsbench.core.AbstractQS");
 
+	/**
+	 * {@code jdk.MethodTrace} of {@code LockSupport.park} on virtual request threads, as
+	 * recorded on Temurin 25.0.3 (read-write-lock, 4-4 Gatling load): the stack starts at
+	 * the caller of {@code park}, and the event has no lock field.
+	 */
+	private static final List<String> VIRTUAL_READ_LOCK_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
+			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.web.QueueController");
+
+	private static final List<String> VIRTUAL_WRITE_LOCK_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock",
+			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.web.QueueController");
+
+	/** The reentrant-lock strategy's lock. */
+	private static final List<String> VIRTUAL_REENTRANT_LOCK_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer", "java.util.concurrent.locks.ReentrantLock$Sync",
+			"java.util.concurrent.locks.ReentrantLock", "io.github.qsbench.core.Lockable$Locked",
+			"io.github.qsbench.core.AbstractQS");
+
+	/** The stamped-lock strategy's write lock (StampedLock parks by itself). */
+	private static final List<String> VIRTUAL_STAMPED_LOCK_STACK = List.of("java.util.concurrent.locks.StampedLock",
+			"java.util.concurrent.locks.StampedLock", "io.github.qsbench.core.Lockable$Stamped",
+			"io.github.qsbench.core.AbstractQS");
+
+	/** Tomcat's own ReentrantLock around a request on a virtual thread. */
+	private static final List<String> VIRTUAL_TOMCAT_LOCK_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer", "java.util.concurrent.locks.ReentrantLock$Sync",
+			"java.util.concurrent.locks.ReentrantLock", "org.apache.tomcat.util.net.SocketProcessorBase");
+
+	/** A scheduler thread waiting for its next task. */
+	private static final List<String> CONDITION_WAIT_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode", "java.util.concurrent.ForkJoinPool",
+			"java.util.concurrent.ForkJoinPool",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+			"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue");
+
+	/** The same thread taking its lock back after the wait. */
+	private static final List<String> CONDITION_REACQUIRE_STACK = List.of(
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+			"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue");
+
+	@Nested
+	class ParkedLockClass {
+
+		@Test
+		void coreLocks_theLocksOwnClass() {
+			assertThat(ContentionFilter.parkedLockClass(VIRTUAL_READ_LOCK_STACK))
+				.isEqualTo("java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock");
+			assertThat(ContentionFilter.parkedLockClass(VIRTUAL_WRITE_LOCK_STACK))
+				.isEqualTo("java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock");
+			assertThat(ContentionFilter.parkedLockClass(VIRTUAL_REENTRANT_LOCK_STACK))
+				.isEqualTo("java.util.concurrent.locks.ReentrantLock$Sync");
+			assertThat(ContentionFilter.parkedLockClass(VIRTUAL_STAMPED_LOCK_STACK))
+				.isEqualTo("java.util.concurrent.locks.StampedLock");
+		}
+
+		@Test
+		void conditionWaits_theCondition() {
+			assertThat(ContentionFilter.parkedLockClass(CONDITION_WAIT_STACK))
+				.isEqualTo("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode");
+			assertThat(ContentionFilter.parkedLockClass(CONDITION_REACQUIRE_STACK)).isEqualTo(CONDITION);
+		}
+
+		@Test
+		void noStack_unknown() {
+			assertThat(ContentionFilter.parkedLockClass(null)).isNull();
+			assertThat(ContentionFilter.parkedLockClass(List.of())).isNull();
+			assertThat(ContentionFilter.parkedLockClass(List.of("java.util.concurrent.locks.LockSupport"))).isNull();
+		}
+
+	}
+
+	/** What the meter counts of jdk.MethodTrace on virtual request threads. */
+	@Nested
+	class ParksTracedOnVirtualThreads {
+
+		private final ContentionFilter filter = new ContentionFilter(true);
+
+		private static final String HANDLER = "tomcat-handler-7";
+
+		private boolean counts(List<String> stack) {
+			return this.filter.counts(ContentionFilter.parkedLockClass(stack), HANDLER, stack);
+		}
+
+		@Test
+		void coreLocks_count() {
+			assertThat(counts(VIRTUAL_READ_LOCK_STACK)).isTrue();
+			assertThat(counts(VIRTUAL_WRITE_LOCK_STACK)).isTrue();
+			assertThat(counts(VIRTUAL_REENTRANT_LOCK_STACK)).isTrue();
+			assertThat(counts(VIRTUAL_STAMPED_LOCK_STACK)).isTrue();
+		}
+
+		@Test
+		void tomcatsLocksAndConditionWaits_doNotCount() {
+			assertThat(counts(VIRTUAL_TOMCAT_LOCK_STACK)).isFalse();
+			assertThat(counts(CONDITION_WAIT_STACK)).isFalse();
+			assertThat(counts(CONDITION_REACQUIRE_STACK)).isFalse();
+		}
+
+		@Test
+		void withoutStackTraces_readWriteLocksOfRequestThreadsCount() {
+			ContentionFilter requestThreads = new ContentionFilter(false);
+			assertThat(requestThreads.counts(ContentionFilter.parkedLockClass(VIRTUAL_READ_LOCK_STACK), HANDLER,
+					VIRTUAL_READ_LOCK_STACK))
+				.isTrue();
+			assertThat(requestThreads.counts(ContentionFilter.parkedLockClass(VIRTUAL_TOMCAT_LOCK_STACK), HANDLER,
+					VIRTUAL_TOMCAT_LOCK_STACK))
+				.isFalse();
+		}
+
+	}
+
 	@Nested
 	class WithStackTraces {
 

@@ -20,6 +20,8 @@ import io.github.qsbench.QueueServiceApplication;
 import io.github.qsbench.web.HttpClientSupport;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -69,6 +71,42 @@ class ContentionMetricsHttpTests {
 			assertThat(metrics.waitedSeconds()).as("seconds blocked in the core").isPositive();
 			assertThat(metrics.waitedSecondsByLock())
 				.containsKey("java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync");
+		}
+	}
+
+	/**
+	 * Virtual request threads park on the read-write locks without a jdk.ThreadPark; the
+	 * meter sees them through jdk.MethodTrace, which JDK 25 has.
+	 */
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_25)
+	void readWriteLockOnVirtualThreads_parksTracedAndCounted() throws Exception {
+		try (ConfigurableApplicationContext context = start("read-write-lock", true, true)) {
+			ContentionMetrics metrics = context.getBean(ContentionMetrics.class);
+			HttpClientSupport http = client(context);
+
+			hammer(http, "contended", MAX_HAMMER, () -> metrics.waitedSeconds() > 0);
+
+			assertThat(metrics.waitedSeconds()).as("seconds blocked in the core").isPositive();
+			assertThat(metrics.waitedSecondsByLock().keySet()).isNotEmpty()
+				.allSatisfy(
+						(lock) -> assertThat(lock).isIn("java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
+								"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock"));
+			assertThat(scraped(http, "read-write-lock")).isPositive();
+		}
+	}
+
+	/**
+	 * A virtual thread blocked on a monitor leaves no JFR event: no meter rather than a 0
+	 * that measures nothing.
+	 */
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void synchronizedOnVirtualThreads_noRecordingNoMeter() {
+		try (ConfigurableApplicationContext context = start("synchronized", true, true)) {
+			assertThat(context.getBean(ContentionMetrics.class).isRunning()).isFalse();
+			assertThat(context.getBean(MeterRegistry.class).find("qs.contention").meter()).isNull();
+			assertThat(client(context).get("/actuator/prometheus").body()).doesNotContain("qs_contention");
 		}
 	}
 
@@ -129,8 +167,13 @@ class ContentionMetricsHttpTests {
 	}
 
 	private static ConfigurableApplicationContext start(String profile, boolean enabled) {
+		return start(profile, enabled, false);
+	}
+
+	private static ConfigurableApplicationContext start(String profile, boolean enabled, boolean virtualThreads) {
 		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles(profile)
-			.run("--server.port=0", "--server.address=127.0.0.1", "--qs.metrics.contention.enabled=" + enabled);
+			.run("--server.port=0", "--server.address=127.0.0.1", "--qs.metrics.contention.enabled=" + enabled,
+					"--spring.threads.virtual.enabled=" + virtualThreads);
 	}
 
 	private static HttpClientSupport client(ConfigurableApplicationContext context) {

@@ -1,0 +1,55 @@
+package io.github.qsbench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+
+import io.github.qsbench.core.strategy.Strategy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * When the meter can measure a strategy: always on platform threads; on virtual threads
+ * only from JDK 25 (jdk.MethodTrace) and only where the strategy's own waits are not on
+ * monitors.
+ */
+class ContentionVisibilityTests {
+
+	private static final EnumSet<Strategy> MONITOR_STRATEGIES = EnumSet.of(Strategy.SYNCHRONIZED,
+			Strategy.SYNCHRONIZED_CONCURRENT_STRUCTURES, Strategy.SYNCHRONIZED_ARRAY_QUEUE, Strategy.SPLIT_DISPATCHER);
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void platformThreads_everyStrategyVisible(Strategy strategy) {
+		assertThat(ContentionVisibility.blindSpot(strategy, false, false)).isNull();
+		assertThat(ContentionVisibility.blindSpot(strategy, false, true)).isNull();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void virtualThreadsBeforeJdk25_noStrategyVisible(Strategy strategy) {
+		assertThat(ContentionVisibility.blindSpot(strategy, true, false)).contains("jdk.ThreadPark").contains("JDK 25");
+	}
+
+	@ParameterizedTest
+	@EnumSource(Strategy.class)
+	void virtualThreadsOnJdk25_monitorStrategiesBlind(Strategy strategy) {
+		String blindSpot = ContentionVisibility.blindSpot(strategy, true, true);
+		if (MONITOR_STRATEGIES.contains(strategy)) {
+			assertThat(blindSpot).contains(strategy.profile()).contains("monitor").contains("JEP 491");
+		}
+		else {
+			assertThat(blindSpot).isNull();
+		}
+	}
+
+	@Test
+	void takesMonitors_theSynchronizedStrategiesAndTheDispatchersRegistration() {
+		assertThat(Arrays.stream(Strategy.values()).filter(ContentionVisibility::takesMonitors))
+			.containsExactlyInAnyOrderElementsOf(MONITOR_STRATEGIES);
+	}
+
+}
