@@ -45,6 +45,9 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	 */
 	private static final int BATCH = 1024;
 
+	/** Dispatch passes between two looks for lists of threads that have ended. */
+	private static final int PRUNE_EVERY = 256;
+
 	private static final AtomicInteger SERVICES = new AtomicInteger();
 
 	private final ThreadLocal<Producer> producer = ThreadLocal.withInitial(this::register);
@@ -87,7 +90,7 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	}
 
 	private synchronized Producer register() {
-		Producer added = new Producer();
+		Producer added = new Producer(Thread.currentThread());
 		Producer[] current = this.producers;
 		Producer[] grown = Arrays.copyOf(current, current.length + 1);
 		grown[current.length] = added;
@@ -134,12 +137,16 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 
 	private void dispatchUntilClosed() {
 		int idle = 0;
+		long passes = 0;
 		while (!this.closed) {
 			int moved = 0;
 			if (this.dispatching.tryLock()) {
 				try {
 					for (Producer each : this.producers) {
 						moved += each.dispatchTo(null, BATCH);
+					}
+					if (++passes % PRUNE_EVERY == 0) {
+						pruneFinished();
 					}
 				}
 				finally {
@@ -159,6 +166,33 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 				LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(PARK_MICROS));
 			}
 		}
+	}
+
+	/**
+	 * Drops the lists of threads that have ended and whose messages were all dispatched,
+	 * so that the lists stay as many as the threads that push now: with virtual request
+	 * threads every request is a new thread, and with platform threads a pool replaces
+	 * idle ones. Holding the dispatch role, so no pass reads a list as it goes; a thread
+	 * that has ended appends nothing more, so its drained list stays drained.
+	 */
+	private void pruneFinished() {
+		Producer[] all = this.producers;
+		int finished = 0;
+		for (Producer each : all) {
+			finished += each.isFinished() ? 1 : 0;
+		}
+		if (finished > 0) {
+			synchronized (this) {
+				this.producers = Arrays.stream(this.producers)
+					.filter((each) -> !each.isFinished())
+					.toArray(Producer[]::new);
+			}
+		}
+	}
+
+	/** Lists of producing threads kept now. */
+	int producerCount() {
+		return this.producers.length;
 	}
 
 	/**
@@ -251,7 +285,11 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 		 */
 		private Node read;
 
-		Producer() {
+		/** The one thread that appends to this list. */
+		private final Thread owner;
+
+		Producer(Thread owner) {
+			this.owner = owner;
 			Node start = new Node(null, null);
 			this.tail = start;
 			this.read = start;
@@ -269,6 +307,11 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 
 		Node read() {
 			return (Node) READ.getAcquire(this);
+		}
+
+		/** Its thread has ended and every message it appended was dispatched. */
+		boolean isFinished() {
+			return !this.owner.isAlive() && read() == end();
 		}
 
 		/**
