@@ -114,15 +114,9 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	public Message push(String queue, byte[] body) {
 		long charge = (this.capacity != null) ? this.capacity.reserve(body) : 0;
 		LaneMessage message = new LaneMessage(this.lastId.incrementAndGet(), body);
-		Lane lane = lockedLane(queue);
+		Lane lane = admit(queue, 1, charge);
 		try {
-			admit(lane, 1);
 			add(lane, message);
-		}
-		catch (CapacityExceededException ex) {
-			unreserve(charge);
-			dropIfUnused(lane);
-			throw ex;
 		}
 		finally {
 			lane.lock.unlock();
@@ -140,17 +134,11 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		for (byte[] body : bodies) {
 			created.add(new LaneMessage(this.lastId.incrementAndGet(), body));
 		}
-		Lane lane = lockedLane(queue);
+		Lane lane = admit(queue, created.size(), charge);
 		try {
-			admit(lane, created.size());
 			for (Message message : created) {
 				add(lane, (LaneMessage) message);
 			}
-		}
-		catch (CapacityExceededException ex) {
-			unreserve(charge);
-			dropIfUnused(lane);
-			throw ex;
 		}
 		finally {
 			lane.lock.unlock();
@@ -159,6 +147,35 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			this.held.add(created.size());
 		}
 		return List.copyOf(created);
+	}
+
+	/**
+	 * The named lane, locked, not removed and admitting {@code count} more messages
+	 * (opened if it was closed; a new one is made closed). If a cap refuses them, the
+	 * lane is unlocked and {@code charge} released.
+	 */
+	private Lane admit(String name, int count, long charge) {
+		Lane lane = lockedLane(name);
+		try {
+			if (this.maxPerQueue != Integer.MAX_VALUE && lane.size + count > this.maxPerQueue) {
+				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
+			}
+			if (lane.closed) {
+				if (this.capacity != null) {
+					this.capacity.reserveQueue();
+				}
+				lane.closed = false;
+			}
+			return lane;
+		}
+		catch (CapacityExceededException ex) {
+			if (this.capacity != null) {
+				this.capacity.releaseBytes(charge);
+			}
+			dropIfUnused(lane);
+			lane.lock.unlock();
+			throw ex;
+		}
 	}
 
 	/**
@@ -181,19 +198,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 	}
 
-	/** Under the lane's lock: checks the caps for {@code count} more, opening it. */
-	private void admit(Lane lane, int count) {
-		if (this.maxPerQueue != Integer.MAX_VALUE && lane.size + count > this.maxPerQueue) {
-			throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
-		}
-		if (lane.closed) {
-			if (this.capacity != null) {
-				this.capacity.reserveQueue();
-			}
-			lane.closed = false;
-		}
-	}
-
 	/** Under the lane's lock. */
 	private void add(Lane lane, LaneMessage message) {
 		lane.ready.addLast(message);
@@ -211,12 +215,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		if (lane.closed && lane.size == 0 && !lane.inRing) {
 			lane.removed = true;
 			this.lanes.remove(lane.name, lane);
-		}
-	}
-
-	private void unreserve(long charge) {
-		if (this.capacity != null) {
-			this.capacity.releaseBytes(charge);
 		}
 	}
 

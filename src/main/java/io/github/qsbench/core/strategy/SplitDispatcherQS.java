@@ -172,20 +172,16 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 	 * Drops the lists of threads that have ended and whose messages were all dispatched,
 	 * so that the lists stay as many as the threads that push now: with virtual request
 	 * threads every request is a new thread, and with platform threads a pool replaces
-	 * idle ones. Holding the dispatch role, so no pass reads a list as it goes; a thread
+	 * idle ones. Holding the dispatch role, so no pass reads a list as it goes, and the
+	 * monitor of {@link #register}, so no list registered meanwhile is lost; a thread
 	 * that has ended appends nothing more, so its drained list stays drained.
 	 */
-	private void pruneFinished() {
+	private synchronized void pruneFinished() {
 		Producer[] all = this.producers;
-		int finished = 0;
 		for (Producer each : all) {
-			finished += each.isFinished() ? 1 : 0;
-		}
-		if (finished > 0) {
-			synchronized (this) {
-				this.producers = Arrays.stream(this.producers)
-					.filter((each) -> !each.isFinished())
-					.toArray(Producer[]::new);
+			if (each.isFinished()) {
+				this.producers = Arrays.stream(all).filter((p) -> !p.isFinished()).toArray(Producer[]::new);
+				return;
 			}
 		}
 	}
