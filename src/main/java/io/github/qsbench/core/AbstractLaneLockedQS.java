@@ -47,10 +47,11 @@ import java.util.function.Supplier;
  * lanes and takes one uncontended lock in the common case (no {@code compute} on the
  * map); a poll that finds its queue empty reads one volatile count and takes no lock; a
  * delivery costs no allocation; a completion in the thesis's setting is one
- * compare-and-set. Tried and dropped (JMH, same run): spinning on a held lock before
- * parking, and a count of ready messages alone for the lock-free check, which needs the
- * completion to flag its queue; both cost a third to a half of the delivered messages in
- * the setups 1-1 and 4-4.
+ * compare-and-set. Tried and dropped (JMH, same run): every waiter spinning on a held
+ * lock before parking, and a count of ready messages alone for the lock-free check, which
+ * needs the completion to flag its queue; both cost a third to a half of the delivered
+ * messages in the setups 1-1 and 4-4. Spinning pays only for the lone thread of the side
+ * that is behind, which is what {@link Waiting#SIDE_BEHIND_SPINS} does.
  *
  * <p>
  * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
@@ -72,9 +73,24 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	/** A lane that held more than this many messages gets new arrays when it closes. */
 	private static final int SHRINK_ABOVE = 1024;
 
+	/**
+	 * {@link Waiting#SIDE_BEHIND_SPINS}: a lane holding more messages than this has
+	 * consumers behind its producers; one holding this many or fewer, producers behind.
+	 */
+	private static final int BEHIND = 64;
+
+	/** {@link Waiting#SIDE_BEHIND_SPINS}: tries of a producer before it parks. */
+	private static final int PRODUCER_SPINS = 64;
+
+	/** {@link Waiting#SIDE_BEHIND_SPINS}: tries of a consumer between two yields. */
+	private static final int CONSUMER_SPINS_PER_YIELD = 64;
+
 	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
 
 	private final Supplier<? extends Lock> locks;
+
+	/** {@link Waiting#SIDE_BEHIND_SPINS}. */
+	private final boolean sideBehindSpins;
 
 	private final boolean idLookup;
 
@@ -98,9 +114,11 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 
 	/**
 	 * @param locks makes each new queue's lock, a mutual exclusion one
+	 * @param waiting how a thread waits for a lane's lock that another thread holds
 	 */
-	protected AbstractLaneLockedQS(Supplier<? extends Lock> locks, QueueOptions options) {
+	protected AbstractLaneLockedQS(Supplier<? extends Lock> locks, Waiting waiting, QueueOptions options) {
 		this.locks = Objects.requireNonNull(locks, "locks");
+		this.sideBehindSpins = Objects.requireNonNull(waiting, "waiting") == Waiting.SIDE_BEHIND_SPINS;
 		this.idLookup = options.idLookup();
 		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
@@ -108,6 +126,31 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.eager = options.eviction() == Eviction.EAGER;
+	}
+
+	/** How a thread waits for a lane's lock that another thread holds. */
+	public enum Waiting {
+
+		/** It parks in the lock's queue ({@link Lock#lock()}), as any thread would. */
+		PARK,
+
+		/**
+		 * The side that is behind gets the lock first. A lane holding more than
+		 * {@value AbstractLaneLockedQS#BEHIND} messages has consumers behind its
+		 * producers: there one consumer at a time spins for the lock instead of parking,
+		 * and yields the processor between rounds of spins; in a lane holding fewer, one
+		 * producer at a time spins a while. Every other waiter parks, and a poll that
+		 * found nothing yields the processor. Why: with more threads than processors, a
+		 * parked thread loses its processor until its unparker's unlock and the scheduler
+		 * give it back (tens of microseconds to milliseconds), so whoever parks falls
+		 * further behind, while the thread that spins takes the lock the moment it is
+		 * free. The lone thread of the lagging side (the one producer of four consumers,
+		 * the one consumer of four producers) is the one that should not wait; a crowd
+		 * that spun would burn the processors it shares, so only one spinner per lane,
+		 * and none while another thread of its side is parked.
+		 */
+		SIDE_BEHIND_SPINS
+
 	}
 
 	@Override
@@ -188,7 +231,7 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			if (lane == null) {
 				lane = this.lanes.computeIfAbsent(name, n -> new Lane(n, this.locks.get(), this.idLookup));
 			}
-			lane.lock.lock();
+			lockToPush(lane);
 			if (!lane.removed) {
 				return lane;
 			}
@@ -222,16 +265,21 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	public Optional<Message> poll(String queue) {
 		Lane lane = this.lanes.get(queue);
 		if (lane == null || lane.isEmpty()) {
+			foundNothing();
 			return Optional.empty();
 		}
-		long now = this.clock.millis();
+		if (!lockToTake(lane)) {
+			return Optional.empty();
+		}
 		LaneMessage message;
-		lane.lock.lock();
 		try {
-			message = grab(lane, now);
+			message = grab(lane, this.clock.millis());
 		}
 		finally {
 			unlock(lane);
+		}
+		if (message == null) {
+			foundNothing();
 		}
 		return Optional.ofNullable(message);
 	}
@@ -241,11 +289,14 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		requireIdLookup();
 		Lane lane = this.lanes.get(queue);
 		if (lane == null || lane.isEmpty()) {
+			foundNothing();
+			return List.of();
+		}
+		if (!lockToTake(lane)) {
 			return List.of();
 		}
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		long now = this.clock.millis();
-		lane.lock.lock();
 		try {
 			LaneMessage message;
 			while (leases.size() < max && (message = grab(lane, now)) != null) {
@@ -255,7 +306,93 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		finally {
 			unlock(lane);
 		}
+		if (leases.isEmpty()) {
+			foundNothing();
+		}
 		return leases;
+	}
+
+	/**
+	 * Locks the lane for a push. With {@link Waiting#SIDE_BEHIND_SPINS}, when the lane is
+	 * nearly empty (its consumers are ahead), the one producer that finds no other
+	 * producer waiting spins for the lock a while before it parks.
+	 */
+	private void lockToPush(Lane lane) {
+		if (!this.sideBehindSpins) {
+			lane.lock.lock();
+			return;
+		}
+		if (lane.lock.tryLock()) {
+			return;
+		}
+		if (lane.size <= BEHIND && lane.waitingProducers == 0 && lane.claimSpin()) {
+			try {
+				for (int spins = 1; !lane.lock.tryLock(); spins++) {
+					if (spins == PRODUCER_SPINS) {
+						lane.lock.lock();
+						return;
+					}
+					Thread.onSpinWait();
+				}
+			}
+			finally {
+				lane.spinner = false;
+			}
+			return;
+		}
+		Lane.WAITING_PRODUCERS.getAndAdd(lane, 1);
+		lane.lock.lock();
+		Lane.WAITING_PRODUCERS.getAndAdd(lane, -1);
+	}
+
+	/**
+	 * Locks the lane for a poll, or returns {@code false} having found it empty. With
+	 * {@link Waiting#SIDE_BEHIND_SPINS}, when the lane holds a backlog (its consumers are
+	 * behind), the one consumer that finds no other consumer waiting never parks: it
+	 * spins, yields the processor now and then, and gives up once the lane is empty (an
+	 * empty poll, linearized at that read; it has just yielded).
+	 */
+	private boolean lockToTake(Lane lane) {
+		if (!this.sideBehindSpins) {
+			lane.lock.lock();
+			return true;
+		}
+		if (lane.lock.tryLock()) {
+			return true;
+		}
+		if (lane.size > BEHIND && lane.waitingConsumers == 0 && lane.claimSpin()) {
+			try {
+				for (int spins = 1; !lane.lock.tryLock(); spins++) {
+					if (spins % CONSUMER_SPINS_PER_YIELD != 0) {
+						Thread.onSpinWait();
+						continue;
+					}
+					Thread.yield();
+					if (lane.isEmpty()) {
+						return false;
+					}
+				}
+				return true;
+			}
+			finally {
+				lane.spinner = false;
+			}
+		}
+		Lane.WAITING_CONSUMERS.getAndAdd(lane, 1);
+		lane.lock.lock();
+		Lane.WAITING_CONSUMERS.getAndAdd(lane, -1);
+		return true;
+	}
+
+	/**
+	 * After a poll or lease that found nothing: with {@link Waiting#SIDE_BEHIND_SPINS}
+	 * the consumer yields the processor, since a caller that found nothing is about to
+	 * ask again, and the producer it waits for may be waiting for a processor.
+	 */
+	private void foundNothing() {
+		if (this.sideBehindSpins) {
+			Thread.yield();
+		}
 	}
 
 	/**
@@ -533,9 +670,19 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 
 		static final VarHandle IN_RING;
 
+		static final VarHandle SPINNER;
+
+		static final VarHandle WAITING_PRODUCERS;
+
+		static final VarHandle WAITING_CONSUMERS;
+
 		static {
 			try {
-				IN_RING = MethodHandles.lookup().findVarHandle(Lane.class, "inRing", boolean.class);
+				MethodHandles.Lookup lookup = MethodHandles.lookup();
+				IN_RING = lookup.findVarHandle(Lane.class, "inRing", boolean.class);
+				SPINNER = lookup.findVarHandle(Lane.class, "spinner", boolean.class);
+				WAITING_PRODUCERS = lookup.findVarHandle(Lane.class, "waitingProducers", int.class);
+				WAITING_CONSUMERS = lookup.findVarHandle(Lane.class, "waitingConsumers", int.class);
 			}
 			catch (ReflectiveOperationException ex) {
 				throw new ExceptionInInitializerError(ex);
@@ -576,6 +723,18 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		/** Whether it holds a slot of the ring of retired lanes. */
 		volatile boolean inRing;
 
+		/**
+		 * {@link Waiting#SIDE_BEHIND_SPINS}: whether a thread spins for the lock (or, a
+		 * producer that spun in vain, waits for it in its stead); one at a time.
+		 */
+		volatile boolean spinner;
+
+		/** {@link Waiting#SIDE_BEHIND_SPINS}: producers parked on the lock. */
+		volatile int waitingProducers;
+
+		/** {@link Waiting#SIDE_BEHIND_SPINS}: consumers parked on the lock. */
+		volatile int waitingConsumers;
+
 		Lane(String name, Lock lock, boolean idLookup) {
 			this.name = name;
 			this.lock = lock;
@@ -584,6 +743,11 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 
 		boolean isEmpty() {
 			return this.size == 0;
+		}
+
+		/** Whether this thread became the lane's one spinner. */
+		boolean claimSpin() {
+			return !this.spinner && SPINNER.compareAndSet(this, false, true);
 		}
 
 		void resize(int delta) {

@@ -65,7 +65,10 @@ public enum Strategy {
 	SPLIT_DISPATCHER("split-dispatcher", "SplitDispatcher", SplitDispatcherQS::new),
 
 	/** Thesis 5.2.3.1 with a lock per queue over array rings. */
-	LANE_LOCKED("lane-locked", "LaneLocked", LaneLockedQS::new);
+	LANE_LOCKED("lane-locked", "LaneLocked", LaneLockedQS::new),
+
+	/** Lane-locked where the side that is behind spins for a lock and the other parks. */
+	LANE_ADAPTIVE("lane-adaptive", "LaneAdaptive", LaneAdaptiveQS::new);
 
 	private final String profile;
 
@@ -104,7 +107,8 @@ public enum Strategy {
 	public Delivery delivery(Eviction eviction) {
 		return switch (this) {
 			case SYNCHRONIZED, CONCURRENT_ATOMIC, REENTRANT_LOCK, SYNCHRONIZED_CONCURRENT_STRUCTURES,
-					SYNCHRONIZED_ARRAY_QUEUE, SPLIT_CONCURRENT, SPLIT_JCTOOLS, SPLIT_DISPATCHER, LANE_LOCKED ->
+					SYNCHRONIZED_ARRAY_QUEUE, SPLIT_CONCURRENT, SPLIT_JCTOOLS, SPLIT_DISPATCHER, LANE_LOCKED,
+					LANE_ADAPTIVE ->
 				Delivery.EXACTLY_ONCE;
 			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, STAMPED_LOCK, READ_WRITE_LOCK_CONCURRENT_STRUCTURES,
 					READ_WRITE_LOCK_READ_PUSH ->
