@@ -263,12 +263,8 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 
 	@Override
 	public Optional<Message> poll(String queue) {
-		Lane lane = this.lanes.get(queue);
-		if (lane == null || lane.isEmpty()) {
-			foundNothing();
-			return Optional.empty();
-		}
-		if (!lockToTake(lane)) {
+		Lane lane = lockedToTake(queue);
+		if (lane == null) {
 			return Optional.empty();
 		}
 		LaneMessage message;
@@ -287,12 +283,8 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	@Override
 	public List<Lease> lease(String queue, int max) {
 		requireIdLookup();
-		Lane lane = this.lanes.get(queue);
-		if (lane == null || lane.isEmpty()) {
-			foundNothing();
-			return List.of();
-		}
-		if (!lockToTake(lane)) {
+		Lane lane = lockedToTake(queue);
+		if (lane == null) {
 			return List.of();
 		}
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
@@ -346,11 +338,25 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	}
 
 	/**
+	 * The named lane, locked for a poll or a lease; {@code null} if it holds nothing (the
+	 * caller found nothing, and has yielded where {@link Waiting} asks it to).
+	 */
+	private Lane lockedToTake(String name) {
+		Lane lane = this.lanes.get(name);
+		if (lane == null || lane.isEmpty()) {
+			foundNothing();
+			return null;
+		}
+		return lockToTake(lane) ? lane : null;
+	}
+
+	/**
 	 * Locks the lane for a poll, or returns {@code false} having found it empty. With
 	 * {@link Waiting#SIDE_BEHIND_SPINS}, when the lane holds a backlog (its consumers are
 	 * behind), the one consumer that finds no other consumer waiting never parks: it
 	 * spins, yields the processor now and then, and gives up once the lane is empty (an
-	 * empty poll, linearized at that read; it has just yielded).
+	 * empty poll, linearized at that read; having just yielded, it skips
+	 * {@link #foundNothing}).
 	 */
 	private boolean lockToTake(Lane lane) {
 		if (!this.sideBehindSpins) {
