@@ -2,18 +2,13 @@ package io.github.qsbench.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -65,7 +60,7 @@ import java.util.function.Supplier;
  * <p>
  * Locks are taken one at a time, never nested, so no order between them is needed.
  */
-public abstract class AbstractLaneLockedQS implements QueueServiceCore {
+public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneLockedQS.Lane> {
 
 	/** Closed lanes kept in the map, see {@link #retire}. */
 	private static final int RETIRED = 64;
@@ -85,30 +80,10 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	/** {@link Waiting#SIDE_BEHIND_SPINS}: tries of a consumer between two yields. */
 	private static final int CONSUMER_SPINS_PER_YIELD = 64;
 
-	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
-
 	private final Supplier<? extends Lock> locks;
 
 	/** {@link Waiting#SIDE_BEHIND_SPINS}. */
 	private final boolean sideBehindSpins;
-
-	private final boolean idLookup;
-
-	/** {@code null} when unlimited. */
-	private final Capacity capacity;
-
-	private final int maxPerQueue;
-
-	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
-	private final LongAdder held;
-
-	private final InstantSource clock;
-
-	private final long leaseMillis;
-
-	private final boolean eager;
-
-	private final AtomicLong lastId = new AtomicLong();
 
 	private final AtomicReferenceArray<Lane> retired = new AtomicReferenceArray<>(RETIRED);
 
@@ -117,15 +92,9 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	 * @param waiting how a thread waits for a lane's lock that another thread holds
 	 */
 	protected AbstractLaneLockedQS(Supplier<? extends Lock> locks, Waiting waiting, QueueOptions options) {
+		super(options);
 		this.locks = Objects.requireNonNull(locks, "locks");
 		this.sideBehindSpins = Objects.requireNonNull(waiting, "waiting") == Waiting.SIDE_BEHIND_SPINS;
-		this.idLookup = options.idLookup();
-		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
-		this.maxPerQueue = options.limits().maxMessagesPerQueue();
-		this.held = this.idLookup ? new LongAdder() : null;
-		this.clock = options.clock();
-		this.leaseMillis = options.leaseTimeout().toMillis();
-		this.eager = options.eviction() == Eviction.EAGER;
 	}
 
 	/** How a thread waits for a lane's lock that another thread holds. */
@@ -591,27 +560,6 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 	}
 
 	@Override
-	public List<QueueStats> queues() {
-		requireIdLookup();
-		List<QueueStats> stats = new ArrayList<>();
-		for (Lane lane : this.lanes.values()) {
-			QueueStats one = lane.stats();
-			if (one != null) {
-				stats.add(one);
-			}
-		}
-		stats.sort(Comparator.comparing(QueueStats::name));
-		return stats;
-	}
-
-	@Override
-	public Optional<QueueStats> queue(String name) {
-		requireIdLookup();
-		Lane lane = this.lanes.get(name);
-		return Optional.ofNullable((lane != null) ? lane.stats() : null);
-	}
-
-	@Override
 	public boolean hasReady(String name) {
 		Lane lane = this.lanes.get(name);
 		if (lane == null || lane.isEmpty()) {
@@ -636,43 +584,12 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 		}
 	}
 
-	/** Open lanes, counted without a lock (closed ones stay in the map a while). */
-	@Override
-	public int queueCount() {
-		int open = 0;
-		for (Lane lane : this.lanes.values()) {
-			open += lane.closed ? 0 : 1;
-		}
-		return open;
-	}
-
-	/** Lanes in memory, open or closed: what the retirement bounds. */
-	int lanesInMemory() {
-		return this.lanes.size();
-	}
-
-	@Override
-	public long heldCount() {
-		return (this.held != null) ? this.held.sum() : 0;
-	}
-
-	@Override
-	public Optional<Capacity> capacity() {
-		return Optional.ofNullable(this.capacity);
-	}
-
-	private void requireIdLookup() {
-		if (!this.idLookup) {
-			throw new IllegalStateException("built without id lookup");
-		}
-	}
-
 	/**
 	 * One named queue. Every field but {@link #size}, {@link #closed} and {@link #inRing}
 	 * is read and written only under {@link #lock}; those three are also read without it
 	 * (a poll's emptiness check, the queue count, the retirement).
 	 */
-	static final class Lane {
+	static final class Lane implements QueueLane {
 
 		static final VarHandle IN_RING;
 
@@ -774,8 +691,13 @@ public abstract class AbstractLaneLockedQS implements QueueServiceCore {
 			this.peak = 0;
 		}
 
-		/** The counts now, {@code null} if the lane holds nothing. */
-		QueueStats stats() {
+		@Override
+		public boolean isOpen() {
+			return !this.closed;
+		}
+
+		@Override
+		public QueueStats stats() {
 			this.lock.lock();
 			try {
 				if (this.closed || this.size == 0) {

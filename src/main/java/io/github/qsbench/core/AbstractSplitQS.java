@@ -2,19 +2,14 @@ package io.github.qsbench.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -66,36 +61,15 @@ import java.util.function.Supplier;
  * push can land in a removed queue, and pushes only read the map (thesis 5.2.3.3) unless
  * a queue name is new or long unused.
  */
-public abstract class AbstractSplitQS implements QueueServiceCore {
-
-	private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Lane> {
 
 	private final Supplier<Queue<SplitMessage>> readyQueues;
-
-	/** Index by id and kept counts; off in the thesis's setting. */
-	private final boolean idLookup;
 
 	/**
 	 * Held messages by id, one for the service rather than one per queue, so that a queue
 	 * that empties leaves no index behind; {@code null} in the thesis's setting.
 	 */
 	private final IdIndex<SplitMessage> index;
-
-	/** {@code null} when unlimited. */
-	private final Capacity capacity;
-
-	private final int maxPerQueue;
-
-	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
-	private final LongAdder held;
-
-	private final InstantSource clock;
-
-	private final long leaseMillis;
-
-	private final boolean eager;
-
-	private final AtomicLong lastId = new AtomicLong();
 
 	private static final int RETIRED = 64;
 
@@ -108,15 +82,9 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	 * before it is called)
 	 */
 	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
+		super(options);
 		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
-		this.idLookup = options.idLookup();
 		this.index = this.idLookup ? IdIndex.lockFree() : null;
-		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
-		this.maxPerQueue = options.limits().maxMessagesPerQueue();
-		this.held = this.idLookup ? new LongAdder() : null;
-		this.clock = options.clock();
-		this.leaseMillis = options.leaseTimeout().toMillis();
-		this.eager = options.eviction() == Eviction.EAGER;
 	}
 
 	/**
@@ -429,27 +397,6 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		}
 	}
 
-	@Override
-	public List<QueueStats> queues() {
-		requireIdLookup();
-		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
-		for (Lane lane : this.lanes.values()) {
-			QueueStats one = lane.stats();
-			if (one != null) {
-				stats.add(one);
-			}
-		}
-		stats.sort(Comparator.comparing(QueueStats::name));
-		return stats;
-	}
-
-	@Override
-	public Optional<QueueStats> queue(String name) {
-		requireIdLookup();
-		Lane lane = this.lanes.get(name);
-		return Optional.ofNullable((lane != null) ? lane.stats() : null);
-	}
-
 	/**
 	 * Whether a poll would find a message now: the ready queue's head, or the first
 	 * message of the in-flight record not completed, if its lease expired.
@@ -476,37 +423,6 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 		return false;
 	}
 
-	private void requireIdLookup() {
-		if (!this.idLookup) {
-			throw new IllegalStateException("built without id lookup");
-		}
-	}
-
-	/** Lanes in memory, open or retired: what the retirement bounds. */
-	int lanesInMemory() {
-		return this.lanes.size();
-	}
-
-	/** Open lanes, counted without a lock (retired ones stay in the map a while). */
-	@Override
-	public int queueCount() {
-		int open = 0;
-		for (Lane lane : this.lanes.values()) {
-			open += lane.isOpen() ? 1 : 0;
-		}
-		return open;
-	}
-
-	@Override
-	public long heldCount() {
-		return (this.held != null) ? this.held.sum() : 0;
-	}
-
-	@Override
-	public Optional<Capacity> capacity() {
-		return Optional.ofNullable(this.capacity);
-	}
-
 	/**
 	 * One named queue: its ready queue, its in-flight record, and how many messages it
 	 * holds, which also tells when it is closed.
@@ -519,7 +435,7 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 	 * consumer that evicts the last message closes the lane by compare-and-set of
 	 * {@code admitted}, which fails if a producer came in meanwhile.
 	 */
-	protected static final class Lane extends LanePadAdmitted {
+	protected static final class Lane extends LanePadAdmitted implements QueueLane {
 
 		static final VarHandle IN_FLIGHT;
 
@@ -632,12 +548,13 @@ public abstract class AbstractSplitQS implements QueueServiceCore {
 			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, REMOVED_TOTAL);
 		}
 
-		boolean isOpen() {
+		@Override
+		public boolean isOpen() {
 			return this.admitted >= 0;
 		}
 
-		/** The counts now, {@code null} if the lane is empty or closed. */
-		QueueStats stats() {
+		@Override
+		public QueueStats stats() {
 			long in = this.admitted;
 			int held = (int) (in - this.evicted);
 			if (in < 0 || held <= 0) {
