@@ -5,6 +5,8 @@ import java.util.Map;
 
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,21 +34,23 @@ class QueueServiceConfiguration {
 	}
 
 	@Bean
-	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
+	QueueServiceCore queueService(QueueServiceProperties properties, CoreTimeProperties coreTime,
+			Environment environment, InstantSource clock, MeterRegistry registry) {
 		StrategyProfiles.check(environment, properties);
 		QueueServiceCore service = properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
 				service.capacity().map(Capacity::limits).orElse(null));
-		return service;
+		return coreTime.enabled() ? new CoreTimedQueueService(service, registry) : service;
 	}
 
 	@Bean
 	InfoContributor strategyInfo(QueueServiceProperties properties, QueueServiceCore service) {
 		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",
-				service.getClass().getSimpleName(), "delivery", properties.strategy().delivery(properties.eviction()),
-				"eviction", properties.eviction(), "leaseTimeout", properties.leaseTimeout().toString());
+				CoreTimedQueueService.strategyOf(service).getClass().getSimpleName(), "delivery",
+				properties.strategy().delivery(properties.eviction()), "eviction", properties.eviction(),
+				"leaseTimeout", properties.leaseTimeout().toString());
 		return builder -> builder.withDetail("strategy", strategy);
 	}
 

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.QueueServiceApplication;
 import io.github.qsbench.config.StrategyProfiles.InvalidStrategyProfileException;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.web.HttpClientSupport;
 
 import org.junit.jupiter.api.Test;
@@ -47,10 +51,18 @@ class StrategyProfilesHttpTests {
 			String info = http.get("/actuator/info").body();
 			assertThat(JsonPath.parse(info).read("$.strategy.name", String.class)).isEqualTo(strategy.profile());
 			assertThat(JsonPath.parse(info).read("$.strategy.implementation", String.class))
-				.isEqualTo(context.getBean(io.github.qsbench.core.QueueServiceCore.class).getClass().getSimpleName());
-			assertThat(http.get("/actuator/prometheus").body())
-				.contains("qs_messages_completed_total{application=\"queue-service\",strategy=\"" + strategy.profile()
-						+ "\"} 1.0");
+				.isEqualTo(CoreTimedQueueService.strategyOf(context.getBean(QueueServiceCore.class))
+					.getClass()
+					.getSimpleName());
+			String scraped = http.get("/actuator/prometheus").body();
+			assertThat(scraped).contains("qs_messages_completed_total{application=\"queue-service\",strategy=\""
+					+ strategy.profile() + "\"} 1.0");
+			Matcher pushTime = Pattern
+				.compile("qs_core_seconds_total\\{application=\"queue-service\",operation=\"push\"," + "strategy=\""
+						+ strategy.profile() + "\"} (\\S+)")
+				.matcher(scraped);
+			assertThat(pushTime.find()).as("qs_core_seconds_total of push").isTrue();
+			assertThat(Double.parseDouble(pushTime.group(1))).isPositive();
 		}
 	}
 

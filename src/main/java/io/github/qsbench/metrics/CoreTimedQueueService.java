@@ -1,0 +1,225 @@
+package io.github.qsbench.metrics;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+
+/**
+ * {@code qs.core.seconds} (Prometheus {@code qs_core_seconds_total{operation}}): the time
+ * the service's threads spent inside calls into the queue core, per operation. Set beside
+ * {@code http_server_requests_seconds_sum} it is the core's share of a request, the part
+ * of the request that the strategy decides; beside the messages moved, the core's time
+ * per message.
+ *
+ * <p>
+ * It wraps the strategy from above: every call the HTTP layer makes into the core passes
+ * through here, and costs two {@link System#nanoTime()} reads and one
+ * {@link LongAdder#add} (striped, so request threads do not contend on one counter), no
+ * allocation. The core itself stays uninstrumented, so JMH measures what it always did.
+ * The time includes whatever the call waited for a strategy's lock, which is why
+ * {@code qs_contention_seconds_total} reads beside it: contention is a part of this. The
+ * lock-free reads the gauges make ({@link #queueCount()}, {@link #heldCount()},
+ * {@link #capacity()}) are not timed: they are not requests' work.
+ *
+ * <p>
+ * Off with {@code qs.metrics.core-time.enabled=false}, where the strategy is used
+ * directly (see the README for what the meter costs).
+ */
+public final class CoreTimedQueueService implements QueueServiceCore {
+
+	/** The core's operations, each the value of the meter's {@code operation} tag. */
+	enum Operation {
+
+		PUSH, PUSH_BATCH, POLL, LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY;
+
+		String tag() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
+
+	private final QueueServiceCore core;
+
+	private final LongAdder[] nanos = new LongAdder[Operation.values().length];
+
+	private final LongSupplier ticker;
+
+	public CoreTimedQueueService(QueueServiceCore core, MeterRegistry registry) {
+		this(core, registry, System::nanoTime);
+	}
+
+	/**
+	 * @param ticker nanoseconds, {@link System#nanoTime()} but where a test moves time
+	 */
+	CoreTimedQueueService(QueueServiceCore core, MeterRegistry registry, LongSupplier ticker) {
+		this.core = core;
+		this.ticker = ticker;
+		for (Operation operation : Operation.values()) {
+			LongAdder adder = new LongAdder();
+			this.nanos[operation.ordinal()] = adder;
+			FunctionCounter.builder("qs.core", adder, (spent) -> spent.sum() / 1e9)
+				.description("Time spent inside calls into the queue core, measured around each call by the layer "
+						+ "above it (includes waits for the strategy's locks)")
+				.baseUnit("seconds")
+				.tag("operation", operation.tag())
+				.register(registry);
+		}
+	}
+
+	/** The strategy itself, wrapped or not. */
+	public static QueueServiceCore strategyOf(QueueServiceCore service) {
+		return (service instanceof CoreTimedQueueService timed) ? timed.core : service;
+	}
+
+	private void spent(Operation operation, long start) {
+		this.nanos[operation.ordinal()].add(this.ticker.getAsLong() - start);
+	}
+
+	/** Seconds spent in one operation so far. */
+	double seconds(Operation operation) {
+		return this.nanos[operation.ordinal()].sum() / 1e9;
+	}
+
+	@Override
+	public Message push(String queue, byte[] body) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.push(queue, body);
+		}
+		finally {
+			spent(Operation.PUSH, start);
+		}
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.pushAll(queue, bodies);
+		}
+		finally {
+			spent(Operation.PUSH_BATCH, start);
+		}
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.poll(queue);
+		}
+		finally {
+			spent(Operation.POLL, start);
+		}
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.lease(queue, max);
+		}
+		finally {
+			spent(Operation.LEASE, start);
+		}
+	}
+
+	@Override
+	public boolean complete(String queue, Message message) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.complete(queue, message);
+		}
+		finally {
+			spent(Operation.COMPLETE, start);
+		}
+	}
+
+	@Override
+	public Completion complete(String queue, long id) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.complete(queue, id);
+		}
+		finally {
+			spent(Operation.COMPLETE, start);
+		}
+	}
+
+	@Override
+	public Completion complete(String queue, long id, int delivery) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.complete(queue, id, delivery);
+		}
+		finally {
+			spent(Operation.COMPLETE, start);
+		}
+	}
+
+	@Override
+	public List<QueueStats> queues() {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.queues();
+		}
+		finally {
+			spent(Operation.QUEUES, start);
+		}
+	}
+
+	@Override
+	public Optional<QueueStats> queue(String name) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.queue(name);
+		}
+		finally {
+			spent(Operation.QUEUE, start);
+		}
+	}
+
+	@Override
+	public boolean hasReady(String name) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.hasReady(name);
+		}
+		finally {
+			spent(Operation.HAS_READY, start);
+		}
+	}
+
+	@Override
+	public int queueCount() {
+		return this.core.queueCount();
+	}
+
+	@Override
+	public long heldCount() {
+		return this.core.heldCount();
+	}
+
+	@Override
+	public Optional<Capacity> capacity() {
+		return this.core.capacity();
+	}
+
+	@Override
+	public void close() {
+		this.core.close();
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.github.qsbench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimedQueueService.Operation;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The core-time meter with a ticker that moves 1 µs per read: each call counts exactly
+ * the time between its two reads, under its own operation, failed calls too.
+ */
+class CoreTimedQueueServiceTests {
+
+	private static final long TICK_NANOS = 1_000;
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private long now;
+
+	private final QueueServiceCore strategy = Strategy.CONCURRENT_ATOMIC.create(new QueueOptions(Duration.ofSeconds(30),
+			Eviction.LAZY, new MutableClock(), true, new Capacity.Limits(10, 2, 1_000_000)));
+
+	private final CoreTimedQueueService service = new CoreTimedQueueService(this.strategy, this.registry,
+			() -> this.now += TICK_NANOS);
+
+	@Test
+	void eachCall_timedUnderItsOperation() {
+		Message pushed = this.service.push("q", "a".getBytes());
+		List<Lease> leased = this.service.lease("q", 1);
+		Completion completion = this.service.complete("q", pushed.id(), leased.get(0).delivery());
+		this.service.queues();
+		this.service.queue("q");
+		this.service.hasReady("q");
+		this.service.pushAll("q", List.of("b".getBytes()));
+		this.service.poll("q");
+
+		assertThat(completion).isEqualTo(Completion.COMPLETED);
+		for (Operation operation : Operation.values()) {
+			assertThat(this.service.seconds(operation)).as(operation.tag()).isEqualTo(TICK_NANOS / 1e9);
+			assertThat(this.registry.get("qs.core").tag("operation", operation.tag()).functionCounter().count())
+				.as(operation.tag())
+				.isEqualTo(TICK_NANOS / 1e9);
+		}
+	}
+
+	@Test
+	void refusedPush_stillTimed_andNothingElse() {
+		this.service.pushAll("q", List.of("a".getBytes(), "b".getBytes()));
+
+		assertThatThrownBy(() -> this.service.push("q", "c".getBytes())).isInstanceOf(CapacityExceededException.class);
+
+		assertThat(this.service.seconds(Operation.PUSH)).isEqualTo(TICK_NANOS / 1e9);
+		assertThat(this.service.seconds(Operation.POLL)).isZero();
+		this.service.heldCount();
+		this.service.queueCount();
+		this.service.capacity();
+		assertThat(this.now).as("gauge reads are not timed").isEqualTo(4 * TICK_NANOS);
+	}
+
+	@Test
+	void strategyOf_unwraps() {
+		assertThat(CoreTimedQueueService.strategyOf(this.service)).isSameAs(this.strategy);
+		assertThat(CoreTimedQueueService.strategyOf(this.strategy)).isSameAs(this.strategy);
+	}
+
+}
