@@ -76,8 +76,10 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * <p>
  * Besides its counts, the run records the service's process CPU time
  * ({@code process_cpu_time_ns_total}) from the baseline scrape before the load to the
- * check after the drain, and its core contention ({@code qs_contention_seconds_total})
- * inside the window, when the service exports them.
+ * check after the drain, and inside the window its core contention
+ * ({@code qs_contention_seconds_total}), the time request threads spent inside the core
+ * ({@code qs_core_seconds_total}) and answering requests at all
+ * ({@code http_server_requests_seconds_sum}), when the service exports them.
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
@@ -91,6 +93,12 @@ public class QueueSimulation extends Simulation {
 	private static final String CPU_METRIC = "process_cpu_time_ns_total";
 
 	private static final String CONTENTION_METRIC = "qs_contention_seconds_total";
+
+	/** Seconds request threads spent inside calls into the queue core (newer services). */
+	private static final String CORE_METRIC = "qs_core_seconds_total";
+
+	/** Seconds the service spent answering HTTP requests (Spring's request timer). */
+	private static final String HTTP_SECONDS_METRIC = "http_server_requests_seconds_sum";
 
 	private final LoadSettings settings = LoadSettings.fromSystemProperties();
 
@@ -550,14 +558,17 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * Core contention inside the load window only (a rate: the ramp and the drain run at
-	 * another load), from the scrapes at the window's start and end.
+	 * Core contention, core time and HTTP request time inside the load window only (the
+	 * ramp and the drain run at another load), from the scrapes at the window's start and
+	 * end; each only where the service exports it.
 	 */
 	private void recordWindowContention() {
 		String open = this.windowOpen;
 		String close = scrape();
 		if (open != null && close != null) {
 			delta(open, close, CONTENTION_METRIC).ifPresent(s -> this.counts.put("contentionSeconds", s));
+			delta(open, close, CORE_METRIC).ifPresent(s -> this.counts.put("coreSeconds", s));
+			delta(open, close, HTTP_SECONDS_METRIC).ifPresent(s -> this.counts.put("httpServerSeconds", s));
 		}
 	}
 
