@@ -94,7 +94,9 @@ public class QueueSimulation extends Simulation {
 
 	private static final String CONTENTION_METRIC = "qs_contention_seconds_total";
 
-	/** Seconds request threads spent inside calls into the queue core (newer services). */
+	/**
+	 * Seconds request threads spent inside calls into the queue core (newer services).
+	 */
 	private static final String CORE_METRIC = "qs_core_seconds_total";
 
 	/** Seconds the service spent answering HTTP requests (Spring's request timer). */
