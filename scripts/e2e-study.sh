@@ -60,7 +60,7 @@
 # Unless DURATION is given, the window is what fits BUDGET minutes (default 50), between 5 and 15 s;
 # below 5 s the study says it will overrun the budget instead of measuring noise.
 #
-# Environment: STRATEGIES (default: every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
+# Environment: STRATEGIES (default or "all": every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
 # SEPARATE_CELLS, PARTS, CELLS, MATRIX, REPS (default 3), SEED, PRESET_NAMES, LARGE_HEAP, LARGE_BYTES,
 # DEEP_LEASE, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
 # (s, default 5), FIRST_WARMUP, DRAIN (longest drain, s, default 60), WAIT (long poll seconds,
@@ -107,7 +107,7 @@ if [[ -z "${PRESET_NAMES:-}" ]]; then
 fi
 ALL_PRESETS="$(xargs <<<"$PRESET_NAMES")"
 THESIS_PRESETS="1-1 4-1 1-4 4-4"
-[[ -n "${STRATEGIES:-}" ]] || STRATEGIES="$(strategies)"
+[[ -n "${STRATEGIES:-}" && "${STRATEGIES:-}" != all ]] || STRATEGIES="$(strategies)"
 STRATEGIES="$(tr '\n' ' ' <<<"$STRATEGIES" | xargs)"
 THESIS_STRATEGIES="synchronized read-write-lock concurrent-pojo concurrent-atomic"
 FULL_STRATEGIES="${FULL_STRATEGIES:-$THESIS_STRATEGIES}"
@@ -316,7 +316,7 @@ estimate=$(((fixed + (n_runs + n_ceiling) * DURATION + 59) / 60))
 n_strategies=$(wc -w <<<"$STRATEGIES")
 echo "study $STAMP: $n_strategies strategies [$STRATEGIES], ${#CELL_LIST[@]} cells for [$FULL_STRATEGIES]," \
 	"the core and separate cells for the others; $REPS repetitions (SEED=$SEED): $n_runs runs (+ $n_ceiling ceiling)" \
-	"${BASELINE_JAR:+, baseline $BASELINE_JAR,} ${DURATION}s windows, $n_services service starts: about $estimate min"
+	"${BASELINE_JAR:+, baseline $BASELINE_JAR,}${DURATION}s windows, $n_services service starts: about $estimate min"
 for cell in "${CELL_LIST[@]}"; do
 	if [[ " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then echo "  $cell"; else echo "  $cell (full strategies only)"; fi
 done
@@ -437,6 +437,8 @@ for key in $(keys_of "${CELL_LIST[@]}"); do
 	version="$("$(java_of "$r")" -version 2>&1 | head -1 | sed 's/"/\\"/g')"
 	runtimes_json+="${runtimes_json:+, }\"$r\": \"$version\""
 done
+n_full=0
+for strategy in $STRATEGIES; do [[ " $FULL_STRATEGIES " == *" $strategy "* ]] && n_full=$((n_full + 1)); done
 if [[ -n "${CELLS:-}" ]]; then matrix="CELLS"; elif [[ "$MATRIX" == full ]]; then matrix="full"; else matrix="parts $PARTS"; fi
 cat >"$OUT/settings.json" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
@@ -444,7 +446,7 @@ cat >"$OUT/settings.json" <<EOF
  "presetsFrom": "$PRESETS_FROM",
  "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES", "deep-inflight": "qs.lease-timeout=$DEEP_LEASE", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
  "clkTck": $(getconf CLK_TCK),
- "matrix": "$matrix: ${#CELL_LIST[@]} cells for $(wc -w <<<"$FULL_STRATEGIES") strategies, the core cells for the other $((n_strategies - $(wc -w <<<"$FULL_STRATEGIES")))",
+ "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}
 EOF
 
@@ -500,7 +502,7 @@ for unit in "${UNITS[@]}"; do
 	profile="$strategy"
 	[[ "$strategy" == ceiling ]] && profile="${STRATEGIES%% *}"
 	service_settings "$key"
-	name="$strategy$build-${key//+/-}-r$rep"
+	name="$strategy${build/#this/}-${key//+/-}-r$rep"
 	study_service "$OUT/services/$name.log" "${key%%+*}" "$jar" "$profile" "$SVC_HEAP" ${SVC_ARGS[@]+"${SVC_ARGS[@]}"}
 	warm_up "$name" "$SVC_WARMUP"
 	for cell in $unit_cells; do
