@@ -17,8 +17,8 @@
 # machine spreads over the strategies instead of favouring whichever ran first, and every strategy
 # gets one run in each REPS-th of the study. Around every run the study records the machine's CPU
 # busy share (/proc/stat, all processes), the service's and Gatling's own CPU and the 1-min load
-# average, so the summary can flag a cell noisy (see e2e-summary.py) where the repetitions spread or
-# other work used the machine.
+# average (runs.tsv), and QueueSimulation the same inside its window (MachineSample), so the summary
+# can flag a cell noisy (see e2e-summary.py) where the repetitions spread or other work used the machine.
 #
 # A cell is PRESET/bBATCH/wWAIT/RUNTIME (RUNTIME = JDK-THREADS: 17-platform, 25-platform, 25-virtual).
 # The default matrix is the union of these parts (PARTS):

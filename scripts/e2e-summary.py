@@ -113,10 +113,19 @@ def ticks(run, name):
     return int(value) if value not in (None, "") else None
 
 
-def machine_figures(run):
-    """Over the run (ramp, window, drain, checks): the machine's busy share of all its CPUs, and the
-    share busy with neither the service nor Gatling (other work, the kernel's share of both
-    included); None where not recorded."""
+def machine_figures(run, counts=None, clk_tck=100):
+    """The machine's busy share of all its CPUs, and the share busy with neither the service nor
+    Gatling (other work; the kernel's share of both included): inside the load window where the
+    simulation measured it (/proc/stat, the service's process_cpu_time_ns_total and Gatling's own
+    CPU at the window's edges), else over the whole run (ramp, window, drain, checks: runs.tsv);
+    None where not recorded."""
+    counts = counts or {}
+    w_busy, w_total = counts.get("machineBusyTicks"), counts.get("machineTotalTicks")
+    if w_busy and w_total:
+        service, gatling = counts.get("serviceCpuSecondsInWindow"), counts.get("gatlingCpuSeconds")
+        if service is None or gatling is None:
+            return w_busy / w_total, None
+        return w_busy / w_total, max(0.0, (w_busy / clk_tck - service - gatling) / (w_total / clk_tck))
     busy, total = ticks(run, "machine_busy"), ticks(run, "machine_total")
     if not busy or not total:
         return None, None
@@ -161,7 +170,7 @@ def figures(run, counts, stats, clk_tck):
     contention = counts.get("contentionSeconds")
     core = counts.get("coreSeconds")
     http_seconds = counts.get("httpServerSeconds")
-    machine_busy, machine_other = machine_figures(run)
+    machine_busy, machine_other = machine_figures(run, counts, clk_tck)
     ko = stats.get("All Requests", {}).get("ko", "?")
     lossless = (counts["pushed"] == counts.get("completedDistinct")
                 and counts.get("serverPushed") == counts["pushed"]
@@ -312,7 +321,7 @@ def print_workloads(workloads, args, jmh, jmh_column, reps, noisy_spread, noisy_
           "inside the queue core, `qs_core_seconds_total`, over the time spent answering requests, "
           "`http_server_requests_seconds_sum`, both inside the window), **core µs/msg** (core seconds in the "
           "window / messages completed in it), **contention s/s**, **machine busy** (all CPUs, every process, "
-          "over the run) and **other** (busy minus the service's and Gatling's own CPU: other work on the "
+          "inside the window; over the whole run where the simulation did not measure it) and **other** (busy minus the service's and Gatling's own CPU: other work on the "
           "machine): medians over the repetitions; n/a where the service does not export the counter. "
           f"**noisy**: the repetitions spread by more than {noisy_spread:g}x (max / min messages/s), or other "
           f"work took more than {noisy_other:.0%} of the machine's CPUs (median over the repetitions): read such "
@@ -465,8 +474,8 @@ def main():
     print()
     print("One row per run (repetition **rep**), in the order of strategy and variant; **core share**: "
           "`qs_core_seconds_total` over `http_server_requests_seconds_sum` inside the window; **machine "
-          "busy / other**: the machine's busy share of all CPUs over the run, and the share not used by the "
-          "service or Gatling.")
+          "busy / other**: the machine's busy share of all CPUs inside the window (else over the run), and the "
+          "share not used by the service or Gatling; **load 1 min** before and after the run.")
     for preset in sorted(presets, key=lambda p: cell_order(f"{p}/b1/w0/x")):
         print()
         print(f"### {preset}")

@@ -79,7 +79,8 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * check after the drain, and inside the window its core contention
  * ({@code qs_contention_seconds_total}), the time request threads spent inside the core
  * ({@code qs_core_seconds_total}) and answering requests at all
- * ({@code http_server_requests_seconds_sum}), when the service exports them.
+ * ({@code http_server_requests_seconds_sum}), when the service exports them, and the
+ * machine's CPU in the window beside the service's and Gatling's ({@link MachineSample}).
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
@@ -153,6 +154,9 @@ public class QueueSimulation extends Simulation {
 
 	/** The exposition at the window's start, for the contention inside the window. */
 	private volatile String windowOpen;
+
+	/** The machine's CPU at the window's start. */
+	private volatile MachineSample windowOpenMachine;
 
 	private final ScheduledExecutorService windowScrapes = Executors.newSingleThreadScheduledExecutor(runnable -> {
 		Thread thread = new Thread(runnable, "window-scrapes");
@@ -232,8 +236,10 @@ public class QueueSimulation extends Simulation {
 		this.windowStart = this.baselineNanos + this.settings.ramp().toNanos();
 		this.windowEnd = this.windowStart + this.settings.duration().toNanos();
 		this.drainDeadline = this.windowEnd + this.settings.drain().toNanos();
-		this.windowScrapes.schedule(() -> this.windowOpen = scrape(), this.windowStart - System.nanoTime(),
-				TimeUnit.NANOSECONDS);
+		this.windowScrapes.schedule(() -> {
+			this.windowOpenMachine = MachineSample.now();
+			this.windowOpen = scrape();
+		}, this.windowStart - System.nanoTime(), TimeUnit.NANOSECONDS);
 		this.windowScrapes.schedule(this::recordWindowContention, this.windowEnd - System.nanoTime(),
 				TimeUnit.NANOSECONDS);
 	}
@@ -565,9 +571,15 @@ public class QueueSimulation extends Simulation {
 	 * end; each only where the service exports it.
 	 */
 	private void recordWindowContention() {
+		MachineSample openMachine = this.windowOpenMachine;
+		MachineSample closeMachine = MachineSample.now();
 		String open = this.windowOpen;
 		String close = scrape();
+		if (openMachine != null && closeMachine != null) {
+			closeMachine.putSince(openMachine, this.counts);
+		}
 		if (open != null && close != null) {
+			delta(open, close, CPU_METRIC).ifPresent(ns -> this.counts.put("serviceCpuSecondsInWindow", ns / 1e9));
 			delta(open, close, CONTENTION_METRIC).ifPresent(s -> this.counts.put("contentionSeconds", s));
 			delta(open, close, CORE_METRIC).ifPresent(s -> this.counts.put("coreSeconds", s));
 			delta(open, close, HTTP_SECONDS_METRIC).ifPresent(s -> this.counts.put("httpServerSeconds", s));
