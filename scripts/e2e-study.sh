@@ -8,6 +8,17 @@
 #   CELLS="ceiling 4-4/b100/w0/17-platform waiting/b10/w2/25-virtual" scripts/e2e-study.sh
 #   MATRIX=full PRESETS="4-4 waiting" scripts/e2e-study.sh    # every preset x batch x wait x runtime
 #   BASELINE_JAR=/path/to/older.jar scripts/e2e-study.sh      # and an older build, in the same run
+#   PARTS=separate REPS=3 SEED=42 DURATION=5 scripts/e2e-study.sh  # the workloads meant to separate them
+#
+# Repetitions: every (strategy, cell) runs REPS times (default 3), each repetition on fresh service
+# starts (a fresh JVM; one start serves the cells of a strategy whose service settings agree). Within
+# each repetition the service starts, and the cells within each start, run in an order shuffled with
+# SEED (default: the time; recorded in settings.json, the order in order.tsv): drift of a shared
+# machine spreads over the strategies instead of favouring whichever ran first, and every strategy
+# gets one run in each REPS-th of the study. Around every run the study records the machine's CPU
+# busy share (/proc/stat, all processes), the service's and Gatling's own CPU and the 1-min load
+# average (runs.tsv), and QueueSimulation the same inside its window (MachineSample), so the summary
+# can flag a cell noisy (see e2e-summary.py) where the repetitions spread or other work used the machine.
 #
 # A cell is PRESET/bBATCH/wWAIT/RUNTIME (RUNTIME = JDK-THREADS: 17-platform, 25-platform, 25-virtual).
 # The default matrix is the union of these parts (PARTS):
@@ -17,8 +28,17 @@
 #   batches   4-4 single and in batches of 10 and of 100: the HTTP cost per message shrinks, the core's share grows
 #   longpoll  waiting and 4-1 with WAIT s long polls (compare with their runs without)
 #   threads   4-4 on JDK 25 with platform and with virtual threads (spring.threads.virtual.enabled)
+#   separate  the workloads meant to separate the strategies, for EVERY strategy of STRATEGIES:
+#             deep-inflight/b1/w0/17-platform many-queues/b1/w0/17-platform hot-queue/b1/w2/25-virtual
+#             large-batches/b100/w0/17-platform (SEPARATE_CELLS)
+# The presets are those LoadSettings has (io.github.qsbench.gatling.PresetList, from the compiled
+# simulations); before they are compiled, PRESET_NAMES or a built-in list stands in.
+# Some presets need their own service settings (one service start per setting): backpressure a
+# small byte cap (BACKPRESSURE_BYTES), large-batches qs.limits.max-total-bytes=LARGE_BYTES (1GB) on
+# a LARGE_HEAP (2g) heap (as docs/e2e-study-batches.md), deep-inflight qs.lease-timeout=DEEP_LEASE
+# (5m) so that the messages it holds are not delivered again.
 # The strategies of FULL_STRATEGIES (default: the thesis's four) run every cell; the others run only
-# the cells of CORE_CELLS that the matrix has (default: 4-4 single, b10 and b100; waiting without and
+# the cells of CORE_CELLS and SEPARATE_CELLS that the matrix has (default: 4-4 single, b10 and b100; waiting without and
 # with long polls; 4-4 on JDK 25 platform and virtual), so that every strategy of the enum gets
 # single messages, batches, long polling and both kinds of threads in under an hour.
 # FULL_STRATEGIES=all gives every strategy every cell. With MATRIX=full the cells are instead
@@ -35,12 +55,14 @@
 # simulation of the study, one after another (StudyRunner, fed through named pipes), so Gatling is
 # warm after the first warm-up (FIRST_WARMUP s, default 20). Each run loads the service for RAMP s
 # (default 3) before its counted window of DURATION s. Time: each run costs ramp + window +
-# ~RUN_OVERHEAD s (drain, checks, report), each service START_COST s plus a warm-up run of WARMUP s.
+# ~RUN_OVERHEAD s (drain, checks, report), each service START_COST s plus a warm-up run of WARMUP s,
+# all of it REPS times.
 # Unless DURATION is given, the window is what fits BUDGET minutes (default 50), between 5 and 15 s;
 # below 5 s the study says it will overrun the budget instead of measuring noise.
 #
-# Environment: STRATEGIES (default: every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
-# PARTS, CELLS, MATRIX, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
+# Environment: STRATEGIES (default or "all": every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
+# SEPARATE_CELLS, PARTS, CELLS, MATRIX, REPS (default 3), SEED, PRESET_NAMES, LARGE_HEAP, LARGE_BYTES,
+# DEEP_LEASE, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
 # (s, default 5), FIRST_WARMUP, DRAIN (longest drain, s, default 60), WAIT (long poll seconds,
 # default 2), BACKPRESSURE_BYTES (the byte cap of preset backpressure, default 1MB), HEAP (default
 # 512m), JAVA17 (default java), JAVA25 (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java),
@@ -59,13 +81,33 @@ DRY_RUN=false
 # shellcheck source=scripts/lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
 BUILD="${BUILD:-true}"
+GATLING_CP_FILE="$ROOT/gatling/target/classpath.txt"
 if [[ "$BUILD" == true ]] && ! $DRY_RUN; then
 	"$ROOT/mvnw" -B -q package -DskipTests
 fi
+# The simulations (and PresetList) before the cells are checked, so the presets are LoadSettings'.
+if ! $DRY_RUN && [[ "$BUILD" == true || ! -f "$GATLING_CP_FILE" ]]; then
+	"$ROOT/mvnw" -B -q -f "$ROOT/gatling/pom.xml" test-compile \
+		org.apache.maven.plugins:maven-dependency-plugin:3.10.0:build-classpath \
+		-Dmdep.outputFile="$GATLING_CP_FILE" -Dmdep.includeScope=test
+fi
 
-ALL_PRESETS="1-1 4-1 1-4 4-4 heavy waiting mixed fast backpressure"
+# The valid presets: LoadSettings.Preset.ALL, printed by PresetList; PRESET_NAMES wins (e.g. for a
+# dry run before the simulations are compiled); without either, the names known when this was written.
+KNOWN_PRESETS="1-1 4-1 1-4 4-4 heavy waiting mixed fast backpressure deep-inflight many-queues hot-queue large-batches"
+PRESETS_FROM="PRESET_NAMES"
+if [[ -z "${PRESET_NAMES:-}" ]]; then
+	if [[ -f "$ROOT/gatling/target/test-classes/io/github/qsbench/gatling/PresetList.class" ]]; then
+		PRESET_NAMES="$(java -cp "$ROOT/gatling/target/test-classes" io.github.qsbench.gatling.PresetList | xargs)"
+		PRESETS_FROM="LoadSettings (PresetList)"
+	else
+		PRESET_NAMES="$KNOWN_PRESETS"
+		PRESETS_FROM="the built-in list (simulations not compiled)"
+	fi
+fi
+ALL_PRESETS="$(xargs <<<"$PRESET_NAMES")"
 THESIS_PRESETS="1-1 4-1 1-4 4-4"
-[[ -n "${STRATEGIES:-}" ]] || STRATEGIES="$(strategies)"
+[[ -n "${STRATEGIES:-}" && "${STRATEGIES:-}" != all ]] || STRATEGIES="$(strategies)"
 STRATEGIES="$(tr '\n' ' ' <<<"$STRATEGIES" | xargs)"
 THESIS_STRATEGIES="synchronized read-write-lock concurrent-pojo concurrent-atomic"
 FULL_STRATEGIES="${FULL_STRATEGIES:-$THESIS_STRATEGIES}"
@@ -88,6 +130,14 @@ JAVA17="${JAVA17:-java}"
 JAVA25="${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
 RUN_OVERHEAD="${RUN_OVERHEAD:-4}"
 START_COST="${START_COST:-8}"
+REPS="${REPS:-3}"
+[[ "$REPS" =~ ^[1-9][0-9]*$ ]] || { echo "REPS must be a positive number, was '$REPS'" >&2; exit 2; }
+SEED="${SEED:-$(date +%s)}"
+[[ "$SEED" =~ ^[0-9]+$ ]] || { echo "SEED must be a number, was '$SEED'" >&2; exit 2; }
+LARGE_HEAP="${LARGE_HEAP:-2g}"
+LARGE_BYTES="${LARGE_BYTES:-1GB}"
+DEEP_LEASE="${DEEP_LEASE:-5m}"
+SEPARATE_CELLS="${SEPARATE_CELLS:-deep-inflight/b1/w0/17-platform many-queues/b1/w0/17-platform hot-queue/b1/w$WAIT/25-virtual large-batches/b100/w0/17-platform}"
 CORE_CELLS="${CORE_CELLS:-4-4/b1/w0/17-platform 4-4/b10/w0/17-platform 4-4/b100/w0/17-platform waiting/b1/w0/17-platform waiting/b1/w$WAIT/17-platform 4-4/b1/w0/25-platform 4-4/b1/w0/25-virtual}"
 BASELINE_JAR="${BASELINE_JAR:-}"
 BASELINE_CELLS="${BASELINE_CELLS:-4-4/b1/w0/17-platform}"
@@ -95,7 +145,6 @@ STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 OUT="${OUT:-$ROOT/target/e2e-study/$STAMP}"
 SUMMARY="${SUMMARY-$ROOT/docs/e2e-study.md}"
 CHARTS="${CHARTS:-$ROOT/docs/e2e-study}"
-GATLING_CP_FILE="$ROOT/gatling/target/classpath.txt"
 
 # ---- the matrix -------------------------------------------------------------------------------
 cells() {
@@ -118,18 +167,25 @@ cells() {
 			batches) echo "4-4/b1/w0/17-platform"; echo "4-4/b10/w0/17-platform"; echo "4-4/b100/w0/17-platform" ;;
 			longpoll) echo "waiting/b1/w0/17-platform"; echo "waiting/b1/w$WAIT/17-platform"; echo "4-1/b1/w$WAIT/17-platform" ;;
 			threads) echo "4-4/b1/w0/17-platform"; echo "4-4/b1/w0/25-platform"; echo "4-4/b1/w0/25-virtual" ;;
+			separate) tr ' ' '\n' <<<"$SEPARATE_CELLS" ;;
 		esac
 	done
 }
 for part in $PARTS; do
-	[[ " ceiling thesis modes batches longpoll threads " == *" $part "* ]] ||
-		{ echo "unknown part '$part' (ceiling thesis modes batches longpoll threads)" >&2; exit 2; }
+	[[ " ceiling thesis modes batches longpoll threads separate " == *" $part "* ]] ||
+		{ echo "unknown part '$part' (ceiling thesis modes batches longpoll threads separate)" >&2; exit 2; }
 done
 mapfile -t CELL_LIST < <(cells | awk 'NF && !seen[$0]++')
 for cell in "${CELL_LIST[@]}"; do
 	IFS=/ read -r p b w r <<<"$cell"
-	[[ " $ALL_PRESETS " == *" $p "* && "$b" =~ ^b[0-9]+$ && "$w" =~ ^w[0-9]+$ && "$r" =~ ^[0-9]+-(platform|virtual)$ ]] ||
+	[[ "$b" =~ ^b[0-9]+$ && "$w" =~ ^w[0-9]+$ && "$r" =~ ^[0-9]+-(platform|virtual)$ ]] ||
 		{ echo "bad cell '$cell': PRESET/bBATCH/wWAIT/JDK-platform|virtual" >&2; exit 2; }
+	if [[ " $ALL_PRESETS " != *" $p "* ]]; then
+		# A dry run may plan presets that the compiled simulations do not have yet (another branch).
+		if $DRY_RUN; then echo -n "WARNING: " >&2; fi
+		echo "cell '$cell': no preset '$p' in $PRESETS_FROM ($ALL_PRESETS)" >&2
+		$DRY_RUN || exit 2
+	fi
 	[[ "$r" == 17-virtual ]] && { echo "bad cell '$cell': virtual threads need JDK 21+" >&2; exit 2; }
 done
 with_ceiling=false
@@ -139,18 +195,41 @@ elif [[ "$MATRIX" != full && " $PARTS " == *" ceiling "* ]]; then
 	with_ceiling=true
 fi
 
-# The cells of one strategy: all of them for FULL_STRATEGIES, those of CORE_CELLS for the others.
+# The cells of one strategy: all of them for FULL_STRATEGIES, those of CORE_CELLS and SEPARATE_CELLS
+# (the part every strategy runs) for the others.
 cells_of() { # strategy
 	local cell
 	for cell in "${CELL_LIST[@]}"; do
-		if [[ " $FULL_STRATEGIES " == *" $1 "* || " $CORE_CELLS " == *" $cell "* ]]; then echo "$cell"; fi
+		if [[ " $FULL_STRATEGIES " == *" $1 "* || " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then echo "$cell"; fi
 	done
 }
 # A service serves every cell of one strategy that needs the same JVM and settings: a runtime, plus
-# the small byte cap for preset backpressure. service_key cell -> runtime or runtime+caps.
+# the settings some presets need (service_settings). service_key cell -> runtime[+tag].
 service_key() {
 	local p="${1%%/*}" r="${1##*/}"
-	if [[ "$p" == backpressure ]]; then echo "$r+caps"; else echo "$r"; fi
+	case "$p" in
+		backpressure) echo "$r+caps" ;;
+		large-batches) echo "$r+large" ;;
+		deep-inflight) echo "$r+lease" ;;
+		*) echo "$r" ;;
+	esac
+}
+# service_settings key: sets SVC_HEAP, SVC_ARGS (the application's arguments) and SVC_WARMUP (the
+# warm-up's preset) for a service key.
+service_settings() {
+	local r="${1%%+*}" tag=""
+	[[ "$1" == *+* ]] && tag="${1#*+}"
+	SVC_HEAP="$HEAP"
+	SVC_ARGS=()
+	SVC_WARMUP=4-4
+	[[ "$r" == *-virtual ]] && SVC_ARGS+=(--spring.threads.virtual.enabled=true)
+	case "$tag" in
+		caps) SVC_ARGS+=(--qs.limits.max-total-bytes="$BACKPRESSURE_BYTES"); SVC_WARMUP=backpressure ;;
+		large) SVC_HEAP="$LARGE_HEAP"; SVC_ARGS+=(--qs.limits.max-total-bytes="$LARGE_BYTES") ;;
+		lease) SVC_ARGS+=(--qs.lease-timeout="$DEEP_LEASE") ;;
+		"") ;;
+		*) echo "unknown service settings '$tag'" >&2; exit 2 ;;
+	esac
 }
 keys_of() { # cells... -> their services, in the order of the cells
 	local cell
@@ -162,46 +241,94 @@ read -r -a BASELINE_CELL_LIST <<<"$BASELINE_CELLS"
 if [[ -n "$BASELINE_JAR" ]]; then
 	[[ -f "$BASELINE_JAR" ]] || { echo "BASELINE_JAR $BASELINE_JAR: no such file" >&2; exit 2; }
 	for cell in "${BASELINE_CELL_LIST[@]}"; do
-		[[ "$cell" == */17-platform && "$cell" != backpressure/* ]] ||
+		[[ "$cell" == */17-platform && "$(service_key "$cell")" == 17-platform ]] ||
 			{ echo "bad baseline cell '$cell': the baseline runs on JDK 17 platform threads, without caps" >&2; exit 2; }
 	done
 fi
 
+# ---- the plan: one line per service start (a unit), tab-separated:
+# repetition, build (this or @baseline), strategy (or ceiling), service key, simulation, its cells.
+# Within each repetition the units, and the cells within each unit, are shuffled with SEED.
+plan_units() {
+	local rep strategy key cell unit_cells
+	for ((rep = 1; rep <= REPS; rep++)); do
+		if $with_ceiling; then
+			unit_cells=""
+			for p in $THESIS_PRESETS; do unit_cells+="$p/b1/w0/17-platform "; done
+			printf '%s\tthis\tceiling\t17-platform\tCeilingSimulation\t%s\n' "$rep" "${unit_cells% }"
+		fi
+		for strategy in $STRATEGIES; do
+			mapfile -t mine < <(cells_of "$strategy")
+			((${#mine[@]})) || continue
+			for key in $(keys_of "${mine[@]}"); do
+				unit_cells=""
+				for cell in "${mine[@]}"; do
+					[[ "$(service_key "$cell")" == "$key" ]] && unit_cells+="$cell "
+				done
+				printf '%s\tthis\t%s\t%s\tQueueSimulation\t%s\n' "$rep" "$strategy" "$key" "${unit_cells% }"
+			done
+		done
+		if [[ -n "$BASELINE_JAR" ]]; then
+			$with_ceiling && printf '%s\t@baseline\tceiling\t17-platform\tCeilingSimulation\t4-4/b1/w0/17-platform\n' "$rep"
+			for strategy in $BASELINE_STRATEGIES; do
+				printf '%s\t@baseline\t%s\t17-platform\tQueueSimulation\t%s\n' "$rep" "$strategy" "$BASELINE_CELLS"
+			done
+		fi
+	done
+}
+shuffle_units() { # seed < units > units, shuffled within each repetition (a randomised block design)
+	python3 -c '
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+blocks = {}
+for line in sys.stdin.read().splitlines():
+    fields = line.split("\t")
+    blocks.setdefault(int(fields[0]), []).append(fields)
+for rep in sorted(blocks):
+    units = blocks[rep]
+    rng.shuffle(units)
+    for fields in units:
+        cells = fields[5].split()
+        rng.shuffle(cells)
+        print("\t".join(fields[:5] + [" ".join(cells)]))
+' "$1"
+}
+mapfile -t UNITS < <(plan_units | shuffle_units "$SEED")
+
 n_runs=0
-n_services=0
-for strategy in $STRATEGIES; do
-	mapfile -t mine < <(cells_of "$strategy")
-	((${#mine[@]})) || continue
-	n_runs=$((n_runs + ${#mine[@]}))
-	n_services=$((n_services + $(keys_of "${mine[@]}" | wc -l)))
-done
 n_ceiling=0
-if $with_ceiling; then n_ceiling=$(wc -w <<<"$THESIS_PRESETS"); n_services=$((n_services + 1)); fi
-if [[ -n "$BASELINE_JAR" ]]; then
-	n_baseline=$(($(wc -w <<<"$BASELINE_STRATEGIES") * ${#BASELINE_CELL_LIST[@]}))
-	n_runs=$((n_runs + n_baseline))
-	n_services=$((n_services + $(wc -w <<<"$BASELINE_STRATEGIES")))
-	if $with_ceiling; then n_ceiling=$((n_ceiling + 1)); n_services=$((n_services + 1)); fi
-fi
+n_services=${#UNITS[@]}
+for unit in "${UNITS[@]}"; do
+	IFS=$'\t' read -r _ _ strategy _ _ unit_cells <<<"$unit"
+	n=$(wc -w <<<"$unit_cells")
+	if [[ "$strategy" == ceiling ]]; then n_ceiling=$((n_ceiling + n)); else n_runs=$((n_runs + n)); fi
+done
 fixed=$((FIRST_WARMUP + n_services * (START_COST + WARMUP + RUN_OVERHEAD) + (n_runs + n_ceiling) * (RAMP + RUN_OVERHEAD)))
 if [[ -z "${DURATION:-}" ]]; then
 	DURATION=$(((BUDGET * 60 - fixed) / (n_runs + n_ceiling)))
 	((DURATION > 15)) && DURATION=15
 	if ((DURATION < 5)); then
 		DURATION=5
-		echo "WARNING: $n_runs runs do not fit $BUDGET minutes even with 5 s windows; narrow STRATEGIES, FULL_STRATEGIES or PARTS, or raise BUDGET" >&2
+		echo "WARNING: $n_runs runs do not fit $BUDGET minutes even with 5 s windows; narrow STRATEGIES, FULL_STRATEGIES, PARTS or REPS, or raise BUDGET" >&2
 	fi
 fi
 estimate=$(((fixed + (n_runs + n_ceiling) * DURATION + 59) / 60))
 n_strategies=$(wc -w <<<"$STRATEGIES")
 echo "study $STAMP: $n_strategies strategies [$STRATEGIES], ${#CELL_LIST[@]} cells for [$FULL_STRATEGIES]," \
-	"the core cells for the others: $n_runs runs (+ $n_ceiling ceiling)${BASELINE_JAR:+, baseline $BASELINE_JAR}," \
-	"${DURATION}s windows, $n_services service starts: about $estimate min"
+	"the core and separate cells for the others; $REPS repetitions (SEED=$SEED): $n_runs runs (+ $n_ceiling ceiling)" \
+	"${BASELINE_JAR:+, baseline $BASELINE_JAR,}${DURATION}s windows, $n_services service starts: about $estimate min"
 for cell in "${CELL_LIST[@]}"; do
-	if [[ " $CORE_CELLS " == *" $cell "* ]]; then echo "  $cell"; else echo "  $cell (full strategies only)"; fi
+	if [[ " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then echo "  $cell"; else echo "  $cell (full strategies only)"; fi
 done
 [[ -n "$BASELINE_JAR" ]] && printf '  %s (baseline)\n' "${BASELINE_CELL_LIST[@]}"
-$DRY_RUN && exit 0
+if $DRY_RUN; then
+	echo "the runs, in order (repetition: strategy service: cells):"
+	for unit in "${UNITS[@]}"; do
+		IFS=$'\t' read -r rep build strategy key _ unit_cells <<<"$unit"
+		echo "  $rep: $strategy${build/#this/} $key: $unit_cells"
+	done
+	exit 0
+fi
 
 java_of() { # runtime -> java binary
 	case "${1%%-*}" in
@@ -221,21 +348,28 @@ trap cleanup EXIT
 trap "exit 130" INT
 trap "exit 143" TERM
 
-# study_service log runtime jar profile [app args...]: the study's service (a fixed heap) on that
-# runtime's java; jar empty for this build's.
+# study_service log runtime jar profile heap [app args...]: the study's service (a fixed heap) on
+# that runtime's java; jar empty for this build's.
 study_service() {
-	local log="$1" runtime="$2" jar="$3" profile="$4"
-	shift 4
+	local log="$1" runtime="$2" jar="$3" profile="$4" heap="$5"
+	shift 5
 	SERVICE_JAVA="$(java_of "$runtime")" SERVICE_JAR="$jar" SERVICE_LOG="$log" SERVICE_START_SECONDS=120 \
-		start_service "$profile" -Xms"$HEAP" -Xmx"$HEAP" -- "$@" || exit 1
+		start_service "$profile" -Xms"$heap" -Xmx"$heap" -- "$@" || exit 1
 }
 
-# CPU time (user + system, clock ticks) of the service so far, from /proc; empty where there is none.
-cpu_ticks() {
-	[[ -r "/proc/$SERVICE_PID/stat" ]] || return 0
+# CPU time (user + system, clock ticks) of a process so far, from /proc; empty where there is none.
+cpu_ticks() { # [pid, default the service's]
+	local pid="${1:-$SERVICE_PID}"
+	[[ -n "$pid" && -r "/proc/$pid/stat" ]] || return 0
 	# Fields after "pid (comm) ": state is 1, utime 12, stime 13.
-	sed -E 's/^.*\) //' "/proc/$SERVICE_PID/stat" | awk '{print $12 + $13}'
+	sed -E 's/^.*\) //' "/proc/$pid/stat" | awk '{print $12 + $13}'
 }
+# The machine's CPU ticks so far, summed over its CPUs (/proc/stat, every process): "busy total",
+# busy = user + nice + system + irq + softirq + steal, total = busy + idle + iowait.
+machine_ticks() {
+	awk '/^cpu /{busy = $2 + $3 + $4 + $7 + $8 + $9; print busy, busy + $5 + $6; exit}' /proc/stat
+}
+load1() { cut -d' ' -f1 /proc/loadavg; }
 
 # Gatling: one JVM for the whole study (StudyRunner, fed through named pipes), so that Gatling is
 # JIT-compiled once: a fresh Gatling JVM per run spends its first ten seconds or more warming up, in
@@ -282,42 +416,52 @@ props_of() { # cell -> system properties of QueueSimulation
 }
 
 mkdir -p "$OUT/runs" "$OUT/services"
-printf 'id\tbuild\tstrategy\tpreset\tbatch\twait\truntime\tstatus\tcpu_ticks\tseconds\n' >"$OUT/runs.tsv"
-record() { # id build strategy cell status ticks seconds
+# One line per run. cpu_ticks: the service's CPU around the run; gatling_ticks: Gatling's JVM's;
+# machine_busy and machine_total: the machine's busy and all ticks (all CPUs) over the same time;
+# load1_start, load1_end: the 1-min load average before and after.
+printf 'id\tbuild\tstrategy\tpreset\tbatch\twait\truntime\tstatus\tcpu_ticks\tseconds\trep\tgatling_ticks\tmachine_busy\tmachine_total\tload1_start\tload1_end\n' >"$OUT/runs.tsv"
+record() { # id build strategy cell status ticks seconds rep gatling_ticks machine_busy machine_total load1_start load1_end
 	local p b w r
 	IFS=/ read -r p b w r <<<"$4"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$p" "${b#b}" "${w#w}" "$r" "$5" "$6" "$7" >>"$OUT/runs.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$p" "${b#b}" "${w#w}" "$r" \
+		"$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "${12}" "${13}" >>"$OUT/runs.tsv"
 }
 
 cat /proc/loadavg >"$OUT/loadavg-start"
-[[ "$BUILD" == true || ! -f "$GATLING_CP_FILE" ]] && "$ROOT/mvnw" -B -q -f "$ROOT/gatling/pom.xml" test-compile \
-	org.apache.maven.plugins:maven-dependency-plugin:3.10.0:build-classpath \
-	-Dmdep.outputFile="$GATLING_CP_FILE" -Dmdep.includeScope=test
+printf '%s\n' "${UNITS[@]}" >"$OUT/order.tsv"
 
 runtimes_json=""
 for key in $(keys_of "${CELL_LIST[@]}"); do
-	r="${key%+caps}"
+	r="${key%%+*}"
 	[[ "$runtimes_json" == *"\"$r\""* ]] && continue
 	version="$("$(java_of "$r")" -version 2>&1 | head -1 | sed 's/"/\\"/g')"
 	runtimes_json+="${runtimes_json:+, }\"$r\": \"$version\""
 done
+n_full=0
+for strategy in $STRATEGIES; do [[ " $FULL_STRATEGIES " == *" $strategy "* ]] && n_full=$((n_full + 1)); done
 if [[ -n "${CELLS:-}" ]]; then matrix="CELLS"; elif [[ "$MATRIX" == full ]]; then matrix="full"; else matrix="parts $PARTS"; fi
 cat >"$OUT/settings.json" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
- "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
+ "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
+ "presetsFrom": "$PRESETS_FROM",
+ "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES", "deep-inflight": "qs.lease-timeout=$DEEP_LEASE", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
  "clkTck": $(getconf CLK_TCK),
- "matrix": "$matrix: ${#CELL_LIST[@]} cells for $(wc -w <<<"$FULL_STRATEGIES") strategies, the core cells for the other $((n_strategies - $(wc -w <<<"$FULL_STRATEGIES")))",
+ "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}
 EOF
 
 start_gatling
 status=0
-run_cell() { # build strategy cell simulation [name=value ...]
-	local build="$1" strategy="$2" cell="$3" sim="$4" id ticks_before ticks_after started result=ok
-	shift 4
-	id="${strategy}${build/#this/}__${cell//\//_}"
-	echo "$strategy${build/#this/}, $cell"
+run_cell() { # rep build strategy cell simulation [name=value ...]
+	local rep="$1" build="$2" strategy="$3" cell="$4" sim="$5" id ticks_before ticks_after started result=ok
+	local g_before g_after m_before m_after l_before ticks g_ticks busy total
+	shift 5
+	id="${strategy}${build/#this/}__${cell//\//_}__r$rep"
+	echo "rep $rep: $strategy${build/#this/}, $cell"
+	l_before="$(load1)"
+	m_before="$(machine_ticks)"
 	ticks_before="$(cpu_ticks)"
+	g_before="$(cpu_ticks "$GATLING_PID")"
 	started=$(date +%s)
 	# shellcheck disable=SC2046
 	if ! gatling "$sim" "$id" "$OUT/runs/$id" reports $(props_of "$cell") "$@"; then
@@ -326,9 +470,16 @@ run_cell() { # build strategy cell simulation [name=value ...]
 		status=1
 	fi
 	ticks_after="$(cpu_ticks)"
+	g_after="$(cpu_ticks "$GATLING_PID")"
+	m_after="$(machine_ticks)"
 	ticks=""
 	[[ -n "$ticks_before" && -n "$ticks_after" ]] && ticks=$((ticks_after - ticks_before))
-	record "$id" "${build#@}" "$strategy" "$cell" "$result" "$ticks" $(($(date +%s) - started))
+	g_ticks=""
+	[[ -n "$g_before" && -n "$g_after" ]] && g_ticks=$((g_after - g_before))
+	busy=$((${m_after% *} - ${m_before% *}))
+	total=$((${m_after#* } - ${m_before#* }))
+	record "$id" "${build#@}" "$strategy" "$cell" "$result" "$ticks" $(($(date +%s) - started)) \
+		"$rep" "$g_ticks" "$busy" "$total" "$l_before" "$(load1)"
 }
 
 # warm_up id preset: one unrecorded run, so that the recorded ones meet a JIT-compiled service (the
@@ -341,49 +492,24 @@ warm_up() {
 	rm -rf "$OUT/runs/warmup-$1" "$OUT/runs/warmup-$1.json"
 }
 
-# The ceiling: the same users on a request that touches no queue (the strategy does not matter).
-if $with_ceiling; then
-	study_service "$OUT/services/ceiling.log" 17-platform "" "${STRATEGIES%% *}"
-	warm_up ceiling 4-4
-	for preset in $THESIS_PRESETS; do
-		run_cell this ceiling "$preset/b1/w0/17-platform" CeilingSimulation
+# The units in their shuffled order: each a fresh service (the ceiling's: a request that touches no
+# queue, at the same users, the strategy does not matter; @baseline: the older build's, same machine,
+# same run), warmed up, then its cells.
+for unit in "${UNITS[@]}"; do
+	IFS=$'\t' read -r rep build strategy key sim unit_cells <<<"$unit"
+	jar=""
+	[[ "$build" == @baseline ]] && jar="$BASELINE_JAR"
+	profile="$strategy"
+	[[ "$strategy" == ceiling ]] && profile="${STRATEGIES%% *}"
+	service_settings "$key"
+	name="$strategy${build/#this/}-${key//+/-}-r$rep"
+	study_service "$OUT/services/$name.log" "${key%%+*}" "$jar" "$profile" "$SVC_HEAP" ${SVC_ARGS[@]+"${SVC_ARGS[@]}"}
+	warm_up "$name" "$SVC_WARMUP"
+	for cell in $unit_cells; do
+		run_cell "$rep" "$build" "$strategy" "$cell" "$sim"
 	done
 	stop_service
-fi
-
-for strategy in $STRATEGIES; do
-	mapfile -t mine < <(cells_of "$strategy")
-	for key in $(keys_of "${mine[@]}"); do
-		r="${key%+caps}"
-		args=()
-		[[ "$r" == *-virtual ]] && args+=(--spring.threads.virtual.enabled=true)
-		[[ "$key" == *+caps ]] && args+=(--qs.limits.max-total-bytes="$BACKPRESSURE_BYTES")
-		study_service "$OUT/services/$strategy-${key//+/-}.log" "$r" "" "$strategy" "${args[@]}"
-		warm_up "$strategy-${key//+/-}" "$([[ "$key" == *+caps ]] && echo backpressure || echo 4-4)"
-		for cell in "${mine[@]}"; do
-			if [[ "$(service_key "$cell")" == "$key" ]]; then run_cell this "$strategy" "$cell" QueueSimulation; fi
-		done
-		stop_service
-	done
 done
-
-# The baseline: an older build, on the same machine in the same run (its ceiling too).
-if [[ -n "$BASELINE_JAR" ]]; then
-	if $with_ceiling; then
-		study_service "$OUT/services/ceiling@baseline.log" 17-platform "$BASELINE_JAR" "${STRATEGIES%% *}"
-		warm_up ceiling@baseline 4-4
-		run_cell @baseline ceiling "4-4/b1/w0/17-platform" CeilingSimulation
-		stop_service
-	fi
-	for strategy in $BASELINE_STRATEGIES; do
-		study_service "$OUT/services/$strategy@baseline.log" 17-platform "$BASELINE_JAR" "$strategy"
-		warm_up "$strategy@baseline" 4-4
-		for cell in "${BASELINE_CELL_LIST[@]}"; do
-			run_cell @baseline "$strategy" "$cell" QueueSimulation
-		done
-		stop_service
-	done
-fi
 stop_gatling
 cat /proc/loadavg >"$OUT/loadavg-end"
 

@@ -1,21 +1,32 @@
 #!/usr/bin/env python3
 """Summary of an end-to-end study run (scripts/e2e-study.sh) as Markdown on stdout.
 
-Reads the study's manifest (runs.tsv: one line per run with its build (this or the baseline), strategy,
-preset, batch size, long polling, runtime and the service's CPU ticks around it), the counts each simulation wrote
+Reads the study's manifest (runs.tsv: one line per run with its repetition, build (this or the
+baseline), strategy, preset, batch size, long polling, runtime, the service's and Gatling's CPU ticks
+around it and the machine's busy and total ticks over the same time), the counts each simulation wrote
 (runs/<id>.json) and the latency percentiles of Gatling's own HTML report (runs/<id>/*/index.html).
-Writes figures.json beside the manifest (the numbers StudyCharts draws, one PNG per preset).
+Writes figures.json beside the manifest: "runs" (one row per passed run) and "workloads" (per
+workload = preset/bBATCH/wWAIT/RUNTIME, per strategy: median and range of messages/s over the
+repetitions, core share, noisy flag), which StudyCharts draws, one PNG per workload.
+
+A strategy's cell is flagged noisy when its repetitions spread (max / min of messages/s above
+--noisy-spread, default 1.3) or when other work used the machine during its runs (the machine's busy
+share minus the service's and Gatling's own CPU, median over the repetitions, above --noisy-other,
+default 0.25 of all CPUs).
 
     python3 scripts/e2e-summary.py target/e2e-study/<time> [--charts RELATIVE_DIR] [--jmh docs/jmh-study/REPORT.md]
 """
 import argparse
+import contextlib
 import csv
+import io
 import glob
 import html
 import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 
@@ -26,6 +37,10 @@ CELL = re.compile(r'<td class="value [a-z]+ col-(\d+)">([^<]*)</td>')
 # sets percentile1..4 to 50, 75, 95, 99).
 COLUMNS = {"total": 2, "ko": 4, "p50": 8, "p95": 10, "p99": 11}
 THESIS_PRESETS = ("1-1", "4-1", "1-4", "4-4")
+THESIS_STRATEGIES = ("synchronized", "read-write-lock", "concurrent-pojo", "concurrent-atomic")
+# The order workloads are shown in (presets not listed come after, by name).
+PRESET_ORDER = ("1-1", "4-1", "1-4", "4-4", "heavy", "waiting", "mixed", "fast", "backpressure",
+                "deep-inflight", "many-queues", "hot-queue", "large-batches")
 # The JMH study's names (docs/jmh-study/REPORT.md abbreviates them) of the thesis's profiles.
 JMH_NAMES = {"synchronized": "S", "read-write-lock": "RWL", "concurrent-pojo": "CP", "concurrent-atomic": "CA"}
 
@@ -82,6 +97,44 @@ def variant(run):
     return ", ".join(parts)
 
 
+def cell_of(run):
+    """The run's workload as the study names it: PRESET/bBATCH/wWAIT/RUNTIME."""
+    return f"{run['preset']}/b{run['batch']}/w{run['wait']}/{run['runtime']}"
+
+
+def cell_order(cell):
+    preset, batch, wait, runtime = cell.split("/")
+    rank = PRESET_ORDER.index(preset) if preset in PRESET_ORDER else len(PRESET_ORDER)
+    return rank, preset, int(batch[1:]), int(wait[1:]), runtime
+
+
+def ticks(run, name):
+    value = run.get(name)
+    return int(value) if value not in (None, "") else None
+
+
+def machine_figures(run, counts=None, clk_tck=100):
+    """The machine's busy share of all its CPUs, and the share busy with neither the service nor
+    Gatling (other work; the kernel's share of both included): inside the load window where the
+    simulation measured it (/proc/stat, the service's process_cpu_time_ns_total and Gatling's own
+    CPU at the window's edges), else over the whole run (ramp, window, drain, checks: runs.tsv);
+    None where not recorded."""
+    counts = counts or {}
+    w_busy, w_total = counts.get("machineBusyTicks"), counts.get("machineTotalTicks")
+    if w_busy and w_total:
+        service, gatling = counts.get("serviceCpuSecondsInWindow"), counts.get("gatlingCpuSeconds")
+        if service is None or gatling is None:
+            return w_busy / w_total, None
+        return w_busy / w_total, max(0.0, (w_busy / clk_tck - service - gatling) / (w_total / clk_tck))
+    busy, total = ticks(run, "machine_busy"), ticks(run, "machine_total")
+    if not busy or not total:
+        return None, None
+    own = (ticks(run, "cpu_ticks") or 0) + (ticks(run, "gatling_ticks") or 0)
+    if ticks(run, "cpu_ticks") is None or ticks(run, "gatling_ticks") is None:
+        return busy / total, None
+    return busy / total, max(0.0, (busy - own) / total)
+
+
 def latency(stats, name):
     s = stats.get(name)
     return f"{s['p50']} / {s['p99']}" if s else "-"
@@ -115,6 +168,9 @@ def figures(run, counts, stats, clk_tck):
         cpu = int(run["cpu_ticks"]) / clk_tck
         cpu_source = "/proc"
     contention = counts.get("contentionSeconds")
+    core = counts.get("coreSeconds")
+    http_seconds = counts.get("httpServerSeconds")
+    machine_busy, machine_other = machine_figures(run, counts, clk_tck)
     ko = stats.get("All Requests", {}).get("ko", "?")
     lossless = (counts["pushed"] == counts.get("completedDistinct")
                 and counts.get("serverPushed") == counts["pushed"]
@@ -124,6 +180,8 @@ def figures(run, counts, stats, clk_tck):
     return {
         "preset": run["preset"],
         "variant": variant(run),
+        "cell": cell_of(run),
+        "rep": int(run.get("rep") or 1),
         "strategy": run["strategy"],
         "messagesPerSecond": counts["completedInWindow"] / window,
         "deliveredPerSecond": counts.get("deliveredInWindow", 0) / window,
@@ -132,6 +190,11 @@ def figures(run, counts, stats, clk_tck):
         "cpuMicrosPerRequest": cpu_per_request(run, stats, clk_tck),
         "cpuSource": cpu_source if cpu is not None else None,
         "contentionPerSecond": (contention / window) if contention is not None else None,
+        "coreShare": (core / http_seconds) if core is not None and http_seconds else None,
+        "coreMicrosPerMessage": (1e6 * core / counts["completedInWindow"])
+        if core is not None and counts["completedInWindow"] else None,
+        "machineBusy": machine_busy,
+        "machineOther": machine_other,
         "p50": {k: stats.get(k, {}).get("p50") for k in ("push", "poll", "complete")},
         "p99": {k: stats.get(k, {}).get("p99") for k in ("push", "poll", "complete")},
         "ok": run["status"] == "ok" and lossless and ko in ("0", 0) and counts["pushed"] > 0,
@@ -166,6 +229,145 @@ def jmh_rankings(path):
     return rankings, column_name
 
 
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def share(value):
+    return "n/a" if value is None else f"{value:.0%}"
+
+
+def aggregate(rows, attempts, noisy_spread, noisy_other):
+    """{cell: [per strategy: median, range, n and the medians of the other figures]}, strategies
+    best first (median messages/s)."""
+    by = {}
+    for row in rows:
+        by.setdefault((row["cell"], row["strategy"]), []).append(row)
+    workloads = {}
+    for (cell, strategy), reps in by.items():
+        rates = [r["messagesPerSecond"] for r in reps]
+        low, high = min(rates), max(rates)
+        spread = (high / low) if len(rates) > 1 and low > 0 else None
+        other = median(r["machineOther"] for r in reps)
+        reasons = []
+        if spread is not None and spread > noisy_spread:
+            reasons.append(f"spread {spread:.2f}")
+        if other is not None and other > noisy_other:
+            reasons.append(f"other load {other:.0%}")
+        workloads.setdefault(cell, []).append({
+            "strategy": strategy,
+            "thesis": strategy in THESIS_STRATEGIES,
+            "median": median(rates),
+            "min": low,
+            "max": high,
+            "n": len(rates),
+            "runs": attempts.get((cell, strategy), len(rates)),
+            "spread": spread,
+            "cpuMicrosPerMessage": median(r["cpuMicrosPerMessage"] for r in reps),
+            "coreShare": median(r["coreShare"] for r in reps),
+            "coreMicrosPerMessage": median(r["coreMicrosPerMessage"] for r in reps),
+            "contentionPerSecond": median(r["contentionPerSecond"] for r in reps),
+            "machineBusy": median(r["machineBusy"] for r in reps),
+            "machineOther": other,
+            "capped": any(r["capped"] for r in reps),
+            "noisy": bool(reasons),
+            "noisyWhy": ", ".join(reasons),
+        })
+    for strategies in workloads.values():
+        strategies.sort(key=lambda s: -s["median"])
+    return dict(sorted(workloads.items(), key=lambda item: cell_order(item[0])))
+
+
+def separation(strategies):
+    """Groups of strategies, best first, whose min-max ranges chain into each other: a strategy joins
+    the group above it when its best repetition reaches the lowest repetition of that group. Two
+    groups separate beyond the run-to-run spread; strategies of one group do not."""
+    groups = []
+    for s in strategies:  # best median first
+        if groups and s["max"] >= min(m["min"] for m in groups[-1]):
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups
+
+
+def separation_line(strategies):
+    if len(strategies) < 2:
+        return "one strategy only"
+    groups = separation(strategies)
+    best, worst = strategies[0], strategies[-1]
+    single = [s["strategy"] for s in strategies if s["n"] < 2]
+    caveat = (f" (with a single passed run: {', '.join(single)}, whose spread is unknown)" if single else "")
+    ratio = worst["median"] / best["median"] if best["median"] else 0
+    if len(groups) == 1:
+        return (f"**no strategy separates beyond the run-to-run spread**: every range overlaps a neighbour's; "
+                f"best {best['strategy']} {best['median']:,.0f}, worst {worst['strategy']} {worst['median']:,.0f} "
+                f"({ratio:.2f} of the best){caveat}")
+    order = " > ".join("{" + ", ".join(s["strategy"] for s in g) + "}" if len(g) > 1 else g[0]["strategy"]
+                       for g in groups)
+    apart = "do not overlap" if worst["max"] < best["min"] else "overlap"
+    return (f"**{len(groups)} groups separate beyond the run-to-run spread**: {order}; best {best['strategy']} "
+            f"{best['median']:,.0f} vs worst {worst['strategy']} {worst['median']:,.0f} ({ratio:.2f} of the best), "
+            f"their ranges {apart}{caveat}")
+
+
+def print_workloads(workloads, args, jmh, jmh_column, reps, noisy_spread, noisy_other):
+    print("## Per workload, over the repetitions")
+    print()
+    print(f"Each strategy ran each workload (preset/bBATCH/wWAIT/RUNTIME) {reps} time(s), each repetition on a "
+          "fresh service start, in a shuffled order. **messages/s**: the median over the repetitions that passed, "
+          "**range** min-max and **n** passed / run. **CPU µs/msg**, **core share** (time request threads spent "
+          "inside the queue core, `qs_core_seconds_total`, over the time spent answering requests, "
+          "`http_server_requests_seconds_sum`, both inside the window), **core µs/msg** (core seconds in the "
+          "window / messages completed in it), **contention s/s**, **machine busy** (all CPUs, every process, "
+          "inside the window; over the whole run where the simulation did not measure it) and **other** (busy minus the service's and Gatling's own CPU: other work on the "
+          "machine): medians over the repetitions; n/a where the service does not export the counter. "
+          f"**noisy**: the repetitions spread by more than {noisy_spread:g}x (max / min messages/s), or other "
+          f"work took more than {noisy_other:.0%} of the machine's CPUs (median over the repetitions): read such "
+          "a row with care. **Separate**: strategies are grouped, best median first, while the range of one "
+          "reaches the lowest repetition of the group above; groups that do not reach each other separate "
+          "beyond the run-to-run spread. Thesis strategies in bold.")
+    for cell, strategies in workloads.items():
+        print()
+        print(f"### {cell}")
+        print()
+        print("| # | strategy | messages/s | range | n | max/min | CPU µs/msg | core share | core µs/msg "
+              "| contention s/s | machine busy | other | noisy |")
+        print("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for i, s in enumerate(strategies, 1):
+            name = f"**{s['strategy']}**" if s["thesis"] else s["strategy"]
+            print(f"| {i} | {name}{'*' if s['capped'] else ''} | {s['median']:,.0f} | {s['min']:,.0f}-{s['max']:,.0f} "
+                  f"| {s['n']}/{s['runs']} | {number(s['spread'], 2)} | {number(s['cpuMicrosPerMessage'], 1)} "
+                  f"| {share(s['coreShare'])} | {number(s['coreMicrosPerMessage'], 1)} "
+                  f"| {number(s['contentionPerSecond'], 4)} | {share(s['machineBusy'])} | {share(s['machineOther'])} "
+                  f"| {'**noisy** (' + s['noisyWhy'] + ')' if s['noisy'] else '-'} |")
+        print()
+        print(f"- Separate: {separation_line(strategies)}.")
+        preset = cell.split("/")[0]
+        if cell == f"{preset}/b1/w0/17-platform" and preset in jmh:
+            names = ", ".join(f"{v} = {k}" for k, v in JMH_NAMES.items())
+            print(f"- JMH study ({jmh_column}, Total): {jmh[preset]} ({names})")
+        print()
+        print(f"![{cell}]({args.charts}/{chart_name(cell)}.png)")
+    print()
+
+
+def medians_of(reps):
+    """One row of a strategy's repetitions of one cell: the first's names, the numbers' medians."""
+    row = dict(reps[0])
+    for key, value in reps[0].items():
+        if isinstance(value, float) or key in ("messagesPerSecond", "requestsPerSecond", "cpuMicrosPerMessage",
+                                                "cpuMicrosPerRequest", "contentionPerSecond", "ofCeiling"):
+            row[key] = median(r.get(key) for r in reps)
+    row["capped"] = any(r["capped"] for r in reps)
+    return row
+
+
+def chart_name(cell):
+    return cell.replace("/", "_")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -173,6 +375,11 @@ def main():
                         help="where the PNGs are, relative to the summary's own location")
     parser.add_argument("--jmh", default=os.path.join(os.path.dirname(__file__), "..", "docs", "jmh-study",
                                                       "REPORT.md"))
+    parser.add_argument("--noisy-spread", type=float, default=1.3,
+                        help="max / min of a cell's messages/s over the repetitions above which it is noisy")
+    parser.add_argument("--noisy-other", type=float, default=0.25,
+                        help="share of all CPUs busy with other work than the service and Gatling above which "
+                             "a cell is noisy")
     args = parser.parse_args()
     out = args.out
 
@@ -185,6 +392,7 @@ def main():
         runs = list(csv.DictReader(f, delimiter="\t"))
     for run in runs:
         run.setdefault("build", "this")
+        run["rep"] = run.get("rep") or "1"
         run["label"] = run["strategy"] + ("@baseline" if run["build"] == "baseline" else "")
     clk_tck = int(settings.get("clkTck", 100))
 
@@ -202,7 +410,12 @@ def main():
           f"warm-up per service; preset `backpressure` against a service capped at "
           f"`qs.limits.max-total-bytes={settings.get('backpressureBytes', '?')}`; matrix: {settings.get('matrix', '?')}")
     print("- Gatling and the service share these CPUs (and the machine may be shared with other work): "
-          "absolute numbers are a floor; compare within one run. One run per cell, no repetitions.")
+          "absolute numbers are a floor; compare within one study. "
+          f"{settings.get('reps', 1)} repetition(s) per strategy and cell, each on its own service start; "
+          f"order: {settings.get('order', 'enum order, one run per cell')}, SEED={settings.get('seed', '-')} "
+          "(`order.tsv` in the output folder has it).")
+    if settings.get("serviceSettings"):
+        print("- service settings by preset: " + "; ".join(f"`{k}`: {v}" for k, v in settings["serviceSettings"].items()))
     print("- **messages/s**: messages completed (204) inside the load window / window; **delivered/s** the same "
           "for deliveries. **CPU µs/msg**: the service's process CPU time (user + system, all threads: "
           "requests, GC, JIT) from the baseline before the load to the check after the drain, divided by the "
@@ -220,26 +433,35 @@ def main():
               "in this run (its ceiling too); they are left out of the rankings and pictures.")
     print()
 
+    # The details (ceiling, every run) are written first and printed after the headline (per workload).
+    header_out = sys.stdout
+    details = io.StringIO()
+    sys.stdout = details
     ceilings = {}
     ceiling_runs = [r for r in runs if r["strategy"] == "ceiling"]
     if ceiling_runs:
         print("## Ceiling: a request that touches no queue (`GET /actuator/info`) at the same number of users")
         print()
-        print("| build | preset | users | req/s | CPU µs/req | p50 / p99 ms | errors |")
-        print("|---|---|---:|---:|---:|---|---:|")
-        for run in ceiling_runs:
+        print("Every repetition's run; the fractions of the ceiling below use the median of its repetitions.")
+        print()
+        print("| build | preset | rep | users | req/s | CPU µs/req | p50 / p99 ms | errors |")
+        print("|---|---|---:|---:|---:|---:|---|---:|")
+        ceiling_rates = {}
+        for run in sorted(ceiling_runs, key=lambda r: (r["build"], r["preset"], int(r["rep"]))):
             counts = load(os.path.join(out, "runs", run["id"] + ".json"))
             stats = report_stats(os.path.join(out, "runs", run["id"]))
             if not counts:
-                print(f"| {run['build']} | {run['preset']} | - | missing | - | - | - |")
+                print(f"| {run['build']} | {run['preset']} | {run['rep']} | - | missing | - | - | - |")
                 continue
             rps = counts["requestsInWindow"] / counts["windowSeconds"]
-            ceilings[run["build"], run["preset"]] = rps
-            print(f"| {run['build']} | {run['preset']} | {counts['users']} | {rps:,.0f} "
+            ceiling_rates.setdefault((run["build"], run["preset"]), []).append(rps)
+            print(f"| {run['build']} | {run['preset']} | {run['rep']} | {counts['users']} | {rps:,.0f} "
                   f"| {number(cpu_per_request(run, stats, clk_tck))} | {latency(stats, 'no-op')} "
                   f"| {stats.get('All Requests', {}).get('ko', '-')} |")
         print()
+        ceilings = {key: statistics.median(rates) for key, rates in ceiling_rates.items()}
 
+    attempts = {}
     rows = []
     baseline_rows = []
     any_capped = False
@@ -248,21 +470,31 @@ def main():
     for run in runs:
         if run["strategy"] != "ceiling" and run["preset"] not in presets:
             presets.append(run["preset"])
-    print("## Per preset")
-    for preset in presets:
+    print("## Every run, per preset")
+    print()
+    print("One row per run (repetition **rep**), in the order of strategy and variant; **core share**: "
+          "`qs_core_seconds_total` over `http_server_requests_seconds_sum` inside the window; **machine "
+          "busy / other**: the machine's busy share of all CPUs inside the window (else over the run), and the "
+          "share not used by the service or Gatling; **load 1 min** before and after the run.")
+    for preset in sorted(presets, key=lambda p: cell_order(f"{p}/b1/w0/x")):
         print()
         print(f"### {preset}")
         print()
-        print("| strategy | variant | messages/s | delivered/s | req/s | of ceiling | CPU µs/msg | CPU µs/req "
-              "| contention s/s | push p50 / p99 | poll p50 / p99 | complete p50 / p99 | empty polls | 429s "
+        print("| strategy | variant | rep | messages/s | delivered/s | req/s | of ceiling | CPU µs/msg | CPU µs/req "
+              "| contention s/s | core share | core µs/msg | machine busy / other | load 1 min "
+              "| push p50 / p99 | poll p50 / p99 | complete p50 / p99 | empty polls | 429s "
               "| duplicates | errors | nothing lost |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|---:|---|")
-        for run in (r for r in runs if r["preset"] == preset and r["strategy"] != "ceiling"):
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---:|---:|---:|---|")
+        for run in sorted((r for r in runs if r["preset"] == preset and r["strategy"] != "ceiling"),
+                          key=lambda r: (r["label"], cell_order(cell_of(r)), int(r["rep"]))):
             counts = load(os.path.join(out, "runs", run["id"] + ".json"))
             stats = report_stats(os.path.join(out, "runs", run["id"]))
+            if run["build"] == "this":
+                key = (cell_of(run), run["strategy"])
+                attempts[key] = attempts.get(key, 0) + 1
             if not counts or "completedInWindow" not in counts:
-                print(f"| {run['label']} | {variant(run)} | missing (see runs/{run['id']}.log) "
-                      f"| | | | | | | | | | | | | | |")
+                print(f"| {run['label']} | {variant(run)} | {run['rep']} | missing (see runs/{run['id']}.log) "
+                      f"| | | | | | | | | | | | | | | | | |")
                 failed = True
                 continue
             fig = figures(run, counts, stats, clk_tck)
@@ -291,16 +523,23 @@ def main():
             cpu = number(fig["cpuMicrosPerMessage"], 1) + (" (/proc)" if fig["cpuSource"] == "/proc" else "")
             ko_cell = f"{fig['ko']} (429)" if fig["capped"] else fig["ko"]
             shown = fig["variant"] + (" (cap hit)" if fig["capped"] else "")
-            print(f"| {run['label']} | {shown} | {fig['messagesPerSecond']:,.0f} "
+            load_cell = f"{run.get('load1_start') or '?'} → {run.get('load1_end') or '?'}"
+            print(f"| {run['label']} | {shown} | {run['rep']} | {fig['messagesPerSecond']:,.0f} "
                   f"| {fig['deliveredPerSecond']:,.0f} | {fig['requestsPerSecond']:,.0f} | {number(fig['ofCeiling'], 2)} "
                   f"| {cpu} | {number(fig['cpuMicrosPerRequest'])} | {number(fig['contentionPerSecond'], 4)} "
+                  f"| {share(fig['coreShare'])} | {number(fig['coreMicrosPerMessage'], 1)} "
+                  f"| {share(fig['machineBusy'])} / {share(fig['machineOther'])} | {load_cell} "
                   f"| {latency(stats, 'push')} | {latency(stats, 'poll')} | {latency(stats, 'complete')} "
                   f"| {empty} | {counts.get('backPressured', 0):,} | {counts['duplicates']} "
                   f"| {ko_cell} | {lost} |")
-        print()
-        print(f"![{preset}]({args.charts}/{preset}.png)")
 
     print()
+    sys.stdout = header_out
+    reps = settings.get("reps", max((int(r["rep"]) for r in runs), default=1))
+    workloads = aggregate(rows, attempts, args.noisy_spread, args.noisy_other)
+    jmh, jmh_column = jmh_rankings(args.jmh)
+    print_workloads(workloads, args, jmh, jmh_column, reps, args.noisy_spread, args.noisy_other)
+    print(details.getvalue(), end="")
     if any_capped:
         print("**cap hit**: pushes answered 429 (a cap of `qs.limits`, half the heap by default) in a preset "
               "that does not expect back pressure: the producers outran the consumers until the queues held "
@@ -309,8 +548,8 @@ def main():
         print()
     print("## Per strategy at a glance")
     print()
-    print("messages/s (CPU µs per message) in the cells every strategy ran; contention s/s at 4-4 single, JDK 17; "
-          "* cap hit.")
+    print("Median messages/s over the repetitions (median CPU µs per message) in the cells every strategy ran; "
+          "contention s/s at 4-4 single, JDK 17; * cap hit.")
     print()
     glance = [("4-4", "single, 17-platform"), ("4-4", "batch 10, 17-platform"), ("4-4", "batch 100, 17-platform"),
               ("4-4", "single, 25-platform"), ("4-4", "single, 25-virtual"), ("waiting", "single, 17-platform"),
@@ -321,7 +560,10 @@ def main():
     glance = [g for g in glance if any(r["preset"] == g[0] and r["variant"] == g[1] for r in rows)]
     print("| strategy | " + " | ".join(f"{p} {v}" for p, v in glance) + " | contention 4-4 |")
     print("|---|" + "---:|" * (len(glance) + 1))
-    by = {(r["strategy"], r["preset"], r["variant"]): r for r in rows}
+    by = {}
+    for r in rows:
+        by.setdefault((r["strategy"], r["preset"], r["variant"]), []).append(r)
+    by = {key: medians_of(reps_) for key, reps_ in by.items()}
     for strategy in dict.fromkeys(r["strategy"] for r in rows):
         cells = []
         for p, v in glance:
@@ -342,7 +584,10 @@ def main():
         print("| strategy | cell | req/s | of ceiling | CPU µs/req | baseline req/s | baseline of ceiling "
               "| baseline CPU µs/req | CPU per request, this / baseline |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        baseline_by = {}
         for b in baseline_rows:
+            baseline_by.setdefault((b["strategy"], b["preset"], b["variant"]), []).append(b)
+        for b in (medians_of(reps_) for reps_ in baseline_by.values()):
             r = by.get((b["strategy"], b["preset"], b["variant"]))
             if not r:
                 continue
@@ -353,26 +598,6 @@ def main():
                   f"| {b['requestsPerSecond']:,.0f} | {number(b['ofCeiling'], 2)} "
                   f"| {number(b['cpuMicrosPerRequest'])} | {number(ratio, 2)} |")
 
-    print()
-    print("## Ranking by messages/s")
-    print()
-    print("Per preset and variant, best first, each as a share of the best; spread = worst / best. Runs that "
-          "failed (errors, a loss, nothing pushed) are left out here and in the pictures; * cap hit (shown).")
-    jmh, jmh_column = jmh_rankings(args.jmh)
-    for preset in presets:
-        print()
-        print(f"- **{preset}**")
-        for name in dict.fromkeys(r["variant"] for r in rows if r["preset"] == preset):
-            ranked = sorted(((r["messagesPerSecond"], r["strategy"] + ("*" if r["capped"] else "")) for r in rows
-                             if r["preset"] == preset and r["variant"] == name), reverse=True)
-            if not ranked:
-                continue
-            best = ranked[0][0] or 1
-            order = ", ".join(f"{s} {c:,.0f} ({c / best:.0%})" for c, s in ranked)
-            print(f"  - {name}: {order}; spread {ranked[-1][0] / best:.2f}")
-        if preset in jmh:
-            names = ", ".join(f"{v} = {k}" for k, v in JMH_NAMES.items())
-            print(f"  - JMH study ({jmh_column}, Total): {jmh[preset]} ({names})")
     print()
     print("Gatling's HTML reports: `runs/<id>/*/index.html` in the study's output folder; the service's log "
           "per service start in `services/`.")
@@ -388,7 +613,8 @@ def main():
     print("_Not written yet._")
 
     with open(os.path.join(out, "figures.json"), "w", encoding="utf-8") as f:
-        json.dump(rows, f, indent=1)
+        json.dump({"runs": rows, "workloads": [{"workload": cell, "chart": chart_name(cell), "strategies": strategies}
+                                               for cell, strategies in workloads.items()]}, f, indent=1)
     return 1 if failed else 0
 
 

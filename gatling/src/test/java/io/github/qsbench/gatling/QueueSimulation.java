@@ -76,8 +76,11 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * <p>
  * Besides its counts, the run records the service's process CPU time
  * ({@code process_cpu_time_ns_total}) from the baseline scrape before the load to the
- * check after the drain, and its core contention ({@code qs_contention_seconds_total})
- * inside the window, when the service exports them.
+ * check after the drain, and inside the window its core contention
+ * ({@code qs_contention_seconds_total}), the time request threads spent inside the core
+ * ({@code qs_core_seconds_total}) and answering requests at all
+ * ({@code http_server_requests_seconds_sum}), when the service exports them, and the
+ * machine's CPU in the window beside the service's and Gatling's ({@link MachineSample}).
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
@@ -91,6 +94,14 @@ public class QueueSimulation extends Simulation {
 	private static final String CPU_METRIC = "process_cpu_time_ns_total";
 
 	private static final String CONTENTION_METRIC = "qs_contention_seconds_total";
+
+	/**
+	 * Seconds request threads spent inside calls into the queue core (newer services).
+	 */
+	private static final String CORE_METRIC = "qs_core_seconds_total";
+
+	/** Seconds the service spent answering HTTP requests (Spring's request timer). */
+	private static final String HTTP_SECONDS_METRIC = "http_server_requests_seconds_sum";
 
 	private final LoadSettings settings = LoadSettings.fromSystemProperties();
 
@@ -143,6 +154,9 @@ public class QueueSimulation extends Simulation {
 
 	/** The exposition at the window's start, for the contention inside the window. */
 	private volatile String windowOpen;
+
+	/** The machine's CPU at the window's start. */
+	private volatile MachineSample windowOpenMachine;
 
 	private final ScheduledExecutorService windowScrapes = Executors.newSingleThreadScheduledExecutor(runnable -> {
 		Thread thread = new Thread(runnable, "window-scrapes");
@@ -222,8 +236,10 @@ public class QueueSimulation extends Simulation {
 		this.windowStart = this.baselineNanos + this.settings.ramp().toNanos();
 		this.windowEnd = this.windowStart + this.settings.duration().toNanos();
 		this.drainDeadline = this.windowEnd + this.settings.drain().toNanos();
-		this.windowScrapes.schedule(() -> this.windowOpen = scrape(), this.windowStart - System.nanoTime(),
-				TimeUnit.NANOSECONDS);
+		this.windowScrapes.schedule(() -> {
+			this.windowOpenMachine = MachineSample.now();
+			this.windowOpen = scrape();
+		}, this.windowStart - System.nanoTime(), TimeUnit.NANOSECONDS);
 		this.windowScrapes.schedule(this::recordWindowContention, this.windowEnd - System.nanoTime(),
 				TimeUnit.NANOSECONDS);
 	}
@@ -550,14 +566,23 @@ public class QueueSimulation extends Simulation {
 	}
 
 	/**
-	 * Core contention inside the load window only (a rate: the ramp and the drain run at
-	 * another load), from the scrapes at the window's start and end.
+	 * Core contention, core time and HTTP request time inside the load window only (the
+	 * ramp and the drain run at another load), from the scrapes at the window's start and
+	 * end; each only where the service exports it.
 	 */
 	private void recordWindowContention() {
+		MachineSample openMachine = this.windowOpenMachine;
+		MachineSample closeMachine = MachineSample.now();
 		String open = this.windowOpen;
 		String close = scrape();
+		if (openMachine != null && closeMachine != null) {
+			closeMachine.putSince(openMachine, this.counts);
+		}
 		if (open != null && close != null) {
+			delta(open, close, CPU_METRIC).ifPresent(ns -> this.counts.put("serviceCpuSecondsInWindow", ns / 1e9));
 			delta(open, close, CONTENTION_METRIC).ifPresent(s -> this.counts.put("contentionSeconds", s));
+			delta(open, close, CORE_METRIC).ifPresent(s -> this.counts.put("coreSeconds", s));
+			delta(open, close, HTTP_SECONDS_METRIC).ifPresent(s -> this.counts.put("httpServerSeconds", s));
 		}
 	}
 
