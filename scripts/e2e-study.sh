@@ -34,9 +34,10 @@
 # The presets are those LoadSettings has (io.github.qsbench.gatling.PresetList, from the compiled
 # simulations); before they are compiled, PRESET_NAMES or a built-in list stands in.
 # Some presets need their own service settings (one service start per setting): backpressure a
-# small byte cap (BACKPRESSURE_BYTES), large-batches qs.limits.max-total-bytes=LARGE_BYTES (1GB) on
-# a LARGE_HEAP (2g) heap (as docs/e2e-study-batches.md), deep-inflight qs.lease-timeout=DEEP_LEASE
-# (5m) so that the messages it holds are not delivered again.
+# small byte cap (BACKPRESSURE_BYTES); deep-inflight, many-queues and large-batches share one
+# service with qs.limits.max-total-bytes=LARGE_BYTES (1GB) on a LARGE_HEAP (2g) heap (as
+# docs/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout=DEEP_LEASE
+# (5m, so that the messages deep-inflight holds are not delivered again).
 # The strategies of FULL_STRATEGIES (default: the thesis's four) run every cell; the others run only
 # the cells of CORE_CELLS and SEPARATE_CELLS that the matrix has (default: 4-4 single, b10 and b100; waiting without and
 # with long polls; 4-4 on JDK 25 platform and virtual), so that every strategy of the enum gets
@@ -209,8 +210,7 @@ service_key() {
 	local p="${1%%/*}" r="${1##*/}"
 	case "$p" in
 		backpressure) echo "$r+caps" ;;
-		large-batches) echo "$r+large" ;;
-		deep-inflight) echo "$r+lease" ;;
+		deep-inflight | many-queues | large-batches) echo "$r+separate" ;;
 		*) echo "$r" ;;
 	esac
 }
@@ -225,8 +225,8 @@ service_settings() {
 	[[ "$r" == *-virtual ]] && SVC_ARGS+=(--spring.threads.virtual.enabled=true)
 	case "$tag" in
 		caps) SVC_ARGS+=(--qs.limits.max-total-bytes="$BACKPRESSURE_BYTES"); SVC_WARMUP=backpressure ;;
-		large) SVC_HEAP="$LARGE_HEAP"; SVC_ARGS+=(--qs.limits.max-total-bytes="$LARGE_BYTES") ;;
-		lease) SVC_ARGS+=(--qs.lease-timeout="$DEEP_LEASE") ;;
+		separate) SVC_HEAP="$LARGE_HEAP"
+			SVC_ARGS+=(--qs.limits.max-total-bytes="$LARGE_BYTES" --qs.lease-timeout="$DEEP_LEASE") ;;
 		"") ;;
 		*) echo "unknown service settings '$tag'" >&2; exit 2 ;;
 	esac
@@ -444,7 +444,7 @@ cat >"$OUT/settings.json" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
  "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
  "presetsFrom": "$PRESETS_FROM",
- "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES", "deep-inflight": "qs.lease-timeout=$DEEP_LEASE", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
+ "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=$DEEP_LEASE", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
  "clkTck": $(getconf CLK_TCK),
  "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}
