@@ -71,6 +71,12 @@ class LiveHttpTests {
 	}
 
 	@Test
+	void events_notInTheOpenApiDescription() {
+		assertThat(this.http.get("/v3/api-docs").body()).contains("/queues/{queue}/messages")
+			.doesNotContain("/live/events");
+	}
+
+	@Test
 	void events_snapshotsCarryTheStrategyAndTheQuantities_toAnyOrigin() throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/live/events"))
 			.header("Accept", "text/event-stream")
