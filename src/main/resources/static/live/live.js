@@ -1,0 +1,189 @@
+// The live page: one EventSource per instance (this one, or those of ?instances=a,b), one series
+// per instance and quantity in each chart. Each chart element carries data-samples (values
+// received) and data-measured (false while no instance has its meter), which .ci/live-page-check.sh reads.
+(function () {
+  'use strict';
+
+  const WINDOW_SECONDS = 300;
+  const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+  const DASHES = [[], [8, 4], [2, 3]];
+  const QUEUES = '{uri=~"/queues.*"}';
+
+  // key: the field of the snapshot (LiveSnapshot.java); scale: to the chart's unit.
+  const CHARTS = [
+    { id: 'messages', title: 'Messages per second', quantities: [
+      { key: 'pushedPerSecond', short: 'pushed', metric: 'rate(qs_messages_pushed_total)' },
+      { key: 'deliveredPerSecond', short: 'delivered', metric: 'rate(qs_messages_delivered_total)' },
+      { key: 'completedPerSecond', short: 'completed', metric: 'rate(qs_messages_completed_total)' }] },
+    { id: 'latency', title: 'Request latency, ms', quantities: [
+      { key: 'latencyP50Seconds', short: 'p50', scale: 1000,
+        metric: 'histogram_quantile(0.5, rate(http_server_requests_seconds_bucket' + QUEUES + '))' },
+      { key: 'latencyP95Seconds', short: 'p95', scale: 1000, metric: 'histogram_quantile(0.95, ...)' },
+      { key: 'latencyP99Seconds', short: 'p99', scale: 1000, metric: 'histogram_quantile(0.99, ...)' }] },
+    { id: 'core-share', title: "Core's share of request time, %", measured: 'coreMeasured', quantities: [
+      { key: 'coreShare', scale: 100,
+        metric: 'rate(qs_core_seconds_total) / rate(http_server_requests_seconds_sum' + QUEUES + ')' }] },
+    { id: 'core-per-message', title: 'Core time per completed message, µs', measured: 'coreMeasured', quantities: [
+      { key: 'coreMicrosPerMessage', metric: 'rate(qs_core_seconds_total) / rate(qs_messages_completed_total)' }] },
+    { id: 'contention', title: 'Contention, seconds waited per second', measured: 'contentionMeasured', quantities: [
+      { key: 'contentionSecondsPerSecond', metric: 'rate(qs_contention_seconds_total)' }] },
+    { id: 'depth', title: 'Depth, messages', quantities: [
+      { key: 'ready', short: 'ready', metric: 'qs_messages_ready' },
+      { key: 'inflight', short: 'in flight', metric: 'qs_messages_inflight' }] },
+    { id: 'refused', title: 'Refused pushes (429) per second', quantities: [
+      { key: 'refusedPerSecond', metric: 'rate(qs_pushes_refused_total)' }] },
+    { id: 'cpu', title: 'Process CPU, % of all cores', quantities: [
+      { key: 'processCpuUsage', scale: 100, metric: 'process_cpu_usage' }] },
+    { id: 'gc', title: 'GC pause, ms per second', quantities: [
+      { key: 'gcPauseSecondsPerSecond', scale: 1000, metric: 'rate(jvm_gc_pause_seconds_sum)' }] },
+  ];
+
+  const param = new URLSearchParams(window.location.search).get('instances');
+  const urls = (param || '').split(',').map((url) => url.trim().replace(/\/+$/, '')).filter((url) => url);
+  const instances = (urls.length ? urls : ['']).map((url, index) => ({
+    url, index, label: null, bySecond: new Map(), item: null,
+  }));
+  const charts = CHARTS.map(createChart);
+  instances.forEach(connect);
+  window.addEventListener('resize', () => charts.forEach((chart) => chart.plot.setSize(size(chart))));
+
+  function createChart(def) {
+    const element = document.createElement('section');
+    element.className = 'chart';
+    element.id = 'chart-' + def.id;
+    element.dataset.samples = '0';
+    element.dataset.measured = def.measured ? 'false' : 'true';
+    const title = document.createElement('h2');
+    title.textContent = def.title;
+    element.appendChild(title);
+    def.quantities.forEach((quantity) => {
+      const metric = document.createElement('div');
+      metric.className = 'metric';
+      metric.textContent = (quantity.short ? quantity.short + ': ' : '') + quantity.metric;
+      element.appendChild(metric);
+    });
+    const unmeasured = document.createElement('div');
+    unmeasured.className = 'unmeasured';
+    element.appendChild(unmeasured);
+    document.getElementById('charts').appendChild(element);
+    const chart = { def, element, unmeasured, series: [], samples: 0, notMeasuredBy: new Set() };
+    chart.plot = new uPlot({
+      ...size({ element }),
+      series: [{}],
+      scales: { x: { time: true } },
+      axes: [{}, { size: 60 }],
+      legend: { live: true },
+    }, [[]], element);
+    return chart;
+  }
+
+  function size(chart) {
+    return { width: Math.max(300, chart.element.clientWidth - 10), height: 200 };
+  }
+
+  function connect(instance) {
+    const source = new EventSource(instance.url + '/live/events');
+    source.addEventListener('snapshot', (event) => receive(instance, JSON.parse(event.data)));
+    source.onopen = () => status(instance, '');
+    source.onerror = () => status(instance, 'disconnected, retrying');
+  }
+
+  function receive(instance, snapshot) {
+    if (instance.label === null) {
+      introduce(instance, snapshot);
+    }
+    const second = Math.round(snapshot.time / 1000);
+    instance.bySecond.set(second, snapshot);
+    for (const old of instance.bySecond.keys()) {
+      if (old > second - WINDOW_SECONDS) {
+        break;
+      }
+      instance.bySecond.delete(old);
+    }
+    charts.forEach((chart) => count(chart, instance, snapshot));
+    scheduleDraw();
+  }
+
+  // The first snapshot names the instance: its legend, and its series in every chart.
+  function introduce(instance, snapshot) {
+    instance.label = snapshot.strategy + ' (' + snapshot.threads + ' threads)';
+    const item = instanceItem(instance);
+    item.dataset.strategy = snapshot.strategy;
+    item.querySelector('.strategy').textContent = snapshot.strategy;
+    item.querySelector('.details').textContent = ', ' + snapshot.threads + ' threads, ' + snapshot.jvm
+      + (instance.url ? ', ' + instance.url : '');
+    charts.forEach((chart) => chart.def.quantities.forEach((quantity, q) => {
+      const label = instance.label + (chart.def.quantities.length > 1 ? ' ' + quantity.short : '');
+      chart.series.push({ instance, quantity });
+      chart.plot.addSeries({
+        label, stroke: COLORS[instance.index % COLORS.length], dash: DASHES[q % DASHES.length],
+        width: 1.5, spanGaps: true, value: (u, v) => (v == null ? '-' : format(v)),
+      });
+    }));
+  }
+
+  function count(chart, instance, snapshot) {
+    if (chart.def.measured && !snapshot[chart.def.measured]) {
+      chart.notMeasuredBy.add(instance.label);
+    }
+    else {
+      chart.notMeasuredBy.delete(instance.label);
+      if (chart.def.measured) {
+        chart.element.dataset.measured = 'true';
+      }
+      if (chart.def.quantities.some((quantity) => snapshot[quantity.key] != null)) {
+        chart.samples++;
+        chart.element.dataset.samples = String(chart.samples);
+      }
+    }
+    chart.unmeasured.textContent = chart.notMeasuredBy.size
+      ? 'not measured on ' + [...chart.notMeasuredBy].join(', ') : '';
+  }
+
+  let drawPending = false;
+
+  function scheduleDraw() {
+    if (!drawPending) {
+      drawPending = true;
+      window.requestAnimationFrame(draw);
+    }
+  }
+
+  function draw() {
+    drawPending = false;
+    const seconds = new Set();
+    instances.forEach((instance) => instance.bySecond.forEach((_, second) => seconds.add(second)));
+    const xs = [...seconds].sort((a, b) => a - b);
+    charts.forEach((chart) => {
+      const data = [xs];
+      chart.series.forEach(({ instance, quantity }) => data.push(xs.map((second) => {
+        const snapshot = instance.bySecond.get(second);
+        const value = snapshot ? snapshot[quantity.key] : null;
+        return value == null ? null : value * (quantity.scale || 1);
+      })));
+      chart.plot.setData(data);
+    });
+  }
+
+  function format(value) {
+    const magnitude = Math.abs(value);
+    return magnitude >= 100 ? value.toFixed(0) : magnitude >= 1 ? value.toFixed(2) : value.toPrecision(3);
+  }
+
+  function instanceItem(instance) {
+    if (!instance.item) {
+      const item = document.createElement('li');
+      item.innerHTML = '<span class="swatch"></span><span class="strategy"></span><span class="details"></span>'
+        + '<span class="status"></span>';
+      item.querySelector('.swatch').style.background = COLORS[instance.index % COLORS.length];
+      item.querySelector('.strategy').textContent = instance.url || window.location.host;
+      document.getElementById('instances').appendChild(item);
+      instance.item = item;
+    }
+    return instance.item;
+  }
+
+  function status(instance, text) {
+    instanceItem(instance).querySelector('.status').textContent = text;
+  }
+}());
