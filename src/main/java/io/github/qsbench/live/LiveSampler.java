@@ -39,11 +39,11 @@ import io.github.qsbench.config.QueueServiceProperties;
  * <p>
  * Meters read: {@code qs.messages.pushed}, {@code qs.messages.delivered},
  * {@code qs.messages.completed}, {@code qs.pushes.refused} (counters, summed over their
- * tags), {@code qs.core.seconds} and {@code qs.contention} (function counters, summed;
- * either may be absent), {@code qs.messages.ready} and {@code qs.messages.inflight}
- * (gauges), {@code http.server.requests} (timers whose {@code uri} starts with
- * {@code /queues}, as the dashboard selects them), {@code process.cpu.usage} (gauge) and
- * {@code jvm.gc.pause} (timers).
+ * tags), {@code qs.core} and {@code qs.contention} (function counters, summed; either may
+ * be absent), {@code qs.messages.ready} and {@code qs.messages.inflight} (gauges),
+ * {@code http.server.requests} (timers whose {@code uri} starts with {@code /queues}, as
+ * the dashboard selects them), {@code process.cpu.usage} (gauge) and {@code jvm.gc.pause}
+ * (timers).
  */
 @Component
 public class LiveSampler implements SmartLifecycle {
@@ -164,8 +164,8 @@ public class LiveSampler implements SmartLifecycle {
 			gcPause += timer.totalTime(TimeUnit.SECONDS);
 		}
 		return new Reading(this.nanoTime.getAsLong(), total("qs.messages.pushed"), total("qs.messages.delivered"),
-				total("qs.messages.completed"), total("qs.pushes.refused"), total("qs.core.seconds"),
-				total("qs.contention"), gcPause, requests, gauge("qs.messages.ready"), gauge("qs.messages.inflight"),
+				total("qs.messages.completed"), total("qs.pushes.refused"), total("qs.core"), total("qs.contention"),
+				gcPause, requests, gauge("qs.messages.ready"), gauge("qs.messages.inflight"),
 				gauge("process.cpu.usage"));
 	}
 

@@ -101,13 +101,14 @@ class LiveHttpTests {
 
 			List<String> seen = new ArrayList<>();
 			long deadline = System.nanoTime() + MAX_WAIT.toNanos();
-			while (!seen.containsAll(List.of("pushed", "delivered", "completed", "latency"))
+			while (!seen.containsAll(List.of("pushed", "delivered", "completed", "latency", "core"))
 					&& System.nanoTime() < deadline) {
 				DocumentContext snapshot = JsonPath.parse(next(snapshots));
 				positive(snapshot, "$.pushedPerSecond", "pushed", seen);
 				positive(snapshot, "$.deliveredPerSecond", "delivered", seen);
 				positive(snapshot, "$.completedPerSecond", "completed", seen);
 				positive(snapshot, "$.latencyP99Seconds", "latency", seen);
+				positive(snapshot, "$.coreShare", "core", seen);
 				assertThat(snapshot.read("$.ready", Double.class)).isNotNull();
 				assertThat(snapshot.read("$.inflight", Double.class)).isNotNull();
 				assertThat(snapshot.read("$.refusedPerSecond", Double.class)).isNotNull();
@@ -115,7 +116,8 @@ class LiveHttpTests {
 				assertThat(snapshot.read("$", Map.class)).containsKeys("coreShare", "coreMicrosPerMessage",
 						"contentionSecondsPerSecond", "processCpuUsage", "latencyP50Seconds", "latencyP95Seconds");
 			}
-			assertThat(seen).as("quantities seen moving").contains("pushed", "delivered", "completed", "latency");
+			assertThat(seen).as("quantities seen moving")
+				.contains("pushed", "delivered", "completed", "latency", "core");
 		}
 	}
 

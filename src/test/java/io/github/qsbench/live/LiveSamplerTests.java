@@ -18,8 +18,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /**
  * The per-second arithmetic on a registry the test fills itself, with time moved by hand:
  * a Prometheus registry, as the service's (a simple registry keeps no histogram buckets).
- * {@code qs.core.seconds} is registered here as the queue layer registers it (one
- * function counter per operation), to show that the sampler sums it over its tags.
+ * {@code qs.core} is registered here as the queue layer registers it (one function
+ * counter per operation), to show that the sampler sums it over its tags.
  */
 class LiveSamplerTests {
 
@@ -87,7 +87,8 @@ class LiveSamplerTests {
 	}
 
 	private void coreSeconds(String operation, AtomicLong nanos) {
-		FunctionCounter.builder("qs.core.seconds", nanos, (n) -> n.get() / 1e9)
+		FunctionCounter.builder("qs.core", nanos, (n) -> n.get() / 1e9)
+			.baseUnit("seconds")
 			.tag("operation", operation)
 			.register(this.registry);
 	}
