@@ -623,8 +623,9 @@ public class QueueSimulation extends Simulation {
 		/**
 		 * Consume during the window; then drain until producers have stopped, every
 		 * abandoned message came back and was completed, the consumer holds nothing, and
-		 * it has polled every queue once and found it empty; or until the drain's
-		 * deadline.
+		 * either every message pushed was completed or it has polled every queue once and
+		 * found it empty (over 10,000 queues that sweep alone takes minutes); or until
+		 * the drain's deadline.
 		 */
 		private boolean keepConsuming(Session session) {
 			if (loading()) {
@@ -634,7 +635,8 @@ public class QueueSimulation extends Simulation {
 				return false;
 			}
 			return this.producersRunning.get() > 0 || !this.abandonedOpen.isEmpty()
-					|| session.<Holding>get("holding").size() > 0 || session.getInt("emptyRound") < this.share.queues();
+					|| session.<Holding>get("holding").size() > 0 || (session.getInt("emptyRound") < this.share.queues()
+							&& this.completedIds.size() < this.counts.pushed.sum());
 		}
 
 		/**
