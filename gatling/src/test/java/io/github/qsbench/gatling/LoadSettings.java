@@ -46,7 +46,11 @@ import java.util.stream.Collectors;
  * 1,000 to 50,000) and completes the oldest it holds after each poll, so the walk meets
  * that many leased messages. Give a ramp long enough to fill the depth
  * ({@code -DrampSeconds}); the counts report the service's in-flight gauge at the
- * window's edges.</li>
+ * window's edges. A held message is completed before half its lease has passed
+ * ({@code -DleaseSeconds}, default 30 as the service's {@code qs.lease-timeout}), so
+ * under the default lease the depth is what consumers cycle in 15 s
+ * ({@code releasedBeforeLease} counts the early ones); for the full depth start the
+ * service with {@code --qs.lease-timeout=10m} and pass {@code -DleaseSeconds=600}.</li>
  * <li>{@code many-queues}: what do the map and its lock cost when queues come and go?
  * 4-4, 100-byte bodies over 10,000 queues: each push goes to the next queue, so a queue
  * is created by its first push and removed once polled empty. Consumers follow the

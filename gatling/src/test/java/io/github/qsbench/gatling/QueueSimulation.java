@@ -77,18 +77,33 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * completed.
  *
  * <p>
+ * With {@code -DinFlight} (preset {@code deep-inflight}) consumers hold what they poll
+ * and complete the oldest held once they hold more than their share; they complete a held
+ * message before half its lease ({@code -DleaseSeconds}) has passed in any case, since a
+ * lapsed lease would bring it back as a duplicate (allowed by the loss check, but
+ * misleading for an exactly-once strategy), and complete everything held at the drain.
+ *
+ * <p>
  * With {@code -DrampSeconds} the load runs that long before the counted window opens, so
  * that Gatling's own JVM (fresh each run) is past its JIT warm-up when counting starts.
  *
  * <p>
+ * With {@code -DbaseUrls} each service gets its share of the load ({@link Instance}), its
+ * own checks (named with its host and port, as are its requests in Gatling's report) and
+ * its own counts; the counts file adds them up and lists each under {@code instances}.
+ *
+ * <p>
  * Besides its counts, the run records the service's process CPU time
  * ({@code process_cpu_time_ns_total}) from the baseline scrape before the load to the
- * check after the drain, and its core contention ({@code qs_contention_seconds_total})
- * inside the window, when the service exports them.
+ * check after the drain, its core contention ({@code qs_contention_seconds_total}) inside
+ * the window, when the service exports them, and its messages in flight
+ * ({@code qs_messages_inflight}) at the window's start and end.
  *
  * <pre>
  * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrl=http://127.0.0.1:8080 -Dpreset=4-4 -DdurationSeconds=60
  * ./mvnw -f gatling/pom.xml gatling:test -Dpreset=waiting -DbatchSize=10 -DwaitSeconds=2
+ * ./mvnw -f gatling/pom.xml gatling:test -Dpreset=deep-inflight -DrampSeconds=20 -DleaseSeconds=600
+ * ./mvnw -f gatling/pom.xml gatling:test -DbaseUrls=http://127.0.0.1:8081,http://127.0.0.1:8082
  * </pre>
  */
 public class QueueSimulation extends Simulation {
