@@ -36,8 +36,10 @@
 # Some presets need their own service settings (one service start per setting): backpressure a
 # small byte cap (BACKPRESSURE_BYTES); deep-inflight, many-queues and large-batches share one
 # service with qs.limits.max-total-bytes=LARGE_BYTES (1GB) on a LARGE_HEAP (2g) heap (as
-# docs/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout=DEEP_LEASE
-# (5m, so that the messages deep-inflight holds are not delivered again).
+# docs/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout of
+# DEEP_LEASE_SECONDS (300, so that the DEEP_INFLIGHT messages per queue (10,000) deep-inflight holds
+# are not delivered again; it ramps DEEP_RAMP s (10) to fill them), and room for 20,000
+# queues (many-queues spreads over 10,000, the default cap).
 # The strategies of FULL_STRATEGIES (default: the thesis's four) run every cell; the others run only
 # the cells of CORE_CELLS and SEPARATE_CELLS that the matrix has (default: 4-4 single, b10 and b100; waiting without and
 # with long polls; 4-4 on JDK 25 platform and virtual), so that every strategy of the enum gets
@@ -63,7 +65,7 @@
 #
 # Environment: STRATEGIES (default or "all": every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
 # SEPARATE_CELLS, PARTS, CELLS, MATRIX, REPS (default 3), SEED, PRESET_NAMES, LARGE_HEAP, LARGE_BYTES,
-# DEEP_LEASE, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
+# DEEP_LEASE_SECONDS, DEEP_INFLIGHT, DEEP_RAMP, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
 # (s, default 5), FIRST_WARMUP, DRAIN (longest drain, s, default 60), WAIT (long poll seconds,
 # default 2), BACKPRESSURE_BYTES (the byte cap of preset backpressure, default 1MB), HEAP (default
 # 512m), JAVA17 (default java), JAVA25 (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java),
@@ -137,7 +139,9 @@ SEED="${SEED:-$(date +%s)}"
 [[ "$SEED" =~ ^[0-9]+$ ]] || { echo "SEED must be a number, was '$SEED'" >&2; exit 2; }
 LARGE_HEAP="${LARGE_HEAP:-2g}"
 LARGE_BYTES="${LARGE_BYTES:-1GB}"
-DEEP_LEASE="${DEEP_LEASE:-5m}"
+DEEP_LEASE_SECONDS="${DEEP_LEASE_SECONDS:-300}"
+DEEP_INFLIGHT="${DEEP_INFLIGHT:-10000}"
+DEEP_RAMP="${DEEP_RAMP:-10}"
 SEPARATE_CELLS="${SEPARATE_CELLS:-deep-inflight/b1/w0/17-platform many-queues/b1/w0/17-platform hot-queue/b1/w$WAIT/25-virtual large-batches/b100/w0/17-platform}"
 CORE_CELLS="${CORE_CELLS:-4-4/b1/w0/17-platform 4-4/b10/w0/17-platform 4-4/b100/w0/17-platform waiting/b1/w0/17-platform waiting/b1/w$WAIT/17-platform 4-4/b1/w0/25-platform 4-4/b1/w0/25-virtual}"
 BASELINE_JAR="${BASELINE_JAR:-}"
@@ -226,7 +230,7 @@ service_settings() {
 	case "$tag" in
 		caps) SVC_ARGS+=(--qs.limits.max-total-bytes="$BACKPRESSURE_BYTES"); SVC_WARMUP=backpressure ;;
 		separate) SVC_HEAP="$LARGE_HEAP"
-			SVC_ARGS+=(--qs.limits.max-total-bytes="$LARGE_BYTES" --qs.lease-timeout="$DEEP_LEASE") ;;
+			SVC_ARGS+=(--qs.limits.max-total-bytes="$LARGE_BYTES" --qs.lease-timeout="${DEEP_LEASE_SECONDS}s" --qs.limits.max-queues=20000) ;;
 		"") ;;
 		*) echo "unknown service settings '$tag'" >&2; exit 2 ;;
 	esac
@@ -412,7 +416,12 @@ gatling() {
 props_of() { # cell -> system properties of QueueSimulation
 	local p b w r
 	IFS=/ read -r p b w r <<<"$1"
-	echo "preset=$p batchSize=${b#b} waitSeconds=${w#w} rampSeconds=$RAMP durationSeconds=$DURATION"
+	local extra=""
+	# deep-inflight: the ramp fills DEEP_INFLIGHT held messages per queue before the window opens,
+	# and consumers may hold them as long as the service's lease lets them.
+	[[ "$p" == deep-inflight ]] &&
+		extra=" inFlight=$DEEP_INFLIGHT leaseSeconds=$DEEP_LEASE_SECONDS rampSeconds=$DEEP_RAMP"
+	echo "preset=$p batchSize=${b#b} waitSeconds=${w#w} rampSeconds=$RAMP durationSeconds=$DURATION$extra"
 }
 
 mkdir -p "$OUT/runs" "$OUT/services"
@@ -444,7 +453,7 @@ cat >"$OUT/settings.json" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
  "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
  "presetsFrom": "$PRESETS_FROM",
- "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=$DEEP_LEASE", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
+ "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=${DEEP_LEASE_SECONDS}s, deep-inflight inFlight=$DEEP_INFLIGHT per queue after a ${DEEP_RAMP}s ramp, qs.limits.max-queues=20000", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
  "clkTck": $(getconf CLK_TCK),
  "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}

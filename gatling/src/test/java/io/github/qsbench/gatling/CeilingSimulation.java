@@ -71,7 +71,7 @@ public class CeilingSimulation extends Simulation {
 
 	@Override
 	public void after() {
-		this.counts.write(this.settings.countsFile());
+		RunCounts.write(this.settings.countsFile(), this.counts.toMap());
 		System.out.println("CeilingSimulation counts: " + this.counts.toMap());
 	}
 

@@ -1,8 +1,10 @@
 package io.github.qsbench.gatling;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -34,7 +36,48 @@ import java.util.stream.Collectors;
  * pressure.</li>
  * </ul>
  *
- * @param baseUrl the service, for example {@code http://127.0.0.1:8080}
+ * <p>
+ * Four more stress one part of the core each:
+ * <ul>
+ * <li>{@code deep-inflight}: what does a poll cost when many messages are leased and not
+ * yet completed? The thesis's AbstractQS poll (its 5.2.3.1) walks from the queue's head
+ * past every leased message to the first ready one. 4-4, 100-byte bodies, 2 queues; each
+ * consumer holds its share of {@code -DinFlight} messages per queue (default 20,000,
+ * 1,000 to 50,000) and completes the oldest it holds after each poll, so the walk meets
+ * that many leased messages. Give a ramp long enough to fill the depth
+ * ({@code -DrampSeconds}); the counts report the service's in-flight gauge at the
+ * window's edges. A held message is completed before half its lease has passed
+ * ({@code -DleaseSeconds}, default 30 as the service's {@code qs.lease-timeout}), so
+ * under the default lease the depth is what consumers cycle in 15 s
+ * ({@code releasedBeforeLease} counts the early ones); for the full depth start the
+ * service with {@code --qs.lease-timeout=10m} and pass {@code -DleaseSeconds=600}.</li>
+ * <li>{@code many-queues}: what do the map and its lock cost when queues come and go?
+ * 4-4, 100-byte bodies over 10,000 queues: each push goes to the next queue, so a queue
+ * is created by its first push and removed once polled empty. Consumers follow the
+ * producers ({@code followProducers}): each poll goes to the queue of the oldest push no
+ * consumer has followed yet, so polls find messages. Consumers each sweeping all 10,000
+ * queues would mostly meet empty queues and measure empty polls instead. The service's
+ * default {@code qs.limits.max-queues} is 10,000: run it alone on the service, or raise
+ * the cap.</li>
+ * <li>{@code hot-queue}: what does one queue cost with many consumers waiting on it? One
+ * queue, 256 consumers (try 64 to 512) long-polling it for up to 2 s, 4 producers
+ * unthrottled. The study runs the service on virtual threads
+ * ({@code --spring.threads.virtual.enabled=true}, JDK 25) so that the threads are not the
+ * limit.</li>
+ * <li>{@code large-batches}: how far apart are the strategies once batches take most of
+ * the HTTP cost away? 4-4, batches of 100, unthrottled, back pressure honoured. Start the
+ * service with a large cap ({@code -Xmx2g}, or {@code --qs.limits.max-total-bytes=1GB} as
+ * docs/e2e-study-batches.md did) so that 429s do not decide the rate.</li>
+ * </ul>
+ *
+ * <p>
+ * With {@code -DbaseUrls=URL,URL,...} one load is spread over several services (separate
+ * in-memory instances, typically running two strategies side by side): each gets an equal
+ * share of the producers, consumers and rate ({@link #share}), its own queues (a message
+ * pushed to one exists only there) and the same shape of load.
+ *
+ * @param baseUrls the services, for example {@code http://127.0.0.1:8080}; the load is
+ * spread evenly over them
  * @param preset the preset's name as given, or {@code CONSUMERS-PRODUCERS} when the user
  * counts are overridden
  * @param producers virtual users that push in a loop
@@ -70,16 +113,29 @@ import java.util.stream.Collectors;
  * @param countsFile where the run's own counts are written as JSON at the end
  * @param abandonShare the share (0 to 1) of first deliveries a consumer never completes,
  * as if it crashed; the service must deliver them again once their lease lapses
+ * @param inFlight messages each queue keeps leased and not completed (0 = consumers
+ * complete what they poll at once); consumers release them at the drain
+ * @param leaseSeconds the service's lease ({@code qs.lease-timeout}): a held message is
+ * completed before half of it has passed, whatever inFlight says, so that no lease lapses
+ * and no redelivery passes for a duplicate
+ * @param followProducers whether consumers poll the queues the producers pushed to, in
+ * push order, instead of each walking the queues round-robin
  */
-record LoadSettings(String baseUrl, String preset, int producers, int consumers, double rate, Duration ramp,
+record LoadSettings(List<String> baseUrls, String preset, int producers, int consumers, double rate, Duration ramp,
 		Duration duration, int messageBytes, int largeBytes, double largeShare, Duration think, int batchSize,
 		int waitSeconds, boolean honourRetryAfter, int queues, Duration drain, Duration emptyPollPause,
-		String queuePrefix, String countsFile, double abandonShare) {
+		String queuePrefix, String countsFile, double abandonShare, int inFlight, int leaseSeconds,
+		boolean followProducers) {
 
 	/** Largest batch and longest wait the API accepts. */
 	static final int MAX_BATCH = 100;
 
 	static final int MAX_WAIT_SECONDS = 20;
+
+	/** The range of {@code -DinFlight}, messages leased per queue (0 = off). */
+	static final int MIN_IN_FLIGHT = 1_000;
+
+	static final int MAX_IN_FLIGHT = 50_000;
 
 	/**
 	 * One named load.
@@ -93,19 +149,26 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 	 * @param thinkMs a consumer's work on each poll answer before it completes
 	 * @param rate messages per second over all producers, 0 = unthrottled
 	 * @param backPressure whether producers expect 429 and honour {@code Retry-After}
+	 * @param defaults the preset's values of other properties ({@code queues},
+	 * {@code batchSize}, {@code waitSeconds}, {@code inFlight}, {@code followProducers})
 	 */
 	record Preset(String name, int consumers, int producers, int messageBytes, int largeBytes, double largeShare,
-			long thinkMs, double rate, boolean backPressure) {
+			long thinkMs, double rate, boolean backPressure, Map<String, String> defaults) {
 
 		static final List<Preset> ALL = List.of(thesis("1-1", 1, 1), thesis("4-1", 4, 1), thesis("1-4", 1, 4),
-				thesis("4-4", 4, 4), new Preset("heavy", 4, 2, 64 * 1024, 64 * 1024, 0, 0, 0, false),
-				new Preset("waiting", 4, 1, 100, 100, 0, 20, 100, false),
-				new Preset("mixed", 4, 4, 100, 64 * 1024, 0.02, 0, 0, false),
-				new Preset("backpressure", 1, 4, 100, 100, 0, 0, 0, true),
-				new Preset("fast", 4, 4, 16, 16, 0, 0, 0, false));
+				thesis("4-4", 4, 4), new Preset("heavy", 4, 2, 64 * 1024, 64 * 1024, 0, 0, 0, false, Map.of()),
+				new Preset("waiting", 4, 1, 100, 100, 0, 20, 100, false, Map.of()),
+				new Preset("mixed", 4, 4, 100, 64 * 1024, 0.02, 0, 0, false, Map.of()),
+				new Preset("backpressure", 1, 4, 100, 100, 0, 0, 0, true, Map.of()),
+				new Preset("fast", 4, 4, 16, 16, 0, 0, 0, false, Map.of()),
+				new Preset("deep-inflight", 4, 4, 100, 100, 0, 0, 0, false, Map.of("queues", "2", "inFlight", "20000")),
+				new Preset("many-queues", 4, 4, 100, 100, 0, 0, 0, false,
+						Map.of("queues", "10000", "followProducers", "true")),
+				new Preset("hot-queue", 256, 4, 100, 100, 0, 0, 0, false, Map.of("queues", "1", "waitSeconds", "2")),
+				new Preset("large-batches", 4, 4, 100, 100, 0, 0, 0, true, Map.of("batchSize", "100")));
 
 		private static Preset thesis(String name, int consumers, int producers) {
-			return new Preset(name, consumers, producers, 100, 100, 0, 0, 0, false);
+			return new Preset(name, consumers, producers, 100, 100, 0, 0, 0, false, Map.of());
 		}
 
 		static Preset named(String name) {
@@ -126,11 +189,11 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 			throw new IllegalArgumentException("consumers and producers must be at least 1");
 		}
 		boolean custom = System.getProperty("consumers") != null || System.getProperty("producers") != null;
-		int batchSize = Integer.getInteger("batchSize", 1);
+		int batchSize = Integer.parseInt(property(preset, "batchSize", "1"));
 		if (batchSize < 1 || batchSize > MAX_BATCH) {
 			throw new IllegalArgumentException("batchSize must be 1 to " + MAX_BATCH + ", was " + batchSize);
 		}
-		int waitSeconds = Integer.getInteger("waitSeconds", 0);
+		int waitSeconds = Integer.parseInt(property(preset, "waitSeconds", "0"));
 		if (waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
 			throw new IllegalArgumentException("waitSeconds must be 0 to " + MAX_WAIT_SECONDS + ", was " + waitSeconds);
 		}
@@ -139,17 +202,81 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 		if (messageBytes < 1 || largeBytes < 1) {
 			throw new IllegalArgumentException("messageBytes and largeBytes must be at least 1");
 		}
-		return new LoadSettings(stripSlash(System.getProperty("baseUrl", "http://127.0.0.1:8080")),
-				custom ? consumers + "-" + producers : preset.name(), producers, consumers,
+		int inFlight = Integer.parseInt(property(preset, "inFlight", "0"));
+		if (inFlight != 0 && (inFlight < MIN_IN_FLIGHT || inFlight > MAX_IN_FLIGHT)) {
+			throw new IllegalArgumentException(
+					"inFlight must be 0 (off) or " + MIN_IN_FLIGHT + " to " + MAX_IN_FLIGHT + ", was " + inFlight);
+		}
+		double abandonShare = share("abandonShare", 0);
+		if (inFlight > 0 && abandonShare > 0) {
+			// Abandoned messages would sit among the held ones until their lease lapses.
+			throw new IllegalArgumentException("inFlight and abandonShare do not combine");
+		}
+		int leaseSeconds = Integer.getInteger("leaseSeconds", 30);
+		if (leaseSeconds < 2) {
+			throw new IllegalArgumentException("leaseSeconds must be at least 2, was " + leaseSeconds);
+		}
+		List<String> baseUrls = Arrays
+			.stream(System.getProperty("baseUrls", System.getProperty("baseUrl", "http://127.0.0.1:8080")).split(","))
+			.map(String::trim)
+			.filter(url -> !url.isEmpty())
+			.map(LoadSettings::stripSlash)
+			.toList();
+		if (baseUrls.isEmpty()) {
+			throw new IllegalArgumentException("baseUrls names no service");
+		}
+		return new LoadSettings(baseUrls, custom ? consumers + "-" + producers : preset.name(), producers, consumers,
 				Double.parseDouble(System.getProperty("rate", Double.toString(preset.rate()))),
 				seconds("rampSeconds", 0), seconds("durationSeconds", 30), messageBytes, largeBytes,
 				share("largeShare", preset.largeShare()), Duration.ofMillis(Long.getLong("thinkMs", preset.thinkMs())),
 				batchSize, waitSeconds,
 				Boolean.parseBoolean(System.getProperty("retryAfter", Boolean.toString(preset.backPressure()))),
-				Integer.getInteger("queues", 8), seconds("drainSeconds", 120),
+				Integer.parseInt(property(preset, "queues", "8")), seconds("drainSeconds", 120),
 				Duration.ofMillis(Long.getLong("emptyPollPauseMs", 5)),
 				System.getProperty("queuePrefix", "load-" + Long.toString(System.currentTimeMillis(), 36)),
-				System.getProperty("countsFile", "target/gatling/last-run-counts.json"), share("abandonShare", 0));
+				System.getProperty("countsFile", "target/gatling/last-run-counts.json"), abandonShare, inFlight,
+				leaseSeconds, Boolean.parseBoolean(property(preset, "followProducers", "false")));
+	}
+
+	/** A property as given, else the preset's value, else the fallback. */
+	private static String property(Preset preset, String name, String fallback) {
+		return System.getProperty(name, preset.defaults().getOrDefault(name, fallback));
+	}
+
+	/** The service, when the load goes to one (as it does for each {@link #share}). */
+	String baseUrl() {
+		if (this.baseUrls.size() != 1) {
+			throw new IllegalStateException("one service expected, got " + this.baseUrls);
+		}
+		return this.baseUrls.get(0);
+	}
+
+	/**
+	 * What the i-th service gets: its equal share of the producers, consumers and rate,
+	 * everything else the same. The users must divide evenly, so that every service sees
+	 * the same shape of load.
+	 */
+	LoadSettings share(int instance) {
+		int n = this.baseUrls.size();
+		if (this.producers % n != 0 || this.consumers % n != 0) {
+			throw new IllegalArgumentException(String.format(Locale.ROOT,
+					"%d producers and %d consumers do not divide evenly over %d services: give -Dproducers and"
+							+ " -Dconsumers as multiples of %d",
+					this.producers, this.consumers, n, n));
+		}
+		return new LoadSettings(List.of(this.baseUrls.get(instance)), this.preset, this.producers / n,
+				this.consumers / n, this.rate / n, this.ramp, this.duration, this.messageBytes, this.largeBytes,
+				this.largeShare, this.think, this.batchSize, this.waitSeconds, this.honourRetryAfter, this.queues,
+				this.drain, this.emptyPollPause, this.queuePrefix, this.countsFile, this.abandonShare, this.inFlight,
+				this.leaseSeconds, this.followProducers);
+	}
+
+	/**
+	 * How many messages each consumer holds at most (with inFlight): the queues' depth
+	 * spread over the consumers, who all poll every queue.
+	 */
+	int heldPerConsumer() {
+		return (int) Math.ceil((double) this.inFlight * this.queues / this.consumers);
 	}
 
 	private static double share(String name, double defaultShare) {
@@ -184,7 +311,7 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 		return String.format(Locale.ROOT,
 				"%s: %d consumers, %d producers, rate %s, %ds ramp + %ds, %d-byte bodies%s over %d queues '%s-*', batches of %d,"
 						+ " long polling %s, consumer think %d ms, 429 %s, drain <= %ds,"
-						+ " %.0f%% of first deliveries abandoned",
+						+ " %.0f%% of first deliveries abandoned%s%s%s",
 				this.preset, this.consumers, this.producers, this.rate > 0 ? this.rate + " messages/s" : "unthrottled",
 				this.ramp.toSeconds(), this.duration.toSeconds(), this.messageBytes,
 				(this.largeShare > 0)
@@ -192,7 +319,12 @@ record LoadSettings(String baseUrl, String preset, int producers, int consumers,
 						: "",
 				this.queues, this.queuePrefix, this.batchSize, (this.waitSeconds > 0) ? this.waitSeconds + " s" : "off",
 				this.think.toMillis(), this.honourRetryAfter ? "= back pressure (honour Retry-After)" : "= failure",
-				this.drain.toSeconds(), 100 * this.abandonShare);
+				this.drain.toSeconds(), 100 * this.abandonShare,
+				(this.inFlight > 0) ? String.format(Locale.ROOT,
+						", %d in flight per queue (%d per consumer, each completed within %d s)", this.inFlight,
+						heldPerConsumer(), this.leaseSeconds / 2) : "",
+				this.followProducers ? ", consumers follow the producers' queues" : "",
+				(this.baseUrls.size() > 1) ? ", spread evenly over " + this.baseUrls : "");
 	}
 
 	private static Duration seconds(String name, long defaultSeconds) {

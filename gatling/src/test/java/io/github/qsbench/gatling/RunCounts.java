@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,6 +61,12 @@ final class RunCounts {
 	final LongAdder redeliveredAfterAbandon = new LongAdder();
 
 	/**
+	 * Held messages (with inFlight) completed early because half their lease had passed:
+	 * the in-flight depth was then less than asked for.
+	 */
+	final LongAdder releasedBeforeLease = new LongAdder();
+
+	/**
 	 * Requests answered before the load window closed (the drain and checks excluded).
 	 */
 	final LongAdder requestsInWindow = new LongAdder();
@@ -93,19 +101,43 @@ final class RunCounts {
 		map.put("earlyEmptyLongPolls", this.earlyEmptyLongPolls.sum());
 		map.put("abandoned", this.abandoned.sum());
 		map.put("redeliveredAfterAbandon", this.redeliveredAfterAbandon.sum());
+		map.put("releasedBeforeLease", this.releasedBeforeLease.sum());
 		map.put("requestsInWindow", this.requestsInWindow.sum());
 		map.put("deliveredInWindow", this.deliveredInWindow.sum());
 		map.put("completedInWindow", this.completedInWindow.sum());
 		return map;
 	}
 
-	void write(String file) {
+	/**
+	 * The counts of several services loaded at once, added up: numbers are summed (the
+	 * window's length and the run's elapsed time are the same for all and kept once),
+	 * strategies and other words joined with " + ".
+	 */
+	static Map<String, Object> total(List<Map<String, Object>> instances) {
+		Set<String> shared = Set.of("windowSeconds", "serverSeconds");
+		Map<String, Object> total = new LinkedHashMap<>();
+		for (Map<String, Object> instance : instances) {
+			instance.forEach((key, value) -> total.merge(key, value, (a, b) -> {
+				if (shared.contains(key)) {
+					return a;
+				}
+				if (a instanceof Number x && b instanceof Number y) {
+					double sum = x.doubleValue() + y.doubleValue();
+					return (x instanceof Double || y instanceof Double) ? (Object) sum : (Object) Math.round(sum);
+				}
+				return a + " + " + b;
+			}));
+		}
+		return total;
+	}
+
+	static void write(String file, Map<String, Object> counts) {
 		try {
 			Path path = Path.of(file);
 			if (path.getParent() != null) {
 				Files.createDirectories(path.getParent());
 			}
-			new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(path.toFile(), toMap());
+			new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(path.toFile(), counts);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
