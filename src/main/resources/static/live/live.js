@@ -71,7 +71,7 @@
       ...size({ element }),
       series: [{}],
       scales: { x: { time: true } },
-      axes: [{}, { size: 60 }],
+      axes: [{}, { size: 60, values: (u, splits) => splits.map((v) => (v == null ? '' : format(v))) }],
       legend: { live: true },
     }, [[]], element);
     return chart;
