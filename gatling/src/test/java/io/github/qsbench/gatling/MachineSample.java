@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BiConsumer;
 
 /**
  * The machine's CPU ticks so far (the first line of {@code /proc/stat}, every process,
@@ -36,14 +37,13 @@ record MachineSample(long busyTicks, long totalTicks, long ownCpuNanos) {
 	}
 
 	/**
-	 * Puts the window's machineBusyTicks, machineTotalTicks and gatlingCpuSeconds into
-	 * the counts.
+	 * Puts the window's machineBusyTicks, machineTotalTicks and gatlingCpuSeconds.
 	 */
-	void putSince(MachineSample open, RunCounts counts) {
-		counts.put("machineBusyTicks", this.busyTicks - open.busyTicks);
-		counts.put("machineTotalTicks", this.totalTicks - open.totalTicks);
+	void putSince(MachineSample open, BiConsumer<String, Object> put) {
+		put.accept("machineBusyTicks", this.busyTicks - open.busyTicks);
+		put.accept("machineTotalTicks", this.totalTicks - open.totalTicks);
 		if (this.ownCpuNanos >= 0 && open.ownCpuNanos >= 0) {
-			counts.put("gatlingCpuSeconds", (this.ownCpuNanos - open.ownCpuNanos) / 1e9);
+			put.accept("gatlingCpuSeconds", (this.ownCpuNanos - open.ownCpuNanos) / 1e9);
 		}
 	}
 

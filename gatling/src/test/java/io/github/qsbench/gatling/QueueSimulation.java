@@ -141,7 +141,7 @@ public class QueueSimulation extends Simulation {
 	/** The machine's CPU at the window's start, and what it spent inside the window. */
 	private volatile MachineSample windowOpenMachine;
 
-	private final RunCounts machine = new RunCounts();
+	private final Map<String, Object> machine = new ConcurrentHashMap<>();
 
 	private final ScheduledExecutorService windowScrapes = Executors.newSingleThreadScheduledExecutor(runnable -> {
 		Thread thread = new Thread(runnable, "window-scrapes");
@@ -191,7 +191,7 @@ public class QueueSimulation extends Simulation {
 			MachineSample open = this.windowOpenMachine;
 			MachineSample close = MachineSample.now();
 			if (open != null && close != null) {
-				close.putSince(open, this.machine);
+				close.putSince(open, this.machine::put);
 			}
 			this.instances.forEach(Instance::closeWindow);
 		}, this.windowEnd - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -228,11 +228,7 @@ public class QueueSimulation extends Simulation {
 			run.putAll(RunCounts.total(each));
 			run.put("instances", each);
 		}
-		this.machine.toMap().forEach((key, value) -> {
-			if (key.startsWith("machine") || key.startsWith("gatling")) {
-				run.put(key, value);
-			}
-		});
+		run.putAll(this.machine);
 		RunCounts.write(this.settings.countsFile(), run);
 		System.out.println("QueueSimulation counts: " + run + " (written to " + this.settings.countsFile() + ")");
 	}
