@@ -198,7 +198,7 @@ final class BatchRequests {
 
 	/**
 	 * One entry of a completions batch: the message id and the delivery its lease names,
-	 * {@link io.github.qsbench.core.AbstractMessage#ANY_DELIVERY} without a lease.
+	 * {@link io.github.qsbench.core.QueueServiceCore#ANY_DELIVERY} without a lease.
 	 */
 	record CompletionRequest(long id, int delivery) {
 	}

@@ -3,8 +3,8 @@ package io.github.qsbench.web;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.qsbench.core.AbstractMessage;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.QueueServiceCore;
 
 /**
  * Lease tokens: the opaque string a poll hands out for one delivery (JSON {@code lease},
@@ -47,12 +47,12 @@ final class Leases {
 
 	/**
 	 * The delivery of message {@code id} that an {@code If-Match} header names:
-	 * {@link AbstractMessage#ANY_DELIVERY} without the header or for {@code *}.
+	 * {@link QueueServiceCore#ANY_DELIVERY} without the header or for {@code *}.
 	 * @throws ApiProblem 400 if it is not one strong entity tag of a lease
 	 */
 	static int fromIfMatch(String ifMatch, long id) {
 		if (ifMatch == null || ifMatch.equals("*")) {
-			return AbstractMessage.ANY_DELIVERY;
+			return QueueServiceCore.ANY_DELIVERY;
 		}
 		Matcher matcher = QUOTED.matcher(ifMatch);
 		if (!matcher.matches()) {
@@ -63,12 +63,12 @@ final class Leases {
 
 	/**
 	 * The delivery of message {@code id} that a lease token in a batch names:
-	 * {@link AbstractMessage#ANY_DELIVERY} when absent.
+	 * {@link QueueServiceCore#ANY_DELIVERY} when absent.
 	 * @throws ApiProblem 400 if it is not a token this service hands out
 	 */
 	static int fromToken(String token, long id) {
 		if (token == null) {
-			return AbstractMessage.ANY_DELIVERY;
+			return QueueServiceCore.ANY_DELIVERY;
 		}
 		if (!TOKEN.matcher(token).matches()) {
 			throw invalid();
