@@ -36,10 +36,13 @@ def main(out):
     head += ["new/base", "inside spread", "B/op base", "B/op new"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    outside = 0
+    outside = compared = 0
     for (setup, lookup, strategy), versions in sorted(runs.items(), key=lambda kv: (kv[0][0], kv[0][1], order(kv[0][2]))):
         base = [versions["base"][r][0] for r in rounds if r in versions["base"]]
         new = [versions["new"][r][0] for r in rounds if r in versions["new"]]
+        if not base or not new:
+            continue  # a run cut short: nothing to compare
+        compared += 1
         mean_base, mean_new = sum(base) / len(base), sum(new) / len(new)
         ratio = mean_new / mean_base
         overlap = min(new) <= max(base) and max(new) >= min(base)
@@ -54,7 +57,7 @@ def main(out):
             allocs = [versions[v][r][1] for r in rounds if r in versions[v]]
             row.append(f"{sum(allocs) / len(allocs):.1f}")
         print("| " + " | ".join(row) + " |")
-    print(f"\n{outside} of {len(runs)} ratios outside the run's spread.")
+    print(f"\n{outside} of {compared} ratios outside the run's spread.")
 
 
 def order(strategy):
