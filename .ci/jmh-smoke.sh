@@ -21,7 +21,7 @@ grep -qF '| Idx | BM | Implementation | Score (ops/us) | ± Error (CI) | Rel. G.
   || fail "report lacks the score overview table"
 grep -qF '| Idx | CI min | CI max | Obs. min | Obs. max | SD |' "$report" || fail "report lacks the deviations table"
 ours=$(awk '/^### Ours/{on=1} /^### Thesis/{on=0} on' "$report")
-for name in $(strategies --thesis-names); do # every strategy, from the Strategy enum
+for name in $(strategies --table-names); do # every strategy, from the Strategy enum
   grep -qE "^\| T[0-9]+ \| Total \| $name \| [0-9]" <<<"$ours" || fail "no measured Total row for $name"
 done
 echo "jmh-smoke: OK ($report)"

@@ -26,9 +26,10 @@
 #   NAME_BASE_URL and NAME_PID instead; its log defaults to target/service-NAME-PROFILE.log.
 # stop_service_as NAME   stops that one, as stop_service does.
 # free_port         prints a free TCP port on 127.0.0.1.
-# strategies [--thesis-names]
-#   prints the strategy profile names (or the thesis's names), one a line, from the compiled
-#   Strategy enum (io.github.qsbench.config.StrategyList); needs target/classes (any build).
+# strategies [--table-names]
+#   prints the strategy profile names (or the JMH report's table names), one a line, from the
+#   compiled Strategy enum (io.github.qsbench.config.StrategyList); needs target/classes (any
+#   build).
 
 QS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PORT=""

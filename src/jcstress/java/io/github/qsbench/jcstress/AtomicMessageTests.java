@@ -19,6 +19,11 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * {@code ConcurrentQSWithAtomicMessage} does. Every change is one compare-and-set of the
  * whole state, so of two racing grabs or completions exactly one wins: a double grab or a
  * double completion is FORBIDDEN. Outcomes read {@code actor1, actor2, arbiter}.
+ *
+ * <p>
+ * The race shapes repeat those of the other message suites, and each other, on purpose:
+ * jcstress runs one annotated class per race, and each message class has outcomes of its
+ * own.
  */
 public final class AtomicMessageTests {
 

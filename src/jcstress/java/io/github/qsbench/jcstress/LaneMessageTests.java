@@ -3,8 +3,8 @@ package io.github.qsbench.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.github.qsbench.core.AbstractMessage;
 import io.github.qsbench.core.LaneMessage;
+import io.github.qsbench.core.QueueServiceCore;
 
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -19,6 +19,11 @@ import org.openjdk.jcstress.infra.results.LLI_Result;
  * meets a redelivery (made under the queue's lock) or another completion on the
  * {@link LaneMessage}'s one word of lease expiry, deliveries and completed bit. Outcomes
  * read {@code actor1, actor2, arbiter}.
+ *
+ * <p>
+ * The race shapes repeat those of the other message suites, and each other, on purpose:
+ * jcstress runs one annotated class per race, and each message class has outcomes of its
+ * own.
  */
 public final class LaneMessageTests {
 
@@ -76,12 +81,12 @@ public final class LaneMessageTests {
 
 		@Actor
 		public void completer1(LLI_Result r) {
-			r.r1 = this.message.complete(AbstractMessage.ANY_DELIVERY);
+			r.r1 = this.message.complete(QueueServiceCore.ANY_DELIVERY);
 		}
 
 		@Actor
 		public void completer2(LLI_Result r) {
-			r.r2 = this.message.complete(AbstractMessage.ANY_DELIVERY);
+			r.r2 = this.message.complete(QueueServiceCore.ANY_DELIVERY);
 		}
 
 		@Arbiter

@@ -21,6 +21,11 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * consumers both grab one message (that strategy's at-least-once delivery) and two
  * completions both win; the strategies that guard the queue never let this happen.
  * Outcomes read {@code actor1, actor2, arbiter}.
+ *
+ * <p>
+ * The race shapes repeat those of the other message suites, and each other, on purpose:
+ * jcstress runs one annotated class per race, and each message class has outcomes of its
+ * own.
  */
 public final class PojoMessageTests {
 

@@ -3,7 +3,7 @@ package io.github.qsbench.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.github.qsbench.core.AbstractMessage;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.SplitDelivery;
 import io.github.qsbench.core.SplitMessage;
 
@@ -21,6 +21,11 @@ import org.openjdk.jcstress.infra.results.ZZZ_Result;
  * them: the claim of a {@link SplitDelivery} (the in-flight record of one delivery), and
  * a {@link SplitMessage}'s delivery state, which a redelivery and a completion of the
  * same delivery both change. Outcomes read {@code actor1, actor2, arbiter}.
+ *
+ * <p>
+ * The race shapes repeat those of the other message suites, and each other, on purpose:
+ * jcstress runs one annotated class per race, and each message class has outcomes of its
+ * own.
  */
 public final class SplitMessageTests {
 
@@ -107,12 +112,12 @@ public final class SplitMessageTests {
 
 		@Actor
 		public void completer1(LLI_Result r) {
-			r.r1 = this.message.complete(AbstractMessage.ANY_DELIVERY);
+			r.r1 = this.message.complete(QueueServiceCore.ANY_DELIVERY);
 		}
 
 		@Actor
 		public void completer2(LLI_Result r) {
-			r.r2 = this.message.complete(AbstractMessage.ANY_DELIVERY);
+			r.r2 = this.message.complete(QueueServiceCore.ANY_DELIVERY);
 		}
 
 		@Arbiter

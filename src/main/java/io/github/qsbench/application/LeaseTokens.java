@@ -2,8 +2,8 @@ package io.github.qsbench.application;
 
 import java.util.regex.Pattern;
 
-import io.github.qsbench.core.AbstractMessage;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.QueueServiceCore;
 
 /**
  * Lease tokens: the opaque string a poll hands out for one delivery and a completion may
@@ -16,12 +16,6 @@ public final class LeaseTokens {
 
 	/** What a token looks like today, for API descriptions. */
 	public static final String TOKEN_REGEX = "[1-9][0-9]{0,18}\\.[1-9][0-9]{0,8}";
-
-	/**
-	 * The delivery a completion names when it names no lease: whichever is current. The
-	 * one place outside the core that names the core's constant.
-	 */
-	static final int ANY_DELIVERY = AbstractMessage.ANY_DELIVERY;
 
 	private static final Pattern TOKEN = Pattern.compile(TOKEN_REGEX);
 
@@ -39,13 +33,13 @@ public final class LeaseTokens {
 	}
 
 	/**
-	 * The delivery of message {@code id} that a token names: {@link #ANY_DELIVERY}
-	 * without one.
+	 * The delivery of message {@code id} that a token names:
+	 * {@link QueueServiceCore#ANY_DELIVERY} without one.
 	 * @throws InvalidRequestException if it is not a token this service hands out
 	 */
 	static int delivery(String token, long id) {
 		if (token == null) {
-			return ANY_DELIVERY;
+			return QueueServiceCore.ANY_DELIVERY;
 		}
 		if (!TOKEN.matcher(token).matches()) {
 			throw invalid();

@@ -9,10 +9,10 @@ import io.github.qsbench.core.strategy.Strategy;
  * the {@link Strategy} enum instead of copying it ({@code scripts/lib/service.sh}'s
  * {@code strategies}):
  * {@code java -cp target/classes io.github.qsbench.config.StrategyList}. With
- * {@code --thesis-names} it prints the names the thesis's tables use instead. The core
- * needs nothing beyond the JDK, so the compiled classes are enough; from the packaged jar
- * alone: {@code java -cp queue-service.jar
- * -Dloader.main=io.github.qsbench.config.StrategyList
+ * {@code --table-names} it prints the names the JMH report's tables use instead. Listing
+ * the enum builds no strategy, so the core's libraries (Agrona, JCTools) are not needed
+ * and the compiled classes are enough; from the packaged jar alone: {@code java -cp
+ * queue-service.jar -Dloader.main=io.github.qsbench.config.StrategyList
  * org.springframework.boot.loader.launch.PropertiesLauncher}.
  */
 public final class StrategyList {
@@ -21,13 +21,13 @@ public final class StrategyList {
 	}
 
 	public static void main(String[] args) {
-		boolean thesisNames = Arrays.equals(args, new String[] { "--thesis-names" });
-		if (args.length > 0 && !thesisNames) {
-			System.err.println("usage: StrategyList [--thesis-names]");
+		boolean tableNames = Arrays.equals(args, new String[] { "--table-names" });
+		if (args.length > 0 && !tableNames) {
+			System.err.println("usage: StrategyList [--table-names]");
 			System.exit(2);
 		}
 		for (Strategy strategy : Strategy.values()) {
-			System.out.println(thesisNames ? strategy.thesisName() : strategy.profile());
+			System.out.println(tableNames ? strategy.tableName() : strategy.profile());
 		}
 	}
 

@@ -7,22 +7,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
 /**
  * Messages in flight kept apart from ready ones (thesis 5.2.3.1), with one lock per queue
- * (a {@link Lane}) instead of lock-free structures: the framework of
- * {@link AbstractSplitQS} where everything a queue holds is touched under its own lock,
+ * (a {@link LockedLane}) instead of lock-free structures: the outline of
+ * {@link AbstractLanesQS} where everything a queue holds is touched under its own lock,
  * so it can live in plain arrays. A lane has
  * <ul>
  * <li>a ready queue and an in-flight record, both {@link ArrayDeque}s (array rings: no
  * node per message, no record per delivery); a message's lease expiry lives in the
  * message ({@link LaneMessage});</li>
- * <li>with id lookup, an index of its messages by id ({@link IdIndex#plain()}), so a
- * queue's index leaves memory with the queue.</li>
+ * <li>an index of its messages by id ({@link IdIndex#plain()}; {@link IdIndex#none()}
+ * without id lookup), so a queue's index leaves memory with the queue.</li>
  * </ul>
  *
  * <p>
@@ -53,17 +51,14 @@ import java.util.function.Supplier;
  * in-flight head (at the next poll of its queue, or at its completion by id if it is at
  * the head), or at once with {@link Eviction#EAGER}. When a lane holds nothing any more
  * it closes (the queue no longer exists, nor counts, nor is charged); it stays in the map
- * a while, as in {@link AbstractSplitQS}, where the next push reopens it under its lock;
- * one removed for good is never reopened. A lane that closes after holding many messages
- * gets new, small arrays and index, since neither shrinks.
+ * a while ({@link AbstractLanesQS#retire}), where the next push reopens it under its
+ * lock; one removed for good is never reopened. A lane that closes after holding many
+ * messages gets new, small arrays and index, since neither shrinks.
  *
  * <p>
  * Locks are taken one at a time, never nested, so no order between them is needed.
  */
-public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneLockedQS.Lane> {
-
-	/** Closed lanes kept in the map, see {@link #retire}. */
-	private static final int RETIRED = 64;
+public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneLockedQS.LockedLane, LaneMessage> {
 
 	/** A lane that held more than this many messages gets new arrays when it closes. */
 	private static final int SHRINK_ABOVE = 1024;
@@ -85,7 +80,8 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	/** {@link Waiting#SIDE_BEHIND_SPINS}. */
 	private final boolean sideBehindSpins;
 
-	private final AtomicReferenceArray<Lane> retired = new AtomicReferenceArray<>(RETIRED);
+	/** Whether each lane gets an index by id. */
+	private final boolean indexed;
 
 	/**
 	 * @param locks makes each new queue's lock, a mutual exclusion one
@@ -95,6 +91,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		super(options);
 		this.locks = Objects.requireNonNull(locks, "locks");
 		this.sideBehindSpins = Objects.requireNonNull(waiting, "waiting") == Waiting.SIDE_BEHIND_SPINS;
+		this.indexed = options.idLookup();
 	}
 
 	/** How a thread waits for a lane's lock that another thread holds. */
@@ -123,67 +120,27 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	@Override
-	public Message push(String queue, byte[] body) {
-		long charge = (this.capacity != null) ? this.capacity.reserve(body) : 0;
-		LaneMessage message = new LaneMessage(this.lastId.incrementAndGet(), body);
-		Lane lane = admit(queue, 1, charge);
-		try {
-			add(lane, message);
-		}
-		finally {
-			lane.lock.unlock();
-		}
-		if (this.held != null) {
-			this.held.increment();
-		}
-		return message;
-	}
-
-	@Override
-	public List<Message> pushAll(String queue, List<byte[]> bodies) {
-		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
-		List<Message> created = new ArrayList<>(bodies.size());
-		for (byte[] body : bodies) {
-			created.add(new LaneMessage(this.lastId.incrementAndGet(), body));
-		}
-		Lane lane = admit(queue, created.size(), charge);
-		try {
-			for (Message message : created) {
-				add(lane, (LaneMessage) message);
-			}
-		}
-		finally {
-			lane.lock.unlock();
-		}
-		if (this.held != null) {
-			this.held.add(created.size());
-		}
-		return List.copyOf(created);
+	LaneMessage newMessage(long id, String queue, byte[] body) {
+		return new LaneMessage(id, body);
 	}
 
 	/**
 	 * The named lane, locked, not removed and admitting {@code count} more messages
 	 * (opened if it was closed; a new one is made closed). If a cap refuses them, the
-	 * lane is unlocked and {@code charge} released.
+	 * lane is unlocked (and dropped if this call made it).
 	 */
-	private Lane admit(String name, int count, long charge) {
-		Lane lane = lockedLane(name);
+	@Override
+	LockedLane admit(String name, int count) {
+		LockedLane lane = lockedLane(name);
 		try {
-			if (this.maxPerQueue != Integer.MAX_VALUE && lane.size + count > this.maxPerQueue) {
-				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
-			}
+			checkRoom(lane.size, count, this.maxPerQueue);
 			if (lane.closed) {
-				if (this.capacity != null) {
-					this.capacity.reserveQueue();
-				}
+				this.ledger.openQueue(count);
 				lane.closed = false;
 			}
 			return lane;
 		}
 		catch (CapacityExceededException ex) {
-			if (this.capacity != null) {
-				this.capacity.releaseBytes(charge);
-			}
 			dropIfUnused(lane);
 			lane.lock.unlock();
 			throw ex;
@@ -194,11 +151,11 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * The named lane, locked and not removed; a new one is made closed, for
 	 * {@link #admit} to open.
 	 */
-	private Lane lockedLane(String name) {
+	private LockedLane lockedLane(String name) {
 		while (true) {
-			Lane lane = this.lanes.get(name);
+			LockedLane lane = this.lanes.get(name);
 			if (lane == null) {
-				lane = this.lanes.computeIfAbsent(name, n -> new Lane(n, this.locks.get(), this.idLookup));
+				lane = this.lanes.computeIfAbsent(name, n -> new LockedLane(n, this.locks.get(), this.indexed));
 			}
 			lockToPush(lane);
 			if (!lane.removed) {
@@ -210,21 +167,24 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		}
 	}
 
-	/** Under the lane's lock. */
-	private void add(Lane lane, LaneMessage message) {
+	@Override
+	void add(LockedLane lane, LaneMessage message) {
 		lane.ready.addLast(message);
-		if (lane.index != null) {
-			lane.index.put(message.id(), message);
-		}
+		lane.index.put(message.id(), message);
 		lane.resize(1);
+	}
+
+	@Override
+	void admitted(LockedLane lane) {
+		lane.lock.unlock();
 	}
 
 	/**
 	 * Under the lane's lock, after a refused push: a lane that the push made and that
 	 * holds nothing goes at once, so refused pushes to new names leave nothing behind.
 	 */
-	private void dropIfUnused(Lane lane) {
-		if (lane.closed && lane.size == 0 && !lane.inRing) {
+	private void dropIfUnused(LockedLane lane) {
+		if (lane.closed && lane.size == 0 && !lane.isInRing()) {
 			lane.removed = true;
 			this.lanes.remove(lane.name, lane);
 		}
@@ -232,7 +192,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 
 	@Override
 	public Optional<Message> poll(String queue) {
-		Lane lane = lockedToTake(queue);
+		LockedLane lane = lockedToTake(queue);
 		if (lane == null) {
 			return Optional.empty();
 		}
@@ -251,8 +211,8 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 
 	@Override
 	public List<Lease> lease(String queue, int max) {
-		requireIdLookup();
-		Lane lane = lockedToTake(queue);
+		this.ledger.requireIdLookup();
+		LockedLane lane = lockedToTake(queue);
 		if (lane == null) {
 			return List.of();
 		}
@@ -278,7 +238,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * nearly empty (its consumers are ahead), the one producer that finds no other
 	 * producer waiting spins for the lock a while before it parks.
 	 */
-	private void lockToPush(Lane lane) {
+	private void lockToPush(LockedLane lane) {
 		if (!this.sideBehindSpins) {
 			lane.lock.lock();
 			return;
@@ -301,17 +261,17 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 			}
 			return;
 		}
-		Lane.WAITING_PRODUCERS.getAndAdd(lane, 1);
+		LockedLane.WAITING_PRODUCERS.getAndAdd(lane, 1);
 		lane.lock.lock();
-		Lane.WAITING_PRODUCERS.getAndAdd(lane, -1);
+		LockedLane.WAITING_PRODUCERS.getAndAdd(lane, -1);
 	}
 
 	/**
 	 * The named lane, locked for a poll or a lease; {@code null} if it holds nothing (the
 	 * caller found nothing, and has yielded where {@link Waiting} asks it to).
 	 */
-	private Lane lockedToTake(String name) {
-		Lane lane = this.lanes.get(name);
+	private LockedLane lockedToTake(String name) {
+		LockedLane lane = this.lanes.get(name);
 		if (lane == null || lane.isEmpty()) {
 			foundNothing();
 			return null;
@@ -327,7 +287,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * empty poll, linearized at that read; having just yielded, it skips
 	 * {@link #foundNothing}).
 	 */
-	private boolean lockToTake(Lane lane) {
+	private boolean lockToTake(LockedLane lane) {
 		if (!this.sideBehindSpins) {
 			lane.lock.lock();
 			return true;
@@ -353,9 +313,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 				lane.spinner = false;
 			}
 		}
-		Lane.WAITING_CONSUMERS.getAndAdd(lane, 1);
+		LockedLane.WAITING_CONSUMERS.getAndAdd(lane, 1);
 		lane.lock.lock();
-		Lane.WAITING_CONSUMERS.getAndAdd(lane, -1);
+		LockedLane.WAITING_CONSUMERS.getAndAdd(lane, -1);
 		return true;
 	}
 
@@ -374,7 +334,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * Under the lane's lock: drops completed messages from the in-flight head, delivers
 	 * that head again if its lease expired, otherwise takes the ready queue's head.
 	 */
-	private LaneMessage grab(Lane lane, long now) {
+	private LaneMessage grab(LockedLane lane, long now) {
 		LaneMessage head;
 		while ((head = lane.inFlight.peekFirst()) != null) {
 			long expiry = head.expiry();
@@ -397,39 +357,24 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		if (message != null) {
 			message.deliverFirst(now + this.leaseMillis);
 			lane.inFlight.addLast(message);
-			if (lane.index != null) {
-				lane.inFlightCount++;
-			}
+			lane.inFlightCount++;
 		}
 		return message;
 	}
 
 	@Override
-	public boolean complete(String queue, Message message) {
-		if (this.idLookup) {
-			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
-		}
-		LaneMessage own = (LaneMessage) message;
-		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
-			return false;
-		}
+	void evictCompleted(String queue, LaneMessage message) {
 		// still held, so its lane is in the map, unless the caller named another queue
-		Lane lane = this.eager ? this.lanes.get(queue) : null;
+		LockedLane lane = this.lanes.get(queue);
 		if (lane != null) {
 			lane.lock.lock();
 			try {
-				dropCompleted(lane, own);
+				dropCompleted(lane, message);
 			}
 			finally {
 				unlock(lane);
 			}
 		}
-		return true;
-	}
-
-	@Override
-	public Completion complete(String queue, long id) {
-		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
 	}
 
 	/**
@@ -438,12 +383,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * record, at once if it is at the head (or, eagerly, wherever it is).
 	 */
 	@Override
-	public Completion complete(String queue, long id, int delivery) {
-		requireIdLookup();
-		Lane lane = this.lanes.get(queue);
-		if (lane == null) {
-			return Completion.NOT_FOUND;
-		}
+	Completion completeIn(LockedLane lane, long id, int delivery) {
 		lane.lock.lock();
 		try {
 			LaneMessage message = lane.index.get(id);
@@ -466,12 +406,10 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * counts; out of memory if it is the in-flight head (or, eagerly, anywhere in the
 	 * record); otherwise it waits there for the head to reach it.
 	 */
-	private void dropCompleted(Lane lane, LaneMessage message) {
-		if (lane.index != null) {
-			lane.index.remove(message.id(), message);
-			lane.inFlightCount--;
-			this.held.decrement();
-		}
+	private void dropCompleted(LockedLane lane, LaneMessage message) {
+		lane.index.remove(message.id(), message);
+		lane.inFlightCount--;
+		this.ledger.completed();
 		if (this.eager) {
 			if (lane.inFlight.removeFirstOccurrence(message)) {
 				evict(lane, message);
@@ -487,11 +425,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/** Under the lane's lock: a completed message left memory. */
-	private void evict(Lane lane, LaneMessage message) {
+	private void evict(LockedLane lane, LaneMessage message) {
 		lane.resize(-1);
-		if (this.capacity != null) {
-			this.capacity.release(message.body());
-		}
+		this.ledger.evicted(message.body());
 	}
 
 	/**
@@ -499,7 +435,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * that left it holding nothing, and then retiring it: {@link #retire} takes another
 	 * lane's lock, so it runs once this one is released.
 	 */
-	private void unlock(Lane lane) {
+	private void unlock(LockedLane lane) {
 		boolean closed;
 		try {
 			closed = closeIfEmpty(lane);
@@ -516,52 +452,21 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * Under the lane's lock: closes a lane that holds nothing any more.
 	 * @return whether this call closed it
 	 */
-	private boolean closeIfEmpty(Lane lane) {
+	private boolean closeIfEmpty(LockedLane lane) {
 		if (lane.size != 0 || lane.closed) {
 			return false;
 		}
 		lane.closed = true;
-		if (this.capacity != null) {
-			this.capacity.releaseQueue();
-		}
+		this.ledger.closeQueue();
 		if (lane.peak > SHRINK_ABOVE) {
 			lane.shrink();
 		}
 		return true;
 	}
 
-	/**
-	 * Keeps a lane that just closed in the map for a while, where a push reopens it
-	 * instead of making another (in the thesis's 4-1 setup nearly every push finds its
-	 * queue just emptied); the lane it displaces from {@link #retired} is removed for
-	 * good, unless a push reopened it. So at most {@value #RETIRED} closed lanes, empty,
-	 * stay in memory; they are not charged and do not count as queues. Called holding no
-	 * lock, since it takes the displaced lane's.
-	 */
-	private void retire(Lane lane) {
-		if (!Lane.IN_RING.compareAndSet(lane, false, true)) {
-			return; // already holds a slot
-		}
-		Lane displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
-		if (displaced == null) {
-			return;
-		}
-		displaced.lock.lock();
-		try {
-			displaced.inRing = false;
-			if (displaced.closed && !displaced.removed) {
-				displaced.removed = true;
-				this.lanes.remove(displaced.name, displaced);
-			}
-		}
-		finally {
-			displaced.lock.unlock();
-		}
-	}
-
 	@Override
 	public boolean hasReady(String name) {
-		Lane lane = this.lanes.get(name);
+		LockedLane lane = this.lanes.get(name);
 		if (lane == null || lane.isEmpty()) {
 			return false;
 		}
@@ -585,34 +490,19 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/**
-	 * One named queue. Every field but {@link #size}, {@link #closed} and {@link #inRing}
-	 * is read and written only under {@link #lock}; those three are also read without it
-	 * (a poll's emptiness check, the queue count, the retirement).
+	 * One named queue of this framework. Every field but {@link #size}, {@link #closed}
+	 * and the ring's flag is read and written only under {@link #lock}; those three are
+	 * also read without it (a poll's emptiness check, the queue count, the retirement).
 	 */
-	static final class Lane implements QueueLane {
+	static final class LockedLane extends QueueLane {
 
-		static final VarHandle IN_RING;
+		static final VarHandle SPINNER = VarHandles.field(MethodHandles.lookup(), "spinner", boolean.class);
 
-		static final VarHandle SPINNER;
+		static final VarHandle WAITING_PRODUCERS = VarHandles.field(MethodHandles.lookup(), "waitingProducers",
+				int.class);
 
-		static final VarHandle WAITING_PRODUCERS;
-
-		static final VarHandle WAITING_CONSUMERS;
-
-		static {
-			try {
-				MethodHandles.Lookup lookup = MethodHandles.lookup();
-				IN_RING = lookup.findVarHandle(Lane.class, "inRing", boolean.class);
-				SPINNER = lookup.findVarHandle(Lane.class, "spinner", boolean.class);
-				WAITING_PRODUCERS = lookup.findVarHandle(Lane.class, "waitingProducers", int.class);
-				WAITING_CONSUMERS = lookup.findVarHandle(Lane.class, "waitingConsumers", int.class);
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new ExceptionInInitializerError(ex);
-			}
-		}
-
-		final String name;
+		static final VarHandle WAITING_CONSUMERS = VarHandles.field(MethodHandles.lookup(), "waitingConsumers",
+				int.class);
 
 		final Lock lock;
 
@@ -621,7 +511,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		/** Delivered messages in the order of their leases, completed ones among them. */
 		ArrayDeque<LaneMessage> inFlight = new ArrayDeque<>();
 
-		/** Messages by id, or {@code null} without id lookup. */
+		/** Messages by id ({@link IdIndex#none()} without id lookup). */
 		IdIndex<LaneMessage> index;
 
 		/**
@@ -634,7 +524,10 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		/** The most {@link #size} has been since the lane last had new arrays. */
 		int peak;
 
-		/** Delivered and not completed, counted with id lookup only (for the stats). */
+		/**
+		 * Delivered and not completed, for the stats (exact in the service's setting,
+		 * where every completion is counted out).
+		 */
 		int inFlightCount;
 
 		/** Holds nothing and is not charged; the next push opens it. */
@@ -642,9 +535,6 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 
 		/** Removed for good: nothing may enter it. */
 		boolean removed;
-
-		/** Whether it holds a slot of the ring of retired lanes. */
-		volatile boolean inRing;
 
 		/**
 		 * {@link Waiting#SIDE_BEHIND_SPINS}: whether a thread spins for the lock (or, a
@@ -658,10 +548,10 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		/** {@link Waiting#SIDE_BEHIND_SPINS}: consumers parked on the lock. */
 		volatile int waitingConsumers;
 
-		Lane(String name, Lock lock, boolean idLookup) {
-			this.name = name;
+		LockedLane(String name, Lock lock, boolean indexed) {
+			super(name);
 			this.lock = lock;
-			this.index = idLookup ? IdIndex.plain() : null;
+			this.index = indexed ? IdIndex.plain() : IdIndex.none();
 		}
 
 		boolean isEmpty() {
@@ -685,10 +575,26 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		void shrink() {
 			this.ready = new ArrayDeque<>();
 			this.inFlight = new ArrayDeque<>();
-			if (this.index != null) {
+			if (this.index != IdIndex.<LaneMessage>none()) {
 				this.index = IdIndex.plain();
 			}
 			this.peak = 0;
+		}
+
+		/** Under the lock, which a push that finds it removed holds too. */
+		@Override
+		boolean removeIfClosed() {
+			this.lock.lock();
+			try {
+				if (!this.closed || this.removed) {
+					return false;
+				}
+				this.removed = true;
+				return true;
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
 
 		@Override

@@ -1,62 +1,232 @@
 package io.github.qsbench.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * What the two frameworks that keep messages in flight apart from ready ones share
- * ({@link AbstractSplitQS}, lock-free, and {@link AbstractLaneLockedQS}, a lock per
- * queue): a map of named queues (lanes) that stay in it a while after they close, the
- * settings read from {@link QueueOptions}, and the listing and counting of queues and
- * messages. How a lane holds, hands out and retires messages is each framework's own.
+ * The outline of the frameworks that keep messages in flight apart from ready ones
+ * (thesis 5.2.3.1): {@link AbstractSplitQS}, lock-free, and {@link AbstractLaneLockedQS},
+ * a lock per queue. A sibling of {@link AbstractQS}, not a subclass: that framework's one
+ * deque per queue, guarded by {@link Lockable}s, is what these replace.
+ *
+ * <p>
+ * Written here once: a map of named queues ({@link QueueLane}s) and their lifecycle with
+ * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
+ * count); push, batch push and completion; listing and counting. The settings are chosen
+ * once, at construction: what the service's setting keeps and the thesis's does not is a
+ * {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()} without id
+ * lookup, so no push or poll asks which setting it runs in.
+ *
+ * <p>
+ * A framework supplies its message, its lane and its guard, through the methods below
+ * marked as its part: how a push enters a lane ({@link #admit}, {@link #add},
+ * {@link #admitted}), how a completion leaves it ({@link #completeIn},
+ * {@link #evictCompleted}), and how a lane closes and is removed
+ * ({@link QueueLane#removeIfClosed}). Polls, which is where the two differ most, are each
+ * framework's own.
  *
  * @param <L> the framework's lane
+ * @param <M> the framework's message
  */
-public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane> implements QueueServiceCore {
+public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M extends CompletableMessage>
+		implements QueueServiceCore {
+
+	/** Closed lanes kept in the map at most, see {@link #retire}. */
+	private static final int RETIRED = 64;
 
 	/**
-	 * Lanes by queue name, open or closed (closed ones stay a while, see each framework).
+	 * Lanes by queue name, open or closed (closed ones stay a while, see
+	 * {@link #retire}).
 	 */
 	final ConcurrentHashMap<String, L> lanes = new ConcurrentHashMap<>();
 
-	/** Index by id and kept counts; off in the thesis's setting. */
-	final boolean idLookup;
+	final Ledger ledger;
 
-	/** {@code null} when unlimited. */
-	final Capacity capacity;
-
+	/** Messages one queue may hold; {@link Integer#MAX_VALUE} when unlimited. */
 	final int maxPerQueue;
-
-	/** Messages pushed and not completed; {@code null} in the thesis's setting. */
-	final LongAdder held;
 
 	final InstantSource clock;
 
 	final long leaseMillis;
 
+	/**
+	 * {@link Eviction#EAGER}: read on completions only, where it decides whether to look
+	 * past the in-flight head.
+	 */
 	final boolean eager;
 
-	final AtomicLong lastId = new AtomicLong();
+	/**
+	 * Index by id; read on completions only (polls and pushes go through the
+	 * {@link #ledger} and the lanes' indexes).
+	 */
+	private final boolean idLookup;
+
+	private final AtomicLong lastId = new AtomicLong();
+
+	/** Lanes that closed lately, see {@link #retire}. */
+	private final AtomicReferenceArray<L> retired = new AtomicReferenceArray<>(RETIRED);
 
 	AbstractLanesQS(QueueOptions options) {
-		this.idLookup = options.idLookup();
-		this.capacity = options.limits().equals(Capacity.Limits.UNLIMITED) ? null : new Capacity(options.limits());
+		this.ledger = Ledger.of(options);
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
-		this.held = this.idLookup ? new LongAdder() : null;
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.eager = options.eviction() == Eviction.EAGER;
+		this.idLookup = options.idLookup();
+	}
+
+	// The framework's part
+
+	/** A new message, in no lane yet. */
+	abstract M newMessage(long id, String queue, byte[] body);
+
+	/**
+	 * The named lane, open (opened or made if need be, and charged to the caps as a
+	 * queue) and with {@code count} more messages counted in, guarded for {@link #add}
+	 * until {@link #admitted}.
+	 * @throws CapacityExceededException if a cap refuses them; then the lane is as it was
+	 * (or gone, if this call made it) and nothing is guarded
+	 */
+	abstract L admit(String queue, int count);
+
+	/** Under the guard {@link #admit} took: the message enters the lane. */
+	abstract void add(L lane, M message);
+
+	/** Releases the guard {@link #admit} took. */
+	abstract void admitted(L lane);
+
+	/**
+	 * Completion by id, with id lookup: finds the message in the lane, completes it if
+	 * {@code delivery} is its current one, and accounts for it.
+	 */
+	abstract Completion completeIn(L lane, long id, int delivery);
+
+	/**
+	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
+	 * leaves its lane at once (or, if another thread holds it, when that thread is done).
+	 */
+	abstract void evictCompleted(String queue, M message);
+
+	// The outline
+
+	@Override
+	public final Message push(String queue, byte[] body) {
+		long charge = this.ledger.reserve(body);
+		M message = newMessage(this.lastId.incrementAndGet(), queue, body);
+		L lane = admitOrRefund(queue, 1, charge);
+		try {
+			add(lane, message);
+		}
+		finally {
+			admitted(lane);
+		}
+		this.ledger.pushed(1);
+		return message;
+	}
+
+	@Override
+	public final List<Message> pushAll(String queue, List<byte[]> bodies) {
+		long charge = this.ledger.reserve(bodies);
+		List<M> created = new ArrayList<>(bodies.size());
+		for (byte[] body : bodies) {
+			created.add(newMessage(this.lastId.incrementAndGet(), queue, body));
+		}
+		L lane = admitOrRefund(queue, created.size(), charge);
+		try {
+			for (M message : created) {
+				add(lane, message);
+			}
+		}
+		finally {
+			admitted(lane);
+		}
+		this.ledger.pushed(created.size());
+		return List.copyOf(created);
+	}
+
+	private L admitOrRefund(String queue, int count, long charge) {
+		try {
+			return admit(queue, count);
+		}
+		catch (CapacityExceededException ex) {
+			this.ledger.refund(charge);
+			throw ex;
+		}
+	}
+
+	/**
+	 * {@link #admit}: refuses {@code count} more messages in a lane that holds
+	 * {@code held}, if a queue may hold at most {@code max}.
+	 */
+	static void checkRoom(long held, int count, int max) {
+		if (held + count > max) {
+			throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, max);
+		}
+	}
+
+	/**
+	 * Completes a message this service delivered, whichever its current delivery: in the
+	 * service's setting by id, under the framework's guard; in the thesis's by the
+	 * message's own compare-and-set, which takes no lock and decides against a racing
+	 * redelivery, then (eagerly) out of its lane.
+	 */
+	@Override
+	public final boolean complete(String queue, Message message) {
+		if (this.idLookup) {
+			return complete(queue, message.id(), ANY_DELIVERY) == Completion.COMPLETED;
+		}
+		@SuppressWarnings("unchecked")
+		M own = (M) message;
+		if (own.complete(ANY_DELIVERY) != Completion.COMPLETED) {
+			return false;
+		}
+		if (this.eager) {
+			evictCompleted(queue, own);
+		}
+		return true;
+	}
+
+	@Override
+	public final Completion complete(String queue, long id, int delivery) {
+		this.ledger.requireIdLookup();
+		L lane = this.lanes.get(queue);
+		return (lane != null) ? completeIn(lane, id, delivery) : Completion.NOT_FOUND;
+	}
+
+	/**
+	 * Keeps a lane that just closed in the map for a while, where a push to its queue
+	 * reopens it instead of making another (in the thesis's 4-1 setup nearly every push
+	 * finds its queue just emptied); the lane it displaces from {@link #retired} is
+	 * removed for good, unless a push reopened it. A lane holds one slot at most, so a
+	 * few queues that empty again and again keep theirs. So at most {@value #RETIRED}
+	 * closed lanes, empty, stay in memory; they are not charged and do not count as
+	 * queues. Called holding no guard, since it may take the displaced lane's.
+	 */
+	final void retire(L lane) {
+		if (!lane.enterRing()) {
+			return; // already in the ring from an earlier closing: it keeps its slot
+		}
+		L displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
+		if (displaced != null) {
+			displaced.leaveRing();
+			if (displaced.removeIfClosed()) {
+				this.lanes.remove(displaced.name, displaced);
+			}
+		}
 	}
 
 	@Override
 	public List<QueueStats> queues() {
-		requireIdLookup();
+		this.ledger.requireIdLookup();
 		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
 		for (L lane : this.lanes.values()) {
 			QueueStats one = lane.stats();
@@ -70,7 +240,7 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane> imple
 
 	@Override
 	public Optional<QueueStats> queue(String name) {
-		requireIdLookup();
+		this.ledger.requireIdLookup();
 		L lane = this.lanes.get(name);
 		return Optional.ofNullable((lane != null) ? lane.stats() : null);
 	}
@@ -92,30 +262,60 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane> imple
 
 	@Override
 	public long heldCount() {
-		return (this.held != null) ? this.held.sum() : 0;
+		return this.ledger.held();
 	}
 
 	@Override
 	public Optional<Capacity> capacity() {
-		return Optional.ofNullable(this.capacity);
+		return Optional.ofNullable(this.ledger.capacity());
 	}
 
-	void requireIdLookup() {
-		if (!this.idLookup) {
-			throw new IllegalStateException("built without id lookup");
+	/**
+	 * One named queue and its lifecycle: <em>open</em> while it holds messages (the queue
+	 * exists, counts and is charged to the caps); <em>closed</em> once it holds nothing,
+	 * waiting in the map (a retired lane) where the next push reopens it;
+	 * <em>removed</em> for good, when {@link #retire} displaces it while closed: nothing
+	 * enters it again, and a push makes another. How a lane holds its messages, and what
+	 * guards the passage from one state to the next, is its framework's.
+	 */
+	public abstract static class QueueLane {
+
+		private static final VarHandle IN_RING = VarHandles.field(MethodHandles.lookup(), "inRing", boolean.class);
+
+		final String name;
+
+		/** Whether it holds a slot of the ring of retired lanes. */
+		private volatile boolean inRing;
+
+		QueueLane(String name) {
+			this.name = name;
 		}
-	}
 
-	/** One named queue, as the listing and counting above see it. */
-	public interface QueueLane {
-
-		/**
-		 * Holds messages and counts as a queue (a closed lane waits in the map empty).
-		 */
-		boolean isOpen();
+		/** Holds messages and counts as a queue. */
+		public abstract boolean isOpen();
 
 		/** Its counts now, {@code null} if it holds nothing or is closed. */
-		QueueStats stats();
+		public abstract QueueStats stats();
+
+		/**
+		 * Removes the lane for good if it is closed (a push may have reopened it since it
+		 * was retired).
+		 * @return whether this call removed it
+		 */
+		abstract boolean removeIfClosed();
+
+		final boolean isInRing() {
+			return this.inRing;
+		}
+
+		/** {@code true} if it did not hold a slot of the ring and now does. */
+		final boolean enterRing() {
+			return IN_RING.compareAndSet(this, false, true);
+		}
+
+		final void leaveRing() {
+			this.inRing = false;
+		}
 
 	}
 

@@ -13,10 +13,7 @@ package io.github.qsbench.core;
  * takes it out of its deque decides who accounts for that): each would cost 8 bytes per
  * held message after alignment.
  */
-public abstract class AbstractMessage implements Message {
-
-	/** Completion without a lease: whichever delivery is current. */
-	public static final int ANY_DELIVERY = 0;
+public abstract class AbstractMessage implements CompletableMessage {
 
 	private final byte[] body;
 
@@ -37,24 +34,12 @@ public abstract class AbstractMessage implements Message {
 	public abstract Grab tryGrab(long nowMillis, long leaseMillis);
 
 	/**
-	 * Completes the message if {@code delivery} is its current delivery (or
-	 * {@link #ANY_DELIVERY}).
-	 * @return {@link Completion#COMPLETED} if this call completed it;
-	 * {@link Completion#NOT_FOUND} if it was completed already;
-	 * {@link Completion#NOT_DELIVERED} if it was never delivered;
-	 * {@link Completion#STALE_LEASE} if it was delivered again since that delivery
-	 */
-	public abstract Completion complete(int delivery);
-
-	/**
 	 * @return {@code true} if this call completed the message, {@code false} if it was
 	 * already (or was never delivered)
 	 */
 	public final boolean complete() {
-		return complete(ANY_DELIVERY) == Completion.COMPLETED;
+		return complete(QueueServiceCore.ANY_DELIVERY) == Completion.COMPLETED;
 	}
-
-	public abstract boolean isCompleted();
 
 	/** Where a message is in its life at a given time. */
 	public abstract Status status(long nowMillis);

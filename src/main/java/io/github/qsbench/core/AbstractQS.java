@@ -362,7 +362,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	@Override
 	public boolean complete(String queue, Message message) {
 		if (this.indexes != null) {
-			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
+			return complete(queue, message.id(), QueueServiceCore.ANY_DELIVERY) == Completion.COMPLETED;
 		}
 		@SuppressWarnings("unchecked")
 		M own = (M) message;
@@ -388,17 +388,19 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	/** Completes the message with that id, whichever its current delivery. */
 	public Completion complete(String queue, long id) {
-		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
+		return complete(queue, id, QueueServiceCore.ANY_DELIVERY);
 	}
 
 	/**
 	 * Completes the message with that id if it is held in that queue, was delivered, and
-	 * {@code delivery} is its current delivery (or {@link AbstractMessage#ANY_DELIVERY}).
-	 * The check and the completion happen in one access of the queue, so a redelivery
-	 * cannot slip in between under a strategy that serializes its queues; under a
-	 * lock-free one the message's compare-and-set decides. Removing the id from the index
-	 * decides between two racing completions, so completion by id is exactly-once for
-	 * every strategy. Never scans a queue.
+	 * {@code delivery} is its current delivery (or
+	 * {@link QueueServiceCore#ANY_DELIVERY}). The check and the completion happen in one
+	 * access of the queue, so a redelivery cannot slip in between under a strategy that
+	 * serializes its queues; under a lock-free one the message's compare-and-set decides.
+	 * Removing the id from the index decides between two racing completions, so
+	 * completion by id is exactly-once for every strategy. The index finds the message
+	 * without a scan; with lazy eviction nothing scans the queue, with eager eviction
+	 * removing the message from its deque does (from the head, as far as its position).
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	public Completion complete(String queue, long id, int delivery) {

@@ -8,19 +8,16 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
- * The framework the thesis proposes in section 5.2.3.1: messages in flight are kept apart
- * from ready ones, so a poll looks at two heads instead of walking past every leased
- * message. A sibling of {@link AbstractQS}, not a subclass: that framework's one deque
- * per queue, guarded by {@link Lockable}s, is exactly what this one replaces, and a
- * dispatcher or a bounded array queue is no lock.
+ * The framework the thesis proposes in section 5.2.3.1, lock-free: messages in flight are
+ * kept apart from ready ones, so a poll looks at two heads instead of walking past every
+ * leased message. The outline is {@link AbstractLanesQS}'s; what guards a queue here is
+ * no lock but compare-and-sets, on the lane's counts and on the message.
  *
  * <p>
- * Each queue (a {@link Lane}) has
+ * Each queue (a {@link SplitLane}) has
  * <ul>
  * <li>a <em>ready queue</em>, the strategy's building block: any thread-safe
  * {@link Queue} whose {@code poll} hands each element to one caller;</li>
@@ -56,25 +53,24 @@ import java.util.function.Supplier;
  * at once (a scan as far as its position, like {@code AbstractQS}'s). Each lane counts
  * the messages it holds; the eviction that brings the count to zero closes the lane by
  * compare-and-set: the queue no longer exists (nor counts, nor is charged). A closed lane
- * stays in the map a while ({@link #retire}), where a push reopens it by compare-and-set;
- * one removed for good is never reopened, and a push that finds it makes another. So no
- * push can land in a removed queue, and pushes only read the map (thesis 5.2.3.3) unless
- * a queue name is new or long unused.
+ * stays in the map a while ({@link AbstractLanesQS#retire}), where a push reopens it by
+ * compare-and-set; one removed for good is never reopened, and a push that finds it makes
+ * another. So no push can land in a removed queue, and pushes only read the map (thesis
+ * 5.2.3.3) unless a queue name is new or long unused.
  */
-public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Lane> {
+public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.SplitLane, SplitMessage> {
 
 	private final Supplier<Queue<SplitMessage>> readyQueues;
 
 	/**
 	 * Held messages by id, one for the service rather than one per queue, so that a queue
-	 * that empties leaves no index behind; {@code null} in the thesis's setting.
+	 * that empties leaves no index behind; {@link IdIndex#none()} in the thesis's
+	 * setting.
 	 */
 	private final IdIndex<SplitMessage> index;
 
-	private static final int RETIRED = 64;
-
-	/** Lanes that closed lately, see {@link #retire}. */
-	private final AtomicReferenceArray<Lane> retired = new AtomicReferenceArray<>(RETIRED);
+	/** Whether lanes count their messages in flight and completed, for the stats. */
+	private final boolean counted;
 
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
@@ -84,14 +80,15 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
 		super(options);
 		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
-		this.index = this.idLookup ? IdIndex.lockFree() : null;
+		this.counted = options.idLookup();
+		this.index = this.counted ? IdIndex.lockFree() : IdIndex.none();
 	}
 
 	/**
 	 * Hands an admitted message (counted in its lane, indexed) to its lane's ready queue.
 	 * A dispatcher strategy defers it to its own thread.
 	 */
-	protected void enqueue(Lane lane, SplitMessage message) {
+	protected void enqueue(SplitLane lane, SplitMessage message) {
 		lane.ready.offer(message);
 	}
 
@@ -105,74 +102,33 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	}
 
 	@Override
-	public Message push(String queue, byte[] body) {
-		long charge = reserve(body);
-		SplitMessage message = new SplitMessage(this.lastId.incrementAndGet(), queue, body);
-		Lane lane;
-		try {
-			lane = admit(queue, 1);
-		}
-		catch (CapacityExceededException ex) {
-			unreserve(charge);
-			throw ex;
-		}
-		add(lane, message);
-		if (this.held != null) {
-			this.held.increment();
-		}
-		return message;
-	}
-
-	@Override
-	public List<Message> pushAll(String queue, List<byte[]> bodies) {
-		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
-		List<SplitMessage> created = new ArrayList<>(bodies.size());
-		for (byte[] body : bodies) {
-			created.add(new SplitMessage(this.lastId.incrementAndGet(), queue, body));
-		}
-		Lane lane;
-		try {
-			lane = admit(queue, created.size());
-		}
-		catch (CapacityExceededException ex) {
-			unreserve(charge);
-			throw ex;
-		}
-		for (SplitMessage message : created) {
-			add(lane, message);
-		}
-		if (this.held != null) {
-			this.held.add(created.size());
-		}
-		return List.copyOf(created);
+	SplitMessage newMessage(long id, String queue, byte[] body) {
+		return new SplitMessage(id, queue, body);
 	}
 
 	/**
 	 * Counts {@code count} messages into the named lane, creating it if needed (inside
-	 * {@code computeIfAbsent}, so a queue is charged to the caps once).
+	 * {@code computeIfAbsent}, so a queue is charged to the caps once). The counts are
+	 * the guard: nothing to release after.
 	 */
-	private Lane admit(String name, int count) {
+	@Override
+	SplitLane admit(String name, int count) {
 		while (true) {
-			Lane lane = this.lanes.get(name);
+			SplitLane lane = this.lanes.get(name);
 			if (lane == null) {
 				lane = this.lanes.computeIfAbsent(name, n -> newLane(n, count));
 			}
 			int entered = lane.enter(count, this.maxPerQueue);
-			if (entered == Lane.ENTERED) {
+			if (entered == SplitLane.ENTERED) {
 				return lane;
 			}
-			if (entered == Lane.CLOSED) {
+			if (entered == SplitLane.CLOSED) {
 				// emptied and retired, not yet removed: the queue exists again, in it
-				if (this.capacity != null) {
-					this.capacity.checkQueue(0, count);
-					this.capacity.reserveQueue();
-				}
+				this.ledger.openQueue(count);
 				if (lane.reopen(count)) {
 					return lane;
 				}
-				if (this.capacity != null) {
-					this.capacity.releaseQueue();
-				}
+				this.ledger.closeQueue();
 			}
 			else {
 				// removed: help take it out of the map, then make another
@@ -181,35 +137,25 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 		}
 	}
 
-	private Lane newLane(String name, int adding) {
-		if (this.capacity != null) {
-			this.capacity.checkQueue(0, adding);
-			this.capacity.reserveQueue();
-		}
-		return new Lane(name, this.readyQueues.get(), this.idLookup);
+	private SplitLane newLane(String name, int adding) {
+		this.ledger.openQueue(adding);
+		return new SplitLane(name, this.readyQueues.get(), this.counted);
 	}
 
-	private void add(Lane lane, SplitMessage message) {
+	@Override
+	void add(SplitLane lane, SplitMessage message) {
 		message.queuedIn(lane.name);
-		if (this.index != null) {
-			this.index.put(message.id(), message);
-		}
+		this.index.put(message.id(), message);
 		enqueue(lane, message);
 	}
 
-	private long reserve(byte[] body) {
-		return (this.capacity != null) ? this.capacity.reserve(body) : 0;
-	}
-
-	private void unreserve(long charge) {
-		if (this.capacity != null) {
-			this.capacity.releaseBytes(charge);
-		}
+	@Override
+	void admitted(SplitLane lane) {
 	}
 
 	@Override
 	public Optional<Message> poll(String queue) {
-		Lane lane = this.lanes.get(queue);
+		SplitLane lane = this.lanes.get(queue);
 		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis()) : null;
 		if (message == null && flush()) {
 			lane = this.lanes.get(queue);
@@ -220,9 +166,9 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 
 	@Override
 	public List<Lease> lease(String queue, int max) {
-		requireIdLookup();
+		this.ledger.requireIdLookup();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
-		Lane lane = this.lanes.get(queue);
+		SplitLane lane = this.lanes.get(queue);
 		long now = this.clock.millis();
 		boolean flushed = false;
 		while (leases.size() < max) {
@@ -244,7 +190,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	 * Delivers the record's head again if its lease expired, dropping completed heads on
 	 * the way; otherwise the ready queue's head.
 	 */
-	private SplitMessage grab(Lane lane, long now) {
+	private SplitMessage grab(SplitLane lane, long now) {
 		SplitDelivery head;
 		while ((head = lane.inFlight.peek()) != null) {
 			SplitMessage message = head.message;
@@ -266,31 +212,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 		}
 		message.deliverFirst();
 		if (lane.counted) {
-			Lane.IN_FLIGHT.getAndAdd(lane, 1);
+			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
 		lane.inFlight.offer(new SplitDelivery(message, 1, now + this.leaseMillis));
 		return message;
 	}
 
 	@Override
-	public boolean complete(String queue, Message message) {
-		if (this.idLookup) {
-			return complete(queue, message.id(), AbstractMessage.ANY_DELIVERY) == Completion.COMPLETED;
-		}
-		SplitMessage own = (SplitMessage) message;
-		if (own.complete(AbstractMessage.ANY_DELIVERY) != Completion.COMPLETED) {
-			return false;
-		}
-		if (this.eager) {
-			// still held, so its lane is still in the map
-			removeCompleted(this.lanes.get(own.queue()), own);
-		}
-		return true;
-	}
-
-	@Override
-	public Completion complete(String queue, long id) {
-		return complete(queue, id, AbstractMessage.ANY_DELIVERY);
+	void evictCompleted(String queue, SplitMessage message) {
+		// still held, so its lane is still in the map
+		removeCompleted(this.lanes.get(message.queue()), message);
 	}
 
 	/**
@@ -300,12 +231,11 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	 * eviction.
 	 */
 	@Override
-	public Completion complete(String queue, long id, int delivery) {
-		requireIdLookup();
+	Completion completeIn(SplitLane lane, long id, int delivery) {
 		SplitMessage message = this.index.get(id);
-		// a held message's lane is open, so in the map
-		Lane lane = (message != null && queue.equals(message.queue())) ? this.lanes.get(queue) : null;
-		if (lane == null) {
+		// the index is the service's: the message must be in this lane (a held
+		// message's lane is open, so it is the one in the map)
+		if (message == null || !lane.name.equals(message.queue())) {
 			return Completion.NOT_FOUND;
 		}
 		Completion completion = message.complete(delivery);
@@ -313,9 +243,9 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 			return completion;
 		}
 		this.index.remove(id, message);
-		Lane.IN_FLIGHT.getAndAdd(lane, -1);
-		Lane.COMPLETED.getAndAdd(lane, 1);
-		this.held.decrement();
+		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
 		if (this.eager) {
 			removeCompleted(lane, message);
 		}
@@ -326,7 +256,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	}
 
 	/** Drops completed messages from the head of the in-flight record. */
-	private void trim(Lane lane) {
+	private void trim(SplitLane lane) {
 		SplitDelivery head;
 		while ((head = lane.inFlight.peek()) != null && head.message.isCompleted()) {
 			if (!head.claim()) {
@@ -343,7 +273,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	 * thread holds its claim, or its consumer has not recorded it yet, it is dropped when
 	 * it reaches the head.
 	 */
-	private void removeCompleted(Lane lane, SplitMessage message) {
+	private void removeCompleted(SplitLane lane, SplitMessage message) {
 		for (SplitDelivery record : lane.inFlight) {
 			if (record.message == message) {
 				if (record.claim()) {
@@ -359,41 +289,14 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	 * A completed message left memory: release what it was charged, and close and remove
 	 * its lane if it was the last.
 	 */
-	private void evicted(Lane lane, SplitMessage message) {
+	private void evicted(SplitLane lane, SplitMessage message) {
 		if (lane.counted) {
-			Lane.COMPLETED.getAndAdd(lane, -1);
+			SplitLane.COMPLETED.getAndAdd(lane, -1);
 		}
-		if (this.capacity != null) {
-			this.capacity.release(message.body());
-		}
+		this.ledger.evicted(message.body());
 		if (lane.leave()) {
-			if (this.capacity != null) {
-				this.capacity.releaseQueue();
-			}
+			this.ledger.closeQueue();
 			retire(lane);
-		}
-	}
-
-	/**
-	 * Keeps a lane that just closed in the map for a while, where a push to its queue
-	 * reopens it by one compare-and-set instead of removing it and creating another (in
-	 * the thesis's 4-1 setup nearly every push found its queue just emptied); the lane it
-	 * displaces from {@link #retired} is removed for good, unless a push reopened it. A
-	 * lane holds one slot at most, so a few queues that empty again and again keep
-	 * theirs. So at most {@value #RETIRED} closed lanes, empty, stay in memory; they are
-	 * not charged and do not count as queues.
-	 */
-	private void retire(Lane lane) {
-		if (!lane.enterRing()) {
-			// already in the ring from an earlier closing: it keeps its one slot
-			return;
-		}
-		Lane displaced = this.retired.getAndSet(ThreadLocalRandom.current().nextInt(RETIRED), lane);
-		if (displaced != null) {
-			displaced.leaveRing();
-			if (displaced.remove()) {
-				this.lanes.remove(displaced.name, displaced);
-			}
 		}
 	}
 
@@ -407,7 +310,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	}
 
 	private boolean readyIn(String name) {
-		Lane lane = this.lanes.get(name);
+		SplitLane lane = this.lanes.get(name);
 		if (lane == null) {
 			return false;
 		}
@@ -435,34 +338,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 	 * consumer that evicts the last message closes the lane by compare-and-set of
 	 * {@code admitted}, which fails if a producer came in meanwhile.
 	 */
-	protected static final class Lane extends LanePadAdmitted implements QueueLane {
+	protected static final class SplitLane extends LanePadAdmitted {
 
-		static final VarHandle IN_FLIGHT;
+		static final VarHandle IN_FLIGHT = VarHandles.field(MethodHandles.lookup(), "inFlightCount", int.class);
 
-		static final VarHandle COMPLETED;
+		static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completedCount", int.class);
 
-		private static final VarHandle EVICTED;
-
-		private static final VarHandle IN_RING;
-
-		static {
-			try {
-				MethodHandles.Lookup lookup = MethodHandles.lookup();
-				EVICTED = lookup.findVarHandle(Lane.class, "evicted", long.class);
-				IN_RING = lookup.findVarHandle(Lane.class, "inRing", boolean.class);
-				IN_FLIGHT = lookup.findVarHandle(Lane.class, "inFlightCount", int.class);
-				COMPLETED = lookup.findVarHandle(Lane.class, "completedCount", int.class);
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new ExceptionInInitializerError(ex);
-			}
-		}
+		private static final VarHandle EVICTED = VarHandles.field(MethodHandles.lookup(), "evicted", long.class);
 
 		/** Messages that left memory, ever. */
 		private volatile long evicted;
-
-		/** Whether it holds a slot of the ring of retired lanes. */
-		private volatile boolean inRing;
 
 		/** Messages delivered and not completed (with id lookup). */
 		@SuppressWarnings("unused") // through IN_FLIGHT
@@ -472,7 +357,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 		@SuppressWarnings("unused") // through COMPLETED
 		private volatile int completedCount;
 
-		Lane(String name, Queue<SplitMessage> ready, boolean counted) {
+		SplitLane(String name, Queue<SplitMessage> ready, boolean counted) {
 			super(name, ready, counted);
 		}
 
@@ -500,8 +385,9 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 				if (current < 0) {
 					return (current == CLOSED_TOTAL) ? CLOSED : REMOVED;
 				}
-				if (max != Integer.MAX_VALUE && current - this.evicted + count > max) {
-					throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, max);
+				if (max != Integer.MAX_VALUE) {
+					// only then: the consumers' total is on their cache line
+					checkRoom(current - this.evicted, count, max);
 				}
 				if (ADMITTED.compareAndSet(this, current, current + count)) {
 					return ENTERED;
@@ -534,17 +420,9 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 			return in == out && ADMITTED.compareAndSet(this, in, CLOSED_TOTAL);
 		}
 
-		/** {@code true} if it did not hold a slot of the ring and now does. */
-		boolean enterRing() {
-			return IN_RING.compareAndSet(this, false, true);
-		}
-
-		void leaveRing() {
-			this.inRing = false;
-		}
-
 		/** Removes a closed lane for good; {@code false} if it was reopened. */
-		boolean remove() {
+		@Override
+		boolean removeIfClosed() {
 			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, REMOVED_TOTAL);
 		}
 
@@ -567,10 +445,11 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 
 	}
 
-	/** What every operation on a lane reads, and nobody writes. */
-	abstract static class LaneRefs {
-
-		final String name;
+	/**
+	 * What every operation on a lane reads, and nobody writes but a lane that closes or
+	 * leaves the ring of retired ones ({@link QueueLane}'s flag, now and then).
+	 */
+	abstract static class LaneRefs extends QueueLane {
 
 		final Queue<SplitMessage> ready;
 
@@ -580,7 +459,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 		final boolean counted;
 
 		LaneRefs(String name, Queue<SplitMessage> ready, boolean counted) {
-			this.name = name;
+			super(name);
 			this.ready = ready;
 			this.counted = counted;
 		}
@@ -605,16 +484,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.La
 
 		static final long REMOVED_TOTAL = Long.MIN_VALUE;
 
-		static final VarHandle ADMITTED;
-
-		static {
-			try {
-				ADMITTED = MethodHandles.lookup().findVarHandle(LaneAdmitted.class, "admitted", long.class);
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new ExceptionInInitializerError(ex);
-			}
-		}
+		static final VarHandle ADMITTED = VarHandles.field(MethodHandles.lookup(), "admitted", long.class);
 
 		/**
 		 * Messages admitted, ever; {@link #CLOSED_TOTAL} once its last one was evicted,

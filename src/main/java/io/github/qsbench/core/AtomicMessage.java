@@ -17,16 +17,7 @@ public final class AtomicMessage extends AbstractMessage {
 
 	private static final State READY = new State(0, 0, false);
 
-	private static final VarHandle STATE;
-
-	static {
-		try {
-			STATE = MethodHandles.lookup().findVarHandle(AtomicMessage.class, "state", State.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", State.class);
 
 	private volatile State state = READY;
 
@@ -63,18 +54,10 @@ public final class AtomicMessage extends AbstractMessage {
 	public Completion complete(int delivery) {
 		while (true) {
 			State current = this.state;
-			if (current.completed) {
-				return Completion.NOT_FOUND;
-			}
-			if (current.deliveries == 0) {
-				return Completion.NOT_DELIVERED;
-			}
-			if (delivery != ANY_DELIVERY && delivery != current.deliveries) {
-				return Completion.STALE_LEASE;
-			}
-			State done = new State(current.deliveries, current.leaseExpiresAtMillis, true);
-			if (STATE.compareAndSet(this, current, done)) {
-				return Completion.COMPLETED;
+			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
+					new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+				return verdict;
 			}
 		}
 	}

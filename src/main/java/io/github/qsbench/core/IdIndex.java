@@ -4,9 +4,13 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.jctools.maps.NonBlockingHashMapLong;
 
 /**
- * A queue's messages by id, so that a completion by id never scans the queue. It lives in
- * its queue and is only accessed inside the same {@link Lockable} access as the queue's
- * messages, so a strategy guards it with its own mechanism.
+ * Held messages by id, so that a completion by id finds its message without a scan. Each
+ * framework keeps it under the guard of what it indexes, so a strategy guards it with its
+ * own mechanism: {@link AbstractQS} keeps one per queue, in the queue, touched only
+ * inside the same {@link Lockable} access as the queue's messages;
+ * {@link AbstractLaneLockedQS} one per queue, under the queue's lock;
+ * {@link AbstractSplitQS}, which takes no lock, one {@link #lockFree()} index for the
+ * whole service.
  *
  * <p>
  * Both implementations key by a primitive {@code long}: one entry costs 16 to 30 bytes of
@@ -28,7 +32,10 @@ public interface IdIndex<M> {
 
 	M get(long id);
 
-	void put(long id, M message);
+	/**
+	 * @return the message it replaced, if any (ids are unique: none)
+	 */
+	M put(long id, M message);
 
 	/**
 	 * Removes the entry if it maps to that message; {@code true} for exactly one caller.
@@ -40,25 +47,7 @@ public interface IdIndex<M> {
 	 * not thread-safe, filled up to {@link #PLAIN_LOAD_FACTOR} before it doubles.
 	 */
 	static <M> IdIndex<M> plain() {
-		Long2ObjectHashMap<M> map = new Long2ObjectHashMap<>(PLAIN_INITIAL_CAPACITY, PLAIN_LOAD_FACTOR);
-		return new IdIndex<>() {
-
-			@Override
-			public M get(long id) {
-				return map.get(id);
-			}
-
-			@Override
-			public void put(long id, M message) {
-				map.put(id, message);
-			}
-
-			@Override
-			public boolean remove(long id, M message) {
-				return map.remove(id, message);
-			}
-
-		};
+		return new Plain<>();
 	}
 
 	/**
@@ -66,25 +55,56 @@ public interface IdIndex<M> {
 	 * {@code remove(id, message)} succeeds for exactly one of two racing callers.
 	 */
 	static <M> IdIndex<M> lockFree() {
-		NonBlockingHashMapLong<M> map = new NonBlockingHashMapLong<>();
-		return new IdIndex<>() {
+		return new LockFree<>();
+	}
 
-			@Override
-			public M get(long id) {
-				return map.get(id);
-			}
+	/**
+	 * For the thesis's setting, which completes nothing by id: keeps nothing, so that a
+	 * framework indexes every message without asking which setting it runs in.
+	 */
+	@SuppressWarnings("unchecked")
+	static <M> IdIndex<M> none() {
+		return (IdIndex<M>) None.INSTANCE;
+	}
 
-			@Override
-			public void put(long id, M message) {
-				map.put(id, message);
-			}
+	/** {@link #none()}. */
+	enum None implements IdIndex<Object> {
 
-			@Override
-			public boolean remove(long id, M message) {
-				return map.remove(id, message);
-			}
+		INSTANCE;
 
-		};
+		@Override
+		public Object get(long id) {
+			return null;
+		}
+
+		@Override
+		public Object put(long id, Object message) {
+			return null;
+		}
+
+		@Override
+		public boolean remove(long id, Object message) {
+			return false;
+		}
+
+	}
+
+	/**
+	 * The map itself is the index (its methods keyed by a primitive {@code long} are the
+	 * index's), so a lookup follows no extra reference.
+	 */
+	final class Plain<M> extends Long2ObjectHashMap<M> implements IdIndex<M> {
+
+		Plain() {
+			super(PLAIN_INITIAL_CAPACITY, PLAIN_LOAD_FACTOR);
+		}
+
+	}
+
+	/** As {@link Plain}, lock-free. */
+	@SuppressWarnings("serial") // never serialized
+	final class LockFree<M> extends NonBlockingHashMapLong<M> implements IdIndex<M> {
+
 	}
 
 }

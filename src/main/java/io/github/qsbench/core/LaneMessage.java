@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * {@value #MAX_DELIVERIES}) and whether it is completed (the lowest bit). So the message
  * needs no record per delivery and takes 32 bytes with its id and body.
  */
-public final class LaneMessage implements Message {
+public final class LaneMessage implements CompletableMessage {
 
 	private static final long COMPLETED = 1;
 
@@ -24,16 +24,7 @@ public final class LaneMessage implements Message {
 
 	private static final int EXPIRY_SHIFT = DELIVERY_BITS + 1;
 
-	private static final VarHandle STATE;
-
-	static {
-		try {
-			STATE = MethodHandles.lookup().findVarHandle(LaneMessage.class, "state", long.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", long.class);
 
 	private final long id;
 
@@ -63,6 +54,7 @@ public final class LaneMessage implements Message {
 		return deliveries(this.state);
 	}
 
+	@Override
 	public boolean isCompleted() {
 		return (this.state & COMPLETED) != 0;
 	}
@@ -103,26 +95,14 @@ public final class LaneMessage implements Message {
 		}
 	}
 
-	/**
-	 * Completes the message if {@code delivery} is its current delivery (or
-	 * {@link AbstractMessage#ANY_DELIVERY}); the answers are those of
-	 * {@link AbstractMessage#complete(int)}. Takes no lock.
-	 */
+	/** Takes no lock: a compare-and-set of the word a redelivery changes too. */
+	@Override
 	public Completion complete(int delivery) {
 		while (true) {
 			long current = this.state;
-			if ((current & COMPLETED) != 0) {
-				return Completion.NOT_FOUND;
-			}
-			int deliveries = deliveries(current);
-			if (deliveries == 0) {
-				return Completion.NOT_DELIVERED;
-			}
-			if (delivery != AbstractMessage.ANY_DELIVERY && delivery != deliveries) {
-				return Completion.STALE_LEASE;
-			}
-			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
-				return Completion.COMPLETED;
+			Completion verdict = Completion.decide((current & COMPLETED) != 0, deliveries(current), delivery);
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return verdict;
 			}
 		}
 	}

@@ -21,23 +21,11 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  */
 public final class MessageQueue<M extends AbstractMessage> {
 
-	private static final VarHandle SIZE;
+	private static final VarHandle SIZE = VarHandles.field(MethodHandles.lookup(), "size", int.class);
 
-	private static final VarHandle IN_FLIGHT;
+	private static final VarHandle IN_FLIGHT = VarHandles.field(MethodHandles.lookup(), "inFlight", int.class);
 
-	private static final VarHandle COMPLETED;
-
-	static {
-		try {
-			MethodHandles.Lookup lookup = MethodHandles.lookup();
-			SIZE = lookup.findVarHandle(MessageQueue.class, "size", int.class);
-			IN_FLIGHT = lookup.findVarHandle(MessageQueue.class, "inFlight", int.class);
-			COMPLETED = lookup.findVarHandle(MessageQueue.class, "completed", int.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completed", int.class);
 
 	final String name;
 

@@ -59,18 +59,11 @@ public final class PojoMessage extends AbstractMessage {
 	@Override
 	public Completion complete(int delivery) {
 		long id = this.idAndCompleted;
-		if (id < 0) {
-			return Completion.NOT_FOUND;
+		Completion verdict = Completion.decide(id < 0, deliveries(), delivery);
+		if (verdict == Completion.COMPLETED) {
+			this.idAndCompleted = id | COMPLETED;
 		}
-		int deliveries = deliveries();
-		if (deliveries == 0) {
-			return Completion.NOT_DELIVERED;
-		}
-		if (delivery != ANY_DELIVERY && delivery != deliveries) {
-			return Completion.STALE_LEASE;
-		}
-		this.idAndCompleted = id | COMPLETED;
-		return Completion.COMPLETED;
+		return verdict;
 	}
 
 	@Override

@@ -29,8 +29,8 @@ public interface QueueService {
 
 	/**
 	 * Marks a message polled from that queue as done so that it is never delivered again.
-	 * The queue is named here, as in every other operation, because a message does not
-	 * carry its queue's name (8 bytes per held message).
+	 * The queue is named here, as in every other operation: the thesis's messages do not
+	 * carry their queue's name (8 bytes per held message).
 	 * @return {@code false} if it was completed already
 	 */
 	boolean complete(String queue, Message message);

@@ -6,9 +6,11 @@ import java.util.Optional;
 /**
  * The queue service as the HTTP layer, metrics and configuration use it: the thesis's
  * {@link QueueService} plus batches, leases numbered per delivery, completion by id,
- * per-queue counts and caps. Every strategy offers it, whichever framework it is built on
- * ({@link AbstractQS}, the thesis's, or {@link AbstractSplitQS}, which keeps messages in
- * flight apart from ready ones), so nothing outside the core names a framework.
+ * per-queue counts and caps. Every strategy offers it, whichever of the three frameworks
+ * it is built on ({@link AbstractQS}, the thesis's; {@link AbstractSplitQS} and
+ * {@link AbstractLaneLockedQS}, which keep messages in flight apart from ready ones on
+ * the outline of {@link AbstractLanesQS}), so nothing outside the core names a framework
+ * or a message class.
  *
  * <p>
  * {@link #close()} stops whatever the service runs of its own (a dispatcher thread);
@@ -16,6 +18,9 @@ import java.util.Optional;
  * it.
  */
 public interface QueueServiceCore extends QueueService, AutoCloseable {
+
+	/** A completion without a lease: whichever delivery is current. */
+	int ANY_DELIVERY = 0;
 
 	/**
 	 * Pushes all bodies to one queue, in order, or none of them if a cap would be
@@ -32,12 +37,14 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	List<Lease> lease(String queue, int max);
 
 	/** Completes the message with that id, whichever its current delivery. */
-	Completion complete(String queue, long id);
+	default Completion complete(String queue, long id) {
+		return complete(queue, id, ANY_DELIVERY);
+	}
 
 	/**
 	 * Completes the message with that id if it is held in that queue, was delivered, and
-	 * {@code delivery} is its current delivery (or {@link AbstractMessage#ANY_DELIVERY}).
-	 * Exactly-once for every strategy.
+	 * {@code delivery} is its current delivery (or
+	 * {@link QueueServiceCore#ANY_DELIVERY}). Exactly-once for every strategy.
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	Completion complete(String queue, long id, int delivery);

@@ -12,16 +12,7 @@ import java.lang.invoke.VarHandle;
  */
 public final class SplitDelivery {
 
-	private static final VarHandle CLAIMED;
-
-	static {
-		try {
-			CLAIMED = MethodHandles.lookup().findVarHandle(SplitDelivery.class, "claimed", boolean.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle CLAIMED = VarHandles.field(MethodHandles.lookup(), "claimed", boolean.class);
 
 	final SplitMessage message;
 

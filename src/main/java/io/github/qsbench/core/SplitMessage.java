@@ -15,20 +15,11 @@ import java.lang.invoke.VarHandle;
  * delivered, so a backlog of messages never delivered costs the garbage collector no more
  * than its messages.
  */
-public final class SplitMessage implements Message {
+public final class SplitMessage implements CompletableMessage {
 
 	private static final int COMPLETED = 1;
 
-	private static final VarHandle STATE;
-
-	static {
-		try {
-			STATE = MethodHandles.lookup().findVarHandle(SplitMessage.class, "state", int.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
 
 	private final long id;
 
@@ -74,6 +65,7 @@ public final class SplitMessage implements Message {
 		return this.state >>> 1;
 	}
 
+	@Override
 	public boolean isCompleted() {
 		return (this.state & COMPLETED) != 0;
 	}
@@ -95,26 +87,14 @@ public final class SplitMessage implements Message {
 		return STATE.compareAndSet(this, delivery << 1, (delivery + 1) << 1);
 	}
 
-	/**
-	 * Completes the message if {@code delivery} is its current delivery (or
-	 * {@link AbstractMessage#ANY_DELIVERY}); the answers are those of
-	 * {@link AbstractMessage#complete(int)}.
-	 */
+	/** Takes no lock: a compare-and-set of the word a redelivery changes too. */
+	@Override
 	public Completion complete(int delivery) {
 		while (true) {
 			int current = this.state;
-			if ((current & COMPLETED) != 0) {
-				return Completion.NOT_FOUND;
-			}
-			int deliveries = current >>> 1;
-			if (deliveries == 0) {
-				return Completion.NOT_DELIVERED;
-			}
-			if (delivery != AbstractMessage.ANY_DELIVERY && delivery != deliveries) {
-				return Completion.STALE_LEASE;
-			}
-			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
-				return Completion.COMPLETED;
+			Completion verdict = Completion.decide((current & COMPLETED) != 0, current >>> 1, delivery);
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return verdict;
 			}
 		}
 	}

@@ -40,31 +40,13 @@ final class ContentionVisibility {
 					+ "emits no jdk.ThreadPark (it unmounts); jdk.MethodTrace of LockSupport.park, which does "
 					+ "see it, needs JDK 25 or newer";
 		}
-		if (takesMonitors(strategy)) {
+		if (!strategy.waits().meteredOnVirtualThreads()) {
 			return "request threads are virtual, and strategy " + strategy.profile() + " waits on monitors: "
 					+ "a virtual thread blocked entering a monitor unmounts (JEP 491) and JFR records no "
 					+ "jdk.JavaMonitorEnter for it, so the meter would read 0 whatever the contention; "
 					+ "measure it with platform threads (spring.threads.virtual.enabled=false)";
 		}
 		return null;
-	}
-
-	/**
-	 * Whether the strategy's own waits include monitors. The map bins that
-	 * {@code ConcurrentHashMap.compute} locks for the caps are left out: every strategy
-	 * takes them, rarely, and the meter says at start-up that they go uncounted on
-	 * virtual threads.
-	 */
-	static boolean takesMonitors(Strategy strategy) {
-		return switch (strategy) {
-			// Lockable.mutex, a monitor per queue, the dispatcher's synchronized
-			// register()
-			case SYNCHRONIZED, SYNCHRONIZED_CONCURRENT_STRUCTURES, SYNCHRONIZED_ARRAY_QUEUE, SPLIT_DISPATCHER -> true;
-			case READ_WRITE_LOCK, FAIR_READ_WRITE_LOCK, REENTRANT_LOCK, STAMPED_LOCK,
-					READ_WRITE_LOCK_CONCURRENT_STRUCTURES, READ_WRITE_LOCK_READ_PUSH, LANE_LOCKED, LANE_ADAPTIVE ->
-				false;
-			case CONCURRENT_POJO, CONCURRENT_ATOMIC, SPLIT_CONCURRENT, SPLIT_JCTOOLS -> false;
-		};
 	}
 
 }

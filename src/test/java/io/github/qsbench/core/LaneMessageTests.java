@@ -23,7 +23,7 @@ class LaneMessageTests {
 		assertThat(message.id()).isEqualTo(Long.MAX_VALUE);
 		assertThat(message.deliveries()).isZero();
 		assertThat(message.expiry()).isEqualTo(Long.MAX_VALUE);
-		assertThat(message.complete(AbstractMessage.ANY_DELIVERY)).isEqualTo(Completion.NOT_DELIVERED);
+		assertThat(message.complete(QueueServiceCore.ANY_DELIVERY)).isEqualTo(Completion.NOT_DELIVERED);
 	}
 
 	@Test

@@ -4,59 +4,49 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
-import java.util.function.Function;
-import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 
-import io.github.qsbench.core.strategy.LaneLockedQS;
-import io.github.qsbench.core.strategy.SplitConcurrentQS;
+import io.github.qsbench.core.strategy.Strategy;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What the contract suite cannot see of the two frameworks that keep in-flight messages
- * apart ({@link AbstractSplitQS}, {@link AbstractLaneLockedQS}): emptied queues are
- * retired, reopened by the next push, and only a bounded number of them stays in memory,
- * including those that refused pushes made.
+ * What the contract suite cannot see of the outline of the frameworks that keep in-flight
+ * messages apart ({@link AbstractLanesQS}): emptied queues are retired, reopened by the
+ * next push, and only a bounded number of them stays in memory, including those that
+ * refused pushes made. Run for every strategy on it.
  */
 @ParameterizedClass(name = "{0}")
-@EnumSource(RetiredQueuesTests.Framework.class)
+@MethodSource("laneStrategies")
 class RetiredQueuesTests {
 
-	/** Each framework with one of its strategies and its count of queues in memory. */
-	enum Framework {
-
-		SPLIT(SplitConcurrentQS::new, service -> ((AbstractSplitQS) service).lanesInMemory()),
-
-		LANE_LOCKED(LaneLockedQS::new, service -> ((AbstractLaneLockedQS) service).lanesInMemory());
-
-		private final Function<QueueOptions, QueueServiceCore> factory;
-
-		private final ToIntFunction<QueueServiceCore> lanesInMemory;
-
-		Framework(Function<QueueOptions, QueueServiceCore> factory, ToIntFunction<QueueServiceCore> lanesInMemory) {
-			this.factory = factory;
-			this.lanesInMemory = lanesInMemory;
-		}
-
+	static Stream<Strategy> laneStrategies() {
+		return Stream.of(Strategy.values()).filter(s -> AbstractLanesQS.class.isAssignableFrom(s.framework().type()));
 	}
 
 	@Parameter
-	Framework framework;
+	Strategy strategy;
 
 	private QueueServiceCore service;
 
 	private int lanesInMemory() {
-		return this.framework.lanesInMemory.applyAsInt(this.service);
+		return ((AbstractLanesQS<?, ?>) this.service).lanesInMemory();
 	}
 
 	@BeforeEach
 	void newService() {
-		this.service = this.framework.factory.apply(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY,
-				new MutableClock(), true, new Capacity.Limits(100, 1_000_000, 1 << 30)));
+		this.service = this.strategy.create(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, new MutableClock(),
+				true, new Capacity.Limits(100, 1_000_000, 1 << 30)));
+	}
+
+	@AfterEach
+	void closeService() {
+		this.service.close();
 	}
 
 	@Test

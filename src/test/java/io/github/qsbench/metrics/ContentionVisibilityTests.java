@@ -2,12 +2,8 @@ package io.github.qsbench.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Arrays;
-import java.util.EnumSet;
-
 import io.github.qsbench.core.strategy.Strategy;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -17,9 +13,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * monitors.
  */
 class ContentionVisibilityTests {
-
-	private static final EnumSet<Strategy> MONITOR_STRATEGIES = EnumSet.of(Strategy.SYNCHRONIZED,
-			Strategy.SYNCHRONIZED_CONCURRENT_STRUCTURES, Strategy.SYNCHRONIZED_ARRAY_QUEUE, Strategy.SPLIT_DISPATCHER);
 
 	@ParameterizedTest
 	@EnumSource(Strategy.class)
@@ -38,18 +31,12 @@ class ContentionVisibilityTests {
 	@EnumSource(Strategy.class)
 	void virtualThreadsOnJdk25_monitorStrategiesBlind(Strategy strategy) {
 		String blindSpot = ContentionVisibility.blindSpot(strategy, true, true);
-		if (MONITOR_STRATEGIES.contains(strategy)) {
+		if (strategy.waits() == Strategy.Waits.MONITORS) {
 			assertThat(blindSpot).contains(strategy.profile()).contains("monitor").contains("JEP 491");
 		}
 		else {
 			assertThat(blindSpot).isNull();
 		}
-	}
-
-	@Test
-	void takesMonitors_theSynchronizedStrategiesAndTheDispatchersRegistration() {
-		assertThat(Arrays.stream(Strategy.values()).filter(ContentionVisibility::takesMonitors))
-			.containsExactlyInAnyOrderElementsOf(MONITOR_STRATEGIES);
 	}
 
 }

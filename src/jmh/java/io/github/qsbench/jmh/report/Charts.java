@@ -31,7 +31,7 @@ final class Charts {
 	static void write(Path file, Setup setup, List<Strategy> strategies, Run run,
 			Map<Role, Map<Strategy, Stats>> scores, Map<Run, Map<Strategy, Double>> totalsToSynchronized,
 			Map<Strategy, Double> thesisToSynchronized) throws IOException {
-		List<String> names = strategies.stream().map(Strategy::thesisName).toList();
+		List<String> names = strategies.stream().map(Strategy::tableName).toList();
 
 		CategoryChart scoreChart = new CategoryChartBuilder().width(760)
 			.height(600)

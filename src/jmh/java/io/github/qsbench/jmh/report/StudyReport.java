@@ -166,7 +166,7 @@ public final class StudyReport {
 					.map(k -> "`" + k + "` = " + distinct(r -> r.settings().params().get(k)))
 					.collect(Collectors.joining(", "))
 				+ "; `strategy` = "
-				+ this.strategies.stream().map(Strategy::thesisName).collect(Collectors.joining(", ")));
+				+ this.strategies.stream().map(Strategy::tableName).collect(Collectors.joining(", ")));
 		line("- Setups (readers-writers): "
 				+ this.setups.stream().map(Setup::toString).collect(Collectors.joining(", ")));
 		line();
@@ -220,7 +220,7 @@ public final class StudyReport {
 		line();
 		line("Ranking on Total (best first; "
 				+ this.strategies.stream()
-					.map(strategy -> abbreviation(strategy) + " = " + strategy.thesisName())
+					.map(strategy -> abbreviation(strategy) + " = " + strategy.tableName())
 					.collect(Collectors.joining(", "))
 				+ "; `≈` where the 99.9% confidence intervals of neighbours overlap, so that"
 				+ " order is not established):");
@@ -249,7 +249,7 @@ public final class StudyReport {
 		}
 		head.add("Implementation");
 		for (Strategy base : List.of(Strategy.READ_WRITE_LOCK, Strategy.SYNCHRONIZED)) {
-			String to = " ÷ " + base.thesisName();
+			String to = " ÷ " + base.tableName();
 			head.add("Thesis" + to);
 			this.runs.forEach(r -> head.add(r.shortLabel() + to));
 		}
@@ -260,7 +260,7 @@ public final class StudyReport {
 				if (withSetup) {
 					row.add(setup.toString());
 				}
-				row.add(strategy.thesisName());
+				row.add(strategy.tableName());
 				for (Strategy base : List.of(Strategy.READ_WRITE_LOCK, Strategy.SYNCHRONIZED)) {
 					row.add(ratio(ratiosTo(totals(this.thesis.of(setup)), base).get(strategy)));
 					this.runs.forEach(r -> row.add(ratio(ratiosTo(totals(scores(r, setup)), base).get(strategy))));
@@ -311,7 +311,7 @@ public final class StudyReport {
 					.filter(r -> r.run().equals(run) && r.setup().equals(setup) && exactlyOnce(r.strategy()))
 					.max(Comparator.comparingDouble(StudyReport::delivered));
 				row.add(top
-					.map(r -> r.strategy().thesisName() + ", " + num(delivered(r)) + ", "
+					.map(r -> r.strategy().tableName() + ", " + num(delivered(r)) + ", "
 							+ ratio(deliveredRatio(r, Strategy.CONCURRENT_ATOMIC)) + ", "
 							+ ratio(deliveredRatio(r, Strategy.CONCURRENT_POJO)))
 					.orElse("n/a"));
@@ -333,7 +333,7 @@ public final class StudyReport {
 				List<List<String>> rows = new ArrayList<>();
 				for (int i = 0; i < ranked.size(); i++) {
 					JmhResult r = ranked.get(i);
-					rows.add(List.of(String.valueOf(i + 1), r.strategy().thesisName(),
+					rows.add(List.of(String.valueOf(i + 1), r.strategy().tableName(),
 							exactlyOnce(r.strategy()) ? "exactly-once" : "at-least-once", num(delivered(r)),
 							ratio(deliveredRatio(r, Strategy.CONCURRENT_ATOMIC)),
 							ratio(deliveredRatio(r, Strategy.CONCURRENT_POJO)), num(r.scores().get(Role.Total).score()),
@@ -402,7 +402,7 @@ public final class StudyReport {
 		List<List<String>> rows = new ArrayList<>();
 		for (Setup setup : this.setups) {
 			for (Strategy strategy : both) {
-				List<String> row = new ArrayList<>(List.of(setup.toString(), strategy.thesisName()));
+				List<String> row = new ArrayList<>(List.of(setup.toString(), strategy.tableName()));
 				for (Run run : withThesis) {
 					Optional<JmhResult> guarded = find(run, setup, strategy, JmhResult.GUARDED);
 					Optional<JmhResult> unguarded = find(run, setup, strategy, "THESIS");
@@ -437,7 +437,7 @@ public final class StudyReport {
 					Optional<JmhResult> t0 = find(primary, setup, strategy, "THESIS");
 					Optional<JmhResult> g1 = find(variant, setup, strategy, JmhResult.GUARDED);
 					Optional<JmhResult> t1 = find(variant, setup, strategy, "THESIS");
-					flagRows.add(List.of(setup.toString(), strategy.thesisName(), deliveredRatio(g1, g0),
+					flagRows.add(List.of(setup.toString(), strategy.tableName(), deliveredRatio(g1, g0),
 							deliveredRatio(t1, t0), deliveredRatio(t1, g0)));
 				}
 			}
@@ -501,7 +501,7 @@ public final class StudyReport {
 			Map<Role, Map<Strategy, Stats>> published) {
 		List<String> row = new ArrayList<>(List.of(source));
 		for (Role role : Role.values()) {
-			row.add(ordered(scores.get(role), Strategy::thesisName));
+			row.add(ordered(scores.get(role), Strategy::tableName));
 		}
 		row.add(published.isEmpty() ? "n/a"
 				: ranking(scores.get(Role.Total)).stream()
@@ -525,7 +525,7 @@ public final class StudyReport {
 				String idx = role.name().charAt(0) + String.valueOf(i + 1);
 				boolean last = i == ranked.size() - 1;
 				overview
-					.add(List.of(idx, role.name(), ranked.get(i).thesisName(), num(stats.score()), num(stats.error()),
+					.add(List.of(idx, role.name(), ranked.get(i).tableName(), num(stats.score()), num(stats.error()),
 							last ? "" : percent(stats.score() / scores.get(role).get(ranked.get(i + 1)).score() - 1),
 							last ? "" : percent(
 									stats.score() / scores.get(role).get(ranked.get(ranked.size() - 1)).score() - 1)));
@@ -613,7 +613,7 @@ public final class StudyReport {
 		List<List<String>> rows = new ArrayList<>();
 		for (Setup setup : this.setups) {
 			for (Strategy strategy : this.strategies) {
-				List<String> row = new ArrayList<>(List.of(setup.toString(), strategy.thesisName()));
+				List<String> row = new ArrayList<>(List.of(setup.toString(), strategy.tableName()));
 				for (Run run : this.runs) {
 					row.add(find(run, setup, strategy).map(cell).orElse(""));
 				}
@@ -703,7 +703,7 @@ public final class StudyReport {
 	 * added later.
 	 */
 	private static String abbreviation(Strategy strategy) {
-		return strategy.thesisName().replaceAll("[^A-Z]", "");
+		return strategy.tableName().replaceAll("[^A-Z]", "");
 	}
 
 	/** One value if every result agrees, else every distinct value. */

@@ -43,7 +43,7 @@ final class ThesisResults {
 	// setup,readers,writers,idx,role,implementation,score,error,ci_min,ci_max,obs_min,obs_max,sd
 	private void add(String[] c) {
 		Strategy strategy = Arrays.stream(Strategy.values())
-			.filter(s -> s.thesisName().equals(c[5]))
+			.filter(s -> s.tableName().equals(c[5]))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("unknown implementation " + c[5]));
 		Stats stats = new Stats(d(c[6]), d(c[7]), d(c[8]), d(c[9]), d(c[10]), d(c[11]), d(c[12]));

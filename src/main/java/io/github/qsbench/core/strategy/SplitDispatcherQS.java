@@ -85,7 +85,7 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 
 	/** Wait-free: a new node and two release stores. */
 	@Override
-	protected void enqueue(Lane lane, SplitMessage message) {
+	protected void enqueue(SplitLane lane, SplitMessage message) {
 		this.producer.get().append(new Node(lane, message));
 	}
 
@@ -226,14 +226,14 @@ public final class SplitDispatcherQS extends AbstractSplitQS {
 			}
 		}
 
-		private Lane lane;
+		private SplitLane lane;
 
 		private SplitMessage message;
 
 		@SuppressWarnings("unused") // through NEXT
 		private Node next;
 
-		Node(Lane lane, SplitMessage message) {
+		Node(SplitLane lane, SplitMessage message) {
 			this.lane = lane;
 			this.message = message;
 		}
