@@ -44,7 +44,7 @@ import org.springframework.stereotype.Component;
  * <p>
  * Bounded memory: a waiter leaves the registry when it is answered, and a queue's entry
  * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
- * accepts ({@code server.tomcat.max-connections}, 1,000 in this service).
+ * accepts ({@code server.tomcat.max-connections}, 4,096 in this service).
  */
 @Component
 class LongPolls implements SmartLifecycle, DisposableBean {
