@@ -296,6 +296,23 @@ public class RequestPathLoad {
 		}
 	}
 
+	/** The next line without its CR LF, read into {@code line}; null at the end. */
+	static String readLine(InputStream in, StringBuilder line) throws IOException {
+		line.setLength(0);
+		int c;
+		while ((c = in.read()) != -1) {
+			if (c == '\n') {
+				int length = line.length();
+				if (length > 0 && line.charAt(length - 1) == '\r') {
+					line.setLength(length - 1);
+				}
+				return line.toString();
+			}
+			line.append((char) c);
+		}
+		return null;
+	}
+
 	/**
 	 * The queue load over beanstalkd's text protocol: one connection per client, each
 	 * command written whole and its answer read before the next.
@@ -404,19 +421,7 @@ public class RequestPathLoad {
 		}
 
 		private String readLine() throws IOException {
-			this.line.setLength(0);
-			int c;
-			while ((c = this.in.read()) != -1) {
-				if (c == '\n') {
-					int length = this.line.length();
-					if (length > 0 && this.line.charAt(length - 1) == '\r') {
-						this.line.setLength(length - 1);
-					}
-					return this.line.toString();
-				}
-				this.line.append((char) c);
-			}
-			return null;
+			return RequestPathLoad.readLine(this.in, this.line);
 		}
 
 	}
@@ -530,19 +535,7 @@ public class RequestPathLoad {
 		}
 
 		private String readLine() throws IOException {
-			this.line.setLength(0);
-			int c;
-			while ((c = this.in.read()) != -1) {
-				if (c == '\n') {
-					int length = this.line.length();
-					if (length > 0 && this.line.charAt(length - 1) == '\r') {
-						this.line.setLength(length - 1);
-					}
-					return this.line.toString();
-				}
-				this.line.append((char) c);
-			}
-			return null;
+			return RequestPathLoad.readLine(this.in, this.line);
 		}
 
 		/** The number after {@code "id":} in the last body. */

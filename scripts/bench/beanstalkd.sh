@@ -10,7 +10,8 @@
 #   flock /tmp/qs-bench.lock scripts/bench/beanstalkd.sh
 #   ROUNDS=3 CLIENTS="4 16 64" PROFILE=lane-adaptive scripts/bench/beanstalkd.sh -- --spring.threads.virtual.enabled=false
 #
-# Arguments are JVM options for the service, then after -- its application arguments. The service
+# Arguments are JVM options for the service, then after -- its application arguments (as
+# start_service takes them). The service
 # is target/queue-service-*.jar (or SERVICE_JAR) started with SERVICE_JAVA (default java) through
 # scripts/lib/service.sh, strategy PROFILE (default: none, the default strategy); beanstalkd runs on
 # a free port of 127.0.0.1 with its defaults (no binlog: in memory, as the service). Both are
@@ -41,12 +42,6 @@ command -v "$BEANSTALKD" >/dev/null || {
 	echo "no beanstalkd: apt-get update && apt-get install -y beanstalkd (or set BEANSTALKD)" >&2
 	exit 2
 }
-jvm=()
-while [[ $# -gt 0 && "$1" != "--" ]]; do
-	jvm+=("$1")
-	shift
-done
-[[ $# -gt 0 ]] && shift
 
 mkdir -p "$OUT/classes"
 javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
@@ -62,7 +57,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-SERVICE_LOG="$OUT/service.log" start_service "$PROFILE" "-Xms$HEAP" "-Xmx$HEAP" "${jvm[@]}" -- "$@"
+SERVICE_LOG="$OUT/service.log" start_service "$PROFILE" "-Xms$HEAP" "-Xmx$HEAP" "$@"
 BEANSTALKD_PORT="$(free_port)"
 "$BEANSTALKD" -l 127.0.0.1 -p "$BEANSTALKD_PORT" >"$OUT/beanstalkd.log" 2>&1 &
 BEANSTALKD_PID=$!
@@ -71,7 +66,7 @@ for _ in $(seq 1 50); do
 	sleep 0.1
 done
 echo "service vs beanstalkd: service ${PROFILE:-default strategy} ($("${SERVICE_JAVA:-java}" -version 2>&1 | head -1);" \
-	"-Xmx$HEAP ${jvm[*]} $*) at $PORT, $("$BEANSTALKD" -v 2>&1 | head -1) at $BEANSTALKD_PORT | clients $CLIENTS," \
+	"-Xmx$HEAP $*) at $PORT, $("$BEANSTALKD" -v 2>&1 | head -1) at $BEANSTALKD_PORT | clients $CLIENTS," \
 	"rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PID" --seconds "$WARMUP" >/dev/null

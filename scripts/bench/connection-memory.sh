@@ -5,9 +5,9 @@
 # See README, "Connections".
 #
 #   flock /tmp/qs-bench.lock scripts/bench/connection-memory.sh
-#   N=5000 scripts/bench/connection-memory.sh -- --server.tomcat.max-connections=12000
+#   N=5000 scripts/bench/connection-memory.sh --server.tomcat.max-connections=12000
 #
-# Arguments: JVM options, then after -- application arguments for the service
+# Arguments: application arguments for the service
 # (target/queue-service-*.jar or SERVICE_JAR, started with SERVICE_JAVA through scripts/lib/service.sh).
 # Environment: N (3000; mind ulimit -n), HEAP (512m), OUT.
 set -euo pipefail
@@ -21,16 +21,10 @@ HEAP="${HEAP:-512m}"
 export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-240}"
 OUT="${OUT:-$ROOT/target/connection-memory/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$OUT"
-jvm=()
-while [[ $# -gt 0 && "$1" != "--" ]]; do
-	jvm+=("$1")
-	shift
-done
-[[ $# -gt 0 ]] && shift
 trap stop_service EXIT INT TERM
-SERVICE_LOG="$OUT/service.log" start_service "" "-Xms$HEAP" "-Xmx$HEAP" "${jvm[@]}" -- \
+SERVICE_LOG="$OUT/service.log" start_service "" "-Xms$HEAP" "-Xmx$HEAP" -- \
 	--qs.http.request-header-timeout=60s --server.tomcat.connection-timeout=60s --server.tomcat.keep-alive-timeout=60s "$@"
-echo "connection memory: $N connections of each kind | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) -Xmx$HEAP ${jvm[*]} $* | $(date -u +%FT%TZ)"
+echo "connection memory: $N connections of each kind | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) -Xmx$HEAP $* | $(date -u +%FT%TZ)"
 python3 - "$PORT" "$SERVICE_PID" "$N" <<-'EOF'
 	import re, socket, subprocess, sys, time
 	port, pid, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
