@@ -108,18 +108,22 @@ for round in $(seq 1 "$ROUNDS"); do
 					for n in $counts; do
 						jcmd "$SERVICE_PID" GC.run >/dev/null
 						cell="$label-$strategy-$runtime-$n-$round"
+						beside=()
 						if [[ -n "$profiled" ]] && [[ "$n" == 4 || "$n" == 16 ]]; then
 							(sleep "$SETTLE" && jcmd "$SERVICE_PID" JFR.start name="$cell" settings=profile \
 								duration="${DURATION}s" filename="$OUT/jfr/$cell.jfr" >/dev/null) &
+							beside+=($!)
 						fi
 						if [[ -n "$PERF" ]]; then
 							(sleep "$SETTLE" && exec perf stat -x, -e "$PERF_EVENTS" -p "$SERVICE_PID" \
 								-o "$OUT/$cell.perf" -- sleep "$DURATION") &
+							beside+=($!)
 						fi
 						load="$(cut -d' ' -f1 /proc/loadavg)"
 						"${CLIENT[@]}" "${common[@]}" --producers "$n" --consumers "$n" --warmup "$SETTLE" \
 							--seconds "$DURATION" >"$OUT/$cell.json" 2>"$OUT/$cell.err" || true
-						wait
+						# not a bare wait: the service is a child too
+						((${#beside[@]})) && wait "${beside[@]}"
 						python3 - "$OUT" "$cell" "$round" "$strategy" "$runtime" "$label" "$n" "$load" <<-'EOF'
 							import json, os, sys
 							out, cell, rnd, strategy, runtime, label, n, load = sys.argv[1:]
