@@ -1,7 +1,7 @@
 # The queue service: built with the project's Maven wrapper on a JDK, run on a JRE as a non-root
 # user. The strategy is the Spring profile: docker run -e SPRING_PROFILES_ACTIVE=synchronized ...
 # Built on JDK 17 (the oldest it supports), run on JDK 25, where requests run on virtual threads
-# by default, where the server's CPU per message grows least with the clients (docs/client-curve.md);
+# by default, which cost less CPU per message than platform threads (docs/client-curve.md);
 # SPRING_THREADS_VIRTUAL_ENABLED=false gives Tomcat's platform threads instead.
 FROM eclipse-temurin:17-jdk AS build
 WORKDIR /build
