@@ -10,10 +10,10 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Requests on virtual threads by default where the JDK runs them well: from JDK 24 on,
  * where a virtual thread blocked in {@code synchronized} leaves its carrier (JEP 491), so
- * the monitor strategies do not pin carriers. On such a JDK a message costs the server
- * about the same CPU with 64 clients as with 4, where Tomcat's pool of platform threads
- * pays more per message the more connections are busy (docs/client-curve.md). Below JDK
- * 24 platform threads stay the default. The default is the last property source, so
+ * the monitor strategies do not pin carriers. Tomcat's pool of platform threads holds a
+ * worker per busy connection for the kernel to schedule, and cost more CPU per message
+ * than virtual threads in docs/client-curve.md. Below JDK 24 platform threads stay the
+ * default. The default is the last property source, so
  * {@code spring.threads.virtual.enabled} set anywhere (arguments, environment,
  * {@code application.properties}) decides.
  */
