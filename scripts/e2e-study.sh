@@ -226,7 +226,8 @@ service_settings() {
 	SVC_HEAP="$HEAP"
 	SVC_ARGS=()
 	SVC_WARMUP=4-4
-	[[ "$r" == *-virtual ]] && SVC_ARGS+=(--spring.threads.virtual.enabled=true)
+	# explicit either way: on JDK 24+ the service serves on virtual threads unless told otherwise
+	if [[ "$r" == *-virtual ]]; then SVC_ARGS+=(--spring.threads.virtual.enabled=true); else SVC_ARGS+=(--spring.threads.virtual.enabled=false); fi
 	case "$tag" in
 		caps) SVC_ARGS+=(--qs.limits.max-total-bytes="$BACKPRESSURE_BYTES"); SVC_WARMUP=backpressure ;;
 		separate) SVC_HEAP="$LARGE_HEAP"

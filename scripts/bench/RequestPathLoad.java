@@ -26,6 +26,12 @@ import java.util.concurrent.atomic.LongAdder;
  * complete (DELETE, no If-Match) what they get, pausing 5 ms after an empty poll. After
  * the window consumers drain (uncounted) so the next run starts on empty queues.
  * {@code noop} mode: every user calls one path ({@code /actuator/info}), the ceiling.
+ * {@code beanstalk} mode is the queue load against beanstalkd instead ({@code --port} is
+ * beanstalkd's): 8 tubes instead of queues, a producer {@code use}s the next tube and
+ * {@code put}s (one write, two answers), a consumer {@code watch}es all 8 and
+ * {@code reserve-with-timeout 0}, pausing 5 ms when it times out (as after an empty poll),
+ * and {@code delete}s what it reserved. A cycle is one message pushed, delivered and
+ * completed: {@code cpuUsPerCycle} is the server's CPU over the completions.
  *
  * <p>
  * With {@code --pid}, the service's CPU time (utime + stime of /proc/PID/stat) is read at
@@ -114,8 +120,18 @@ public class RequestPathLoad {
 				threads.add(start("noop-" + u, () -> noop(request)));
 			}
 		}
+		else if (mode.equals("beanstalk")) {
+			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> Beanstalk.produce(first, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				threads.add(start("consumer-" + c, Beanstalk::consume));
+			}
+		}
 		else {
-			throw new IllegalArgumentException("mode is queue or noop");
+			throw new IllegalArgumentException("mode is queue, noop or beanstalk");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] cpuStart = cpuTicks(pid);
@@ -145,10 +161,11 @@ public class RequestPathLoad {
 				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
-						+ "\"cpuUsPerRequest\":%.1f}%n",
+						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f}%n",
 				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
-				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0);
+				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
+				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0);
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
 
@@ -279,6 +296,136 @@ public class RequestPathLoad {
 		}
 	}
 
+	/** The next line without its CR LF, read into {@code line}; null at the end. */
+	static String readLine(InputStream in, StringBuilder line) throws IOException {
+		line.setLength(0);
+		int c;
+		while ((c = in.read()) != -1) {
+			if (c == '\n') {
+				int length = line.length();
+				if (length > 0 && line.charAt(length - 1) == '\r') {
+					line.setLength(length - 1);
+				}
+				return line.toString();
+			}
+			line.append((char) c);
+		}
+		return null;
+	}
+
+	/**
+	 * The queue load over beanstalkd's text protocol: one connection per client, each
+	 * command written whole and its answer read before the next.
+	 */
+	static final class Beanstalk {
+
+		private final Socket socket;
+
+		private final OutputStream out;
+
+		private final InputStream in;
+
+		private final StringBuilder line = new StringBuilder();
+
+		private Beanstalk() throws IOException {
+			this.socket = new Socket();
+			this.socket.setTcpNoDelay(true);
+			this.socket.connect(new InetSocketAddress(host, port));
+			this.out = new BufferedOutputStream(this.socket.getOutputStream(), 8192);
+			this.in = new BufferedInputStream(this.socket.getInputStream(), 65536);
+		}
+
+		static void produce(int first, byte[] body) throws IOException {
+			Beanstalk connection = new Beanstalk();
+			byte[][] requests = new byte[queues][];
+			for (int q = 0; q < queues; q++) {
+				byte[] head = ("use " + queue(q) + "\r\nput 1024 0 60 " + body.length + "\r\n")
+					.getBytes(StandardCharsets.US_ASCII);
+				requests[q] = new byte[head.length + body.length + 2];
+				System.arraycopy(head, 0, requests[q], 0, head.length);
+				System.arraycopy(body, 0, requests[q], head.length, body.length);
+				requests[q][head.length + body.length] = '\r';
+				requests[q][head.length + body.length + 1] = '\n';
+			}
+			for (long n = first; producing.get() && !stop.get(); n++) {
+				String using = connection.send(requests[(int) (n % queues)]);
+				String inserted = connection.readLine();
+				if (!using.startsWith("USING ") || inserted == null || !inserted.startsWith("INSERTED ")) {
+					connection.error("put", using + " / " + inserted);
+				}
+				else if (inWindow.get()) {
+					pushes.increment();
+				}
+			}
+			connection.socket.close();
+		}
+
+		static void consume() throws IOException, InterruptedException {
+			Beanstalk connection = new Beanstalk();
+			for (int q = 0; q < queues; q++) {
+				connection.send(("watch " + queue(q) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+			}
+			connection.send("ignore default\r\n".getBytes(StandardCharsets.US_ASCII));
+			byte[] reserve = "reserve-with-timeout 0\r\n".getBytes(StandardCharsets.US_ASCII);
+			while (!stop.get()) {
+				String answer = connection.send(reserve);
+				boolean counted = inWindow.get();
+				if (answer.startsWith("TIMED_OUT")) {
+					if (counted) {
+						polls.increment();
+						emptyPolls.increment();
+					}
+					if (!producing.get()) {
+						break;
+					}
+					Thread.sleep(5);
+					continue;
+				}
+				if (!answer.startsWith("RESERVED ")) {
+					connection.error("reserve", answer);
+					continue;
+				}
+				if (counted) {
+					polls.increment();
+				}
+				String[] fields = answer.split(" ");
+				connection.in.skipNBytes(Integer.parseInt(fields[2]) + 2);
+				String deleted = connection
+					.send(("delete " + fields[1] + "\r\n").getBytes(StandardCharsets.US_ASCII));
+				if (!deleted.equals("DELETED")) {
+					connection.error("delete", deleted);
+				}
+				else if (inWindow.get()) {
+					completes.increment();
+				}
+			}
+			connection.socket.close();
+		}
+
+		/** Writes a command and reads the first line of its answer. */
+		private String send(byte[] command) throws IOException {
+			this.out.write(command);
+			this.out.flush();
+			String answer = readLine();
+			if (answer == null) {
+				throw new IOException("connection closed");
+			}
+			return answer;
+		}
+
+		private void error(String what, String answer) {
+			errors.increment();
+			if (errors.sum() <= 5) {
+				System.err.println(what + " answered " + answer);
+			}
+		}
+
+		private String readLine() throws IOException {
+			return RequestPathLoad.readLine(this.in, this.line);
+		}
+
+	}
+
 	/** One kept-alive connection, reopened when the server closes it. */
 	static final class Connection {
 
@@ -388,19 +535,7 @@ public class RequestPathLoad {
 		}
 
 		private String readLine() throws IOException {
-			this.line.setLength(0);
-			int c;
-			while ((c = this.in.read()) != -1) {
-				if (c == '\n') {
-					int length = this.line.length();
-					if (length > 0 && this.line.charAt(length - 1) == '\r') {
-						this.line.setLength(length - 1);
-					}
-					return this.line.toString();
-				}
-				this.line.append((char) c);
-			}
-			return null;
+			return RequestPathLoad.readLine(this.in, this.line);
 		}
 
 		/** The number after {@code "id":} in the last body. */

@@ -41,7 +41,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * <p>
  * Bounded memory: a waiter leaves the registry when it is answered, and a queue's entry
  * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
- * accepts ({@code server.tomcat.max-connections}, 1,000 in this service).
+ * accepts ({@code server.tomcat.max-connections}, 4,096 in this service).
  */
 final class LongPolls {
 
