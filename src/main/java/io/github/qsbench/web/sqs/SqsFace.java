@@ -1,0 +1,309 @@
+package io.github.qsbench.web.sqs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import io.github.qsbench.core.CapacityExceededException;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SQS face: {@code POST /} with {@code X-Amz-Target: AmazonSQS.<Action>} and a body
+ * in the AWS JSON 1.0 protocol, which current AWS SDKs speak. It reads the envelope,
+ * hands the action to {@link SqsActions}, and writes the answer or the SQS error
+ * ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}} with the header
+ * {@code x-amzn-query-error: <legacy code>;Sender}). Credentials and signatures are
+ * accepted and not checked: a local queue.
+ *
+ * <p>
+ * A servlet filter on {@code /}, like the REST fast path on {@code /queues/*}: a request
+ * without {@code X-Amz-Target} (the live page's {@code GET /}) passes on untouched, and
+ * an SQS request skips Spring MVC's dispatch, which would cost more than its queue
+ * operation. A receive that waits uses the servlet's async mode; its answer is written by
+ * this filter on the async dispatch, so the thread that found its messages never writes
+ * to another client's socket.
+ */
+final class SqsFace extends HttpFilter {
+
+	static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+
+	static final String TARGET = "X-Amz-Target";
+
+	static final String QUERY_ERROR = "x-amzn-query-error";
+
+	private static final String TARGET_PREFIX = "AmazonSQS.";
+
+	private static final Logger logger = LoggerFactory.getLogger(SqsFace.class);
+
+	/** The request attribute that carries a waiting receive's answer to its dispatch. */
+	private static final String WAITING = SqsFace.class.getName() + ".waiting";
+
+	/**
+	 * What SQS's requests may carry beside the bodies, whose JSON escapes take up to six
+	 * bytes a byte.
+	 */
+	private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
+
+	private static final int MAX_DEPTH = 8;
+
+	/**
+	 * SQS actions whose semantics this service has not built yet, and what is missing.
+	 */
+	private static final Map<String, String> NOT_BUILT = Map.ofEntries(
+			Map.entry("ChangeMessageVisibility", "Changing a delivery's visibility timeout is not built yet."),
+			Map.entry("ChangeMessageVisibilityBatch", "Changing a delivery's visibility timeout is not built yet."),
+			Map.entry("SetQueueAttributes", "Queue settings are not built yet: every queue has the same."),
+			Map.entry("PurgeQueue", "Purging a queue is not built yet."),
+			Map.entry("DeleteQueue", "Deleting a queue is not built yet."),
+			Map.entry("TagQueue", "Queue tags are not stored."), Map.entry("UntagQueue", "Queue tags are not stored."),
+			Map.entry("ListQueueTags", "Queue tags are not stored."),
+			Map.entry("AddPermission", "Permissions are not kept: this local queue accepts every caller."),
+			Map.entry("RemovePermission", "Permissions are not kept: this local queue accepts every caller."),
+			Map.entry("StartMessageMoveTask", "Dead-letter queues and redrive are not built yet."),
+			Map.entry("CancelMessageMoveTask", "Dead-letter queues and redrive are not built yet."),
+			Map.entry("ListMessageMoveTasks", "Dead-letter queues and redrive are not built yet."));
+
+	private final SqsActions actions;
+
+	private final JsonMapper mapper;
+
+	private final int maxRequestBytes;
+
+	SqsFace(SqsActions actions, int maxMessageBytes) {
+		this.actions = actions;
+		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
+		StreamReadConstraints constraints = StreamReadConstraints.builder()
+			.maxNestingDepth(MAX_DEPTH)
+			.maxStringLength(Math.max(6 * maxMessageBytes, StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
+			.build();
+		JsonFactory factory = JsonFactory.builder()
+			.streamReadConstraints(constraints)
+			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+			.build();
+		this.mapper = JsonMapper.builder(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+	}
+
+	@Override
+	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws IOException, ServletException {
+		if (request.getDispatcherType() == DispatcherType.ASYNC) {
+			if (request.getAttribute(WAITING) instanceof Waiting waiting) {
+				request.removeAttribute(WAITING);
+				write(response, 200, waiting.answer);
+			}
+			else {
+				chain.doFilter(request, response);
+			}
+			return;
+		}
+		String target = request.getHeader(TARGET);
+		if (target == null || !"POST".equals(request.getMethod())) {
+			chain.doFilter(request, response);
+			return;
+		}
+		ObjectNode answer;
+		try {
+			answer = answer(target, request, response);
+		}
+		catch (SqsException ex) {
+			error(response, ex.error(), ex.getMessage());
+			return;
+		}
+		catch (CapacityExceededException ex) {
+			error(response, SqsError.OVER_LIMIT,
+					"A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): nothing was sent.");
+			return;
+		}
+		catch (RuntimeException ex) {
+			logger.error("SQS action {} failed", target, ex);
+			error(response, SqsError.INTERNAL_ERROR, "The service failed to process the request.");
+			return;
+		}
+		if (answer != null) {
+			write(response, 200, answer);
+		}
+	}
+
+	/** The action's answer, or {@code null} for a receive that waits. */
+	private ObjectNode answer(String target, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		if (!target.startsWith(TARGET_PREFIX)) {
+			throw SqsError.INVALID_ACTION.exception("X-Amz-Target must be AmazonSQS.<Action>, was " + target + ".");
+		}
+		String contentType = request.getContentType();
+		if (contentType == null || !contentType.startsWith(CONTENT_TYPE)) {
+			throw SqsError.INVALID_PARAMETER_VALUE
+				.exception("Only the AWS JSON 1.0 protocol is served: Content-Type " + CONTENT_TYPE + ".");
+		}
+		String action = target.substring(TARGET_PREFIX.length());
+		SqsRequest sqs = read(request);
+		return switch (action) {
+			case "CreateQueue" -> this.actions.createQueue(sqs, request);
+			case "GetQueueUrl" -> this.actions.getQueueUrl(sqs, request);
+			case "ListQueues" -> this.actions.listQueues(sqs, request);
+			case "SendMessage" -> this.actions.sendMessage(sqs);
+			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
+			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, new AsyncSuspension(request, response));
+			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
+			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
+			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
+			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs);
+			default -> throw notServed(action);
+		};
+	}
+
+	private static SqsException notServed(String action) {
+		String missing = NOT_BUILT.get(action);
+		if (missing != null) {
+			return SqsError.UNSUPPORTED_OPERATION.exception(action + " is not supported by this service. " + missing);
+		}
+		return SqsError.INVALID_ACTION.exception("The action " + action + " is not valid for this endpoint.");
+	}
+
+	private SqsRequest read(HttpServletRequest request) throws IOException {
+		if (request.getContentLengthLong() > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		byte[] bytes;
+		try (InputStream in = request.getInputStream()) {
+			bytes = in.readNBytes(this.maxRequestBytes + 1);
+		}
+		if (bytes.length > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		JsonNode members;
+		try {
+			members = this.mapper.readTree(bytes);
+		}
+		catch (JacksonException ex) {
+			throw malformed();
+		}
+		if (members == null || !members.isObject()) {
+			throw malformed();
+		}
+		return new SqsRequest(members);
+	}
+
+	private SqsException tooLarge() {
+		return SqsError.INVALID_PARAMETER_VALUE
+			.exception("The request is larger than " + this.maxRequestBytes + " bytes.");
+	}
+
+	private static SqsException malformed() {
+		return SqsError.INVALID_PARAMETER_VALUE.exception("The request body must be one JSON object.");
+	}
+
+	private void write(HttpServletResponse response, int status, ObjectNode body) throws IOException {
+		response.setStatus(status);
+		response.setContentType(CONTENT_TYPE);
+		this.mapper.writeValue(response.getOutputStream(), body);
+	}
+
+	private void error(HttpServletResponse response, SqsError error, String message) throws IOException {
+		response.setHeader(QUERY_ERROR, error.queryError());
+		ObjectNode body = this.mapper.createObjectNode().put("__type", error.type()).put("message", message);
+		write(response, error.status(), body);
+	}
+
+	/**
+	 * Puts a receive that has to wait in the servlet's async mode; whichever thread finds
+	 * its messages (a send, the wait's timer) only hands the answer over and asks the
+	 * container to dispatch the request again, to this filter.
+	 */
+	private static final class AsyncSuspension implements SqsActions.Suspension {
+
+		private final HttpServletRequest request;
+
+		private final HttpServletResponse response;
+
+		private final AtomicReference<Runnable> cancel = new AtomicReference<>();
+
+		AsyncSuspension(HttpServletRequest request, HttpServletResponse response) {
+			this.request = request;
+			this.response = response;
+		}
+
+		@Override
+		public Consumer<ObjectNode> suspend(Duration timeout) {
+			AsyncContext async = this.request.startAsync(this.request, this.response);
+			async.setTimeout(timeout.toMillis());
+			async.addListener(new AsyncListener() {
+
+				@Override
+				public void onTimeout(AsyncEvent event) {
+					cancel();
+				}
+
+				@Override
+				public void onError(AsyncEvent event) {
+					cancel();
+				}
+
+				@Override
+				public void onComplete(AsyncEvent event) {
+				}
+
+				@Override
+				public void onStartAsync(AsyncEvent event) {
+				}
+
+			});
+			Waiting waiting = new Waiting();
+			this.request.setAttribute(WAITING, waiting);
+			return answer -> {
+				waiting.answer = answer;
+				try {
+					async.dispatch();
+				}
+				catch (IllegalStateException ended) {
+					// the request ended meanwhile (its connection failed): nobody to
+					// answer,
+					// and what was leased for it is delivered again when the lease lapses
+				}
+			};
+		}
+
+		@Override
+		public void onCancel(Runnable cancel) {
+			this.cancel.set(cancel);
+		}
+
+		private void cancel() {
+			Runnable cancel = this.cancel.get();
+			if (cancel != null) {
+				cancel.run();
+			}
+		}
+
+	}
+
+	/** A waiting receive's answer on its way to the request's async dispatch. */
+	private static final class Waiting {
+
+		volatile ObjectNode answer;
+
+	}
+
+}
