@@ -26,6 +26,18 @@ import java.util.concurrent.atomic.LongAdder;
  * complete (DELETE, no If-Match) what they get, pausing 5 ms after an empty poll. After
  * the window consumers drain (uncounted) so the next run starts on empty queues.
  * {@code noop} mode: every user calls one path ({@code /actuator/info}), the ceiling.
+ * {@code sqs} mode: the {@code queue} mode's work in SQS's protocol (AWS JSON 1.0, as the
+ * AWS SDKs send it, so it runs against this service's SQS face or against any SQS server
+ * such as ElasticMQ): the queues are created with {@code CreateQueue}, producers
+ * {@code SendMessage}, consumers {@code ReceiveMessage} (one message, no wait) and
+ * {@code DeleteMessage} with its receipt handle.
+ *
+ * <p>
+ * In {@code queue} and {@code sqs} mode, every push and every completion is also counted
+ * outside the window, and after the drain {@code lost} is what was pushed and never
+ * completed: 0 unless the service lost messages (or still held some when the drain gave
+ * up). {@code cyclesPerSecond} is completions per second in the window: a push, a
+ * delivery and a completion each.
  *
  * <p>
  * With {@code --pid}, the service's CPU time (utime + stime of /proc/PID/stat) is read at
@@ -57,6 +69,13 @@ public class RequestPathLoad {
 	static final LongAdder errors = new LongAdder();
 
 	static final LongAdder reconnects = new LongAdder();
+
+	/** Pushes and completions over the whole run, drain included: for {@code lost}. */
+	static final LongAdder pushedTotal = new LongAdder();
+
+	static final LongAdder completedTotal = new LongAdder();
+
+	static final String SQS_JSON = "application/x-amz-json-1.0";
 
 	static String host = "127.0.0.1";
 
@@ -114,8 +133,20 @@ public class RequestPathLoad {
 				threads.add(start("noop-" + u, () -> noop(request)));
 			}
 		}
+		else if (mode.equals("sqs")) {
+			String body = "m".repeat(bytes);
+			String[] urls = createSqsQueues();
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> produceSqs(first, urls, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> consumeSqs(first, urls)));
+			}
+		}
 		else {
-			throw new IllegalArgumentException("mode is queue or noop");
+			throw new IllegalArgumentException("mode is queue, sqs or noop");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] cpuStart = cpuTicks(pid);
@@ -145,10 +176,13 @@ public class RequestPathLoad {
 				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
-						+ "\"cpuUsPerRequest\":%.1f}%n",
+						+ "\"cpuUsPerRequest\":%.1f,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d}%n",
 				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
-				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0);
+				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum() / window,
+				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum());
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
 
@@ -200,12 +234,7 @@ public class RequestPathLoad {
 		}
 		for (long n = first; producing.get() && !stop.get(); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
-			if (status != 201) {
-				error("push", status, connection);
-			}
-			else if (inWindow.get()) {
-				pushes.increment();
-			}
+			pushed(status, 201, connection);
 		}
 		connection.close();
 	}
@@ -246,13 +275,109 @@ public class RequestPathLoad {
 			byte[] complete = ("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
 					+ "\r\nAccept: application/json\r\n\r\n")
 				.getBytes(StandardCharsets.US_ASCII);
-			status = connection.exchange(complete);
-			if (status != 204) {
-				error("complete", status, connection);
+			completed(connection.exchange(complete), 204, connection);
+		}
+		connection.close();
+	}
+
+	static void pushed(int status, int expected, Connection connection) {
+		if (status != expected) {
+			error("push", status, connection);
+			return;
+		}
+		pushedTotal.increment();
+		if (inWindow.get()) {
+			pushes.increment();
+		}
+	}
+
+	static void completed(int status, int expected, Connection connection) {
+		if (status != expected) {
+			error("complete", status, connection);
+			return;
+		}
+		completedTotal.increment();
+		if (inWindow.get()) {
+			completes.increment();
+		}
+	}
+
+	/** One SQS request: {@code POST /} with the action and its JSON members. */
+	static byte[] sqsRequest(String action, String json) {
+		byte[] body = json.getBytes(StandardCharsets.UTF_8);
+		byte[] head = ("POST / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nContent-Type: " + SQS_JSON
+				+ "\r\nX-Amz-Target: AmazonSQS." + action + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		byte[] request = new byte[head.length + body.length];
+		System.arraycopy(head, 0, request, 0, head.length);
+		System.arraycopy(body, 0, request, head.length, body.length);
+		return request;
+	}
+
+	/** Creates the queues by {@code CreateQueue}; their URLs, as the server answered them. */
+	static String[] createSqsQueues() throws IOException {
+		Connection connection = new Connection();
+		String[] urls = new String[queues];
+		for (int q = 0; q < queues; q++) {
+			int status = connection.exchange(sqsRequest("CreateQueue", "{\"QueueName\":\"" + queue(q) + "\"}"));
+			urls[q] = connection.jsonString("QueueUrl");
+			if (status != 200 || urls[q] == null) {
+				throw new IOException("CreateQueue answered " + status + ": "
+						+ new String(connection.body, 0, connection.bodyLength, StandardCharsets.UTF_8));
 			}
-			else if (inWindow.get()) {
-				completes.increment();
+		}
+		connection.close();
+		return urls;
+	}
+
+	static void produceSqs(int first, String[] urls, String body) throws IOException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = sqsRequest("SendMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}");
+		}
+		for (long n = first; producing.get() && !stop.get(); n++) {
+			pushed(connection.exchange(requests[(int) (n % queues)]), 200, connection);
+		}
+		connection.close();
+	}
+
+	static void consumeSqs(int first, String[] urls) throws IOException, InterruptedException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = sqsRequest("ReceiveMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MaxNumberOfMessages\":1,\"WaitTimeSeconds\":0}");
+		}
+		int emptyInARow = 0;
+		for (long n = first; !stop.get(); n++) {
+			int q = (int) (n % queues);
+			int status = connection.exchange(requests[q]);
+			boolean counted = inWindow.get();
+			if (status != 200) {
+				error("receive", status, connection);
+				continue;
 			}
+			String handle = connection.jsonString("ReceiptHandle");
+			if (handle == null) {
+				if (counted) {
+					polls.increment();
+					emptyPolls.increment();
+				}
+				if (!producing.get() && ++emptyInARow >= queues) {
+					break;
+				}
+				Thread.sleep(5);
+				continue;
+			}
+			emptyInARow = 0;
+			if (counted) {
+				polls.increment();
+			}
+			completed(connection.exchange(sqsRequest("DeleteMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"ReceiptHandle\":\"" + handle + "\"}")), 200,
+					connection);
 		}
 		connection.close();
 	}
@@ -401,6 +526,21 @@ public class RequestPathLoad {
 				this.line.append((char) c);
 			}
 			return null;
+		}
+
+		/**
+		 * The first string value of that member in the last body, or {@code null}: the
+		 * values read here (queue URLs, receipt handles) hold no escapes.
+		 */
+		String jsonString(String member) {
+			String text = new String(this.body, 0, this.bodyLength, StandardCharsets.UTF_8);
+			String key = "\"" + member + "\":\"";
+			int at = text.indexOf(key);
+			if (at < 0) {
+				return null;
+			}
+			at += key.length();
+			return text.substring(at, text.indexOf('"', at));
 		}
 
 		/** The number after {@code "id":} in the last body. */
