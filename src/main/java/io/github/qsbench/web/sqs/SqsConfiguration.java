@@ -2,7 +2,9 @@ package io.github.qsbench.web.sqs;
 
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.web.ServerRequestTimers;
 import io.github.qsbench.web.SqsBridge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -21,12 +23,12 @@ class SqsConfiguration {
 	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(SqsBridge queues, ExplicitQueues explicit,
-			QueueServiceProperties properties, SqsProperties sqs) {
+			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes,
 				properties.leaseTimeout());
 		FilterRegistrationBean<SqsFace> registration = new FilterRegistrationBean<>(
-				new SqsFace(actions, maxMessageBytes));
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/")));
 		registration.addUrlPatterns("/");
 		// the async dispatch that writes a waiting receive's answer comes back to it
 		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);

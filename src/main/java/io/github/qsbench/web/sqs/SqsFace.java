@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.web.ServerRequestTimers;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -43,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * an SQS request skips Spring MVC's dispatch, which would cost more than its queue
  * operation. A receive that waits uses the servlet's async mode; its answer is written by
  * this filter on the async dispatch, so the thread that found its messages never writes
- * to another client's socket.
+ * to another client's socket. It times what it answers in {@code http.server.requests}
+ * ({@code POST /}), as the fast path does, a waiting receive from its arrival to its
+ * answer.
  */
 final class SqsFace extends HttpFilter {
 
@@ -91,8 +94,11 @@ final class SqsFace extends HttpFilter {
 
 	private final int maxRequestBytes;
 
-	SqsFace(SqsActions actions, int maxMessageBytes) {
+	private final ServerRequestTimers timers;
+
+	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers) {
 		this.actions = actions;
+		this.timers = timers;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		StreamReadConstraints constraints = StreamReadConstraints.builder()
 			.maxNestingDepth(MAX_DEPTH)
@@ -108,10 +114,12 @@ final class SqsFace extends HttpFilter {
 	@Override
 	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
+		long start = System.nanoTime();
 		if (request.getDispatcherType() == DispatcherType.ASYNC) {
 			if (request.getAttribute(WAITING) instanceof Waiting waiting) {
 				request.removeAttribute(WAITING);
 				write(response, 200, waiting.answer);
+				this.timers.record(200, waiting.start);
 			}
 			else {
 				chain.doFilter(request, response);
@@ -123,31 +131,31 @@ final class SqsFace extends HttpFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		ObjectNode answer;
+		ObjectNode answer = null;
 		try {
-			answer = answer(target, request, response);
+			answer = answer(target, request, response, start);
 		}
 		catch (SqsException ex) {
 			error(response, ex.error(), ex.getMessage());
-			return;
 		}
 		catch (CapacityExceededException ex) {
 			error(response, SqsError.OVER_LIMIT,
 					"A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): nothing was sent.");
-			return;
 		}
 		catch (RuntimeException ex) {
 			logger.error("SQS action {} failed", target, ex);
 			error(response, SqsError.INTERNAL_ERROR, "The service failed to process the request.");
-			return;
 		}
 		if (answer != null) {
 			write(response, 200, answer);
 		}
+		if (!request.isAsyncStarted()) {
+			this.timers.record(response.getStatus(), start);
+		}
 	}
 
 	/** The action's answer, or {@code null} for a receive that waits. */
-	private ObjectNode answer(String target, HttpServletRequest request, HttpServletResponse response)
+	private ObjectNode answer(String target, HttpServletRequest request, HttpServletResponse response, long start)
 			throws IOException {
 		if (!target.startsWith(TARGET_PREFIX)) {
 			throw SqsError.INVALID_ACTION.exception("X-Amz-Target must be AmazonSQS.<Action>, was " + target + ".");
@@ -165,7 +173,7 @@ final class SqsFace extends HttpFilter {
 			case "ListQueues" -> this.actions.listQueues(sqs, request);
 			case "SendMessage" -> this.actions.sendMessage(sqs);
 			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
-			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, new AsyncSuspension(request, response));
+			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, new AsyncSuspension(request, response, start));
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
@@ -238,11 +246,14 @@ final class SqsFace extends HttpFilter {
 
 		private final HttpServletResponse response;
 
+		private final long start;
+
 		private final AtomicReference<Runnable> cancel = new AtomicReference<>();
 
-		AsyncSuspension(HttpServletRequest request, HttpServletResponse response) {
+		AsyncSuspension(HttpServletRequest request, HttpServletResponse response, long start) {
 			this.request = request;
 			this.response = response;
+			this.start = start;
 		}
 
 		@Override
@@ -270,7 +281,7 @@ final class SqsFace extends HttpFilter {
 				}
 
 			});
-			Waiting waiting = new Waiting();
+			Waiting waiting = new Waiting(this.start);
 			this.request.setAttribute(WAITING, waiting);
 			return answer -> {
 				waiting.answer = answer;
@@ -302,7 +313,13 @@ final class SqsFace extends HttpFilter {
 	/** A waiting receive's answer on its way to the request's async dispatch. */
 	private static final class Waiting {
 
+		final long start;
+
 		volatile ObjectNode answer;
+
+		Waiting(long start) {
+			this.start = start;
+		}
 
 	}
 
