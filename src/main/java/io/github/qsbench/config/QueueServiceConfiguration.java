@@ -5,8 +5,6 @@ import java.util.Map;
 
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.metrics.CoreTimeProperties;
-import io.github.qsbench.metrics.CoreTimedQueueService;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,24 +31,26 @@ class QueueServiceConfiguration {
 		return InstantSource.system();
 	}
 
+	/**
+	 * The strategy itself: the application layer ({@code QueueOperations}) is its one
+	 * caller and times the calls; the gauges read its lock-free counts.
+	 */
 	@Bean
-	QueueServiceCore queueService(QueueServiceProperties properties, CoreTimeProperties coreTime,
-			Environment environment, InstantSource clock, MeterRegistry registry) {
+	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
 		StrategyProfiles.check(environment, properties);
 		QueueServiceCore service = properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
 				service.capacity().map(Capacity::limits).orElse(null));
-		return coreTime.enabled() ? new CoreTimedQueueService(service, registry) : service;
+		return service;
 	}
 
 	@Bean
 	InfoContributor strategyInfo(QueueServiceProperties properties, QueueServiceCore service) {
 		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",
-				CoreTimedQueueService.strategyOf(service).getClass().getSimpleName(), "delivery",
-				properties.strategy().delivery(properties.eviction()), "eviction", properties.eviction(),
-				"leaseTimeout", properties.leaseTimeout().toString());
+				service.getClass().getSimpleName(), "delivery", properties.strategy().delivery(properties.eviction()),
+				"eviction", properties.eviction(), "leaseTimeout", properties.leaseTimeout().toString());
 		return builder -> builder.withDetail("strategy", strategy);
 	}
 

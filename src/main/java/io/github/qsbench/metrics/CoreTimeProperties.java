@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code qs.metrics.core-time.*}.
  *
  * @param enabled whether every call into the queue core is timed as {@code qs.core}; off,
- * the HTTP layer calls the strategy directly and the meter is not registered (the switch
- * exists to measure what the meter costs)
+ * the application layer calls the strategy directly and the meter is not registered (the
+ * switch exists to measure what the meter costs)
  */
 @ConfigurationProperties("qs.metrics.core-time")
 public record CoreTimeProperties(@DefaultValue("true") boolean enabled) {

@@ -24,18 +24,19 @@ import io.github.qsbench.core.QueueStats;
  * per message.
  *
  * <p>
- * It wraps the strategy from above: every call the HTTP layer makes into the core passes
- * through here, and costs two {@link System#nanoTime()} reads and one
- * {@link LongAdder#add} (striped, so request threads do not contend on one counter), no
- * allocation. The core itself stays uninstrumented, so JMH measures what it always did.
- * The time includes whatever the call waited for a strategy's lock, which is why
+ * It wraps the strategy from above: the application layer
+ * ({@code io.github.qsbench.application.QueueOperations}) calls the core through it, and
+ * each call costs two {@link System#nanoTime()} reads and one {@link LongAdder#add}
+ * (striped, so request threads do not contend on one counter), no allocation. The core
+ * itself stays uninstrumented, so JMH measures what it always did. The time includes
+ * whatever the call waited for a strategy's lock, which is why
  * {@code qs_contention_seconds_total} reads beside it: contention is a part of this. The
  * lock-free reads the gauges make ({@link #queueCount()}, {@link #heldCount()},
  * {@link #capacity()}) are not timed: they are not requests' work.
  *
  * <p>
- * Off with {@code qs.metrics.core-time.enabled=false}, where the strategy is used
- * directly (see the README for what the meter costs).
+ * Off with {@code qs.metrics.core-time.enabled=false}, where the application layer calls
+ * the strategy directly (see the README for what the meter costs).
  */
 public final class CoreTimedQueueService implements QueueServiceCore {
 
@@ -76,11 +77,6 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 				.tag("operation", operation.tag())
 				.register(registry);
 		}
-	}
-
-	/** The strategy itself, wrapped or not. */
-	public static QueueServiceCore strategyOf(QueueServiceCore service) {
-		return (service instanceof CoreTimedQueueService timed) ? timed.core : service;
 	}
 
 	private void spent(Operation operation, long start) {

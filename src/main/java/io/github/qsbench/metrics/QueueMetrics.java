@@ -16,10 +16,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
- * The {@code qs.*} meters, counted by the HTTP layer around the queue service so that the
- * core (what JMH measures) pays nothing for them. Gauges are derived from these counters
- * and from the service's lock-free size reads: a scrape never takes a strategy's lock. No
- * per-queue tag: queue names are unbounded.
+ * The {@code qs.*} meters, counted by the application layer
+ * ({@code io.github.qsbench.application.QueueOperations}) around each call into the core,
+ * so that the core (what JMH measures) pays nothing for them. Gauges are derived from
+ * these counters and from the service's lock-free size reads: a scrape never takes a
+ * strategy's lock. No per-queue tag: queue names are unbounded.
  */
 @Component
 public class QueueMetrics {

@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.core.JacksonException;
@@ -19,14 +22,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the JSON bodies of the batch endpoints, strictly: exactly the documented fields,
- * of the documented types, no duplicate field, 1 to {@value #MAX_ENTRIES} entries.
- * Anything else is a 400 naming what was wrong, never a 500. The whole request is checked
- * before anything is pushed or completed.
+ * of the documented types, no duplicate field. Anything else is a 400 naming what was
+ * wrong, never a 500. The whole request is read and checked before anything is pushed or
+ * completed; how many entries a batch may hold is the application layer's to check.
  */
 final class BatchRequests {
 
 	/** Entries a batch may carry, and messages a poll may deliver at once. */
-	static final int MAX_ENTRIES = 100;
+	static final int MAX_ENTRIES = QueueOperations.MAX_BATCH;
 
 	/**
 	 * What a batch request may carry beside its bodies: brackets, quotes, commas,
@@ -90,18 +93,18 @@ final class BatchRequests {
 
 	/**
 	 * The entries of {@code {"messages":[{"id":1,"lease":"..."}, ...]}}, in order.
-	 * @throws ApiProblem 400 for a malformed batch or lease, 413 for a request over
+	 * @throws ApiProblem 400 for a malformed batch, 413 for a request over
 	 * {@link #maxRequestBytes()}
 	 */
-	List<CompletionRequest> completions(InputStream in, long declaredLength) throws IOException {
-		List<CompletionRequest> completions = new ArrayList<>();
+	List<ToComplete> completions(InputStream in, long declaredLength) throws IOException {
+		List<ToComplete> completions = new ArrayList<>();
 		for (JsonNode entry : entries(read(in, declaredLength), "[{\"id\":1,\"lease\":\"...\"}, ...]")) {
 			completions.add(completion(entry));
 		}
 		return completions;
 	}
 
-	private static CompletionRequest completion(JsonNode entry) {
+	private static ToComplete completion(JsonNode entry) {
 		if (!entry.isObject()) {
 			throw malformed("Each entry of 'messages' must be an object {\"id\":1,\"lease\":\"...\"}.");
 		}
@@ -131,7 +134,7 @@ final class BatchRequests {
 		if (id == 0) {
 			throw malformed("Each entry of 'messages' needs an 'id'.");
 		}
-		return new CompletionRequest(id, Leases.fromToken(lease, id));
+		return new ToComplete(id, lease);
 	}
 
 	private JsonNode read(InputStream in, long declaredLength) throws IOException {
@@ -156,12 +159,7 @@ final class BatchRequests {
 				|| !root.get("messages").isArray()) {
 			throw malformed("The body must be {\"messages\":" + shape + "} and nothing else.");
 		}
-		JsonNode messages = root.get("messages");
-		if (messages.isEmpty() || messages.size() > MAX_ENTRIES) {
-			throw ApiProblem.badRequest("Invalid batch",
-					"A batch holds 1 to " + MAX_ENTRIES + " entries; this one holds " + messages.size() + ".");
-		}
-		return messages;
+		return root.get("messages");
 	}
 
 	private ApiProblem tooLarge() {
@@ -193,14 +191,7 @@ final class BatchRequests {
 			@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1",
 					description = "The message id, as returned by a push") long id,
 			@Schema(description = "The lease a poll answered; completes only that delivery, like If-Match",
-					nullable = true, pattern = Leases.TOKEN_REGEX) String lease) {
-	}
-
-	/**
-	 * One entry of a completions batch: the message id and the delivery its lease names,
-	 * {@link io.github.qsbench.core.AbstractMessage#ANY_DELIVERY} without a lease.
-	 */
-	record CompletionRequest(long id, int delivery) {
+					nullable = true, pattern = "^" + LeaseTokens.TOKEN_REGEX + "$") String lease) {
 	}
 
 }

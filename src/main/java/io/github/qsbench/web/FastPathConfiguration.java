@@ -1,5 +1,7 @@
 package io.github.qsbench.web;
 
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.config.QueueServiceProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,11 +27,12 @@ class FastPathConfiguration {
 	 * body as bytes, and times itself), and what it passes on meets them all.
 	 */
 	@Bean
-	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueController controller, JsonMapper mapper,
-			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver, MeterRegistry registry) {
-		FilterRegistrationBean<QueueFastPath> registration = new FilterRegistrationBean<>(
-				new QueueFastPath(controller, mapper, exceptionResolver, registry));
-		registration.addUrlPatterns("/queues/*");
+	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, QueueServiceProperties properties,
+			JsonMapper mapper, @Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver,
+			MeterRegistry registry) {
+		FilterRegistrationBean<QueueFastPath> registration = new FilterRegistrationBean<>(new QueueFastPath(operations,
+				(int) properties.maxMessageSize().toBytes(), mapper, exceptionResolver, registry));
+		registration.addUrlPatterns(Routes.QUEUES + "/*");
 		// the async dispatch that writes a long poll's answer comes back to it
 		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);

@@ -2,6 +2,7 @@ package io.github.qsbench.web;
 
 import java.util.List;
 
+import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
@@ -30,7 +31,7 @@ final class MessageResponses {
 
 		static Delivered of(String queue, Lease lease) {
 			Message message = lease.message();
-			return new Delivered(message.id(), queue, message.text(), lease.delivery(), Leases.token(lease));
+			return new Delivered(message.id(), queue, message.text(), lease.delivery(), LeaseTokens.token(lease));
 		}
 
 	}

@@ -2,8 +2,11 @@ package io.github.qsbench.web;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.function.Consumer;
+import java.util.List;
 
+import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -26,12 +29,13 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * The lean path for the requests producers and consumers repeat: push ({@code POST
  * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max} and
  * long polls with {@code wait}) and complete ({@code DELETE
- * /queues/{queue}/messages/{id}}). It calls the same {@link QueueController} methods that
- * Spring MVC would, so what a request does and answers is decided in one place; what it
- * skips is MVC's dispatch around them: matching the path against every mapping, resolving
- * arguments, negotiating the content type and choosing a message converter, which cost
- * several times the queue operation (see docs/request-path-profile.md). A long poll
- * through MVC paid that twice, the second time to write the answer of its
+ * /queues/{queue}/messages/{id}}). An adapter like {@link QueueController}: it calls the
+ * same {@link QueueOperations} and answers with the same {@link QueueAnswers}, so what a
+ * request does and answers is decided in one place; what it skips is MVC's dispatch:
+ * matching the path against every mapping, resolving arguments, negotiating the content
+ * type and choosing a message converter, which cost several times the queue operation
+ * (see docs/request-path-profile.md). It matches the segments of {@link Routes} by hand.
+ * A long poll through MVC paid that twice, the second time to write the answer of its
  * {@code DeferredResult} (see docs/long-poll-profile.md); here a waiting poll uses the
  * servlet's async mode directly, and its answer is written by this filter on the async
  * dispatch.
@@ -41,9 +45,9 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * percent-encoded), no query string but a poll's {@code max} and {@code wait} as plain
  * digits, an {@code Accept} of nothing, {@code *}{@code /*} or {@code application/json},
  * and no conditional-GET header. Everything else goes on to Spring MVC unchanged, which
- * answers it exactly as before. An error the controller raises (a bad body, a full queue,
- * an unknown id, a {@code max} or {@code wait} out of range) is answered by Spring's own
- * exception resolvers, so it is the same {@code application/problem+json} as through MVC.
+ * answers it exactly as before. An error (a bad body, a full queue, an unknown id, a
+ * {@code max} or {@code wait} out of range) is answered by Spring's own exception
+ * resolvers, so it is the same {@code application/problem+json} as through MVC.
  *
  * <p>
  * It runs first among the filters and times what it answers itself, in the same
@@ -55,18 +59,16 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  */
 final class QueueFastPath extends HttpFilter {
 
-	private static final String QUEUES = "/queues/";
+	private static final String QUEUES = Routes.QUEUES + "/";
 
-	private static final String MESSAGES = "/messages";
-
-	static final String MESSAGES_PATTERN = "/queues/{queue}/messages";
-
-	static final String MESSAGE_PATTERN = "/queues/{queue}/messages/{id}";
+	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
 
 	/** The request attribute that carries a long poll's answer to its async dispatch. */
 	private static final String WAITING = QueueFastPath.class.getName() + ".waiting";
 
-	private final QueueController controller;
+	private final QueueOperations operations;
+
+	private final int maxMessageBytes;
 
 	private final ObjectWriter json;
 
@@ -78,14 +80,15 @@ final class QueueFastPath extends HttpFilter {
 
 	private final ServerRequestTimers completions;
 
-	QueueFastPath(QueueController controller, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
-			MeterRegistry registry) {
-		this.controller = controller;
+	QueueFastPath(QueueOperations operations, int maxMessageBytes, JsonMapper mapper,
+			HandlerExceptionResolver exceptionResolver, MeterRegistry registry) {
+		this.operations = operations;
+		this.maxMessageBytes = maxMessageBytes;
 		this.json = mapper.writer();
 		this.exceptionResolver = exceptionResolver;
-		this.pushes = new ServerRequestTimers(registry, "POST", MESSAGES_PATTERN);
-		this.polls = new ServerRequestTimers(registry, "GET", MESSAGES_PATTERN);
-		this.completions = new ServerRequestTimers(registry, "DELETE", MESSAGE_PATTERN);
+		this.pushes = new ServerRequestTimers(registry, "POST", Routes.MESSAGES_PATTERN);
+		this.polls = new ServerRequestTimers(registry, "GET", Routes.MESSAGES_PATTERN);
+		this.completions = new ServerRequestTimers(registry, "DELETE", Routes.MESSAGE_PATTERN);
 	}
 
 	@Override
@@ -126,34 +129,54 @@ final class QueueFastPath extends HttpFilter {
 			return;
 		}
 		String queue = uri.substring(nameStart, nameEnd);
-		String id = message ? uri.substring(idStart + 1) : null;
-		if (!RequestValidation.isQueueName(queue) || (message && RequestValidation.parseMessageId(id) < 0)
-				|| request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
+		long id = message ? RequestValidation.parseMessageId(uri.substring(idStart + 1)) : 0;
+		if (!QueueOperations.isQueueName(queue) || id < 0 || request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
 				|| request.getHeader(HttpHeaders.IF_MODIFIED_SINCE) != null) {
 			chain.doFilter(request, response);
 			return;
 		}
 		if (message) {
-			serve(request, response, this.completions, start,
-					() -> this.controller.complete(queue, id, request.getHeader(HttpHeaders.IF_MATCH)));
+			serve(request, response, this.completions, start, () -> QueueAnswers.completed(queue, id,
+					this.operations.complete(queue, id, Leases.fromIfMatch(request.getHeader(HttpHeaders.IF_MATCH)))));
 		}
 		else if ("POST".equals(method)) {
-			serve(request, response, this.pushes, start, () -> this.controller.push(queue, request));
+			serve(request, response, this.pushes, start, () -> QueueAnswers.pushed(queue,
+					this.operations.push(queue, RequestValidation.body(request, this.maxMessageBytes))));
 		}
 		else if (poll == null || poll.waitSeconds() == null) {
-			serve(request, response, this.polls, start,
-					() -> this.controller.poll(queue, (poll != null) ? poll.max() : null));
+			serve(request, response, this.polls, start, () -> {
+				Integer batch = RequestValidation.maxMessages((poll != null) ? poll.max() : null);
+				return QueueAnswers.polled(queue, this.operations.lease(queue, (batch != null) ? batch : 1),
+						batch != null);
+			});
 		}
 		else {
-			serve(request, response, this.polls, start, () -> this.controller.longPoll(queue, poll.max(),
-					poll.waitSeconds(), (timeout, cancel) -> suspend(request, response, start, timeout, cancel)));
+			serve(request, response, this.polls, start, () -> longPoll(request, response, start, queue, poll));
 		}
 	}
 
 	/**
-	 * Calls the controller and writes its answer, or leaves the request to be answered
-	 * later when the controller answers {@code null} (a long poll that waits); an
-	 * exception is answered by Spring's resolvers, as through MVC.
+	 * A long poll: answered at once when a message is ready or its wait is zero, else
+	 * suspended until the application layer answers it.
+	 * @return the answer, or {@code null} if the poll waits
+	 */
+	private ResponseEntity<?> longPoll(HttpServletRequest request, HttpServletResponse response, long start,
+			String queue, PollQuery query) {
+		Duration wait = RequestValidation.waitSeconds(query.waitSeconds());
+		Integer batch = RequestValidation.maxMessages(query.max());
+		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait);
+		List<Lease> now = poll.getNow(null);
+		if (now != null) {
+			return QueueAnswers.polled(queue, now, batch != null);
+		}
+		suspend(request, response, start, QueueAnswers.asyncTimeout(wait), poll, queue, batch != null);
+		return null;
+	}
+
+	/**
+	 * Runs the call and writes its answer, or leaves the request to be answered later
+	 * when the call answers {@code null} (a long poll that waits); an exception is
+	 * answered by Spring's resolvers, as through MVC.
 	 */
 	private void serve(HttpServletRequest request, HttpServletResponse response, ServerRequestTimers timers, long start,
 			Call call) throws IOException, ServletException {
@@ -174,27 +197,28 @@ final class QueueFastPath extends HttpFilter {
 	}
 
 	/**
-	 * Puts a long poll that has to wait in the servlet's async mode, and returns what
-	 * answers it: that thread (a push's, the wait's timer) only hands the answer over and
+	 * Puts a long poll that has to wait in the servlet's async mode until it is answered:
+	 * the answering thread (a push's, the wait's timer) only hands the answer over and
 	 * asks the container to dispatch the request again, and the dispatch, on a request
 	 * thread, comes back to this filter, which writes it. So a waiting poll holds no
 	 * thread, the answering thread never blocks on another client's socket, and the
-	 * answer passes no other filter nor the {@code DispatcherServlet}.
+	 * answer passes no other filter nor the {@code DispatcherServlet}. The container's
+	 * timeout, a backstop, and a failed connection end the wait.
 	 */
-	private Consumer<ResponseEntity<?>> suspend(HttpServletRequest request, HttpServletResponse response, long start,
-			Duration timeout, Runnable cancel) {
+	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
+			LongPoll poll, String queue, boolean batch) {
 		AsyncContext async = request.startAsync(request, response);
 		async.setTimeout(timeout.toMillis());
 		async.addListener(new AsyncListener() {
 
 			@Override
 			public void onTimeout(AsyncEvent event) {
-				cancel.run();
+				poll.end();
 			}
 
 			@Override
 			public void onError(AsyncEvent event) {
-				cancel.run();
+				poll.end();
 			}
 
 			@Override
@@ -208,8 +232,8 @@ final class QueueFastPath extends HttpFilter {
 		});
 		Waiting waiting = new Waiting(start);
 		request.setAttribute(WAITING, waiting);
-		return answer -> {
-			waiting.answer = answer;
+		poll.thenAccept(leases -> {
+			waiting.answer = QueueAnswers.polled(queue, leases, batch);
 			try {
 				async.dispatch();
 			}
@@ -217,12 +241,12 @@ final class QueueFastPath extends HttpFilter {
 				// the request ended meanwhile (its connection failed): nobody to answer,
 				// and what was leased for it is delivered again when the lease lapses
 			}
-		};
+		});
 	}
 
 	/**
-	 * Whether the client takes what the controller produces without negotiation: JSON for
-	 * an answer, problem+json for an error.
+	 * Whether the client takes what the API produces without negotiation: JSON for an
+	 * answer, problem+json for an error.
 	 */
 	private static boolean plainAccept(HttpServletRequest request) {
 		String accept = request.getHeader(HttpHeaders.ACCEPT);
@@ -243,7 +267,7 @@ final class QueueFastPath extends HttpFilter {
 		}
 	}
 
-	/** The controller call that answers a request. */
+	/** The call that answers a request. */
 	@FunctionalInterface
 	private interface Call {
 

@@ -8,22 +8,25 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.regex.Pattern;
 
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.QueueOperations;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
 /**
- * Checks of what a client sends: queue names, message ids and message bodies. They run on
- * every request, so they are loops over characters rather than regular expressions (a
- * matcher per call costs more than the queue operation it guards).
+ * Checks of what a client sends as the REST API carries it: message ids in paths, numbers
+ * in queries, message bodies and their charsets (queue names, counts and lease tokens are
+ * the application layer's). They run on every request, so they are loops over characters
+ * rather than regular expressions (a matcher per call costs more than the queue operation
+ * it guards).
  */
 final class RequestValidation {
-
-	/** What {@link #isQueueName} accepts, for the OpenAPI description. */
-	static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
-
-	private static final int MAX_QUEUE_NAME = 80;
 
 	/** Digits of {@link Long#MAX_VALUE}. */
 	private static final int MAX_ID_DIGITS = 19;
@@ -36,7 +39,7 @@ final class RequestValidation {
 
 	/**
 	 * A query parameter that is a whole number from {@code min} to {@code max}.
-	 * @throws ApiProblem 400 naming the parameter otherwise
+	 * @throws InvalidRequestException naming the parameter otherwise
 	 */
 	static int number(String name, String value, int min, int max) {
 		if (NUMBER.matcher(value).matches()) {
@@ -45,31 +48,17 @@ final class RequestValidation {
 				return number;
 			}
 		}
-		throw ApiProblem.badRequest("Invalid parameter",
-				"'" + name + "' must be a whole number from " + min + " to " + max + ".");
+		throw InvalidRequestException.outOfRange(name, min, max);
 	}
 
-	static String queueName(String name) {
-		if (!isQueueName(name)) {
-			throw ApiProblem.badRequest("Invalid queue name",
-					"A queue name is 1 to 80 characters of A-Z, a-z, 0-9, '_' and '-'.");
-		}
-		return name;
+	/** A poll's {@code max}: 1 to the largest batch, or {@code null} when absent. */
+	static Integer maxMessages(String max) {
+		return (max != null) ? number("max", max, 1, QueueOperations.MAX_BATCH) : null;
 	}
 
-	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}. */
-	static boolean isQueueName(String name) {
-		int length = name.length();
-		if (length == 0 || length > MAX_QUEUE_NAME) {
-			return false;
-		}
-		for (int i = 0; i < length; i++) {
-			char c = name.charAt(i);
-			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
-				return false;
-			}
-		}
-		return true;
+	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
+	static Duration waitSeconds(String wait) {
+		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));
 	}
 
 	static long messageId(String id) {
@@ -121,6 +110,17 @@ final class RequestValidation {
 												// charset
 			throw ApiProblem.unsupportedMediaType("The Content-Type is malformed or names an unknown charset; "
 					+ "send text, UTF-8 unless a charset is declared.");
+		}
+	}
+
+	/**
+	 * A push's body as UTF-8, read within the message cap in the charset its
+	 * {@code Content-Type} declares.
+	 */
+	static byte[] body(HttpServletRequest request, int maxBytes) throws IOException {
+		Charset charset = charset(request.getHeader(HttpHeaders.CONTENT_TYPE));
+		try (InputStream in = request.getInputStream()) {
+			return body(in, request.getContentLengthLong(), maxBytes, charset);
 		}
 	}
 

@@ -74,10 +74,4 @@ class CoreTimedQueueServiceTests {
 		assertThat(this.now).as("gauge reads are not timed").isEqualTo(4 * TICK_NANOS);
 	}
 
-	@Test
-	void strategyOf_unwraps() {
-		assertThat(CoreTimedQueueService.strategyOf(this.service)).isSameAs(this.strategy);
-		assertThat(CoreTimedQueueService.strategyOf(this.strategy)).isSameAs(this.strategy);
-	}
-
 }

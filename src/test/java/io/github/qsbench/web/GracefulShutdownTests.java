@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.application.QueueOperations;
 
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,7 @@ class GracefulShutdownTests {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(QueueServiceApplication.class)
 			.run("--server.port=0");
 		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-		LongPolls longPolls = context.getBean(LongPolls.class);
+		QueueOperations longPolls = context.getBean(QueueOperations.class);
 		HttpRequest poll = HttpRequest
 			.newBuilder(URI.create("http://127.0.0.1:" + port + "/queues/idle/messages?wait=20"))
 			.build();

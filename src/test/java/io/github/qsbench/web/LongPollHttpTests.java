@@ -25,6 +25,7 @@ import java.util.stream.IntStream;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
+import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.MutableClock;
 
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +59,7 @@ class LongPollHttpTests {
 	int port;
 
 	@Autowired
-	LongPolls longPolls;
+	QueueOperations longPolls;
 
 	@Autowired
 	MutableClock clock;

@@ -10,6 +10,8 @@ import java.util.Set;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
+import io.github.qsbench.application.QueueOperations;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -78,7 +80,7 @@ class OpenApiHttpTests {
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
 			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
-			.isEqualTo("^" + RequestValidation.QUEUE_NAME_REGEX + "$");
+			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");
 	}
 
 	private static Set<String> responses(DocumentContext spec, String path, String method) {

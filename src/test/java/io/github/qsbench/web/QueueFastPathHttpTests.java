@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 
+import io.github.qsbench.application.QueueOperations;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +42,7 @@ class QueueFastPathHttpTests {
 	int port;
 
 	@Autowired
-	LongPolls longPolls;
+	QueueOperations longPolls;
 
 	HttpClientSupport http;
 

@@ -1,4 +1,4 @@
-package io.github.qsbench.web;
+package io.github.qsbench.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,7 +23,7 @@ import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.web.LongPolls.Waiter;
+import io.github.qsbench.application.LongPolls.Waiter;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.github.qsbench.web;
+package io.github.qsbench.application;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,15 +19,12 @@ import io.github.qsbench.core.Lease;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-import org.springframework.stereotype.Component;
 
 /**
- * Long polls waiting for a message, by queue name. Kept in the web layer: the core, what
- * JMH measures, knows nothing of waiting.
+ * Long polls waiting for a message, by queue name. Kept in the application layer: the
+ * core, what JMH measures, knows nothing of waiting. {@link QueueOperations} owns it and
+ * runs its lifecycle.
  * <p>
  * A waiter holds no thread: its request is in Servlet async mode, and whichever thread
  * finds it a message answers it: the push that made one ready ({@link #pushed}), its own
@@ -46,8 +43,7 @@ import org.springframework.stereotype.Component;
  * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
  * accepts ({@code server.tomcat.max-connections}, 1,000 in this service).
  */
-@Component
-class LongPolls implements SmartLifecycle, DisposableBean {
+final class LongPolls {
 
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
 
@@ -182,8 +178,7 @@ class LongPolls implements SmartLifecycle, DisposableBean {
 		});
 	}
 
-	@Override
-	public void start() {
+	void start() {
 		this.running = true;
 	}
 
@@ -192,8 +187,7 @@ class LongPolls implements SmartLifecycle, DisposableBean {
 	 * in progress, is not held up for a whole wait. Requests that arrive from now on poll
 	 * once and do not wait.
 	 */
-	@Override
-	public void stop() {
+	void stop() {
 		this.running = false;
 		int answered = 0;
 		for (Queue<Waiter> waiters : this.waiting.values()) {
@@ -208,19 +202,11 @@ class LongPolls implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	@Override
-	public boolean isRunning() {
+	boolean isRunning() {
 		return this.running;
 	}
 
-	/** Before the web server's graceful shutdown, which would wait for the waiters. */
-	@Override
-	public int getPhase() {
-		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
-	}
-
-	@Override
-	public void destroy() {
+	void destroy() {
 		this.timer.shutdownNow();
 	}
 

@@ -1,0 +1,59 @@
+package io.github.qsbench.application;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import io.github.qsbench.application.LongPolls.Waiter;
+import io.github.qsbench.core.Lease;
+
+/**
+ * The answer to a poll that may wait
+ * ({@link QueueOperations#lease(String, int, java.time.Duration)}): done at once when a
+ * message was ready or the wait is zero, else completed once by whichever thread finds it
+ * messages (a push's) or ends its wait (the wait's timer, shutdown, {@link #end()}); an
+ * empty list means none came. It holds no thread while it waits. An adapter completes it
+ * only through {@link #end()}, which keeps a message from being leased to a poll nobody
+ * answers any more.
+ */
+public final class LongPoll extends CompletableFuture<List<Lease>> {
+
+	private final LongPolls longPolls;
+
+	private final Waiter waiter;
+
+	/** Answered at once. */
+	LongPoll(List<Lease> leases) {
+		this.longPolls = null;
+		this.waiter = null;
+		complete(leases);
+	}
+
+	/**
+	 * Waits as {@code waiter} of {@code longPolls} once registered there;
+	 * {@code answered} sees its answer before this completes.
+	 */
+	LongPoll(LongPolls longPolls, String queue, int max, Consumer<List<Lease>> answered) {
+		this.longPolls = longPolls;
+		this.waiter = new Waiter(queue, max, leases -> {
+			answered.accept(leases);
+			complete(leases);
+		});
+	}
+
+	Waiter waiter() {
+		return this.waiter;
+	}
+
+	/**
+	 * Ends the wait now, for the adapter's own timeout or a connection that failed:
+	 * unless it was answered already, it is answered with nothing, and nothing is leased
+	 * for it afterwards.
+	 */
+	public void end() {
+		if (this.waiter != null) {
+			this.longPolls.close(this.waiter);
+		}
+	}
+
+}

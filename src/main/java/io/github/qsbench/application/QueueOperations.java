@@ -1,0 +1,292 @@
+package io.github.qsbench.application;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * What the service does with a queue, for every way in (the REST controller, the fast
+ * path, any later protocol): the one caller of the core. Around each core call it checks
+ * what the core takes for granted (queue names, counts, lease tokens), times the call
+ * ({@code qs.core}, unless switched off), counts the {@code qs.*} meters, and wakes the
+ * long polls a push can answer. What it takes and answers is the core's own (bodies as
+ * UTF-8 bytes, {@link Message}, {@link Lease}, {@link Completion}, {@link QueueStats})
+ * and lease tokens as strings ({@link LeaseTokens}); an adapter translates those from and
+ * into its protocol and reads its own wire format (paths, headers, JSON, charsets).
+ *
+ * <p>
+ * Refusals are exceptions an adapter answers in its protocol:
+ * {@link InvalidRequestException} for input, {@link CapacityExceededException} when a cap
+ * is reached (nothing pushed); a completion's outcome is its {@link Completion}.
+ */
+@Component
+public class QueueOperations implements SmartLifecycle, DisposableBean {
+
+	/** Entries a batch may carry, and messages one poll may lease. */
+	public static final int MAX_BATCH = 100;
+
+	/** The longest a poll may wait for a message, as SQS allows. */
+	public static final int MAX_WAIT_SECONDS = 20;
+
+	/** What {@link #isQueueName} accepts, for API descriptions. */
+	public static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
+
+	private static final int MAX_QUEUE_NAME = 80;
+
+	private static final Duration MAX_WAIT = Duration.ofSeconds(MAX_WAIT_SECONDS);
+
+	private final QueueServiceCore core;
+
+	private final QueueMetrics metrics;
+
+	private final LongPolls longPolls;
+
+	/**
+	 * @param strategy the active strategy; wrapped in {@link CoreTimedQueueService}
+	 * unless {@code qs.metrics.core-time.enabled=false}
+	 */
+	public QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
+			MeterRegistry registry) {
+		this.core = coreTime.enabled() ? new CoreTimedQueueService(strategy, registry) : strategy;
+		this.metrics = metrics;
+		this.longPolls = new LongPolls(this.core);
+	}
+
+	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
+	public static boolean isQueueName(String name) {
+		int length = name.length();
+		if (length == 0 || length > MAX_QUEUE_NAME) {
+			return false;
+		}
+		for (int i = 0; i < length; i++) {
+			char c = name.charAt(i);
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Pushes one message, creating the queue if needed, and wakes a long poll waiting on
+	 * it.
+	 * @param body the message as UTF-8, checked by the adapter that read it
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	public Message push(String queue, byte[] body) {
+		checkQueueName(queue);
+		Message message;
+		try {
+			message = this.core.push(queue, body);
+		}
+		catch (CapacityExceededException ex) {
+			this.metrics.refused(ex.limit());
+			throw ex;
+		}
+		this.metrics.pushed(1);
+		this.longPolls.pushed(queue);
+		return message;
+	}
+
+	/**
+	 * Pushes 1 to {@value #MAX_BATCH} messages in order, all or none, and wakes the long
+	 * polls waiting on the queue.
+	 * @throws CapacityExceededException if the batch would cross a cap; nothing was
+	 * pushed
+	 */
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		checkQueueName(queue);
+		checkBatch(bodies.size());
+		List<Message> messages;
+		try {
+			messages = this.core.pushAll(queue, bodies);
+		}
+		catch (CapacityExceededException ex) {
+			this.metrics.refused(ex.limit());
+			throw ex;
+		}
+		this.metrics.pushed(messages.size());
+		this.longPolls.pushed(queue);
+		return messages;
+	}
+
+	/**
+	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order;
+	 * none if nothing is ready.
+	 */
+	public List<Lease> lease(String queue, int max) {
+		checkQueueName(queue);
+		checkMax(max);
+		List<Lease> leases = this.core.lease(queue, max);
+		counted(leases);
+		return leases;
+	}
+
+	/**
+	 * Leases up to {@code max} messages as soon as one is ready, waiting up to
+	 * {@code wait} (0 to {@value #MAX_WAIT_SECONDS} s) without holding a thread.
+	 */
+	public LongPoll lease(String queue, int max, Duration wait) {
+		checkQueueName(queue);
+		checkMax(max);
+		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
+			throw InvalidRequestException.outOfRange("wait", 0, MAX_WAIT_SECONDS);
+		}
+		List<Lease> ready = this.core.lease(queue, max);
+		if (!ready.isEmpty() || wait.isZero()) {
+			counted(ready);
+			return new LongPoll(ready);
+		}
+		LongPoll poll = new LongPoll(this.longPolls, queue, max, this::counted);
+		this.longPolls.await(poll.waiter(), wait);
+		return poll;
+	}
+
+	/** Whether a poll would find a message now; leases nothing. */
+	public boolean hasReady(String queue) {
+		checkQueueName(queue);
+		return this.core.hasReady(queue);
+	}
+
+	/**
+	 * Completes a delivered message by id: only the delivery {@code lease} names, or
+	 * whichever is current when it is {@code null}.
+	 * @throws InvalidRequestException if {@code lease} is not a token this service hands
+	 * out
+	 */
+	public Completion complete(String queue, long id, String lease) {
+		checkQueueName(queue);
+		Completion completion = this.core.complete(queue, id, LeaseTokens.delivery(lease, id));
+		if (completion == Completion.COMPLETED) {
+			this.metrics.completed(1);
+		}
+		return completion;
+	}
+
+	/**
+	 * Completes 1 to {@value #MAX_BATCH} messages, each as {@link #complete} would, after
+	 * every lease token was checked: one that is not a token refuses the whole batch.
+	 * @return each entry's outcome, in order
+	 */
+	public List<Completion> completeAll(String queue, List<ToComplete> entries) {
+		checkQueueName(queue);
+		checkBatch(entries.size());
+		int[] deliveries = new int[entries.size()];
+		for (int i = 0; i < deliveries.length; i++) {
+			ToComplete entry = entries.get(i);
+			deliveries[i] = LeaseTokens.delivery(entry.lease(), entry.id());
+		}
+		List<Completion> completions = new ArrayList<>(deliveries.length);
+		int completed = 0;
+		for (int i = 0; i < deliveries.length; i++) {
+			Completion completion = this.core.complete(queue, entries.get(i).id(), deliveries[i]);
+			if (completion == Completion.COMPLETED) {
+				completed++;
+			}
+			completions.add(completion);
+		}
+		this.metrics.completed(completed);
+		return completions;
+	}
+
+	/** Every queue with its ready and in-flight counts, by name. */
+	public List<QueueStats> queues() {
+		return this.core.queues();
+	}
+
+	/** The queue's counts, or nothing if no such queue exists now. */
+	public Optional<QueueStats> queue(String name) {
+		checkQueueName(name);
+		return this.core.queue(name);
+	}
+
+	/** Long polls waiting now, by queue; a queue nobody waits on has no entry. */
+	public Map<String, Integer> waiting() {
+		return this.longPolls.waiting();
+	}
+
+	private void counted(List<Lease> leases) {
+		if (leases.isEmpty()) {
+			this.metrics.emptyPoll();
+		}
+		else {
+			this.metrics.delivered(leases);
+		}
+	}
+
+	private static void checkQueueName(String name) {
+		if (!isQueueName(name)) {
+			throw new InvalidRequestException("Invalid queue name",
+					"A queue name is 1 to 80 characters of A-Z, a-z, 0-9, '_' and '-'.");
+		}
+	}
+
+	private static void checkMax(int max) {
+		if (max < 1 || max > MAX_BATCH) {
+			throw InvalidRequestException.outOfRange("max", 1, MAX_BATCH);
+		}
+	}
+
+	private static void checkBatch(int entries) {
+		if (entries < 1 || entries > MAX_BATCH) {
+			throw new InvalidRequestException("Invalid batch",
+					"A batch holds 1 to " + MAX_BATCH + " entries; this one holds " + entries + ".");
+		}
+	}
+
+	@Override
+	public void start() {
+		this.longPolls.start();
+	}
+
+	/**
+	 * Answers every waiting long poll with nothing, so graceful shutdown is not held up
+	 * for a whole wait; polls from now on do not wait.
+	 */
+	@Override
+	public void stop() {
+		this.longPolls.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.longPolls.isRunning();
+	}
+
+	/** Before the web server's graceful shutdown, which would wait for the waiters. */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
+	}
+
+	@Override
+	public void destroy() {
+		this.longPolls.destroy();
+	}
+
+	/**
+	 * One entry of a batch completion: the message's id and, optionally, the lease token
+	 * of the delivery to complete.
+	 */
+	public record ToComplete(long id, String lease) {
+	}
+
+}

@@ -1,0 +1,90 @@
+package io.github.qsbench.web;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.web.MessageResponses.Delivered;
+import io.github.qsbench.web.MessageResponses.DeliveredBatch;
+import io.github.qsbench.web.MessageResponses.Pushed;
+import io.github.qsbench.web.MessageResponses.PushedBatch;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The REST API's answers to what the queue operations returned, for both of its adapters
+ * ({@link QueueController} through Spring MVC, {@link QueueFastPath} ahead of it), so
+ * that they answer alike.
+ */
+final class QueueAnswers {
+
+	/**
+	 * The servlet async timeout beyond a long poll's wait: a backstop only, since the
+	 * application layer answers every long poll when its wait ends.
+	 */
+	private static final Duration ASYNC_TIMEOUT_GRACE = Duration.ofSeconds(5);
+
+	private QueueAnswers() {
+	}
+
+	static ResponseEntity<Pushed> pushed(String queue, Message message) {
+		// a plain header: a valid name and an id need no escaping, and parsing a URI per
+		// push costs more than the push
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.header(HttpHeaders.LOCATION, Routes.message(queue, message.id()))
+			.body(Pushed.of(queue, message));
+	}
+
+	static ResponseEntity<PushedBatch> pushed(String queue, List<Message> messages) {
+		return ResponseEntity.status(HttpStatus.CREATED).body(PushedBatch.of(queue, messages));
+	}
+
+	/**
+	 * The answer to a poll: 204 if nothing was leased, else the messages (or, for a poll
+	 * without {@code max}, the one message with its lease as ETag). Never stored by a
+	 * cache: a poll changes what the next one answers, and a cache revalidating a stored
+	 * poll (If-None-Match) could be answered 304 for another message whose lease token
+	 * happens to be the same.
+	 */
+	static ResponseEntity<?> polled(String queue, List<Lease> leases, boolean batch) {
+		if (leases.isEmpty()) {
+			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
+		}
+		if (batch) {
+			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(queue, leases));
+		}
+		Lease lease = leases.get(0);
+		return ResponseEntity.ok()
+			.cacheControl(CacheControl.noStore())
+			.eTag(Leases.etag(lease))
+			.body(Delivered.of(queue, lease));
+	}
+
+	/**
+	 * The answer to a {@code DELETE} of one message: 204, or the problem that says why
+	 * not.
+	 * @throws ApiProblem 404, 409 or 412
+	 */
+	static ResponseEntity<Void> completed(String queue, long id, Completion completion) {
+		return switch (completion) {
+			case COMPLETED -> ResponseEntity.noContent().build();
+			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue + "' holds no message "
+					+ id + ": it never existed there or was completed already.");
+			case NOT_DELIVERED -> throw ApiProblem.conflict("Message not delivered",
+					"Message " + id + " has not been polled yet; only a delivered message can be completed.");
+			case STALE_LEASE -> throw ApiProblem.preconditionFailed("Lease no longer current", "Message " + id
+					+ " was delivered again after the lease named in If-Match lapsed; its new holder completes it.");
+		};
+	}
+
+	/** How long the container lets a long poll of {@code wait} stay asynchronous. */
+	static Duration asyncTimeout(Duration wait) {
+		return wait.plus(ASYNC_TIMEOUT_GRACE);
+	}
+
+}
