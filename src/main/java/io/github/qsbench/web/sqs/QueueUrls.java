@@ -1,7 +1,6 @@
 package io.github.qsbench.web.sqs;
 
-import java.util.regex.Pattern;
-
+import io.github.qsbench.application.QueueOperations;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -13,9 +12,6 @@ import org.springframework.http.HttpHeaders;
  * under any host name.
  */
 final class QueueUrls {
-
-	/** SQS's queue names, which are exactly this service's. */
-	static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
 
 	private final String accountId;
 
@@ -53,7 +49,8 @@ final class QueueUrls {
 					+ " is not a queue URL of this service: http://<host>:<port>/" + this.accountId + "/<queue>.");
 		}
 		String queue = url.substring(name);
-		if (!QUEUE_NAME.matcher(queue).matches()) {
+		// SQS's queue names are exactly this service's
+		if (!QueueOperations.isQueueName(queue)) {
 			throw doesNotExist();
 		}
 		return queue;

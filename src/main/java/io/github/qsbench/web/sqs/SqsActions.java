@@ -14,13 +14,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.web.SqsBridge;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -28,9 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The SQS actions, each a translation of its request's members into the queue operations
- * of the application layer and of their outcome into SQS's answer. What SQS offers that
- * this service has not built yet is refused with an error that names it, never answered
- * with a success that did nothing.
+ * of the application layer ({@link QueueOperations}) and of their outcome into SQS's
+ * answer. What SQS offers that this service has not built yet is refused with an error
+ * that names it, never answered with a success that did nothing.
  */
 final class SqsActions {
 
@@ -73,9 +75,12 @@ final class SqsActions {
 			"SenderId", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader", "SqsManagedSseEnabled",
 			"MessageDeduplicationId", "MessageGroupId", "SequenceNumber", "DeadLetterQueueSourceArn");
 
+	/** What SQS allows as a batch entry's id. */
+	private static final Pattern BATCH_ENTRY_ID = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+
 	private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-	private final SqsBridge queues;
+	private final QueueOperations queues;
 
 	private final ExplicitQueues explicit;
 
@@ -90,7 +95,8 @@ final class SqsActions {
 	 */
 	private final Map<String, String> settings;
 
-	SqsActions(SqsBridge queues, ExplicitQueues explicit, QueueUrls urls, int maxMessageBytes, Duration leaseTimeout) {
+	SqsActions(QueueOperations queues, ExplicitQueues explicit, QueueUrls urls, int maxMessageBytes,
+			Duration leaseTimeout) {
 		this.queues = queues;
 		this.explicit = explicit;
 		this.urls = urls;
@@ -107,7 +113,7 @@ final class SqsActions {
 	 */
 	ObjectNode createQueue(SqsRequest request, HttpServletRequest http) {
 		String name = request.required("QueueName");
-		if (!QueueUrls.QUEUE_NAME.matcher(name).matches()) {
+		if (!QueueOperations.isQueueName(name)) {
 			throw SqsError.INVALID_PARAMETER_VALUE
 				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
 						+ (name.endsWith(".fifo") ? " FIFO queues are not supported." : ""));
@@ -135,8 +141,7 @@ final class SqsActions {
 	ObjectNode getQueueUrl(SqsRequest request, HttpServletRequest http) {
 		String name = request.required("QueueName");
 		String owner = request.string("QueueOwnerAWSAccountId");
-		if (!QueueUrls.QUEUE_NAME.matcher(name).matches() || (owner != null && !this.urls.isAccount(owner))
-				|| !exists(name)) {
+		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner)) || !exists(name)) {
 			throw QueueUrls.doesNotExist();
 		}
 		return JSON.objectNode().put("QueueUrl", this.urls.url(http, name));
@@ -150,7 +155,7 @@ final class SqsActions {
 		String prefix = request.string("QueueNamePrefix");
 		Integer maxResults = request.integer("MaxResults", 1, MAX_LIST_RESULTS);
 		String after = request.string("NextToken");
-		if (after != null && (maxResults == null || !QueueUrls.QUEUE_NAME.matcher(after).matches())) {
+		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
 			throw SqsRequest.invalid("NextToken", "must be the NextToken of a ListQueues answer with MaxResults");
 		}
 		TreeSet<String> names = new TreeSet<>(this.explicit.names());
@@ -250,16 +255,14 @@ final class SqsActions {
 		}
 		// MessageAttributeNames: no message carries attributes yet, so none is answered
 		request.strings("MessageAttributeNames");
-		int count = (max != null) ? max : 1;
+		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
+		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration);
 		boolean withCount = receiveCount;
-		List<Lease> leases = this.queues.lease(queue, count);
-		if (!leases.isEmpty() || wait == null || wait == 0) {
-			return received(leases, withCount);
+		if (poll.isDone()) {
+			return received(poll.join(), withCount);
 		}
-		Duration duration = Duration.ofSeconds(wait);
-		Consumer<ObjectNode> later = suspension.suspend(duration.plus(ASYNC_GRACE));
-		Runnable cancel = this.queues.await(queue, count, duration, found -> later.accept(received(found, withCount)));
-		suspension.onCancel(cancel);
+		Consumer<ObjectNode> later = suspension.suspend(duration.plus(ASYNC_GRACE), poll::end);
+		poll.thenAccept(leases -> later.accept(received(leases, withCount)));
 		return null;
 	}
 
@@ -317,8 +320,7 @@ final class SqsActions {
 	 * message was received again since is refused: the newer handle deletes it.
 	 */
 	private void delete(String queue, String handle) {
-		ReceiptHandles.Handle delivery = ReceiptHandles.parse(handle);
-		Completion completion = this.queues.complete(queue, delivery.id(), delivery.delivery());
+		Completion completion = this.queues.complete(queue, ReceiptHandles.id(handle), handle);
 		switch (completion) {
 			case COMPLETED -> {
 			}
@@ -453,7 +455,7 @@ final class SqsActions {
 		Set<String> ids = new HashSet<>();
 		for (SqsRequest entry : entries) {
 			String id = entry.required("Id");
-			if (!QueueUrls.QUEUE_NAME.matcher(id).matches()) {
+			if (!BATCH_ENTRY_ID.matcher(id).matches()) {
 				throw SqsError.INVALID_BATCH_ENTRY_ID.exception("A batch entry id can only contain alphanumeric "
 						+ "characters, hyphens and underscores. It can be at most 80 letters long.");
 			}
@@ -492,17 +494,13 @@ final class SqsActions {
 	interface Suspension {
 
 		/**
-		 * Called once, on the request's thread, before the receive starts waiting.
+		 * Called once, on the request's thread, once the receive waits.
 		 * @param timeout the request's async timeout: the wait plus a grace
+		 * @param end ends the wait at once, answering it with nothing unless it was
+		 * answered already: for the request's own timeout and errors
 		 * @return what answers the request, from whichever thread finds its messages
 		 */
-		Consumer<ObjectNode> suspend(Duration timeout);
-
-		/**
-		 * What answers the waiting receive with nothing: for the request's timeout and
-		 * errors.
-		 */
-		void onCancel(Runnable cancel);
+		Consumer<ObjectNode> suspend(Duration timeout, Runnable end);
 
 	}
 

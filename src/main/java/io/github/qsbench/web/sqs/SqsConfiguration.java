@@ -1,9 +1,9 @@
 package io.github.qsbench.web.sqs;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.web.ServerRequestTimers;
-import io.github.qsbench.web.SqsBridge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 
@@ -22,7 +22,7 @@ class SqsConfiguration {
 	 * {@code X-Amz-Target}) meets them all.
 	 */
 	@Bean
-	FilterRegistrationBean<SqsFace> sqsFace(SqsBridge queues, ExplicitQueues explicit,
+	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, ExplicitQueues explicit,
 			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes,

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.web.ServerRequestTimers;
 import jakarta.servlet.AsyncContext;
@@ -138,6 +138,9 @@ final class SqsFace extends HttpFilter {
 		catch (SqsException ex) {
 			error(response, ex.error(), ex.getMessage());
 		}
+		catch (InvalidRequestException ex) {
+			error(response, SqsError.INVALID_PARAMETER_VALUE, ex.detail());
+		}
 		catch (CapacityExceededException ex) {
 			error(response, SqsError.OVER_LIMIT,
 					"A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): nothing was sent.");
@@ -248,8 +251,6 @@ final class SqsFace extends HttpFilter {
 
 		private final long start;
 
-		private final AtomicReference<Runnable> cancel = new AtomicReference<>();
-
 		AsyncSuspension(HttpServletRequest request, HttpServletResponse response, long start) {
 			this.request = request;
 			this.response = response;
@@ -257,19 +258,19 @@ final class SqsFace extends HttpFilter {
 		}
 
 		@Override
-		public Consumer<ObjectNode> suspend(Duration timeout) {
+		public Consumer<ObjectNode> suspend(Duration timeout, Runnable end) {
 			AsyncContext async = this.request.startAsync(this.request, this.response);
 			async.setTimeout(timeout.toMillis());
 			async.addListener(new AsyncListener() {
 
 				@Override
 				public void onTimeout(AsyncEvent event) {
-					cancel();
+					end.run();
 				}
 
 				@Override
 				public void onError(AsyncEvent event) {
-					cancel();
+					end.run();
 				}
 
 				@Override
@@ -294,18 +295,6 @@ final class SqsFace extends HttpFilter {
 					// and what was leased for it is delivered again when the lease lapses
 				}
 			};
-		}
-
-		@Override
-		public void onCancel(Runnable cancel) {
-			this.cancel.set(cancel);
-		}
-
-		private void cancel() {
-			Runnable cancel = this.cancel.get();
-			if (cancel != null) {
-				cancel.run();
-			}
 		}
 
 	}

@@ -44,17 +44,16 @@ class SqsUnitTests {
 	}
 
 	@Test
-	void receiptHandle_idAndDelivery() {
-		assertThat(ReceiptHandles.parse("42.3")).isEqualTo(new ReceiptHandles.Handle(42, 3));
-		assertThat(ReceiptHandles.parse("9223372036854775807.999999999"))
-			.isEqualTo(new ReceiptHandles.Handle(Long.MAX_VALUE, 999_999_999));
+	void receiptHandle_theLeaseToken_namesItsMessage() {
+		assertThat(ReceiptHandles.id("42.3")).isEqualTo(42);
+		assertThat(ReceiptHandles.id("9223372036854775807.999999999")).isEqualTo(Long.MAX_VALUE);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "", "42", "42.", ".3", "0.1", "1.0", "01.1", "1.01", "-1.1", "1.1.1",
 			"9223372036854775808.1", "1.1234567890", "a.b", " 1.1" })
 	void receiptHandle_malformed_receiptHandleIsInvalid(String handle) {
-		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> ReceiptHandles.parse(handle))
+		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> ReceiptHandles.id(handle))
 			.satisfies(ex -> assertThat(ex.error()).isEqualTo(SqsError.RECEIPT_HANDLE_IS_INVALID));
 	}
 
