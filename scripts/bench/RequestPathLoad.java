@@ -253,14 +253,10 @@ public class RequestPathLoad {
 			int status = connection.exchange(requests[q]);
 			boolean counted = inWindow.get();
 			if (status == 204) {
-				if (counted) {
-					polls.increment();
-					emptyPolls.increment();
-				}
-				if (!producing.get() && ++emptyInARow >= queues) {
+				emptyInARow = emptyPoll(counted, emptyInARow);
+				if (emptyInARow >= queues) {
 					break;
 				}
-				Thread.sleep(5);
 				continue;
 			}
 			if (status != 200) {
@@ -280,25 +276,41 @@ public class RequestPathLoad {
 		connection.close();
 	}
 
+	/**
+	 * An empty poll, counted if in the window.
+	 * @return the empty polls in a row since the producers stopped: the drain is over when
+	 * every queue was empty; until then, after a pause of 5 ms
+	 */
+	static int emptyPoll(boolean counted, int emptyInARow) throws InterruptedException {
+		if (counted) {
+			polls.increment();
+			emptyPolls.increment();
+		}
+		int empty = producing.get() ? emptyInARow : emptyInARow + 1;
+		if (empty < queues) {
+			Thread.sleep(5);
+		}
+		return empty;
+	}
+
 	static void pushed(int status, int expected, Connection connection) {
-		if (status != expected) {
-			error("push", status, connection);
-			return;
-		}
-		pushedTotal.increment();
-		if (inWindow.get()) {
-			pushes.increment();
-		}
+		counted("push", status, expected, connection, pushedTotal, pushes);
 	}
 
 	static void completed(int status, int expected, Connection connection) {
+		counted("complete", status, expected, connection, completedTotal, completes);
+	}
+
+	/** A push or completion answered: counted in all, and in the window if it is open. */
+	static void counted(String what, int status, int expected, Connection connection, LongAdder total,
+			LongAdder window) {
 		if (status != expected) {
-			error("complete", status, connection);
+			error(what, status, connection);
 			return;
 		}
-		completedTotal.increment();
+		total.increment();
 		if (inWindow.get()) {
-			completes.increment();
+			window.increment();
 		}
 	}
 
@@ -361,14 +373,10 @@ public class RequestPathLoad {
 			}
 			String handle = connection.jsonString("ReceiptHandle");
 			if (handle == null) {
-				if (counted) {
-					polls.increment();
-					emptyPolls.increment();
-				}
-				if (!producing.get() && ++emptyInARow >= queues) {
+				emptyInARow = emptyPoll(counted, emptyInARow);
+				if (emptyInARow >= queues) {
 					break;
 				}
-				Thread.sleep(5);
 				continue;
 			}
 			emptyInARow = 0;

@@ -53,7 +53,6 @@ final class SqsActions {
 	 */
 	static final Duration ASYNC_GRACE = Duration.ofSeconds(5);
 
-	/** Queue attributes this service has, with their one value for every queue. */
 	private static final String APPROXIMATE_NUMBER_OF_MESSAGES = "ApproximateNumberOfMessages";
 
 	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE = "ApproximateNumberOfMessagesNotVisible";

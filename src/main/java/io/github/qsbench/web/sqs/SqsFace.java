@@ -2,16 +2,13 @@ package io.github.qsbench.web.sqs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
 import java.util.Map;
-import java.util.function.Consumer;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.web.AsyncAnswer;
+import io.github.qsbench.web.RequestJson;
 import io.github.qsbench.web.ServerRequestTimers;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -19,10 +16,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -60,16 +53,11 @@ final class SqsFace extends HttpFilter {
 
 	private static final Logger logger = LoggerFactory.getLogger(SqsFace.class);
 
-	/** The request attribute that carries a waiting receive's answer to its dispatch. */
-	private static final String WAITING = SqsFace.class.getName() + ".waiting";
-
 	/**
 	 * What SQS's requests may carry beside the bodies, whose JSON escapes take up to six
 	 * bytes a byte.
 	 */
 	private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
-
-	private static final int MAX_DEPTH = 8;
 
 	/**
 	 * SQS actions whose semantics this service has not built yet, and what is missing.
@@ -100,15 +88,9 @@ final class SqsFace extends HttpFilter {
 		this.actions = actions;
 		this.timers = timers;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
-		StreamReadConstraints constraints = StreamReadConstraints.builder()
-			.maxNestingDepth(MAX_DEPTH)
-			.maxStringLength(Math.max(6 * maxMessageBytes, StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
-			.build();
-		JsonFactory factory = JsonFactory.builder()
-			.streamReadConstraints(constraints)
-			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-			.build();
-		this.mapper = JsonMapper.builder(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+		// any string as long as the request, so that a body over the cap is refused by
+		// the face's own check, which names the cap
+		this.mapper = RequestJson.mapper(this.maxRequestBytes);
 	}
 
 	@Override
@@ -116,10 +98,10 @@ final class SqsFace extends HttpFilter {
 			throws IOException, ServletException {
 		long start = System.nanoTime();
 		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			if (request.getAttribute(WAITING) instanceof Waiting waiting) {
-				request.removeAttribute(WAITING);
-				write(response, 200, waiting.answer);
-				this.timers.record(200, waiting.start);
+			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
+			if (waiting != null) {
+				write(response, 200, (ObjectNode) waiting.answer());
+				this.timers.record(200, waiting.start());
 			}
 			else {
 				chain.doFilter(request, response);
@@ -176,7 +158,8 @@ final class SqsFace extends HttpFilter {
 			case "ListQueues" -> this.actions.listQueues(sqs, request);
 			case "SendMessage" -> this.actions.sendMessage(sqs);
 			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
-			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, new AsyncSuspension(request, response, start));
+			case "ReceiveMessage" -> this.actions.receiveMessage(sqs,
+					(timeout, end) -> AsyncAnswer.<ObjectNode>suspend(request, response, start, timeout, end)::answer);
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
@@ -236,80 +219,6 @@ final class SqsFace extends HttpFilter {
 		response.setHeader(QUERY_ERROR, error.queryError());
 		ObjectNode body = this.mapper.createObjectNode().put("__type", error.type()).put("message", message);
 		write(response, error.status(), body);
-	}
-
-	/**
-	 * Puts a receive that has to wait in the servlet's async mode; whichever thread finds
-	 * its messages (a send, the wait's timer) only hands the answer over and asks the
-	 * container to dispatch the request again, to this filter.
-	 */
-	private static final class AsyncSuspension implements SqsActions.Suspension {
-
-		private final HttpServletRequest request;
-
-		private final HttpServletResponse response;
-
-		private final long start;
-
-		AsyncSuspension(HttpServletRequest request, HttpServletResponse response, long start) {
-			this.request = request;
-			this.response = response;
-			this.start = start;
-		}
-
-		@Override
-		public Consumer<ObjectNode> suspend(Duration timeout, Runnable end) {
-			AsyncContext async = this.request.startAsync(this.request, this.response);
-			async.setTimeout(timeout.toMillis());
-			async.addListener(new AsyncListener() {
-
-				@Override
-				public void onTimeout(AsyncEvent event) {
-					end.run();
-				}
-
-				@Override
-				public void onError(AsyncEvent event) {
-					end.run();
-				}
-
-				@Override
-				public void onComplete(AsyncEvent event) {
-				}
-
-				@Override
-				public void onStartAsync(AsyncEvent event) {
-				}
-
-			});
-			Waiting waiting = new Waiting(this.start);
-			this.request.setAttribute(WAITING, waiting);
-			return answer -> {
-				waiting.answer = answer;
-				try {
-					async.dispatch();
-				}
-				catch (IllegalStateException ended) {
-					// the request ended meanwhile (its connection failed): nobody to
-					// answer,
-					// and what was leased for it is delivered again when the lease lapses
-				}
-			};
-		}
-
-	}
-
-	/** A waiting receive's answer on its way to the request's async dispatch. */
-	private static final class Waiting {
-
-		final long start;
-
-		volatile ObjectNode answer;
-
-		Waiting(long start) {
-			this.start = start;
-		}
-
 	}
 
 }
