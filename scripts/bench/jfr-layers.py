@@ -22,7 +22,7 @@ import re
 
 LAYERS = [
     ("our code: core", ("io.github.qsbench.core.",)),
-    ("our code: web, metrics", ("io.github.qsbench.",)),
+    ("our code: web, application, metrics", ("io.github.qsbench.",)),
     ("observation, Micrometer", ("io.micrometer.", "io.prometheus.", "org.springframework.boot.micrometer.",
                                  "org.springframework.http.server.observation.",
                                  "org.springframework.web.filter.ServerHttpObservationFilter")),

@@ -1,6 +1,7 @@
 package io.github.qsbench.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -112,8 +113,9 @@ class ContentionMetricsHttpTests {
 
 	/**
 	 * Whether any wait is counted here depends on the scheduler (a map bin held by a
-	 * descheduled thread), so only what cannot vary is asserted: the meter exists, and no
-	 * wait of Tomcat's or of a strategy lock this one does not have was counted.
+	 * descheduled thread), so what cannot vary is asserted: no wait of Tomcat's or of a
+	 * strategy lock this one does not have was counted, and the exported counter is
+	 * exactly the sum of the waits by lock, read once the stream has stopped.
 	 */
 	@Test
 	void concurrentAtomic_noStrategyLock_onlyMapBinsCanCount() throws Exception {
@@ -123,12 +125,16 @@ class ContentionMetricsHttpTests {
 
 			hammer(http, "contended", Duration.ofSeconds(3), () -> false);
 			Thread.sleep(1500); // JFR hands events over about once a second
+			metrics.stop();
 
-			assertThat(scraped(http, "concurrent-atomic")).isGreaterThanOrEqualTo(0);
-			assertThat(metrics.waitedSecondsByLock().keySet())
+			Map<String, Double> byLock = metrics.waitedSecondsByLock();
+			assertThat(byLock.keySet())
 				.allSatisfy((lock) -> assertThat(lock).isIn("java.util.concurrent.ConcurrentHashMap$Node",
 						"java.util.concurrent.ConcurrentHashMap$TreeBin",
 						"java.util.concurrent.ConcurrentHashMap$ReservationNode"));
+			double total = byLock.values().stream().mapToDouble(Double::doubleValue).sum();
+			assertThat(metrics.waitedSeconds()).isCloseTo(total, within(1e-9));
+			assertThat(scraped(http, "concurrent-atomic")).as("exported as counted").isCloseTo(total, within(1e-6));
 		}
 	}
 
