@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component;
  * removed by the core when it empties. Only the name is kept here, above the core: the
  * messages live in the core's queue of the same name, which comes and goes with them, so
  * no strategy changes. Nothing removes a name yet ({@code DeleteQueue} is not built); at
- * most {@code qs.limits.max-queues} names are kept.
+ * most {@code qs.limits.max-queues} names are kept (read from the core's caps once, at
+ * start-up: the core is called for nothing else here).
  *
  * <p>
  * Thread safe: one concurrent set; a name is added at most once, and the count may
