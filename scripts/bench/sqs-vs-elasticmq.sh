@@ -15,8 +15,9 @@
 # push, poll and DELETE (`queue` mode). After the window the consumers drain: lost = sent - deleted.
 # Server CPU per cycle is the server's utime+stime in the window over the cycles in it.
 # Environment: ROUNDS (2), DURATION (s, 20), WARMUP (s, 10), PRODUCERS (16), CONSUMERS (16),
-# PROFILE (concurrent-atomic), JAVA_OPTS (-Xms512m -Xmx512m), ELASTICMQ_VERSION (1.7.1, set in
-# scripts/bench/elasticmq/pom.xml), OUT.
+# PROFILE (concurrent-atomic), JAVA_OPTS (-Xms512m -Xmx512m), SERVICE_JAR (this build's jar by
+# default), SERVICE_START_SECONDS (180: how long each server may take to start on a busy machine),
+# OUT. ElasticMQ's version is set in scripts/bench/elasticmq/pom.xml.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -30,10 +31,11 @@ CONSUMERS="${CONSUMERS:-16}"
 PROFILE="${PROFILE:-concurrent-atomic}"
 JAVA_OPTS="${JAVA_OPTS:--Xms512m -Xmx512m}"
 OUT="${OUT:-$ROOT/target/sqs-vs-elasticmq/$(date -u +%Y%m%dT%H%M%SZ)}"
+export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-180}"
 ELASTICMQ="$ROOT/target/elasticmq"
 
 mkdir -p "$OUT/classes"
-if ! compgen -G "$ROOT/target/queue-service-*.jar" >/dev/null; then
+if [[ -z "${SERVICE_JAR:-}" ]] && ! compgen -G "$ROOT/target/queue-service-*.jar" >/dev/null; then
 	(cd "$ROOT" && ./mvnw -q -DskipTests package)
 fi
 if ! compgen -G "$ELASTICMQ/elasticmq-server_*.jar" >/dev/null; then
@@ -67,7 +69,8 @@ start_elasticmq() {
 	# shellcheck disable=SC2086
 	java $JAVA_OPTS -Dconfig.file="$OUT/elasticmq.conf" -cp "$ELASTICMQ/*" org.elasticmq.server.Main >"$1" 2>&1 &
 	EMQ_PID=$!
-	for _ in $(seq 1 120); do
+	local deadline=$((SECONDS + SERVICE_START_SECONDS))
+	while ((SECONDS < deadline)); do
 		if curl -fsS -X POST -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Target: AmazonSQS.ListQueues' \
 			-d '{}' "http://127.0.0.1:$PORT/" >/dev/null 2>&1; then
 			return 0
