@@ -124,7 +124,7 @@ class SqsProtocolHttpTests {
 	}
 
 	@Test
-	void slash_withoutTarget_notTheSqsFace() {
+	void slashWithoutTarget_andOtherPaths_notTheSqsFace() {
 		HttpResponse<String> page = this.http.send("/", "GET", BodyPublishers.noBody(), null, "Accept", "text/html");
 		assertThat(page.statusCode()).isEqualTo(200);
 		assertThat(page.headers().firstValue("Content-Type"))
@@ -133,6 +133,10 @@ class SqsProtocolHttpTests {
 		HttpResponse<String> post = this.http.send("/", "POST", BodyPublishers.ofString("{}"), SqsFace.CONTENT_TYPE);
 		assertThat(post.statusCode()).isEqualTo(405);
 		assertThat(post.headers().firstValue("x-amzn-query-error")).isEmpty();
+
+		HttpResponse<String> push = this.http.send("/queues/raw-rest/messages", "POST", BodyPublishers.ofString("x"),
+				"text/plain", "X-Amz-Target", "AmazonSQS.ListQueues");
+		assertThat(push.statusCode()).as("the face is on / only: the REST API never meets it").isEqualTo(201);
 	}
 
 	private String queue(String name) {
