@@ -32,6 +32,18 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code reserve-with-timeout 0}, pausing 5 ms when it times out (as after an empty poll),
  * and {@code delete}s what it reserved. A cycle is one message pushed, delivered and
  * completed: {@code cpuUsPerCycle} is the server's CPU over the completions.
+ * {@code sqs} mode: the {@code queue} mode's work in SQS's protocol (AWS JSON 1.0, as the
+ * AWS SDKs send it, so it runs against this service's SQS face or against any SQS server
+ * such as ElasticMQ): the queues are created with {@code CreateQueue}, producers
+ * {@code SendMessage}, consumers {@code ReceiveMessage} (one message, no wait) and
+ * {@code DeleteMessage} with its receipt handle.
+ *
+ * <p>
+ * In {@code queue}, {@code sqs} and {@code beanstalk} mode, every push and every completion is also counted
+ * outside the window, and after the drain {@code lost} is what was pushed and never
+ * completed: 0 unless the service lost messages (or still held some when the drain gave
+ * up). {@code cyclesPerSecond} is completions per second in the window: a push, a
+ * delivery and a completion each.
  *
  * <p>
  * With {@code --pid}, the service's CPU time (utime + stime of /proc/PID/stat) is read at
@@ -63,6 +75,13 @@ public class RequestPathLoad {
 	static final LongAdder errors = new LongAdder();
 
 	static final LongAdder reconnects = new LongAdder();
+
+	/** Pushes and completions over the whole run, drain included: for {@code lost}. */
+	static final LongAdder pushedTotal = new LongAdder();
+
+	static final LongAdder completedTotal = new LongAdder();
+
+	static final String SQS_JSON = "application/x-amz-json-1.0";
 
 	static String host = "127.0.0.1";
 
@@ -130,8 +149,20 @@ public class RequestPathLoad {
 				threads.add(start("consumer-" + c, Beanstalk::consume));
 			}
 		}
+		else if (mode.equals("sqs")) {
+			String body = "m".repeat(bytes);
+			String[] urls = createSqsQueues();
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> produceSqs(first, urls, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> consumeSqs(first, urls)));
+			}
+		}
 		else {
-			throw new IllegalArgumentException("mode is queue, noop or beanstalk");
+			throw new IllegalArgumentException("mode is queue, sqs, noop or beanstalk");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] cpuStart = cpuTicks(pid);
@@ -161,11 +192,13 @@ public class RequestPathLoad {
 				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
-						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f}%n",
+						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d}%n",
 				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
-				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0);
+				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum());
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
 
@@ -217,12 +250,7 @@ public class RequestPathLoad {
 		}
 		for (long n = first; producing.get() && !stop.get(); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
-			if (status != 201) {
-				error("push", status, connection);
-			}
-			else if (inWindow.get()) {
-				pushes.increment();
-			}
+			pushed(status, 201, connection);
 		}
 		connection.close();
 	}
@@ -241,14 +269,10 @@ public class RequestPathLoad {
 			int status = connection.exchange(requests[q]);
 			boolean counted = inWindow.get();
 			if (status == 204) {
-				if (counted) {
-					polls.increment();
-					emptyPolls.increment();
-				}
-				if (!producing.get() && ++emptyInARow >= queues) {
+				emptyInARow = emptyPoll(counted, emptyInARow);
+				if (emptyInARow >= queues) {
 					break;
 				}
-				Thread.sleep(5);
 				continue;
 			}
 			if (status != 200) {
@@ -263,13 +287,121 @@ public class RequestPathLoad {
 			byte[] complete = ("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
 					+ "\r\nAccept: application/json\r\n\r\n")
 				.getBytes(StandardCharsets.US_ASCII);
-			status = connection.exchange(complete);
-			if (status != 204) {
-				error("complete", status, connection);
+			completed(connection.exchange(complete), 204, connection);
+		}
+		connection.close();
+	}
+
+	/**
+	 * An empty poll, counted if in the window.
+	 * @return the empty polls in a row since the producers stopped: the drain is over when
+	 * every queue was empty; until then, after a pause of 5 ms
+	 */
+	static int emptyPoll(boolean counted, int emptyInARow) throws InterruptedException {
+		if (counted) {
+			polls.increment();
+			emptyPolls.increment();
+		}
+		int empty = producing.get() ? emptyInARow : emptyInARow + 1;
+		if (empty < queues) {
+			Thread.sleep(5);
+		}
+		return empty;
+	}
+
+	static void pushed(int status, int expected, Connection connection) {
+		counted("push", status, expected, connection, pushedTotal, pushes);
+	}
+
+	static void completed(int status, int expected, Connection connection) {
+		counted("complete", status, expected, connection, completedTotal, completes);
+	}
+
+	/** A push or completion answered: counted in all, and in the window if it is open. */
+	static void counted(String what, int status, int expected, Connection connection, LongAdder total,
+			LongAdder window) {
+		if (status != expected) {
+			error(what, status, connection);
+			return;
+		}
+		total.increment();
+		if (inWindow.get()) {
+			window.increment();
+		}
+	}
+
+	/** One SQS request: {@code POST /} with the action and its JSON members. */
+	static byte[] sqsRequest(String action, String json) {
+		byte[] body = json.getBytes(StandardCharsets.UTF_8);
+		byte[] head = ("POST / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nContent-Type: " + SQS_JSON
+				+ "\r\nX-Amz-Target: AmazonSQS." + action + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		byte[] request = new byte[head.length + body.length];
+		System.arraycopy(head, 0, request, 0, head.length);
+		System.arraycopy(body, 0, request, head.length, body.length);
+		return request;
+	}
+
+	/** Creates the queues by {@code CreateQueue}; their URLs, as the server answered them. */
+	static String[] createSqsQueues() throws IOException {
+		Connection connection = new Connection();
+		String[] urls = new String[queues];
+		for (int q = 0; q < queues; q++) {
+			int status = connection.exchange(sqsRequest("CreateQueue", "{\"QueueName\":\"" + queue(q) + "\"}"));
+			urls[q] = connection.jsonString("QueueUrl");
+			if (status != 200 || urls[q] == null) {
+				throw new IOException("CreateQueue answered " + status + ": "
+						+ new String(connection.body, 0, connection.bodyLength, StandardCharsets.UTF_8));
 			}
-			else if (inWindow.get()) {
-				completes.increment();
+		}
+		connection.close();
+		return urls;
+	}
+
+	static void produceSqs(int first, String[] urls, String body) throws IOException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = sqsRequest("SendMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}");
+		}
+		for (long n = first; producing.get() && !stop.get(); n++) {
+			pushed(connection.exchange(requests[(int) (n % queues)]), 200, connection);
+		}
+		connection.close();
+	}
+
+	static void consumeSqs(int first, String[] urls) throws IOException, InterruptedException {
+		Connection connection = new Connection();
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = sqsRequest("ReceiveMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MaxNumberOfMessages\":1,\"WaitTimeSeconds\":0}");
+		}
+		int emptyInARow = 0;
+		for (long n = first; !stop.get(); n++) {
+			int q = (int) (n % queues);
+			int status = connection.exchange(requests[q]);
+			boolean counted = inWindow.get();
+			if (status != 200) {
+				error("receive", status, connection);
+				continue;
 			}
+			String handle = connection.jsonString("ReceiptHandle");
+			if (handle == null) {
+				emptyInARow = emptyPoll(counted, emptyInARow);
+				if (emptyInARow >= queues) {
+					break;
+				}
+				continue;
+			}
+			emptyInARow = 0;
+			if (counted) {
+				polls.increment();
+			}
+			completed(connection.exchange(sqsRequest("DeleteMessage",
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"ReceiptHandle\":\"" + handle + "\"}")), 200,
+					connection);
 		}
 		connection.close();
 	}
@@ -353,8 +485,11 @@ public class RequestPathLoad {
 				if (!using.startsWith("USING ") || inserted == null || !inserted.startsWith("INSERTED ")) {
 					connection.error("put", using + " / " + inserted);
 				}
-				else if (inWindow.get()) {
-					pushes.increment();
+				else {
+					pushedTotal.increment();
+					if (inWindow.get()) {
+						pushes.increment();
+					}
 				}
 			}
 			connection.socket.close();
@@ -395,8 +530,11 @@ public class RequestPathLoad {
 				if (!deleted.equals("DELETED")) {
 					connection.error("delete", deleted);
 				}
-				else if (inWindow.get()) {
-					completes.increment();
+				else {
+					completedTotal.increment();
+					if (inWindow.get()) {
+						completes.increment();
+					}
 				}
 			}
 			connection.socket.close();
@@ -536,6 +674,21 @@ public class RequestPathLoad {
 
 		private String readLine() throws IOException {
 			return RequestPathLoad.readLine(this.in, this.line);
+		}
+
+		/**
+		 * The first string value of that member in the last body, or {@code null}: the
+		 * values read here (queue URLs, receipt handles) hold no escapes.
+		 */
+		String jsonString(String member) {
+			String text = new String(this.body, 0, this.bodyLength, StandardCharsets.UTF_8);
+			String key = "\"" + member + "\":\"";
+			int at = text.indexOf(key);
+			if (at < 0) {
+				return null;
+			}
+			at += key.length();
+			return text.substring(at, text.indexOf('"', at));
 		}
 
 		/** The number after {@code "id":} in the last body. */

@@ -13,10 +13,6 @@ import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,11 +33,6 @@ final class BatchRequests {
 	 */
 	static final int JSON_OVERHEAD_BYTES = 64 * 1024;
 
-	/**
-	 * Our documents are three levels deep; refuse deep nesting before building a tree.
-	 */
-	private static final int MAX_DEPTH = 8;
-
 	private final JsonMapper mapper;
 
 	private final int maxMessageBytes;
@@ -52,15 +43,7 @@ final class BatchRequests {
 		this.maxMessageBytes = maxMessageBytes;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
 				(long) MAX_ENTRIES * maxMessageBytes + JSON_OVERHEAD_BYTES);
-		StreamReadConstraints constraints = StreamReadConstraints.builder()
-			.maxNestingDepth(MAX_DEPTH)
-			.maxStringLength(Math.max(maxMessageBytes, StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
-			.build();
-		JsonFactory factory = JsonFactory.builder()
-			.streamReadConstraints(constraints)
-			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-			.build();
-		this.mapper = JsonMapper.builder(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+		this.mapper = RequestJson.mapper(maxMessageBytes);
 	}
 
 	/**
@@ -150,7 +133,7 @@ final class BatchRequests {
 		}
 		catch (JacksonException ex) {
 			throw malformed("The body is not one well-formed JSON document (UTF-8, no duplicate field, at most "
-					+ MAX_DEPTH + " levels deep).");
+					+ RequestJson.MAX_DEPTH + " levels deep).");
 		}
 	}
 

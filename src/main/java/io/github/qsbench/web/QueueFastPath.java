@@ -8,9 +8,6 @@ import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -63,9 +60,6 @@ final class QueueFastPath extends HttpFilter {
 
 	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
 
-	/** The request attribute that carries a long poll's answer to its async dispatch. */
-	private static final String WAITING = QueueFastPath.class.getName() + ".waiting";
-
 	private final QueueOperations operations;
 
 	private final int maxMessageBytes;
@@ -96,9 +90,9 @@ final class QueueFastPath extends HttpFilter {
 			throws IOException, ServletException {
 		long start = System.nanoTime();
 		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			if (request.getAttribute(WAITING) instanceof Waiting waiting) {
-				request.removeAttribute(WAITING);
-				serve(request, response, this.polls, waiting.start, () -> waiting.answer);
+			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
+			if (waiting != null) {
+				serve(request, response, this.polls, waiting.start(), () -> (ResponseEntity<?>) waiting.answer());
 			}
 			else {
 				chain.doFilter(request, response);
@@ -197,51 +191,14 @@ final class QueueFastPath extends HttpFilter {
 	}
 
 	/**
-	 * Puts a long poll that has to wait in the servlet's async mode until it is answered:
-	 * the answering thread (a push's, the wait's timer) only hands the answer over and
-	 * asks the container to dispatch the request again, and the dispatch, on a request
-	 * thread, comes back to this filter, which writes it. So a waiting poll holds no
-	 * thread, the answering thread never blocks on another client's socket, and the
-	 * answer passes no other filter nor the {@code DispatcherServlet}. The container's
-	 * timeout, a backstop, and a failed connection end the wait.
+	 * Puts a long poll that has to wait in the servlet's async mode until it is answered
+	 * (see {@link AsyncAnswer}): its answer comes back to this filter on the async
+	 * dispatch.
 	 */
 	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
 			LongPoll poll, String queue, boolean batch) {
-		AsyncContext async = request.startAsync(request, response);
-		async.setTimeout(timeout.toMillis());
-		async.addListener(new AsyncListener() {
-
-			@Override
-			public void onTimeout(AsyncEvent event) {
-				poll.end();
-			}
-
-			@Override
-			public void onError(AsyncEvent event) {
-				poll.end();
-			}
-
-			@Override
-			public void onComplete(AsyncEvent event) {
-			}
-
-			@Override
-			public void onStartAsync(AsyncEvent event) {
-			}
-
-		});
-		Waiting waiting = new Waiting(start);
-		request.setAttribute(WAITING, waiting);
-		poll.thenAccept(leases -> {
-			waiting.answer = QueueAnswers.polled(queue, leases, batch);
-			try {
-				async.dispatch();
-			}
-			catch (IllegalStateException ended) {
-				// the request ended meanwhile (its connection failed): nobody to answer,
-				// and what was leased for it is delivered again when the lease lapses
-			}
-		});
+		AsyncAnswer<ResponseEntity<?>> waiting = AsyncAnswer.suspend(request, response, start, timeout, poll::end);
+		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch)));
 	}
 
 	/**
@@ -272,22 +229,6 @@ final class QueueFastPath extends HttpFilter {
 	private interface Call {
 
 		ResponseEntity<?> answer() throws IOException, ServletException;
-
-	}
-
-	/**
-	 * A long poll's answer on its way from the thread that found it to the request's
-	 * async dispatch; the dispatch happens after it is set.
-	 */
-	private static final class Waiting {
-
-		final long start;
-
-		volatile ResponseEntity<?> answer;
-
-		Waiting(long start) {
-			this.start = start;
-		}
 
 	}
 

@@ -9,14 +9,14 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The {@code http.server.requests} timer of one route, for the requests
- * {@link QueueFastPath} answers without Spring's observation filter: the same name and
- * tags as the filter's timers ({@code method}, {@code uri} template, {@code status},
- * {@code outcome}, {@code exception} and {@code error}, plus the registry's common tags),
- * so both land in the same series and the histogram configured for
- * {@code http.server.requests} applies. The timer of each status is looked up once and
- * kept, so a request builds no meter id.
+ * {@link QueueFastPath} and the SQS face answer without Spring's observation filter: the
+ * same name and tags as the filter's timers ({@code method}, {@code uri} template,
+ * {@code status}, {@code outcome}, {@code exception} and {@code error}, plus the
+ * registry's common tags), so both land in the same series and the histogram configured
+ * for {@code http.server.requests} applies. The timer of each status is looked up once
+ * and kept, so a request builds no meter id.
  */
-final class ServerRequestTimers {
+public final class ServerRequestTimers {
 
 	private static final String NAME = "http.server.requests";
 
@@ -32,14 +32,14 @@ final class ServerRequestTimers {
 
 	private final AtomicReferenceArray<Timer> byStatus = new AtomicReferenceArray<>(MAX_STATUS);
 
-	ServerRequestTimers(MeterRegistry registry, String method, String uri) {
+	public ServerRequestTimers(MeterRegistry registry, String method, String uri) {
 		this.registry = registry;
 		this.method = method;
 		this.uri = uri;
 	}
 
 	/** Records a request answered with {@code status}, started at {@code startNanos}. */
-	void record(int status, long startNanos) {
+	public void record(int status, long startNanos) {
 		timer(status).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
 	}
 

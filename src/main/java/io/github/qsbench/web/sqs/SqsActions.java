@@ -1,0 +1,506 @@
+package io.github.qsbench.web.sqs;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueStats;
+import jakarta.servlet.http.HttpServletRequest;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The SQS actions, each a translation of its request's members into the queue operations
+ * of the application layer ({@link QueueOperations}) and of their outcome into SQS's
+ * answer. What SQS offers that this service has not built yet is refused with an error
+ * that names it, never answered with a success that did nothing.
+ */
+final class SqsActions {
+
+	/** Entries a batch may carry, and messages a receive may deliver, as in SQS. */
+	static final int MAX_BATCH = 10;
+
+	private static final int MAX_LIST_RESULTS = 1000;
+
+	private static final int MAX_WAIT_SECONDS = 20;
+
+	private static final int MAX_VISIBILITY_SECONDS = 43_200;
+
+	private static final int MAX_DELAY_SECONDS = 900;
+
+	/**
+	 * The servlet async timeout beyond a receive's wait: a backstop only, since the long
+	 * polls answer every waiter when its wait ends.
+	 */
+	static final Duration ASYNC_GRACE = Duration.ofSeconds(5);
+
+	private static final String APPROXIMATE_NUMBER_OF_MESSAGES = "ApproximateNumberOfMessages";
+
+	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE = "ApproximateNumberOfMessagesNotVisible";
+
+	private static final String APPROXIMATE_RECEIVE_COUNT = "ApproximateReceiveCount";
+
+	private static final String ALL = "All";
+
+	/**
+	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
+	 */
+	private static final Set<String> QUEUE_ATTRIBUTES_NOT_KEPT = Set.of("CreatedTimestamp", "LastModifiedTimestamp",
+			"MessageRetentionPeriod", "Policy", "RedrivePolicy", "RedriveAllowPolicy", "KmsMasterKeyId",
+			"KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled", "FifoQueue", "ContentBasedDeduplication",
+			"DeduplicationScope", "FifoThroughputLimit");
+
+	/** SQS's message system attributes; only the receive count is kept. */
+	private static final Set<String> MESSAGE_ATTRIBUTES = Set.of(ALL, APPROXIMATE_RECEIVE_COUNT, "SentTimestamp",
+			"SenderId", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader", "SqsManagedSseEnabled",
+			"MessageDeduplicationId", "MessageGroupId", "SequenceNumber", "DeadLetterQueueSourceArn");
+
+	/** What SQS allows as a batch entry's id. */
+	private static final Pattern BATCH_ENTRY_ID = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+
+	private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+	private final QueueOperations queues;
+
+	private final ExplicitQueues explicit;
+
+	private final QueueUrls urls;
+
+	private final int maxMessageBytes;
+
+	private final Duration leaseTimeout;
+
+	/**
+	 * The attributes every queue has, with the same values: queues have no settings yet.
+	 */
+	private final Map<String, String> settings;
+
+	SqsActions(QueueOperations queues, ExplicitQueues explicit, QueueUrls urls, int maxMessageBytes,
+			Duration leaseTimeout) {
+		this.queues = queues;
+		this.explicit = explicit;
+		this.urls = urls;
+		this.maxMessageBytes = maxMessageBytes;
+		this.leaseTimeout = leaseTimeout;
+		this.settings = Map.of("VisibilityTimeout", Long.toString(leaseTimeout.toSeconds()), "DelaySeconds", "0",
+				"ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize", Integer.toString(maxMessageBytes),
+				"ApproximateNumberOfMessagesDelayed", "0");
+	}
+
+	/**
+	 * Creates a queue that exists while empty (see {@link ExplicitQueues}); idempotent.
+	 * Attributes are accepted only where they equal what every queue has.
+	 */
+	ObjectNode createQueue(SqsRequest request, HttpServletRequest http) {
+		String name = request.required("QueueName");
+		if (!QueueOperations.isQueueName(name)) {
+			throw SqsError.INVALID_PARAMETER_VALUE
+				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
+						+ (name.endsWith(".fifo") ? " FIFO queues are not supported." : ""));
+		}
+		for (Map.Entry<String, String> attribute : request.stringMap("Attributes").entrySet()) {
+			String value = this.settings.get(attribute.getKey());
+			if (value == null && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(attribute.getKey())) {
+				throw invalidAttributeName(attribute.getKey());
+			}
+			if (value == null || attribute.getKey().startsWith("Approximate") || !value.equals(attribute.getValue())) {
+				throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + attribute.getKey()
+						+ " cannot be set: queue settings are not built yet. Every queue has " + settings() + ".");
+			}
+		}
+		if (request.present("tags")) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("Queue tags are not stored: create the queue without tags.");
+		}
+		if (!this.explicit.create(name)) {
+			throw SqsError.OVER_LIMIT.exception(
+					"No more than " + this.explicit.maxQueues() + " queues can be created (qs.limits.max-queues).");
+		}
+		return JSON.objectNode().put("QueueUrl", this.urls.url(http, name));
+	}
+
+	ObjectNode getQueueUrl(SqsRequest request, HttpServletRequest http) {
+		String name = request.required("QueueName");
+		String owner = request.string("QueueOwnerAWSAccountId");
+		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner)) || !exists(name)) {
+			throw QueueUrls.doesNotExist();
+		}
+		return JSON.objectNode().put("QueueUrl", this.urls.url(http, name));
+	}
+
+	/**
+	 * Queues created explicitly and queues holding messages, by name; pages by name after
+	 * {@code NextToken}, which is the last name of the page before.
+	 */
+	ObjectNode listQueues(SqsRequest request, HttpServletRequest http) {
+		String prefix = request.string("QueueNamePrefix");
+		Integer maxResults = request.integer("MaxResults", 1, MAX_LIST_RESULTS);
+		String after = request.string("NextToken");
+		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
+			throw SqsRequest.invalid("NextToken", "must be the NextToken of a ListQueues answer with MaxResults");
+		}
+		TreeSet<String> names = new TreeSet<>(this.explicit.names());
+		for (QueueStats queue : this.queues.queues()) {
+			names.add(queue.name());
+		}
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode urls = answer.putArray("QueueUrls");
+		int limit = (maxResults != null) ? maxResults : MAX_LIST_RESULTS;
+		String last = null;
+		for (String name : (after != null) ? names.tailSet(after, false) : names) {
+			if (prefix != null && !name.startsWith(prefix)) {
+				continue;
+			}
+			if (urls.size() == limit) {
+				if (maxResults != null) {
+					answer.put("NextToken", last);
+				}
+				break;
+			}
+			urls.add(this.urls.url(http, name));
+			last = name;
+		}
+		return answer;
+	}
+
+	ObjectNode sendMessage(SqsRequest request) {
+		String queue = existingQueue(request);
+		byte[] body = body(request);
+		Message message = this.queues.push(queue, body);
+		return JSON.objectNode().put("MessageId", Long.toString(message.id())).put("MD5OfMessageBody", Md5.hex(body));
+	}
+
+	/**
+	 * Pushes the valid entries together, in order, all or none; an entry that is not
+	 * valid is answered in {@code Failed} and pushes nothing, as in SQS.
+	 */
+	ObjectNode sendMessageBatch(SqsRequest request) {
+		String queue = existingQueue(request);
+		List<SqsRequest> entries = batchEntries(request);
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode successful = answer.putArray("Successful");
+		ArrayNode failed = answer.putArray("Failed");
+		List<String> ids = new ArrayList<>(entries.size());
+		List<byte[]> bodies = new ArrayList<>(entries.size());
+		long total = 0;
+		for (SqsRequest entry : entries) {
+			try {
+				byte[] body = body(entry);
+				total += body.length;
+				bodies.add(body);
+				ids.add(entry.string("Id"));
+			}
+			catch (SqsException ex) {
+				failed(failed, entry.string("Id"), ex);
+			}
+		}
+		if (total > this.maxMessageBytes) {
+			throw SqsError.BATCH_REQUEST_TOO_LONG
+				.exception("The bodies of a batch may add up to at most " + this.maxMessageBytes + " bytes.");
+		}
+		if (!bodies.isEmpty()) {
+			List<Message> messages = this.queues.pushAll(queue, bodies);
+			for (int i = 0; i < messages.size(); i++) {
+				successful.addObject()
+					.put("Id", ids.get(i))
+					.put("MessageId", Long.toString(messages.get(i).id()))
+					.put("MD5OfMessageBody", Md5.hex(bodies.get(i)));
+			}
+		}
+		return answer;
+	}
+
+	/**
+	 * Leases up to {@code MaxNumberOfMessages} at once, or, with {@code WaitTimeSeconds},
+	 * waits for them without holding a thread: then answers through the suspension.
+	 * @return the answer, or {@code null} if the receive waits
+	 */
+	ObjectNode receiveMessage(SqsRequest request, Suspension suspension) {
+		String queue = existingQueue(request);
+		Integer max = request.integer("MaxNumberOfMessages", 1, MAX_BATCH);
+		Integer wait = request.integer("WaitTimeSeconds", 0, MAX_WAIT_SECONDS);
+		Integer visibility = request.integer("VisibilityTimeout", 0, MAX_VISIBILITY_SECONDS);
+		if (visibility != null && !Duration.ofSeconds(visibility).equals(this.leaseTimeout)) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("A visibility timeout of its own per receive is not built "
+					+ "yet: every delivery is leased for " + this.settings.get("VisibilityTimeout")
+					+ " seconds (qs.lease-timeout); leave VisibilityTimeout out or set it to that.");
+		}
+		boolean receiveCount = false;
+		List<String> names = new ArrayList<>(request.strings("AttributeNames"));
+		names.addAll(request.strings("MessageSystemAttributeNames"));
+		for (String name : names) {
+			if (!MESSAGE_ATTRIBUTES.contains(name)) {
+				throw invalidAttributeName(name);
+			}
+			receiveCount |= name.equals(ALL) || name.equals(APPROXIMATE_RECEIVE_COUNT);
+		}
+		// MessageAttributeNames: no message carries attributes yet, so none is answered
+		request.strings("MessageAttributeNames");
+		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
+		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration);
+		boolean withCount = receiveCount;
+		if (poll.isDone()) {
+			return received(poll.join(), withCount);
+		}
+		Consumer<ObjectNode> later = suspension.suspend(duration.plus(ASYNC_GRACE), poll::end);
+		poll.thenAccept(leases -> later.accept(received(leases, withCount)));
+		return null;
+	}
+
+	private static ObjectNode received(List<Lease> leases, boolean receiveCount) {
+		ObjectNode answer = JSON.objectNode();
+		if (leases.isEmpty()) {
+			return answer;
+		}
+		ArrayNode messages = answer.putArray("Messages");
+		for (Lease lease : leases) {
+			byte[] body = lease.message().body();
+			ObjectNode message = messages.addObject()
+				.put("MessageId", Long.toString(lease.message().id()))
+				.put("ReceiptHandle", ReceiptHandles.of(lease))
+				.put("MD5OfBody", Md5.hex(body))
+				.put("Body", new String(body, StandardCharsets.UTF_8));
+			if (receiveCount) {
+				message.putObject("Attributes").put(APPROXIMATE_RECEIVE_COUNT, Integer.toString(lease.delivery()));
+			}
+		}
+		return answer;
+	}
+
+	ObjectNode deleteMessage(SqsRequest request) {
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		delete(queue, request.required("ReceiptHandle"));
+		return JSON.objectNode();
+	}
+
+	ObjectNode deleteMessageBatch(SqsRequest request) {
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		List<SqsRequest> entries = batchEntries(request);
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode successful = answer.putArray("Successful");
+		ArrayNode failed = answer.putArray("Failed");
+		for (SqsRequest entry : entries) {
+			String id = entry.string("Id");
+			try {
+				delete(queue, entry.required("ReceiptHandle"));
+				successful.addObject().put("Id", id);
+			}
+			catch (SqsException ex) {
+				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
+					throw ex;
+				}
+				failed(failed, id, ex);
+			}
+		}
+		return answer;
+	}
+
+	/**
+	 * Deletes the delivery a receipt handle names. A handle whose message is gone already
+	 * is answered as deleted (a retried delete must not fail, as in SQS); one whose
+	 * message was received again since is refused: the newer handle deletes it.
+	 */
+	private void delete(String queue, String handle) {
+		Completion completion = this.queues.complete(queue, ReceiptHandles.id(handle), handle);
+		switch (completion) {
+			case COMPLETED -> {
+			}
+			case NOT_FOUND -> {
+				if (!exists(queue)) {
+					throw QueueUrls.doesNotExist();
+				}
+			}
+			case NOT_DELIVERED -> throw ReceiptHandles.invalid(handle);
+			case STALE_LEASE -> throw SqsError.RECEIPT_HANDLE_IS_INVALID.exception("The receipt handle \"" + handle
+					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
+					+ "since. The newer receipt handle deletes it.");
+		}
+	}
+
+	/**
+	 * The attributes asked for ({@code All}: every one this service has); attributes it
+	 * cannot answer truly (timestamps, retention, policies) are left out, as SQS leaves
+	 * out what does not apply.
+	 */
+	ObjectNode getQueueAttributes(SqsRequest request) {
+		String queue = existingQueue(request);
+		Set<String> names = new HashSet<>(request.strings("AttributeNames"));
+		for (String name : names) {
+			if (!name.equals(ALL) && !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES)
+					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE) && !name.equals("QueueArn")
+					&& !this.settings.containsKey(name) && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
+				throw invalidAttributeName(name);
+			}
+		}
+		boolean all = names.contains(ALL);
+		ObjectNode answer = JSON.objectNode();
+		ObjectNode attributes = answer.putObject("Attributes");
+		QueueStats stats = this.queues.queue(queue).orElse(new QueueStats(queue, 0, 0));
+		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES)) {
+			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES, Integer.toString(stats.ready()));
+		}
+		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)) {
+			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, Integer.toString(stats.inflight()));
+		}
+		this.settings.forEach((name, value) -> {
+			if (all || names.contains(name)) {
+				attributes.put(name, value);
+			}
+		});
+		if (all || names.contains("QueueArn")) {
+			attributes.put("QueueArn", this.urls.arn(queue));
+		}
+		return answer;
+	}
+
+	/**
+	 * No queue has a dead-letter queue yet, so no queue is one's source: the true answer.
+	 */
+	ObjectNode listDeadLetterSourceQueues(SqsRequest request) {
+		existingQueue(request);
+		ObjectNode answer = JSON.objectNode();
+		answer.putArray("queueUrls");
+		return answer;
+	}
+
+	private String existingQueue(SqsRequest request) {
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		if (!exists(queue)) {
+			throw QueueUrls.doesNotExist();
+		}
+		return queue;
+	}
+
+	/** Whether the queue was created explicitly or holds messages now. */
+	private boolean exists(String queue) {
+		return this.explicit.contains(queue) || this.queues.queue(queue).isPresent();
+	}
+
+	/**
+	 * A message's body as UTF-8, after refusing what a send may carry but this service
+	 * cannot keep yet: message attributes would be dropped, delays ignored.
+	 */
+	private byte[] body(SqsRequest request) {
+		String text = request.required("MessageBody");
+		Integer delay = request.integer("DelaySeconds", 0, MAX_DELAY_SECONDS);
+		if (delay != null && delay > 0) {
+			throw SqsError.UNSUPPORTED_OPERATION
+				.exception("Delayed messages are not built yet: send with DelaySeconds 0 or without it.");
+		}
+		if (request.present("MessageAttributes") || request.present("MessageSystemAttributes")) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("Message attributes are not stored yet, and a message is "
+					+ "not accepted only to lose them: send it without MessageAttributes and MessageSystemAttributes.");
+		}
+		if (request.present("MessageGroupId") || request.present("MessageDeduplicationId")) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(
+					"MessageGroupId and MessageDeduplicationId are for FIFO queues, which this service does not have.");
+		}
+		if (text.isEmpty()) {
+			throw SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageBody.");
+		}
+		if (text.length() > this.maxMessageBytes) {
+			throw tooLong();
+		}
+		ByteBuffer bytes;
+		try {
+			bytes = StandardCharsets.UTF_8.newEncoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.encode(CharBuffer.wrap(text));
+		}
+		catch (CharacterCodingException ex) {
+			throw SqsError.INVALID_MESSAGE_CONTENTS
+				.exception("The message body is not text: it holds half of a UTF-16 surrogate pair.");
+		}
+		if (bytes.remaining() > this.maxMessageBytes) {
+			throw tooLong();
+		}
+		return Arrays.copyOf(bytes.array(), bytes.remaining());
+	}
+
+	private SqsException tooLong() {
+		return SqsError.INVALID_PARAMETER_VALUE.exception("One or more parameters are invalid. Reason: Message must be "
+				+ "shorter than " + (this.maxMessageBytes + 1) + " bytes.");
+	}
+
+	/** A batch's entries: 1 to 10, each with its own valid {@code Id}. */
+	private static List<SqsRequest> batchEntries(SqsRequest request) {
+		List<SqsRequest> entries = request.entries("Entries");
+		if (entries.isEmpty()) {
+			throw SqsError.EMPTY_BATCH_REQUEST.exception("There should be at least one entry in the request.");
+		}
+		if (entries.size() > MAX_BATCH) {
+			throw SqsError.TOO_MANY_ENTRIES_IN_BATCH_REQUEST.exception("Maximum number of entries per request are "
+					+ MAX_BATCH + ". You have sent " + entries.size() + ".");
+		}
+		Set<String> ids = new HashSet<>();
+		for (SqsRequest entry : entries) {
+			String id = entry.required("Id");
+			if (!BATCH_ENTRY_ID.matcher(id).matches()) {
+				throw SqsError.INVALID_BATCH_ENTRY_ID.exception("A batch entry id can only contain alphanumeric "
+						+ "characters, hyphens and underscores. It can be at most 80 letters long.");
+			}
+			if (!ids.add(id)) {
+				throw SqsError.BATCH_ENTRY_IDS_NOT_DISTINCT.exception("Id " + id + " repeated.");
+			}
+		}
+		return entries;
+	}
+
+	private static void failed(ArrayNode failed, String id, SqsException ex) {
+		failed.addObject()
+			.put("Id", id)
+			.put("SenderFault", true)
+			.put("Code", ex.error().code())
+			.put("Message", ex.getMessage());
+	}
+
+	private String settings() {
+		return String.join(", ",
+				new TreeSet<>(this.settings.entrySet()
+					.stream()
+					.filter(setting -> !setting.getKey().startsWith("Approximate"))
+					.map(setting -> setting.getKey() + "=" + setting.getValue())
+					.toList()));
+	}
+
+	private static SqsException invalidAttributeName(String name) {
+		return SqsError.INVALID_ATTRIBUTE_NAME.exception("Unknown Attribute " + name + ".");
+	}
+
+	/**
+	 * How a receive that has to wait is answered later: set up by the face, which puts
+	 * the request in the servlet's async mode.
+	 */
+	interface Suspension {
+
+		/**
+		 * Called once, on the request's thread, once the receive waits.
+		 * @param timeout the request's async timeout: the wait plus a grace
+		 * @param end ends the wait at once, answering it with nothing unless it was
+		 * answered already: for the request's own timeout and errors
+		 * @return what answers the request, from whichever thread finds its messages
+		 */
+		Consumer<ObjectNode> suspend(Duration timeout, Runnable end);
+
+	}
+
+}

@@ -1,0 +1,341 @@
+package io.github.qsbench.web.sqs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.web.HttpClientSupport;
+import io.github.qsbench.web.MutableClockConfiguration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.EmptyBatchRequestException;
+import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
+import software.amazon.awssdk.services.sqs.model.SqsException;
+import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
+import software.amazon.awssdk.services.sqs.model.UnsupportedOperationException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The SQS face driven by the AWS SDK for Java v2, configured as the README shows: queues,
+ * send, batches, receive (the SDK checks every MD5), long polling, a visibility timeout
+ * that lapses (the test moves the service's clock), a stale receipt handle, deletes, and
+ * SQS's errors as the SDK's own exceptions.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
+@Import(MutableClockConfiguration.class)
+class SqsHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	SqsClient sqs;
+
+	@BeforeEach
+	void client() {
+		this.sqs = SqsClient.builder()
+			.endpointOverride(URI.create("http://localhost:" + this.port))
+			.region(Region.US_EAST_1)
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
+			.httpClient(UrlConnectionHttpClient.create())
+			.build();
+	}
+
+	@AfterEach
+	void close() {
+		this.sqs.close();
+	}
+
+	@Test
+	void createQueue_getUrlAndListed_pagedByName() {
+		String url = create("sdk-list-b");
+		create("sdk-list-a");
+
+		assertThat(url).isEqualTo("http://localhost:" + this.port + "/000000000000/sdk-list-b");
+		assertThat(this.sqs.getQueueUrl(q -> q.queueName("sdk-list-b")).queueUrl()).isEqualTo(url);
+		assertThat(create("sdk-list-b")).as("idempotent").isEqualTo(url);
+		assertThat(this.sqs.listQueues(q -> q.queueNamePrefix("sdk-list-")).queueUrls()).containsExactly(
+				"http://localhost:" + this.port + "/000000000000/sdk-list-a",
+				"http://localhost:" + this.port + "/000000000000/sdk-list-b");
+		ListQueuesResponse first = this.sqs.listQueues(q -> q.queueNamePrefix("sdk-list-").maxResults(1));
+		assertThat(first.queueUrls()).containsExactly("http://localhost:" + this.port + "/000000000000/sdk-list-a");
+		ListQueuesResponse second = this.sqs
+			.listQueues(q -> q.queueNamePrefix("sdk-list-").maxResults(1).nextToken(first.nextToken()));
+		assertThat(second.queueUrls()).containsExactly(url);
+		assertThat(second.nextToken()).isNull();
+	}
+
+	@Test
+	void createQueue_attributesOnlyAsEveryQueueHasThem() {
+		this.sqs.createQueue(q -> q.queueName("sdk-attributes")
+			.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30", QueueAttributeName.DELAY_SECONDS, "0")));
+
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-attributes-60")
+				.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60"))))
+			.withMessageContaining("VisibilityTimeout=30");
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-attributes-60")));
+	}
+
+	@Test
+	void send_receive_delete_sdkChecksMd5s() {
+		String url = create("sdk-cycle");
+		SendMessageResponse sent = this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("hello, SQS face: åäö €"));
+
+		ReceiveMessageResponse received = this.sqs.receiveMessage(r -> r.queueUrl(url)
+			.maxNumberOfMessages(10)
+			.messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
+
+		assertThat(received.messages()).hasSize(1);
+		Message message = received.messages().get(0);
+		assertThat(message.messageId()).isEqualTo(sent.messageId());
+		assertThat(message.body()).isEqualTo("hello, SQS face: åäö €");
+		assertThat(message.md5OfBody()).isEqualTo(sent.md5OfMessageBody());
+		assertThat(message.attributes())
+			.containsExactly(Map.entry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(message.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+	}
+
+	@Test
+	void sendBatch_receiveAll_deleteBatchWithOneInvalid() {
+		String url = create("sdk-batch");
+		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(IntStream.range(0, 3).mapToObj(i -> entry("e" + i, "body " + i)).toList()));
+		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("e0", "e1", "e2");
+		assertThat(sent.failed()).isEmpty();
+
+		List<Message> messages = this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages();
+
+		assertThat(messages).extracting(Message::body).containsExactly("body 0", "body 1", "body 2");
+		DeleteMessageBatchResponse deleted = this.sqs.deleteMessageBatch(b -> b.queueUrl(url)
+			.entries(d -> d.id("a").receiptHandle(messages.get(0).receiptHandle()),
+					d -> d.id("b").receiptHandle(messages.get(1).receiptHandle()),
+					d -> d.id("c").receiptHandle("not-a-handle")));
+		assertThat(deleted.successful()).extracting(e -> e.id()).containsExactly("a", "b");
+		assertThat(deleted.failed()).singleElement().satisfies(failed -> {
+			assertThat(failed.id()).isEqualTo("c");
+			assertThat(failed.code()).isEqualTo("ReceiptHandleIsInvalid");
+			assertThat(failed.senderFault()).isTrue();
+		});
+		assertThat(counts(url)).containsExactly(0, 1);
+	}
+
+	@Test
+	void sendBatch_invalidEntryFailsAlone() {
+		String url = create("sdk-batch-partial");
+
+		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("ok", "fine"), entry("delayed", "later").toBuilder().delaySeconds(5).build()));
+
+		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("ok");
+		assertThat(sent.failed()).singleElement().satisfies(failed -> {
+			assertThat(failed.id()).isEqualTo("delayed");
+			assertThat(failed.code()).isEqualTo("UnsupportedOperation");
+		});
+		assertThat(counts(url)).containsExactly(1, 0);
+	}
+
+	@Test
+	void receive_waitTimeSeconds_wokenBySend() throws Exception {
+		String url = create("sdk-long-poll");
+		long start = System.nanoTime();
+		CompletableFuture<ReceiveMessageResponse> waiting = CompletableFuture
+			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(15)));
+		Thread.sleep(300); // let the receive start waiting: not a lapse, the wake-up is
+							// the point
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("wake up"));
+
+		ReceiveMessageResponse received = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(received.messages()).extracting(Message::body).containsExactly("wake up");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void receive_waitEndsEmpty() {
+		String url = create("sdk-long-poll-empty");
+
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(1)).messages()).isEmpty();
+	}
+
+	@Test
+	void visibilityLapse_redelivered_staleHandleCannotDelete() {
+		String url = create("sdk-lapse");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("lapsing"));
+		Message first = receiveOne(url);
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("invisible while leased").isEmpty();
+
+		this.clock.advance(Duration.ofSeconds(30));
+		Message second = receiveOne(url);
+
+		assertThat(second.messageId()).isEqualTo(first.messageId());
+		assertThat(second.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2");
+		assertThat(second.receiptHandle()).isNotEqualTo(first.receiptHandle());
+		assertThatExceptionOfType(ReceiptHandleIsInvalidException.class)
+			.isThrownBy(() -> this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(first.receiptHandle())))
+			.withMessageContaining("received again");
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(second.receiptHandle()));
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(second.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+	}
+
+	@Test
+	void getQueueAttributes_countsAndSettings() {
+		String url = create("sdk-attrs");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("two"));
+		receiveOne(url);
+
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+			.attributesAsStrings();
+
+		assertThat(attributes).containsEntry("ApproximateNumberOfMessages", "1")
+			.containsEntry("ApproximateNumberOfMessagesNotVisible", "1")
+			.containsEntry("ApproximateNumberOfMessagesDelayed", "0")
+			.containsEntry("VisibilityTimeout", "30")
+			.containsEntry("QueueArn", "arn:aws:sqs:us-east-1:000000000000:sdk-attrs")
+			.doesNotContainKeys("CreatedTimestamp", "MessageRetentionPeriod");
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(url)).queueUrls()).isEmpty();
+	}
+
+	@Test
+	void restAndSqs_twoViewsOfTheSameQueues() {
+		HttpClientSupport http = new HttpClientSupport(this.port);
+		assertThat(http.post("/queues/sdk-rest/messages", "from REST").statusCode()).isEqualTo(201);
+
+		String url = this.sqs.getQueueUrl(q -> q.queueName("sdk-rest")).queueUrl();
+		Message message = receiveOne(url);
+
+		assertThat(message.body()).isEqualTo("from REST");
+		assertThat(http
+			.deleteIfMatch("/queues/sdk-rest/messages/" + message.messageId(), "\"" + message.receiptHandle() + "\"")
+			.statusCode()).as("the receipt handle is the REST lease").isEqualTo(204);
+	}
+
+	@Test
+	void errors_asTheSdksExceptions() {
+		String url = create("sdk-errors");
+		String unknown = "http://localhost:" + this.port + "/000000000000/sdk-no-such-queue";
+
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(unknown).messageBody("x")));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-no-such-queue")));
+		assertThatExceptionOfType(EmptyBatchRequestException.class)
+			.isThrownBy(() -> this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(List.of())));
+		assertThatExceptionOfType(TooManyEntriesInBatchRequestException.class)
+			.isThrownBy(() -> this.sqs.sendMessageBatch(
+					b -> b.queueUrl(url).entries(IntStream.range(0, 11).mapToObj(i -> entry("e" + i, "x")).toList())));
+		assertThatExceptionOfType(BatchEntryIdsNotDistinctException.class).isThrownBy(
+				() -> this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("same", "1"), entry("same", "2"))));
+		assertThatExceptionOfType(ReceiptHandleIsInvalidException.class)
+			.isThrownBy(() -> this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle("garbage")));
+		assertThat(counts(url)).as("nothing was sent").containsExactly(0, 0);
+	}
+
+	@Test
+	void notBuiltYet_refusedByName_neverFakeSuccess() {
+		String url = create("sdk-not-built");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("held"));
+		Message message = receiveOne(url);
+
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.changeMessageVisibility(
+					c -> c.queueUrl(url).receiptHandle(message.receiptHandle()).visibilityTimeout(0)))
+			.withMessageContaining("visibility timeout is not built yet");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.purgeQueue(p -> p.queueUrl(url)));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.deleteQueue(d -> d.queueUrl(url)));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> this.sqs
+			.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("delayed").delaySeconds(5)));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+				.messageBody("with attributes")
+				.messageAttributes(Map.of("kind",
+						MessageAttributeValue.builder().dataType("String").stringValue("test").build()))))
+			.withMessageContaining("Message attributes are not stored yet");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(60)));
+		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
+	}
+
+	@Test
+	void invalidParameterValue_genericSqsException() {
+		String url = create("sdk-invalid");
+
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(11)))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+	private String create(String name) {
+		return this.sqs.createQueue(q -> q.queueName(name)).queueUrl();
+	}
+
+	private Message receiveOne(String url) {
+		List<Message> messages = this.sqs.receiveMessage(
+				r -> r.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+			.messages();
+		assertThat(messages).hasSize(1);
+		return messages.get(0);
+	}
+
+	/** Ready and in-flight counts, as GetQueueAttributes answers them. */
+	private List<Integer> counts(String url) {
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url)
+				.attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+						QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+			.attributesAsStrings();
+		return List.of(Integer.parseInt(attributes.get("ApproximateNumberOfMessages")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesNotVisible")));
+	}
+
+	private static SendMessageBatchRequestEntry entry(String id, String body) {
+		return SendMessageBatchRequestEntry.builder().id(id).messageBody(body).build();
+	}
+
+}
