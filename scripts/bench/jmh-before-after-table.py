@@ -28,7 +28,7 @@ def main(out):
             lookup = result["params"]["idLookup"]
             metrics = result["secondaryMetrics"]
             delivered = metrics["delivered"]["score"]
-            alloc = metrics.get("·gc.alloc.rate.norm", {}).get("score", float("nan"))
+            alloc = metrics.get("gc.alloc.rate.norm", metrics.get("·gc.alloc.rate.norm", {})).get("score", float("nan"))
             runs[(setup, lookup, strategy)][version][int(rnd)] = (delivered, alloc)
     rounds = sorted({r for v in runs.values() for by_round in v.values() for r in by_round})
     head = ["setup", "idLookup", "strategy"]
