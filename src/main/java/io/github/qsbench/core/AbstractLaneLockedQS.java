@@ -80,9 +80,6 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	/** {@link Waiting#SIDE_BEHIND_SPINS}. */
 	private final boolean sideBehindSpins;
 
-	/** Whether each lane gets an index by id. */
-	private final boolean indexed;
-
 	/**
 	 * @param locks makes each new queue's lock, a mutual exclusion one
 	 * @param waiting how a thread waits for a lane's lock that another thread holds
@@ -91,7 +88,6 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		super(options);
 		this.locks = Objects.requireNonNull(locks, "locks");
 		this.sideBehindSpins = Objects.requireNonNull(waiting, "waiting") == Waiting.SIDE_BEHIND_SPINS;
-		this.indexed = options.idLookup();
 	}
 
 	/** How a thread waits for a lane's lock that another thread holds. */
@@ -155,7 +151,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		while (true) {
 			LockedLane lane = this.lanes.get(name);
 			if (lane == null) {
-				lane = this.lanes.computeIfAbsent(name, n -> new LockedLane(n, this.locks.get(), this.indexed));
+				lane = this.lanes.computeIfAbsent(name, n -> new LockedLane(n, this.locks.get(), this.idLookup));
 			}
 			lockToPush(lane);
 			if (!lane.removed) {

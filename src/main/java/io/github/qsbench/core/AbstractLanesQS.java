@@ -65,10 +65,11 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	final boolean eager;
 
 	/**
-	 * Index by id; read on completions only (polls and pushes go through the
-	 * {@link #ledger} and the lanes' indexes).
+	 * The service's setting (index by id, counts) or the thesis's: read on completions
+	 * and when a lane is made (polls and pushes go through the {@link #ledger} and the
+	 * lanes' indexes).
 	 */
-	private final boolean idLookup;
+	final boolean idLookup;
 
 	private final AtomicLong lastId = new AtomicLong();
 

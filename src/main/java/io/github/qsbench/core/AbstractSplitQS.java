@@ -69,9 +69,6 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	 */
 	private final IdIndex<SplitMessage> index;
 
-	/** Whether lanes count their messages in flight and completed, for the stats. */
-	private final boolean counted;
-
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
 	 * element to one caller, {@code offer} must accept every message (the caps bound them
@@ -80,8 +77,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
 		super(options);
 		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
-		this.counted = options.idLookup();
-		this.index = this.counted ? IdIndex.lockFree() : IdIndex.none();
+		this.index = this.idLookup ? IdIndex.lockFree() : IdIndex.none();
 	}
 
 	/**
@@ -139,7 +135,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 
 	private SplitLane newLane(String name, int adding) {
 		this.ledger.openQueue(adding);
-		return new SplitLane(name, this.readyQueues.get(), this.counted);
+		return new SplitLane(name, this.readyQueues.get(), this.idLookup);
 	}
 
 	@Override
