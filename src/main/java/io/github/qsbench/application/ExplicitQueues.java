@@ -13,9 +13,10 @@ import org.springframework.stereotype.Component;
  * such a queue exists while it is empty, where a queue created by its first push is
  * removed by the core when it empties. Only the name is kept here, above the core: the
  * messages live in the core's queue of the same name, which comes and goes with them, so
- * no strategy changes. Nothing removes a name yet ({@code DeleteQueue} is not built); at
- * most {@code qs.limits.max-queues} names are kept (read from the core's caps once, at
- * start-up: the core is called for nothing else here).
+ * no strategy changes. A name goes when its queue is deleted
+ * ({@link QueueOperations#deleteQueue}); at most {@code qs.limits.max-queues} names are
+ * kept (read from the core's caps once, at start-up: the core is called for nothing else
+ * here).
  *
  * <p>
  * Thread safe: one concurrent set; a name is added at most once, and the count may
@@ -49,6 +50,13 @@ public class ExplicitQueues {
 		}
 		this.names.add(queue);
 		return true;
+	}
+
+	/**
+	 * @return whether it was created explicitly
+	 */
+	public boolean remove(String queue) {
+		return this.names.remove(queue);
 	}
 
 	public boolean contains(String queue) {

@@ -10,6 +10,7 @@ import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.CoreTimeProperties;
@@ -53,20 +54,27 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private static final Duration MAX_WAIT = Duration.ofSeconds(MAX_WAIT_SECONDS);
 
+	/** Messages a purge browses at a time for those in flight. */
+	private static final int PURGE_SCAN = 1000;
+
 	private final QueueServiceCore core;
 
 	private final QueueMetrics metrics;
 
 	private final LongPolls longPolls;
 
+	private final ExplicitQueues explicit;
+
 	/**
 	 * @param strategy the active strategy; wrapped in {@link CoreTimedQueueService}
 	 * unless {@code qs.metrics.core-time.enabled=false}
+	 * @param explicit the queues created explicitly, which exist while empty
 	 */
 	public QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
-			MeterRegistry registry) {
+			MeterRegistry registry, ExplicitQueues explicit) {
 		this.core = coreTime.enabled() ? new CoreTimedQueueService(strategy, registry) : strategy;
 		this.metrics = metrics;
+		this.explicit = explicit;
 		this.longPolls = new LongPolls(this.core);
 	}
 
@@ -205,6 +213,84 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		this.metrics.completed(completed);
 		return completions;
+	}
+
+	/**
+	 * Up to {@code max} (1 to {@value #MAX_BATCH}) messages from the queue's head with
+	 * their state and delivery count, leasing nothing.
+	 */
+	public List<Peeked> peek(String queue, int max) {
+		checkQueueName(queue);
+		checkMax(max);
+		return this.core.peek(queue, max);
+	}
+
+	/**
+	 * Removes every message the queue held when the call began, ready or in flight, as
+	 * SQS's {@code PurgeQueue} does: messages pushed while it runs may go too. Written
+	 * once for every strategy, with what each offers: it leases the ready messages and
+	 * completes them, then completes by id the ones in flight that a browse finds. So
+	 * each message leaves exactly once, by the strategy's own completion, whether a
+	 * consumer completes it at the same moment or not; a consumer holding a purged
+	 * message then gets {@link Completion#NOT_FOUND}.
+	 * @return how many messages it removed
+	 */
+	public int purge(String queue) {
+		checkQueueName(queue);
+		long before = this.core.lastId();
+		int ready = 0;
+		int inFlight = 0;
+		boolean progress = true;
+		while (progress) {
+			progress = false;
+			List<Lease> leased;
+			drain: while (!(leased = this.core.lease(queue, MAX_BATCH)).isEmpty()) {
+				for (Lease lease : leased) {
+					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
+						if (lease.delivery() == 1) {
+							ready++;
+						}
+						else {
+							inFlight++;
+						}
+					}
+				}
+				for (Lease lease : leased) {
+					if (lease.message().id() > before) {
+						break drain; // reached messages pushed since the purge began
+					}
+				}
+			}
+			for (Peeked peeked : this.core.peek(queue, PURGE_SCAN)) {
+				long id = peeked.message().id();
+				if (id <= before && peeked.deliveries() > 0
+						&& this.core.complete(queue, id, QueueServiceCore.ANY_DELIVERY) == Completion.COMPLETED) {
+					inFlight++;
+					progress = true;
+				}
+			}
+		}
+		this.metrics.purged(ready, inFlight);
+		return ready + inFlight;
+	}
+
+	/**
+	 * Deletes the queue: forgets that it was created explicitly, then purges it, so that
+	 * the core removes it once empty (and its leases with it: a consumer holding one of
+	 * its messages gets {@link Completion#NOT_FOUND}).
+	 * @return whether it existed (created explicitly, or holding messages)
+	 */
+	public boolean deleteQueue(String queue) {
+		checkQueueName(queue);
+		boolean existed = this.explicit.remove(queue) | this.core.queue(queue).isPresent();
+		purge(queue);
+		return existed;
+	}
+
+	/** Whether the queue was created explicitly or holds messages now. */
+	public boolean exists(String queue) {
+		checkQueueName(queue);
+		return this.explicit.contains(queue) || this.core.queue(queue).isPresent();
 	}
 
 	/** Every queue with its ready and in-flight counts, by name. */

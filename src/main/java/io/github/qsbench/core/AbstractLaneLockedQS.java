@@ -486,6 +486,41 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/**
+	 * Under the lane's lock, as a poll: the in-flight record first (lapsed leases are
+	 * what a poll delivers first), then the ready queue, {@code max} messages at most.
+	 */
+	@Override
+	public List<Peeked> peek(String name, int max) {
+		LockedLane lane = this.lanes.get(name);
+		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
+		if (lane == null || lane.isEmpty()) {
+			return seen;
+		}
+		long now = this.clock.millis();
+		lane.lock.lock();
+		try {
+			for (LaneMessage message : lane.inFlight) {
+				long expiry = message.expiry();
+				if (expiry != Long.MAX_VALUE) {
+					Peeked.State state = (expiry <= now) ? Peeked.State.READY : Peeked.State.IN_FLIGHT;
+					if (see(seen, new Peeked(message, state, message.deliveries()), max)) {
+						return seen;
+					}
+				}
+			}
+			for (LaneMessage message : lane.ready) {
+				if (see(seen, new Peeked(message, Peeked.State.READY, 0), max)) {
+					return seen;
+				}
+			}
+			return seen;
+		}
+		finally {
+			lane.lock.unlock();
+		}
+	}
+
+	/**
 	 * One named queue of this framework. Every field but {@link #size}, {@link #closed}
 	 * and the ring's flag is read and written only under {@link #lock}; those three are
 	 * also read without it (a poll's emptiness check, the queue count, the retirement).

@@ -225,6 +225,15 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		}
 	}
 
+	/**
+	 * {@link #peek}: adds one more message to what a browse saw.
+	 * @return whether it saw {@code max} now
+	 */
+	static boolean see(List<Peeked> seen, Peeked message, int max) {
+		seen.add(message);
+		return seen.size() >= max;
+	}
+
 	@Override
 	public List<QueueStats> queues() {
 		this.ledger.requireIdLookup();
@@ -259,6 +268,11 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	/** Lanes in memory, open or closed: what the retirement bounds. */
 	int lanesInMemory() {
 		return this.lanes.size();
+	}
+
+	@Override
+	public long lastId() {
+		return this.lastId.get();
 	}
 
 	@Override

@@ -492,6 +492,31 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		}));
 	}
 
+	/**
+	 * Walks the queue from its head under read access, as {@link #hasReady} does, and
+	 * stops after {@code max} messages not completed.
+	 */
+	@Override
+	public List<Peeked> peek(String queue, int max) {
+		long now = this.clock.millis();
+		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
+		this.map.lookup(queue, Map::get, target -> (target != null) ? target.read(q -> {
+			for (M message : q.messages) {
+				AbstractMessage.Status status = message.status(now);
+				if (status != AbstractMessage.Status.COMPLETED) {
+					seen.add(new Peeked(message,
+							(status == AbstractMessage.Status.READY) ? Peeked.State.READY : Peeked.State.IN_FLIGHT,
+							message.deliveries()));
+					if (seen.size() == max) {
+						break;
+					}
+				}
+			}
+			return null;
+		}) : null);
+		return seen;
+	}
+
 	private void requireIdLookup() {
 		if (this.indexes == null) {
 			throw new IllegalStateException("built without id lookup");
@@ -505,6 +530,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	public int queueCount() {
 		return this.map.unsafe(Map::size);
+	}
+
+	@Override
+	public long lastId() {
+		return this.lastId.get();
 	}
 
 	/**

@@ -3,9 +3,11 @@ package io.github.qsbench.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
@@ -68,6 +70,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	 * setting.
 	 */
 	private final IdIndex<SplitMessage> index;
+
+	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
 
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
@@ -320,6 +324,51 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Holds no lock, as every operation here: the in-flight record first (each message's
+	 * current delivery; lapsed leases are what a poll delivers first), then messages
+	 * never delivered. Those come from the service's index, not the ready queue, which a
+	 * JCTools queue cannot walk: the {@code max} smallest ids of the queue, found in one
+	 * pass over the index, so a browse costs a step per message the service holds.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	@Override
+	public List<Peeked> peek(String name, int max) {
+		this.ledger.requireIdLookup();
+		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
+		SplitLane lane = this.lanes.get(name);
+		if (lane == null) {
+			return seen;
+		}
+		long now = this.clock.millis();
+		for (SplitDelivery record : lane.inFlight) {
+			SplitMessage message = record.message;
+			int deliveries = message.deliveries();
+			if (!message.isCompleted() && !record.isClaimed() && record.delivery == deliveries) {
+				Peeked.State state = record.expiredAt(now) ? Peeked.State.READY : Peeked.State.IN_FLIGHT;
+				if (see(seen, new Peeked(message, state, deliveries), max)) {
+					return seen;
+				}
+			}
+		}
+		int room = max - seen.size();
+		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
+		for (SplitMessage message : this.index.messages()) {
+			if (message.deliveries() == 0 && !message.isCompleted() && name.equals(message.queue())) {
+				first.offer(message);
+				if (first.size() > room) {
+					first.poll();
+				}
+			}
+		}
+		List<SplitMessage> ready = new ArrayList<>(first);
+		ready.sort(BY_ID);
+		for (SplitMessage message : ready) {
+			seen.add(new Peeked(message, Peeked.State.READY, 0));
+		}
+		return seen;
 	}
 
 	/**

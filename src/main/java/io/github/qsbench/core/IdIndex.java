@@ -1,5 +1,8 @@
 package io.github.qsbench.core;
 
+import java.util.Collection;
+import java.util.List;
+
 import org.agrona.collections.Long2ObjectHashMap;
 import org.jctools.maps.NonBlockingHashMapLong;
 
@@ -41,6 +44,12 @@ public interface IdIndex<M> {
 	 * Removes the entry if it maps to that message; {@code true} for exactly one caller.
 	 */
 	boolean remove(long id, M message);
+
+	/**
+	 * The indexed messages, in no order: a view, weakly consistent for
+	 * {@link #lockFree()}, and under the indexed queue's guard for {@link #plain()}.
+	 */
+	Collection<M> messages();
 
 	/**
 	 * For queues whose accesses the strategy serializes: Agrona's open-addressing map,
@@ -87,6 +96,11 @@ public interface IdIndex<M> {
 			return false;
 		}
 
+		@Override
+		public Collection<Object> messages() {
+			return List.of();
+		}
+
 	}
 
 	/**
@@ -99,11 +113,21 @@ public interface IdIndex<M> {
 			super(PLAIN_INITIAL_CAPACITY, PLAIN_LOAD_FACTOR);
 		}
 
+		@Override
+		public Collection<M> messages() {
+			return values();
+		}
+
 	}
 
 	/** As {@link Plain}, lock-free. */
 	@SuppressWarnings("serial") // never serialized
 	final class LockFree<M> extends NonBlockingHashMapLong<M> implements IdIndex<M> {
+
+		@Override
+		public Collection<M> messages() {
+			return values();
+		}
 
 	}
 

@@ -58,6 +58,19 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	/** Whether a poll would find a message now; leases nothing. */
 	boolean hasReady(String name);
 
+	/**
+	 * Up to {@code max} messages of the queue that are not completed, from its head (the
+	 * messages a poll would take first), with their state; leases nothing and holds the
+	 * queue's guard no longer than a poll of {@code max} would.
+	 */
+	List<Peeked> peek(String queue, int max);
+
+	/**
+	 * The id of the latest push: every message pushed before this call began has this id
+	 * or a smaller one.
+	 */
+	long lastId();
+
 	/** How many queues exist, read without taking any lock. */
 	int queueCount();
 

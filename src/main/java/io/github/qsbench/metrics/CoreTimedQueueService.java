@@ -13,6 +13,7 @@ import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 
@@ -43,7 +44,7 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** The core's operations, each the value of the meter's {@code operation} tag. */
 	enum Operation {
 
-		PUSH, PUSH_BATCH, POLL, LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY;
+		PUSH, PUSH_BATCH, POLL, LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY, PEEK;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);
@@ -196,6 +197,22 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		finally {
 			spent(Operation.HAS_READY, start);
 		}
+	}
+
+	@Override
+	public List<Peeked> peek(String queue, int max) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.peek(queue, max);
+		}
+		finally {
+			spent(Operation.PEEK, start);
+		}
+	}
+
+	@Override
+	public long lastId() {
+		return this.core.lastId();
 	}
 
 	@Override

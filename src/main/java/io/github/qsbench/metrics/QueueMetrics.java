@@ -35,6 +35,12 @@ public class QueueMetrics {
 
 	private final Counter completed;
 
+	/** Purged messages never delivered. */
+	private final Counter purgedReady;
+
+	/** Purged messages that had been delivered: they leave the in-flight count. */
+	private final Counter purgedInFlight;
+
 	private final Map<Capacity.Limit, Counter> refused;
 
 	private final QueueServiceCore service;
@@ -52,6 +58,8 @@ public class QueueMetrics {
 		this.completed = Counter.builder("qs.messages.completed")
 			.description("Messages completed by their consumer")
 			.register(registry);
+		this.purgedReady = purged(registry, "ready");
+		this.purgedInFlight = purged(registry, "inflight");
 		Gauge.builder("qs.messages.ready", this, QueueMetrics::ready)
 			.description("Messages held and never delivered")
 			.register(registry);
@@ -94,6 +102,13 @@ public class QueueMetrics {
 			.register(registry);
 	}
 
+	private static Counter purged(MeterRegistry registry, String state) {
+		return Counter.builder("qs.messages.purged")
+			.description("Messages removed by a purge or a queue's deletion, by what they were")
+			.tag("state", state)
+			.register(registry);
+	}
+
 	private static Counter delivered(MeterRegistry registry, boolean redelivery) {
 		return Counter.builder("qs.messages.delivered")
 			.description("Messages handed to a consumer by a poll")
@@ -122,6 +137,15 @@ public class QueueMetrics {
 		this.refused.get(limit).increment();
 	}
 
+	/**
+	 * Messages one purge removed: {@code ready} never delivered, {@code inFlight}
+	 * delivered at least once.
+	 */
+	public void purged(int ready, int inFlight) {
+		this.purgedReady.increment(ready);
+		this.purgedInFlight.increment(inFlight);
+	}
+
 	/** Messages completed by one DELETE or completions batch. */
 	public void completed(int messages) {
 		this.completed.increment(messages);
@@ -134,7 +158,8 @@ public class QueueMetrics {
 	 */
 	private double inflight() {
 		double held = this.service.heldCount();
-		return Math.max(0, Math.min(held, this.firstDeliveries.count() - this.completed.count()));
+		return Math.max(0,
+				Math.min(held, this.firstDeliveries.count() - this.completed.count() - this.purgedInFlight.count()));
 	}
 
 	private double ready() {

@@ -6,6 +6,7 @@ import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueStats;
 
 /** The JSON bodies of the API. */
@@ -32,6 +33,25 @@ final class MessageResponses {
 		static Delivered of(String queue, Lease lease) {
 			Message message = lease.message();
 			return new Delivered(message.id(), queue, message.text(), lease.delivery(), LeaseTokens.token(lease));
+		}
+
+	}
+
+	/** A message as a browse saw it: nothing leased, so no lease. */
+	record Browsed(long id, String queue, String body, String state, int deliveries) {
+
+		static Browsed of(String queue, Peeked peeked) {
+			String state = (peeked.state() == Peeked.State.READY) ? "ready" : "inflight";
+			return new Browsed(peeked.message().id(), queue, peeked.message().text(), state, peeked.deliveries());
+		}
+
+	}
+
+	/** The answer to a browse: the messages from the queue's head, maybe none. */
+	record BrowsedBatch(List<Browsed> messages) {
+
+		static BrowsedBatch of(String queue, List<Peeked> peeked) {
+			return new BrowsedBatch(peeked.stream().map(one -> Browsed.of(queue, one)).toList());
 		}
 
 	}

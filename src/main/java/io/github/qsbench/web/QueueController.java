@@ -12,6 +12,7 @@ import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.web.MessageResponses.BrowsedBatch;
 import io.github.qsbench.web.MessageResponses.CompletionResult;
 import io.github.qsbench.web.MessageResponses.CompletionResults;
 import io.github.qsbench.web.MessageResponses.Delivered;
@@ -171,7 +172,7 @@ class QueueController {
 	 * ready or {@code wait} is zero, else waiting in a {@link DeferredResult} that holds
 	 * no thread.
 	 */
-	@GetMapping(path = Routes.MESSAGES, params = "wait")
+	@GetMapping(path = Routes.MESSAGES, params = { "wait", "!peek" })
 	@Operation(hidden = true)
 	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
 			@RequestParam String wait) {
@@ -198,6 +199,55 @@ class QueueController {
 	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		return this.operations.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
+	}
+
+	@GetMapping(path = Routes.MESSAGES, params = "peek")
+	@Operation(summary = "Browse: up to peek messages from the head with their state, leasing nothing",
+			description = "Messages not completed, in the order polls would take them: those whose lease lapsed "
+					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count.")
+	@ApiResponse(responseCode = "200", description = "{\"messages\":[...]}, empty if the queue holds none")
+	@ApiResponse(responseCode = "400", description = "Bad queue name or peek, or peek with max or wait",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	BrowsedBatch browse(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestParam @Parameter(description = "How many messages to show, 1 to 100",
+					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String peek,
+			@RequestParam(required = false) @Parameter(hidden = true) String max,
+			@RequestParam(required = false) @Parameter(hidden = true) String wait) {
+		if (max != null || wait != null) {
+			throw ApiProblem.badRequest("Invalid browse", "A browse (peek) leases nothing: it takes no max or wait.");
+		}
+		return BrowsedBatch.of(queue, this.operations.peek(queue, RequestValidation.peekCount(peek)));
+	}
+
+	@DeleteMapping(Routes.MESSAGES)
+	@Operation(summary = "Purge: remove every message of the queue, ready or in flight",
+			description = "Messages pushed while the purge runs may be removed too, as in SQS. "
+					+ "A consumer holding a purged message gets 404 when it completes it.")
+	@ApiResponse(responseCode = "204", description = "Purged (also when the queue held nothing)")
+	@ApiResponse(responseCode = "400", description = "Bad queue name",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<Void> purge(@PathVariable @Parameter(description = QUEUE_NAME,
+			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+		this.operations.purge(queue);
+		return ResponseEntity.noContent().build();
+	}
+
+	@DeleteMapping(Routes.QUEUE)
+	@Operation(summary = "Delete a queue and its messages",
+			description = "A queue created by a push goes when empty anyway; this also ends one that was created "
+					+ "explicitly (SQS CreateQueue).")
+	@ApiResponse(responseCode = "204", description = "Deleted")
+	@ApiResponse(responseCode = "400", description = "Bad queue name",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "404", description = "No such queue",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<Void> deleteQueue(@PathVariable @Parameter(description = QUEUE_NAME,
+			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
+		if (!this.operations.deleteQueue(queue)) {
+			throw noSuchQueue(queue);
+		}
+		return ResponseEntity.noContent().build();
 	}
 
 	@DeleteMapping(Routes.MESSAGE)
@@ -277,9 +327,12 @@ class QueueController {
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	QueueStats queue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
-		return this.operations.queue(queue)
-			.orElseThrow(() -> ApiProblem.notFound("No such queue",
-					"Queue '" + queue + "' does not exist: it was never pushed to, or it was emptied and removed."));
+		return this.operations.queue(queue).orElseThrow(() -> noSuchQueue(queue));
+	}
+
+	private static ApiProblem noSuchQueue(String queue) {
+		return ApiProblem.notFound("No such queue",
+				"Queue '" + queue + "' does not exist: it was never pushed to, or it was emptied and removed.");
 	}
 
 }

@@ -56,6 +56,11 @@ final class RequestValidation {
 		return (max != null) ? number("max", max, 1, QueueOperations.MAX_BATCH) : null;
 	}
 
+	/** A browse's {@code peek}: 1 to the largest batch. */
+	static int peekCount(String peek) {
+		return number("peek", peek, 1, QueueOperations.MAX_BATCH);
+	}
+
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
 	static Duration waitSeconds(String wait) {
 		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));

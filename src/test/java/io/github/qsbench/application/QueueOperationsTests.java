@@ -40,7 +40,8 @@ class QueueOperationsTests {
 			Eviction.LAZY, new MutableClock(), true, new Capacity.Limits(10, 2, 1_000_000)));
 
 	private final QueueOperations operations = new QueueOperations(this.strategy,
-			new QueueMetrics(this.registry, this.strategy), new CoreTimeProperties(true), this.registry);
+			new QueueMetrics(this.registry, this.strategy), new CoreTimeProperties(true), this.registry,
+			new ExplicitQueues(this.strategy));
 
 	@AfterEach
 	void stopTimer() {

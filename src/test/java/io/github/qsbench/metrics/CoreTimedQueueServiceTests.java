@@ -50,6 +50,7 @@ class CoreTimedQueueServiceTests {
 		this.service.hasReady("q");
 		this.service.pushAll("q", List.of("b".getBytes()));
 		this.service.poll("q");
+		this.service.peek("q", 1);
 
 		assertThat(completion).isEqualTo(Completion.COMPLETED);
 		for (Operation operation : Operation.values()) {
@@ -71,6 +72,7 @@ class CoreTimedQueueServiceTests {
 		this.service.heldCount();
 		this.service.queueCount();
 		this.service.capacity();
+		this.service.lastId();
 		assertThat(this.now).as("gauge reads are not timed").isEqualTo(4 * TICK_NANOS);
 	}
 

@@ -58,13 +58,15 @@ class OpenApiHttpTests {
 				}
 			}
 		}
-		assertThat(described).as("push, batch push, poll, long poll, peek, complete, batch complete, list, one queue")
-			.isEqualTo(9);
+		assertThat(described)
+			.as("push, batch push, poll, long poll, browse, look (HEAD), purge, complete, "
+					+ "batch complete, list, one queue, delete queue")
+			.isEqualTo(12);
 
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[*].name", List.class)).contains("max",
-				"wait");
+				"wait", "peek");
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[?(@.name == 'wait')].required",
 				List.class))
 			.as("one operation documents both GET mappings: wait is optional")
@@ -77,6 +79,8 @@ class OpenApiHttpTests {
 		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete"))
 			.containsAll(Set.of("204", "400", "404", "409", "412"));
 		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
+		assertThat(responses(spec, "/queues/{queue}", "delete")).containsAll(Set.of("204", "400", "404"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "delete")).containsAll(Set.of("204", "400"));
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
 			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))

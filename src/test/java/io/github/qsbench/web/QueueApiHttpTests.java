@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -71,6 +72,50 @@ class QueueApiHttpTests {
 	@Test
 	void poll_unknownQueue_noContent() {
 		assertThat(this.http.get("/queues/never-pushed/messages").statusCode()).isEqualTo(204);
+	}
+
+	@Test
+	void peek_showsStates_leasesNothing() {
+		this.http.post("/queues/peek-test/messages", "first");
+		this.http.post("/queues/peek-test/messages", "second");
+		long held = JsonPath.parse(this.http.get("/queues/peek-test/messages").body()).read("$.id", Long.class);
+
+		HttpResponse<String> peeked = this.http.get("/queues/peek-test/messages?peek=10");
+
+		assertThat(peeked.statusCode()).isEqualTo(200);
+		DocumentContext json = JsonPath.parse(peeked.body());
+		assertThat(json.read("$.messages[?(@.id == " + held + ")].state", List.class)).containsExactly("inflight");
+		assertThat(json.read("$.messages[?(@.body == 'second')].state", List.class)).containsExactly("ready");
+		assertThat(json.read("$.messages[?(@.body == 'second')].deliveries", List.class)).containsExactly(0);
+		assertThat(json.read("$.messages.length()", Integer.class)).isEqualTo(2);
+		assertThat(JsonPath.parse(this.http.get("/queues/peek-test/messages").body()).read("$.body", String.class))
+			.as("the browse leased nothing")
+			.isEqualTo("second");
+		assertThat(JsonPath.parse(this.http.get("/queues/peek-none/messages?peek=1").body())
+			.read("$.messages.length()", Integer.class)).isZero();
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=0"), 400, "Invalid parameter");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=101"), 400, "Invalid parameter");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&wait=1"), 400, "Invalid browse");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&max=2"), 400, "Invalid browse");
+	}
+
+	@Test
+	void purge_thenDeleteQueue() {
+		this.http.post("/queues/purge-test/messages", "held");
+		long held = JsonPath.parse(this.http.get("/queues/purge-test/messages").body()).read("$.id", Long.class);
+		this.http.post("/queues/purge-test/messages", "ready");
+
+		assertThat(this.http.delete("/queues/purge-test/messages").statusCode()).isEqualTo(204);
+
+		assertProblem(this.http.get("/queues/purge-test"), 404, "No such queue");
+		assertProblem(this.http.delete("/queues/purge-test/messages/" + held), 404, "No such message");
+		assertThat(this.http.delete("/queues/never-pushed/messages").statusCode()).as("nothing to purge")
+			.isEqualTo(204);
+
+		this.http.post("/queues/purge-test/messages", "again");
+		assertThat(this.http.delete("/queues/purge-test").statusCode()).isEqualTo(204);
+		assertProblem(this.http.get("/queues/purge-test"), 404, "No such queue");
+		assertProblem(this.http.delete("/queues/purge-test"), 404, "No such queue");
 	}
 
 	@Test

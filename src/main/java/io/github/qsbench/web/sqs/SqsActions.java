@@ -374,6 +374,24 @@ final class SqsActions {
 	/**
 	 * No queue has a dead-letter queue yet, so no queue is one's source: the true answer.
 	 */
+	/**
+	 * Purges at once, where SQS takes up to a minute; unlike SQS, a second purge within
+	 * the minute is not refused ({@code PurgeQueueInProgress}), since nothing is in
+	 * progress.
+	 */
+	ObjectNode purgeQueue(SqsRequest request) {
+		this.queues.purge(existingQueue(request));
+		return JSON.objectNode();
+	}
+
+	/** Deletes the queue and its messages at once (SQS takes up to a minute). */
+	ObjectNode deleteQueue(SqsRequest request) {
+		if (!this.queues.deleteQueue(this.urls.queue(request.required("QueueUrl")))) {
+			throw QueueUrls.doesNotExist();
+		}
+		return JSON.objectNode();
+	}
+
 	ObjectNode listDeadLetterSourceQueues(SqsRequest request) {
 		existingQueue(request);
 		ObjectNode answer = JSON.objectNode();
@@ -389,9 +407,8 @@ final class SqsActions {
 		return queue;
 	}
 
-	/** Whether the queue was created explicitly or holds messages now. */
 	private boolean exists(String queue) {
-		return this.explicit.contains(queue) || this.queues.queue(queue).isPresent();
+		return this.queues.exists(queue);
 	}
 
 	/**

@@ -66,8 +66,6 @@ final class SqsFace extends HttpFilter {
 			Map.entry("ChangeMessageVisibility", "Changing a delivery's visibility timeout is not built yet."),
 			Map.entry("ChangeMessageVisibilityBatch", "Changing a delivery's visibility timeout is not built yet."),
 			Map.entry("SetQueueAttributes", "Queue settings are not built yet: every queue has the same."),
-			Map.entry("PurgeQueue", "Purging a queue is not built yet."),
-			Map.entry("DeleteQueue", "Deleting a queue is not built yet."),
 			Map.entry("TagQueue", "Queue tags are not stored."), Map.entry("UntagQueue", "Queue tags are not stored."),
 			Map.entry("ListQueueTags", "Queue tags are not stored."),
 			Map.entry("AddPermission", "Permissions are not kept: this local queue accepts every caller."),
@@ -164,6 +162,8 @@ final class SqsFace extends HttpFilter {
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
 			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs);
+			case "PurgeQueue" -> this.actions.purgeQueue(sqs);
+			case "DeleteQueue" -> this.actions.deleteQueue(sqs);
 			default -> throw notServed(action);
 		};
 	}

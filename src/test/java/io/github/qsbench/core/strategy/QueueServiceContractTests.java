@@ -25,6 +25,7 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 
@@ -290,6 +291,56 @@ class QueueServiceContractTests {
 
 		this.clock.advance(LEASE);
 		assertThat(this.service.hasReady("q")).as("lapsed leases").isTrue();
+	}
+
+	@Test
+	void peek_showsReadyMessagesInOrder_andLeasesNothing() {
+		List<Long> ids = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			ids.add(this.service.push("q", "m" + i).id());
+		}
+
+		List<Peeked> seen = this.service.peek("q", 3);
+
+		assertThat(seen).extracting(one -> one.message().id()).containsExactlyElementsOf(ids.subList(0, 3));
+		assertThat(seen).allSatisfy(one -> {
+			assertThat(one.state()).isEqualTo(Peeked.State.READY);
+			assertThat(one.deliveries()).isZero();
+		});
+		assertThat(this.service.peek("q", 100)).hasSize(5);
+		List<Lease> leased = this.service.lease("q", 1);
+		assertThat(leased.get(0).message().id()).as("a browse leases nothing").isEqualTo(ids.get(0));
+		assertThat(leased.get(0).delivery()).isEqualTo(1);
+	}
+
+	@Test
+	void peek_showsInFlight_lapsed_andNotCompleted() {
+		Message held = this.service.push("q", "held");
+		Message done = this.service.push("q", "done");
+		Message ready = this.service.push("q", "ready");
+		this.service.lease("q", 2);
+		assertThat(this.service.complete("q", done.id())).isEqualTo(Completion.COMPLETED);
+
+		assertThat(states(this.service.peek("q", 10))).containsExactlyInAnyOrder(held.id() + " IN_FLIGHT 1",
+				ready.id() + " READY 0");
+
+		this.clock.advance(LEASE);
+		assertThat(states(this.service.peek("q", 10))).as("lapsed")
+			.containsExactlyInAnyOrder(held.id() + " READY 1", ready.id() + " READY 0");
+		assertThat(this.service.peek("q", 1)).hasSize(1);
+		assertThat(this.service.peek("other", 10)).isEmpty();
+	}
+
+	private static List<String> states(List<Peeked> seen) {
+		return seen.stream().map(one -> one.message().id() + " " + one.state() + " " + one.deliveries()).toList();
+	}
+
+	@Test
+	void lastId_isTheLatestPushsId() {
+		assertThat(this.service.lastId()).isZero();
+		Message first = this.service.push("a", "x");
+		List<Message> batch = this.service.pushAll("b", TestBodies.utf8("y", "z"));
+		assertThat(this.service.lastId()).isEqualTo(batch.get(1).id()).isGreaterThan(first.id());
 	}
 
 	@Test

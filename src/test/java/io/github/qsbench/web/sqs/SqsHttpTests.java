@@ -274,6 +274,36 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void purgeQueue_thenDeleteQueue_heldMessagesGoAndTheUrlWithThem() {
+		String url = create("sdk-purge");
+		for (int i = 0; i < 3; i++) {
+			String body = "m" + i;
+			this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(body));
+		}
+		Message held = receiveOne(url);
+
+		this.sqs.purgeQueue(p -> p.queueUrl(url));
+
+		assertThat(counts(url)).as("ready and in flight purged").containsExactly(0, 0);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(held.receiptHandle()));
+		assertThat(counts(url)).as("deleting a purged message changes nothing, as in SQS").containsExactly(0, 0);
+		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-purge")).queueUrls())
+			.as("a created queue stays when purged")
+			.containsExactly(url);
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("last"));
+		this.sqs.deleteQueue(d -> d.queueUrl(url));
+
+		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-purge")).queueUrls()).isEmpty();
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-purge")));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.deleteQueue(d -> d.queueUrl(url)));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.purgeQueue(p -> p.queueUrl(url)));
+	}
+
+	@Test
 	void notBuiltYet_refusedByName_neverFakeSuccess() {
 		String url = create("sdk-not-built");
 		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("held"));
@@ -283,10 +313,6 @@ class SqsHttpTests {
 			.isThrownBy(() -> this.sqs.changeMessageVisibility(
 					c -> c.queueUrl(url).receiptHandle(message.receiptHandle()).visibilityTimeout(0)))
 			.withMessageContaining("visibility timeout is not built yet");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.purgeQueue(p -> p.queueUrl(url)));
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.deleteQueue(d -> d.queueUrl(url)));
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> this.sqs
 			.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))));
 		assertThatExceptionOfType(UnsupportedOperationException.class)

@@ -109,9 +109,9 @@ class SqsProtocolHttpTests {
 		assertError(sqs("Frobnicate", "{}"), 400, "InvalidAction");
 		assertError(this.http.send("/", "POST", BodyPublishers.ofString("{}"), SqsFace.CONTENT_TYPE, "X-Amz-Target",
 				"DynamoDB_20120810.GetItem"), 400, "InvalidAction");
-		HttpResponse<String> purge = sqs("PurgeQueue", "{}");
-		assertError(purge, 400, "UnsupportedOperation");
-		assertThat(purge.headers().firstValue("x-amzn-query-error"))
+		HttpResponse<String> tag = sqs("TagQueue", "{}");
+		assertError(tag, 400, "UnsupportedOperation");
+		assertThat(tag.headers().firstValue("x-amzn-query-error"))
 			.hasValue("AWS.SimpleQueueService.UnsupportedOperation;Sender");
 	}
 

@@ -1,0 +1,189 @@
+package io.github.qsbench.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Purge and queue deletion, written once above the core on what every strategy offers
+ * (lease, completion by id, browse), held to their contract for every strategy: every
+ * message held when a purge begins leaves exactly once, ready or in flight, and racing
+ * consumers neither lose a message the purge did not take nor complete one it did.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Strategy.class)
+class PurgeTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	@Parameter
+	Strategy strategy;
+
+	private final MutableClock clock = new MutableClock();
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private QueueServiceCore core;
+
+	private ExplicitQueues explicit;
+
+	private QueueOperations operations;
+
+	@BeforeEach
+	void create() {
+		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
+		this.explicit = new ExplicitQueues(this.core);
+		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
+				new CoreTimeProperties(true), this.registry, this.explicit);
+	}
+
+	@AfterEach
+	void close() {
+		this.operations.destroy();
+		this.core.close();
+	}
+
+	@Test
+	void purge_removesReadyAndInFlight_andTheHolderGetsNotFound() {
+		for (int i = 0; i < 250; i++) {
+			this.operations.push("q", body("m" + i));
+		}
+		List<Lease> held = this.operations.lease("q", 3);
+		this.operations.push("other", body("stays"));
+
+		assertThat(this.operations.purge("q")).isEqualTo(250);
+
+		assertThat(this.operations.queue("q")).isEmpty();
+		assertThat(this.operations.lease("q", 1)).isEmpty();
+		Lease first = held.get(0);
+		assertThat(this.operations.complete("q", first.message().id(), null)).isEqualTo(Completion.NOT_FOUND);
+		this.clock.advance(LEASE);
+		assertThat(this.operations.lease("q", 100)).as("nothing comes back after the leases lapse").isEmpty();
+		assertThat(this.operations.queue("other")).isPresent();
+		assertThat(this.core.heldCount()).isOne();
+		assertThat(purged("ready")).isEqualTo(247);
+		assertThat(purged("inflight")).isEqualTo(3);
+	}
+
+	@Test
+	void purge_lapsedLease_countedAsInFlight() {
+		this.operations.push("q", body("slow"));
+		this.operations.lease("q", 1);
+		this.clock.advance(LEASE);
+
+		assertThat(this.operations.purge("q")).isOne();
+		assertThat(purged("inflight")).isOne();
+		assertThat(this.operations.purge("q")).as("nothing left").isZero();
+	}
+
+	@Test
+	void deleteQueue_explicitOrHoldingMessages_goesWithItsMessages() {
+		assertThat(this.operations.deleteQueue("nothing")).isFalse();
+		this.explicit.create("empty");
+		assertThat(this.operations.exists("empty")).isTrue();
+		assertThat(this.operations.deleteQueue("empty")).isTrue();
+		assertThat(this.operations.exists("empty")).isFalse();
+
+		this.operations.push("full", body("x"));
+		assertThat(this.operations.deleteQueue("full")).isTrue();
+		assertThat(this.operations.exists("full")).isFalse();
+		assertThat(this.core.heldCount()).isZero();
+	}
+
+	/**
+	 * Consumers lease and complete while a purge runs: each message ends exactly once,
+	 * completed by its consumer or purged, and none stays.
+	 */
+	@Test
+	void purgeWhilePolling_eachMessageEndsOnce() throws Exception {
+		int messages = 5_000;
+		for (int i = 0; i < messages; i += 100) {
+			List<byte[]> bodies = new ArrayList<>();
+			for (int j = 0; j < 100; j++) {
+				bodies.add(body("m" + (i + j)));
+			}
+			this.operations.pushAll("q", bodies);
+		}
+		Set<Long> completedByConsumers = ConcurrentHashMap.newKeySet();
+		AtomicBoolean duplicate = new AtomicBoolean();
+		AtomicBoolean purging = new AtomicBoolean(true);
+		CountDownLatch started = new CountDownLatch(2);
+		ExecutorService pool = Executors.newFixedThreadPool(3);
+		try {
+			List<Future<?>> consumers = new ArrayList<>();
+			for (int c = 0; c < 2; c++) {
+				consumers.add(pool.submit(() -> {
+					started.countDown();
+					while (purging.get()) {
+						for (Lease lease : this.operations.lease("q", 10)) {
+							Message message = lease.message();
+							if (this.operations.complete("q", message.id(), null) == Completion.COMPLETED
+									&& !completedByConsumers.add(message.id())) {
+								duplicate.set(true);
+							}
+						}
+					}
+				}));
+			}
+			Future<Integer> purge = pool.submit(() -> {
+				started.await();
+				try {
+					return this.operations.purge("q");
+				}
+				finally {
+					purging.set(false);
+				}
+			});
+			int purged = purge.get(60, TimeUnit.SECONDS);
+			for (Future<?> consumer : consumers) {
+				consumer.get(60, TimeUnit.SECONDS);
+			}
+			assertThat(duplicate).as("a message completed twice").isFalse();
+			assertThat(purged + completedByConsumers.size()).as("purged + completed by consumers").isEqualTo(messages);
+			assertThat(this.core.heldCount()).isZero();
+			assertThat(this.operations.queue("q")).isEmpty();
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private double purged(String state) {
+		return this.registry.get("qs.messages.purged").tag("state", state).counter().count();
+	}
+
+	private static byte[] body(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
