@@ -4,10 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -17,10 +22,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads the JSON bodies of the batch endpoints, strictly: exactly the documented fields,
- * of the documented types, no duplicate field. Anything else is a 400 naming what was
- * wrong, never a 500. The whole request is read and checked before anything is pushed or
- * completed; how many entries a batch may hold is the application layer's to check.
+ * Reads the JSON request bodies (the batch endpoints, a push in JSON form), strictly:
+ * exactly the documented fields, of the documented types, no duplicate field. Anything
+ * else is a 400 naming what was wrong, never a 500. The whole request is read and checked
+ * before anything is pushed or completed; how many entries a batch may hold is the
+ * application layer's to check.
  */
 final class BatchRequests {
 
@@ -59,19 +65,102 @@ final class BatchRequests {
 	 * over {@link #maxRequestBytes()} or a body over the message cap
 	 */
 	List<byte[]> bodies(InputStream in, long declaredLength) throws IOException {
-		List<String> texts = new ArrayList<>();
-		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\", ...]")) {
-			if (!entry.isString()) {
-				throw malformed("Each entry of 'messages' must be a string, the message body.");
+		List<JsonNode> entries = new ArrayList<>();
+		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\" or {\"body\",\"attributes\"}, ...]")) {
+			if (!entry.isString() && !entry.isObject()) {
+				throw malformed("Each entry of 'messages' is a string, the message body, or an object "
+						+ "{\"body\":\"...\",\"attributes\":{...}}.");
 			}
-			texts.add(entry.stringValue());
+			entries.add(entry);
 		}
-		List<byte[]> bodies = new ArrayList<>(texts.size());
-		for (String text : texts) {
-			RequestValidation.text(text, this.maxMessageBytes);
-			bodies.add(text.getBytes(StandardCharsets.UTF_8));
+		List<byte[]> bodies = new ArrayList<>(entries.size());
+		for (JsonNode entry : entries) {
+			bodies.add(entry.isString() ? body(entry.stringValue()) : message(entry, BatchRequests::malformed));
 		}
 		return bodies;
+	}
+
+	/**
+	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}},
+	 * as the core keeps it (body and attributes, see {@link MessageAttributes}).
+	 * @throws ApiProblem 400 for a malformed message or attributes, 413 for a request
+	 * over the message cap plus {@value #JSON_OVERHEAD_BYTES} bytes of JSON or a body
+	 * over the cap
+	 */
+	byte[] message(InputStream in, long declaredLength) throws IOException {
+		long max = (long) this.maxMessageBytes + JSON_OVERHEAD_BYTES;
+		if (declaredLength > max) {
+			throw messageTooLarge(max);
+		}
+		byte[] bytes = in.readNBytes((int) max + 1);
+		if (bytes.length > max) {
+			throw messageTooLarge(max);
+		}
+		JsonNode root = parse(bytes, BatchRequests::malformedMessage);
+		if (root == null || !root.isObject()) {
+			throw malformedMessage("The body must be {\"body\":\"...\",\"attributes\":{...}}.");
+		}
+		return message(root, BatchRequests::malformedMessage);
+	}
+
+	private byte[] message(JsonNode object, Function<String, ApiProblem> malformed) {
+		String body = null;
+		Map<String, Attribute> attributes = new LinkedHashMap<>();
+		for (Map.Entry<String, JsonNode> field : object.properties()) {
+			JsonNode value = field.getValue();
+			switch (field.getKey()) {
+				case "body" -> {
+					if (!value.isString()) {
+						throw malformed.apply("'body' must be a string, the message body.");
+					}
+					body = value.stringValue();
+				}
+				case "attributes" -> attributes(value, attributes, malformed);
+				default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
+			}
+		}
+		if (body == null) {
+			throw malformed.apply("A message needs a 'body'.");
+		}
+		try {
+			return MessageAttributes.of(attributes).store(body(body), this.maxMessageBytes);
+		}
+		catch (InvalidRequestException ex) {
+			throw ApiProblem.badRequest(ex.title(), ex.detail());
+		}
+	}
+
+	/**
+	 * {@code {"name":{"type":"String|Number|Binary","value":"..."}}}, binary values in
+	 * base64.
+	 */
+	private static void attributes(JsonNode given, Map<String, Attribute> attributes,
+			Function<String, ApiProblem> malformed) {
+		if (!given.isObject()) {
+			throw malformed
+				.apply("'attributes' maps each name to {\"type\":\"String|Number|Binary\",\"value\":\"...\"}.");
+		}
+		for (Map.Entry<String, JsonNode> entry : given.properties()) {
+			JsonNode attribute = entry.getValue();
+			JsonNode type = attribute.get("type");
+			JsonNode value = attribute.get("value");
+			if (!attribute.isObject() || attribute.size() != 2 || type == null || !type.isString() || value == null
+					|| !value.isString()) {
+				throw malformed.apply("Attribute '" + entry.getKey()
+						+ "' must be {\"type\":\"String|Number|Binary\",\"value\":\"...\"} and nothing else.");
+			}
+			try {
+				attributes.put(entry.getKey(), Attribute.parse(type.stringValue(), value.stringValue()));
+			}
+			catch (InvalidRequestException ex) {
+				throw ApiProblem.badRequest(ex.title(), ex.detail());
+			}
+		}
+	}
+
+	private byte[] body(String text) {
+		RequestValidation.text(text, this.maxMessageBytes);
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -128,13 +217,26 @@ final class BatchRequests {
 		if (bytes.length > this.maxRequestBytes) {
 			throw tooLarge();
 		}
+		return parse(bytes, BatchRequests::malformed);
+	}
+
+	private JsonNode parse(byte[] bytes, Function<String, ApiProblem> malformed) {
 		try {
 			return this.mapper.readTree(bytes);
 		}
 		catch (JacksonException ex) {
-			throw malformed("The body is not one well-formed JSON document (UTF-8, no duplicate field, at most "
+			throw malformed.apply("The body is not one well-formed JSON document (UTF-8, no duplicate field, at most "
 					+ RequestJson.MAX_DEPTH + " levels deep).");
 		}
+	}
+
+	private static ApiProblem messageTooLarge(long max) {
+		return ApiProblem.tooLarge("Message too large", "A push in JSON form may be at most " + max
+				+ " bytes (qs.max-message-size plus " + JSON_OVERHEAD_BYTES + " bytes of JSON).");
+	}
+
+	private static ApiProblem malformedMessage(String detail) {
+		return ApiProblem.badRequest("Invalid message", detail);
 	}
 
 	private static Iterable<JsonNode> entries(JsonNode root, String shape) {
@@ -159,7 +261,29 @@ final class BatchRequests {
 	@Schema(name = "PushBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record PushBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1,
 			maxItems = MAX_ENTRIES,
-			schema = @Schema(minLength = 1, description = "A message body")) List<String> messages) {
+			schema = @Schema(description = "A message body, or a message with attributes", oneOf = {
+					MessageBody.class, PushMessage.class })) List<Object> messages){
+	}
+
+	/** A message body alone, as a batch entry. */
+	@Schema(name = "MessageBody", type = "string", minLength = 1, description = "A message body")
+	record MessageBody() {
+	}
+
+	/** A push in JSON form, and a batch entry with attributes. */
+	@Schema(name = "PushMessage", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record PushMessage(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1) String body,
+			@Schema(description = "Up to 10 attributes by name (1 to 256 of A-Z a-z 0-9 _ - .)",
+					maxProperties = MessageAttributes.MAX_ATTRIBUTES) Map<String, AttributeEntry> attributes) {
+	}
+
+	/** One attribute of {@link PushMessage}. */
+	@Schema(name = "MessageAttribute", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record AttributeEntry(
+			@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^(String|Number|Binary)(\\..+)?$",
+					description = "String, Number or Binary, optionally with a custom suffix") String type,
+			@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1,
+					description = "The value: text, a number, or base64 for Binary") String value) {
 	}
 
 	/** The body of a completions batch, as the OpenAPI description shows it. */

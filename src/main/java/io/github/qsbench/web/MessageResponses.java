@@ -1,8 +1,12 @@
 package io.github.qsbench.web;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
@@ -28,21 +32,44 @@ final class MessageResponses {
 	 * The answer to a poll that delivered a message; {@code lease} names this delivery
 	 * (also sent as the {@code ETag}).
 	 */
-	record Delivered(long id, String queue, String body, int deliveries, String lease) {
+	record Delivered(long id, String queue, String body, int deliveries, String lease,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes) {
 
 		static Delivered of(String queue, Lease lease) {
 			Message message = lease.message();
-			return new Delivered(message.id(), queue, message.text(), lease.delivery(), LeaseTokens.token(lease));
+			MessageAttributes.Stored stored = MessageAttributes.read(message.body());
+			return new Delivered(message.id(), queue, stored.text(), lease.delivery(), LeaseTokens.token(lease),
+					AttributeValue.of(stored.attributes()));
+		}
+
+	}
+
+	/**
+	 * One message attribute as JSON: its type and its value (base64 for {@code Binary}).
+	 */
+	record AttributeValue(String type, String value) {
+
+		/** {@code null} for none, so that the field is left out. */
+		static Map<String, AttributeValue> of(MessageAttributes attributes) {
+			if (attributes.isEmpty()) {
+				return null;
+			}
+			Map<String, AttributeValue> json = new LinkedHashMap<>();
+			attributes.attributes().forEach((name, one) -> json.put(name, new AttributeValue(one.type(), one.text())));
+			return json;
 		}
 
 	}
 
 	/** A message as a browse saw it: nothing leased, so no lease. */
-	record Browsed(long id, String queue, String body, String state, int deliveries) {
+	record Browsed(long id, String queue, String body, String state, int deliveries,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes) {
 
 		static Browsed of(String queue, Peeked peeked) {
 			String state = (peeked.state() == Peeked.State.READY) ? "ready" : "inflight";
-			return new Browsed(peeked.message().id(), queue, peeked.message().text(), state, peeked.deliveries());
+			MessageAttributes.Stored stored = MessageAttributes.read(peeked.message().body());
+			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
+					AttributeValue.of(stored.attributes()));
 		}
 
 	}

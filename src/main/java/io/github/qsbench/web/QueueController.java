@@ -88,8 +88,11 @@ class QueueController {
 	@Operation(summary = "Push a message; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The message: non-empty text (UTF-8 unless the Content-Type declares a charset) "
-							+ "up to qs.max-message-size (256 KiB by default)",
-					content = @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1))))
+							+ "up to qs.max-message-size (256 KiB by default); or, as application/json, "
+							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
+					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
+							@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+									schema = @Schema(implementation = BatchRequests.PushMessage.class)) }))
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "400", description = "Bad queue name, empty body, or bytes invalid in its charset",
@@ -106,6 +109,20 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		return QueueAnswers.pushed(queue,
 				this.operations.push(queue, RequestValidation.body(request, this.maxMessageBytes)));
+	}
+
+	/**
+	 * A push in JSON form, with attributes (documented with {@link #push}: one operation
+	 * in OpenAPI).
+	 */
+	@PostMapping(path = Routes.MESSAGES, consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(hidden = true)
+	ResponseEntity<Pushed> pushJson(@PathVariable String queue, HttpServletRequest request) throws IOException {
+		byte[] stored;
+		try (InputStream in = request.getInputStream()) {
+			stored = this.batches.message(in, request.getContentLengthLong());
+		}
+		return QueueAnswers.pushed(queue, this.operations.push(queue, stored));
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)

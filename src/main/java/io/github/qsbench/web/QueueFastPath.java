@@ -114,7 +114,9 @@ final class QueueFastPath extends HttpFilter {
 		int idStart = nameEnd + MESSAGES.length();
 		String method = request.getMethod();
 		boolean messages = idStart == uri.length();
-		boolean collection = messages && ("POST".equals(method) || "GET".equals(method));
+		// a push in JSON form (with attributes) is the controller's
+		boolean collection = messages
+				&& (("POST".equals(method) && !isJson(request.getContentType())) || "GET".equals(method));
 		boolean message = !messages && "DELETE".equals(method) && uri.charAt(idStart) == '/';
 		String query = request.getQueryString();
 		PollQuery poll = (query != null && collection && "GET".equals(method)) ? PollQuery.parse(query) : null;
@@ -237,6 +239,11 @@ final class QueueFastPath extends HttpFilter {
 	 * most once, as plain digits, and nothing else. Anything else (another parameter, a
 	 * repeated or percent-encoded one) goes to Spring MVC, which decodes and binds it.
 	 */
+	private static boolean isJson(String contentType) {
+		return contentType != null && contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0,
+				MediaType.APPLICATION_JSON_VALUE.length());
+	}
+
 	record PollQuery(String max, String waitSeconds) {
 
 		static PollQuery parse(String query) {

@@ -59,9 +59,9 @@ class OpenApiHttpTests {
 			}
 		}
 		assertThat(described)
-			.as("push, batch push, poll, long poll, browse, look (HEAD), purge, complete, "
+			.as("push, push in JSON form, batch push, poll, long poll, browse, look (HEAD), purge, complete, "
 					+ "batch complete, list, one queue, delete queue")
-			.isEqualTo(12);
+			.isEqualTo(13);
 
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
@@ -82,6 +82,9 @@ class OpenApiHttpTests {
 		assertThat(responses(spec, "/queues/{queue}", "delete")).containsAll(Set.of("204", "400", "404"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "delete")).containsAll(Set.of("204", "400"));
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
+			.isNotNull();
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['application/json']",
+				Map.class))
 			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
 			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");

@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -97,6 +98,61 @@ class QueueApiHttpTests {
 		assertProblem(this.http.get("/queues/peek-test/messages?peek=101"), 400, "Invalid parameter");
 		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&wait=1"), 400, "Invalid browse");
 		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&max=2"), 400, "Invalid browse");
+	}
+
+	@Test
+	void pushJson_withAttributes_returnedByPollAndBrowse() {
+		String message = """
+				{"body":"order 42","attributes":{
+				  "kind":{"type":"String","value":"order"},
+				  "total":{"type":"Number","value":"12.50"},
+				  "sig":{"type":"Binary","value":"AAH/"}}}""";
+		HttpResponse<String> pushed = this.http.send("/queues/attr-test/messages", "POST",
+				BodyPublishers.ofString(message), "application/json");
+		assertThat(pushed.statusCode()).isEqualTo(201);
+		this.http.post("/queues/attr-test/messages", "{\"looks\":\"like json, sent as text\"}");
+
+		DocumentContext browsed = JsonPath.parse(this.http.get("/queues/attr-test/messages?peek=2").body());
+		assertThat(browsed.read("$.messages[0].attributes.kind.value", String.class)).isEqualTo("order");
+		DocumentContext polled = JsonPath.parse(this.http.get("/queues/attr-test/messages?max=2").body());
+		assertThat(polled.read("$.messages[0].body", String.class)).isEqualTo("order 42");
+		assertThat(polled.read("$.messages[0].attributes", Map.class)).containsOnlyKeys("kind", "total", "sig");
+		assertThat(polled.read("$.messages[0].attributes.total.type", String.class)).isEqualTo("Number");
+		assertThat(polled.read("$.messages[0].attributes.sig.value", String.class)).isEqualTo("AAH/");
+		assertThat(polled.read("$.messages[1].body", String.class))
+			.isEqualTo("{\"looks\":\"like json, sent as text\"}");
+		assertThat(polled.read("$.messages[1]", Map.class)).as("no attributes, no field")
+			.doesNotContainKey("attributes");
+
+		assertProblem(this.http.send("/queues/attr-test/messages", "POST", BodyPublishers.ofString("{\"looks\":1}"),
+				"application/json"), 400, "Invalid message");
+		assertProblem(this.http.send("/queues/attr-test/messages", "POST",
+				BodyPublishers
+					.ofString("{\"body\":\"x\",\"attributes\":{\"n\":{\"type\":\"Number\",\"value\":\"ten\"}}}"),
+				"application/json"), 400, "Invalid message attributes");
+		assertProblem(this.http.send("/queues/attr-test/messages", "POST",
+				BodyPublishers
+					.ofString("{\"body\":\"x\",\"attributes\":{\"AWS.x\":{\"type\":\"String\",\"value\":\"v\"}}}"),
+				"application/json"), 400, "Invalid message attributes");
+		assertThat(this.http.get("/queues/attr-test/messages").statusCode()).as("nothing refused was pushed")
+			.isEqualTo(204);
+	}
+
+	@Test
+	void batch_entriesWithAttributes() {
+		String batch = """
+				{"messages":["plain",{"body":"tagged","attributes":{"k":{"type":"String.custom","value":"v"}}}]}""";
+		assertThat(this.http
+			.send("/queues/attr-batch/messages/batch", "POST", BodyPublishers.ofString(batch), "application/json")
+			.statusCode()).isEqualTo(201);
+
+		DocumentContext polled = JsonPath.parse(this.http.get("/queues/attr-batch/messages?max=2").body());
+		assertThat(polled.read("$.messages[*].body", List.class)).containsExactly("plain", "tagged");
+		assertThat(polled.read("$.messages[1].attributes.k.type", String.class)).isEqualTo("String.custom");
+		assertProblem(
+				this.http.send("/queues/attr-batch/messages/batch", "POST",
+						BodyPublishers.ofString("{\"messages\":[{\"body\":\"x\",\"extra\":1}]}"), "application/json"),
+				400, "Invalid batch");
 	}
 
 	@Test

@@ -9,21 +9,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import jakarta.servlet.http.HttpServletRequest;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -183,9 +189,9 @@ final class SqsActions {
 
 	ObjectNode sendMessage(SqsRequest request) {
 		String queue = existingQueue(request);
-		byte[] body = body(request);
-		Message message = this.queues.push(queue, body);
-		return JSON.objectNode().put("MessageId", Long.toString(message.id())).put("MD5OfMessageBody", Md5.hex(body));
+		Outgoing outgoing = outgoing(request);
+		Message message = this.queues.push(queue, outgoing.stored());
+		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
 	}
 
 	/**
@@ -199,13 +205,15 @@ final class SqsActions {
 		ArrayNode successful = answer.putArray("Successful");
 		ArrayNode failed = answer.putArray("Failed");
 		List<String> ids = new ArrayList<>(entries.size());
+		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		List<byte[]> bodies = new ArrayList<>(entries.size());
 		long total = 0;
 		for (SqsRequest entry : entries) {
 			try {
-				byte[] body = body(entry);
-				total += body.length;
-				bodies.add(body);
+				Outgoing one = outgoing(entry);
+				total += one.stored().length;
+				outgoing.add(one);
+				bodies.add(one.stored());
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
@@ -219,10 +227,10 @@ final class SqsActions {
 		if (!bodies.isEmpty()) {
 			List<Message> messages = this.queues.pushAll(queue, bodies);
 			for (int i = 0; i < messages.size(); i++) {
-				successful.addObject()
-					.put("Id", ids.get(i))
-					.put("MessageId", Long.toString(messages.get(i).id()))
-					.put("MD5OfMessageBody", Md5.hex(bodies.get(i)));
+				outgoing.get(i)
+					.answer(successful.addObject()
+						.put("Id", ids.get(i))
+						.put("MessageId", Long.toString(messages.get(i).id())));
 			}
 		}
 		return answer;
@@ -252,37 +260,169 @@ final class SqsActions {
 			}
 			receiveCount |= name.equals(ALL) || name.equals(APPROXIMATE_RECEIVE_COUNT);
 		}
-		// MessageAttributeNames: no message carries attributes yet, so none is answered
-		request.strings("MessageAttributeNames");
+		AttributeNames wanted = AttributeNames.of(request.strings("MessageAttributeNames"));
 		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
 		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration);
 		boolean withCount = receiveCount;
 		if (poll.isDone()) {
-			return received(poll.join(), withCount);
+			return received(poll.join(), withCount, wanted);
 		}
 		Consumer<ObjectNode> later = suspension.suspend(duration.plus(ASYNC_GRACE), poll::end);
-		poll.thenAccept(leases -> later.accept(received(leases, withCount)));
+		poll.thenAccept(leases -> later.accept(received(leases, withCount, wanted)));
 		return null;
 	}
 
-	private static ObjectNode received(List<Lease> leases, boolean receiveCount) {
+	private static ObjectNode received(List<Lease> leases, boolean receiveCount, AttributeNames wanted) {
 		ObjectNode answer = JSON.objectNode();
 		if (leases.isEmpty()) {
 			return answer;
 		}
 		ArrayNode messages = answer.putArray("Messages");
 		for (Lease lease : leases) {
-			byte[] body = lease.message().body();
+			MessageAttributes.Stored stored = MessageAttributes.read(lease.message().body());
 			ObjectNode message = messages.addObject()
 				.put("MessageId", Long.toString(lease.message().id()))
 				.put("ReceiptHandle", ReceiptHandles.of(lease))
-				.put("MD5OfBody", Md5.hex(body))
-				.put("Body", new String(body, StandardCharsets.UTF_8));
+				.put("MD5OfBody", Md5.hex(stored.body()))
+				.put("Body", stored.text());
 			if (receiveCount) {
 				message.putObject("Attributes").put(APPROXIMATE_RECEIVE_COUNT, Integer.toString(lease.delivery()));
 			}
+			MessageAttributes answered = wanted.select(stored.attributes());
+			if (!answered.isEmpty()) {
+				ObjectNode attributes = message.putObject("MessageAttributes");
+				answered.attributes().forEach((name, attribute) -> {
+					ObjectNode value = attributes.putObject(name).put("DataType", attribute.type());
+					value.put(attribute.isBinary() ? "BinaryValue" : "StringValue", attribute.text());
+				});
+				message.put("MD5OfMessageAttributes", Md5.ofAttributes(answered));
+			}
 		}
 		return answer;
+	}
+
+	/**
+	 * What a send pushes (body and attributes as the core keeps them) and the digests it
+	 * answers.
+	 */
+	private record Outgoing(byte[] stored, String md5OfBody, String md5OfAttributes) {
+
+		ObjectNode answer(ObjectNode answer) {
+			answer.put("MD5OfMessageBody", this.md5OfBody);
+			if (this.md5OfAttributes != null) {
+				answer.put("MD5OfMessageAttributes", this.md5OfAttributes);
+			}
+			return answer;
+		}
+
+	}
+
+	private Outgoing outgoing(SqsRequest request) {
+		byte[] body = body(request);
+		MessageAttributes attributes = messageAttributes(request);
+		byte[] stored;
+		try {
+			stored = attributes.store(body, this.maxMessageBytes);
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
+		}
+		return new Outgoing(stored, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes));
+	}
+
+	/**
+	 * {@code MessageAttributes}: each {@code {"DataType","StringValue"}} or, for
+	 * {@code Binary}, {@code {"DataType","BinaryValue"}} (base64).
+	 */
+	private static MessageAttributes messageAttributes(SqsRequest request) {
+		JsonNode given = request.members().get("MessageAttributes");
+		if (given == null || given.isNull()) {
+			return MessageAttributes.NONE;
+		}
+		if (!given.isObject()) {
+			throw SqsRequest.invalid("MessageAttributes", "must be a map");
+		}
+		Map<String, Attribute> attributes = new LinkedHashMap<>();
+		try {
+			for (Map.Entry<String, JsonNode> entry : given.properties()) {
+				JsonNode value = entry.getValue();
+				if (!value.isObject()) {
+					throw SqsRequest.invalid("MessageAttributes", "maps each name to {DataType, StringValue}");
+				}
+				if (nonEmptyList(value, "StringListValues") || nonEmptyList(value, "BinaryListValues")) {
+					throw SqsError.UNSUPPORTED_OPERATION
+						.exception("StringListValues and BinaryListValues are reserved in SQS and not supported.");
+				}
+				String type = text(value, "DataType");
+				boolean binary = type != null && type.startsWith("Binary");
+				if (text(value, binary ? "StringValue" : "BinaryValue") != null) {
+					throw SqsError.INVALID_PARAMETER_VALUE
+						.exception("Message attribute '" + entry.getKey() + "' of type " + type + " carries "
+								+ (binary ? "a BinaryValue" : "a StringValue") + " only.");
+				}
+				attributes.put(entry.getKey(),
+						Attribute.parse(type, text(value, binary ? "BinaryValue" : "StringValue")));
+			}
+			return MessageAttributes.of(attributes);
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
+		}
+	}
+
+	private static String text(JsonNode object, String field) {
+		JsonNode value = object.get(field);
+		if (value == null || value.isNull()) {
+			return null;
+		}
+		if (!value.isString()) {
+			throw SqsRequest.invalid(field, "must be a string");
+		}
+		return value.stringValue();
+	}
+
+	private static boolean nonEmptyList(JsonNode object, String field) {
+		JsonNode value = object.get(field);
+		return value != null && value.isArray() && !value.isEmpty();
+	}
+
+	/**
+	 * {@code MessageAttributeNames} of a receive: {@code All} or {@code .*}, names, and
+	 * prefixes ending in {@code .*}.
+	 */
+	private record AttributeNames(boolean all, Set<String> names, List<String> prefixes) {
+
+		static AttributeNames of(List<String> wanted) {
+			boolean all = false;
+			Set<String> names = new HashSet<>();
+			List<String> prefixes = new ArrayList<>();
+			for (String name : wanted) {
+				if (name.equals(ALL) || name.equals(".*")) {
+					all = true;
+				}
+				else if (name.endsWith(".*")) {
+					prefixes.add(name.substring(0, name.length() - 1));
+				}
+				else {
+					names.add(name);
+				}
+			}
+			return new AttributeNames(all, names, prefixes);
+		}
+
+		MessageAttributes select(MessageAttributes attributes) {
+			if (attributes.isEmpty() || this.all) {
+				return attributes;
+			}
+			Map<String, Attribute> selected = new LinkedHashMap<>();
+			attributes.attributes().forEach((name, attribute) -> {
+				if (this.names.contains(name) || this.prefixes.stream().anyMatch(name::startsWith)) {
+					selected.put(name, attribute);
+				}
+			});
+			return selected.isEmpty() ? MessageAttributes.NONE : new MessageAttributes(new TreeMap<>(selected));
+		}
+
 	}
 
 	ObjectNode deleteMessage(SqsRequest request) {
@@ -422,9 +562,9 @@ final class SqsActions {
 			throw SqsError.UNSUPPORTED_OPERATION
 				.exception("Delayed messages are not built yet: send with DelaySeconds 0 or without it.");
 		}
-		if (request.present("MessageAttributes") || request.present("MessageSystemAttributes")) {
-			throw SqsError.UNSUPPORTED_OPERATION.exception("Message attributes are not stored yet, and a message is "
-					+ "not accepted only to lose them: send it without MessageAttributes and MessageSystemAttributes.");
+		if (request.present("MessageSystemAttributes")) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
+					+ "and a message is not accepted only to lose them: send it without MessageSystemAttributes.");
 		}
 		if (request.present("MessageGroupId") || request.present("MessageDeduplicationId")) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(

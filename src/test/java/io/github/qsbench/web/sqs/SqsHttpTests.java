@@ -16,6 +16,7 @@ import io.github.qsbench.web.HttpClientSupport;
 import io.github.qsbench.web.MutableClockConfiguration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -132,6 +133,55 @@ class SqsHttpTests {
 		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(message.receiptHandle()));
 		assertThat(counts(url)).containsExactly(0, 0);
 		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+	}
+
+	@Test
+	void messageAttributes_storedAndReturned_sdkChecksTheirMd5() {
+		String url = create("sdk-attributes");
+		Map<String, MessageAttributeValue> attributes = Map.of("kind",
+				MessageAttributeValue.builder().dataType("String").stringValue("order ✓").build(), "count",
+				MessageAttributeValue.builder().dataType("Number.int").stringValue("42").build(), "blob",
+				MessageAttributeValue.builder()
+					.dataType("Binary")
+					.binaryValue(SdkBytes.fromByteArray(new byte[] { 0, 1, (byte) 0xFF }))
+					.build());
+		SendMessageResponse sent = this.sqs
+			.sendMessage(m -> m.queueUrl(url).messageBody("with attributes").messageAttributes(attributes));
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(SendMessageBatchRequestEntry.builder()
+				.id("one")
+				.messageBody("batched")
+				.messageAttributes(Map.of("kind", attributes.get("kind")))
+				.build(), entry("two", "plain")));
+
+		List<Message> all = this.sqs
+			.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).messageAttributeNames("All"))
+			.messages();
+
+		assertThat(sent.md5OfMessageAttributes()).isNotNull();
+		assertThat(all).extracting(Message::body).containsExactly("with attributes", "batched", "plain");
+		assertThat(all.get(0).messageAttributes()).isEqualTo(attributes);
+		assertThat(all.get(0).md5OfMessageAttributes()).isEqualTo(sent.md5OfMessageAttributes());
+		assertThat(all.get(1).messageAttributes()).containsOnlyKeys("kind");
+		assertThat(all.get(2).messageAttributes()).isEmpty();
+		assertThat(all.get(2).md5OfMessageAttributes()).isNull();
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("selected").messageAttributes(attributes));
+		Message selected = this.sqs.receiveMessage(r -> r.queueUrl(url).messageAttributeNames("kind", "co.*"))
+			.messages()
+			.get(0);
+		assertThat(selected.messageAttributes()).containsOnlyKeys("kind");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("unasked").messageAttributes(attributes));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages().get(0).messageAttributes())
+			.as("attributes come only when asked for")
+			.isEmpty();
+
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+				.messageBody("bad")
+				.messageAttributes(Map.of("AWS.reserved",
+						MessageAttributeValue.builder().dataType("String").stringValue("x").build()))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
 	}
 
 	@Test
@@ -317,12 +367,6 @@ class SqsHttpTests {
 			.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))));
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("delayed").delaySeconds(5)));
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
-				.messageBody("with attributes")
-				.messageAttributes(Map.of("kind",
-						MessageAttributeValue.builder().dataType("String").stringValue("test").build()))))
-			.withMessageContaining("Message attributes are not stored yet");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(60)));
 		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
