@@ -1,6 +1,9 @@
 package io.github.qsbench.application;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.qsbench.core.Capacity;
@@ -9,9 +12,10 @@ import io.github.qsbench.core.QueueServiceCore;
 import org.springframework.stereotype.Component;
 
 /**
- * The names of queues created explicitly (today by the SQS face's {@code CreateQueue}):
- * such a queue exists while it is empty, where a queue created by its first push is
- * removed by the core when it empties. Only the name is kept here, above the core: the
+ * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
+ * {@code CreateQueue}) and their dead-letter policies: such a queue exists while it is
+ * empty, where a queue created by its first push is removed by the core when it empties,
+ * and keeps default settings. Only names and policies are kept here, above the core: the
  * messages live in the core's queue of the same name, which comes and goes with them, so
  * no strategy changes. A name goes when its queue is deleted
  * ({@link QueueOperations#deleteQueue}); at most {@code qs.limits.max-queues} names are
@@ -19,13 +23,16 @@ import org.springframework.stereotype.Component;
  * here).
  *
  * <p>
- * Thread safe: one concurrent set; a name is added at most once, and the count may
+ * Thread safe: one concurrent map; a name is added at most once, and the count may
  * overshoot the cap by the number of racing creators, which is harmless.
  */
 @Component
 public class ExplicitQueues {
 
-	private final Set<String> names = ConcurrentHashMap.newKeySet();
+	/** The policy of an explicit queue that has none (a map holds no null). */
+	private static final DeadLetterPolicy NONE = new DeadLetterPolicy("", 1);
+
+	private final Map<String, DeadLetterPolicy> queues = new ConcurrentHashMap<>();
 
 	private final int maxQueues;
 
@@ -37,35 +44,59 @@ public class ExplicitQueues {
 	}
 
 	/**
-	 * Records the queue as created explicitly.
+	 * Records the queue as created explicitly, without a dead-letter policy if it is new.
 	 * @return {@code false} if it was not, because {@code qs.limits.max-queues} names are
 	 * kept already
 	 */
 	public boolean create(String queue) {
-		if (this.names.contains(queue)) {
+		if (this.queues.containsKey(queue)) {
 			return true;
 		}
-		if (this.names.size() >= this.maxQueues) {
+		if (this.queues.size() >= this.maxQueues) {
 			return false;
 		}
-		this.names.add(queue);
+		this.queues.putIfAbsent(queue, NONE);
 		return true;
+	}
+
+	/**
+	 * Sets (or, with {@code null}, removes) the dead-letter policy of an explicit queue.
+	 */
+	void deadLetters(String queue, DeadLetterPolicy policy) {
+		this.queues.replace(queue, (policy != null) ? policy : NONE);
+	}
+
+	/** The queue's dead-letter policy, {@code null} if it has none. */
+	public DeadLetterPolicy deadLetters(String queue) {
+		DeadLetterPolicy policy = this.queues.get(queue);
+		return (policy == null || policy == NONE) ? null : policy;
+	}
+
+	/** The queues whose dead-letter queue is {@code queue}, by name. */
+	public SortedSet<String> sources(String queue) {
+		SortedSet<String> sources = new TreeSet<>();
+		this.queues.forEach((name, policy) -> {
+			if (policy != NONE && policy.queue().equals(queue)) {
+				sources.add(name);
+			}
+		});
+		return sources;
 	}
 
 	/**
 	 * @return whether it was created explicitly
 	 */
 	public boolean remove(String queue) {
-		return this.names.remove(queue);
+		return this.queues.remove(queue) != null;
 	}
 
 	public boolean contains(String queue) {
-		return this.names.contains(queue);
+		return this.queues.containsKey(queue);
 	}
 
 	/** The names, in no order: a copy. */
 	public Set<String> names() {
-		return Set.copyOf(this.names);
+		return Set.copyOf(this.queues.keySet());
 	}
 
 	/** The cap on names, {@code qs.limits.max-queues}. */

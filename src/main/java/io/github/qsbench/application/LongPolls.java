@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -13,7 +14,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Lease;
 
 import org.slf4j.Logger;
@@ -47,7 +47,8 @@ final class LongPolls {
 
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
 
-	private final QueueServiceCore service;
+	/** Leases for a waiter: the application layer's lease, dead letters moved. */
+	private final BiFunction<String, Integer, List<Lease>> lease;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
 
@@ -56,8 +57,8 @@ final class LongPolls {
 	/** From construction on: the web server may take requests before this is started. */
 	private volatile boolean running = true;
 
-	LongPolls(QueueServiceCore service) {
-		this.service = service;
+	LongPolls(BiFunction<String, Integer, List<Lease>> lease) {
+		this.lease = lease;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("long-poll-timer-");
 		threads.setDaemon(true);
 		this.timer = new ScheduledThreadPoolExecutor(1, threads);
@@ -144,7 +145,7 @@ final class LongPolls {
 			if (waiter.answered) {
 				return -1;
 			}
-			leases = this.service.lease(waiter.queue, waiter.max);
+			leases = this.lease.apply(waiter.queue, waiter.max);
 			if (leases.isEmpty() && !last) {
 				return 0;
 			}

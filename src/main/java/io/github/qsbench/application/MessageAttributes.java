@@ -21,10 +21,10 @@ import java.util.TreeMap;
  * strategy changes and a message without attributes costs nothing more: its bytes are its
  * body, unchanged. A prefix starts with the byte {@code 0xFF}, which never begins UTF-8
  * text, and every body is checked to be UTF-8 before it is pushed, so a body is never
- * taken for a prefix. Layout: {@code 0xFF}, the count (one byte), then per attribute, by
- * name: name and type (each a 2-byte length and UTF-8), value (a 4-byte length and the
- * bytes: UTF-8 for {@code String} and {@code Number}, raw for {@code Binary}); then the
- * body.
+ * taken for a prefix ({@link StoredMessage} reads it back). Layout: {@code 0xFF}, the
+ * count (one byte), then per attribute, by name: name and type (each a 2-byte length and
+ * UTF-8), value (a 4-byte length and the bytes: UTF-8 for {@code String} and
+ * {@code Number}, raw for {@code Binary}); then the body.
  *
  * @param attributes by name, sorted (the order of SQS's MD5 of attributes)
  */
@@ -98,24 +98,17 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 		return stored.put(body).array();
 	}
 
-	/** A stored message read back: its body and its attributes. */
-	public record Stored(byte[] body, MessageAttributes attributes) {
-
-		public String text() {
-			return new String(this.body, StandardCharsets.UTF_8);
-		}
-
-	}
-
 	/**
-	 * Splits what the core holds into body and attributes; a message without attributes
-	 * is answered with its bytes as they are, without a copy.
+	 * Splits bytes the core holds (past any dead-letter prefix, see
+	 * {@link StoredMessage}) into body and attributes; a message without attributes is
+	 * answered with its bytes as they are, without a copy.
 	 */
-	public static Stored read(byte[] stored) {
-		if (stored.length == 0 || stored[0] != PREFIX) {
-			return new Stored(stored, NONE);
+	static StoredMessage read(byte[] stored, int from, StoredMessage.DeadLetter deadLetter) {
+		if (stored.length == from || stored[from] != PREFIX) {
+			byte[] body = (from == 0) ? stored : Arrays.copyOfRange(stored, from, stored.length);
+			return new StoredMessage(body, NONE, deadLetter);
 		}
-		ByteBuffer in = ByteBuffer.wrap(stored, 1, stored.length - 1);
+		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
 		int count = in.get();
 		SortedMap<String, Attribute> attributes = new TreeMap<>();
 		for (int i = 0; i < count; i++) {
@@ -123,16 +116,17 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 			String type = new String(bytes(in, in.getShort()), StandardCharsets.UTF_8);
 			attributes.put(name, new Attribute(type, bytes(in, in.getInt())));
 		}
-		return new Stored(Arrays.copyOfRange(stored, in.position(), stored.length), new MessageAttributes(attributes));
+		return new StoredMessage(Arrays.copyOfRange(stored, in.position(), stored.length),
+				new MessageAttributes(attributes), deadLetter);
 	}
 
-	private static byte[] bytes(ByteBuffer in, int length) {
+	static byte[] bytes(ByteBuffer in, int length) {
 		byte[] bytes = new byte[length];
 		in.get(bytes);
 		return bytes;
 	}
 
-	private static byte[] utf8(String text) {
+	static byte[] utf8(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 

@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 
+import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -16,9 +19,13 @@ import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.metrics.CoreTimeProperties;
 import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.metrics.QueueMetrics;
+import io.github.qsbench.metrics.QueueMetrics.DeadLetterOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -54,6 +61,14 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private static final Duration MAX_WAIT = Duration.ofSeconds(MAX_WAIT_SECONDS);
 
+	/** The longest lease, SQS's longest visibility timeout. */
+	public static final int MAX_LEASE_SECONDS = 43_200;
+
+	/** The longest delay, as in SQS. */
+	public static final int MAX_DELAY_SECONDS = 900;
+
+	private static final Logger logger = LoggerFactory.getLogger(QueueOperations.class);
+
 	/** Messages a purge browses at a time for those in flight. */
 	private static final int PURGE_SCAN = 1000;
 
@@ -65,17 +80,30 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final ExplicitQueues explicit;
 
+	/** Every queue's lease, {@code qs.lease-timeout}. */
+	private final long leaseSeconds;
+
 	/**
 	 * @param strategy the active strategy; wrapped in {@link CoreTimedQueueService}
 	 * unless {@code qs.metrics.core-time.enabled=false}
 	 * @param explicit the queues created explicitly, which exist while empty
 	 */
+	@Autowired
 	public QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
-			MeterRegistry registry, ExplicitQueues explicit) {
+			MeterRegistry registry, ExplicitQueues explicit, QueueServiceProperties properties) {
+		this(strategy, metrics, coreTime, registry, explicit, properties.leaseTimeout());
+	}
+
+	/**
+	 * @param leaseTimeout the lease of every delivery, as the core was built with it
+	 */
+	QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
+			MeterRegistry registry, ExplicitQueues explicit, Duration leaseTimeout) {
 		this.core = coreTime.enabled() ? new CoreTimedQueueService(strategy, registry) : strategy;
 		this.metrics = metrics;
 		this.explicit = explicit;
-		this.longPolls = new LongPolls(this.core);
+		this.leaseSeconds = leaseTimeout.toSeconds();
+		this.longPolls = new LongPolls(this::deliverable);
 	}
 
 	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
@@ -143,7 +171,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	public List<Lease> lease(String queue, int max) {
 		checkQueueName(queue);
 		checkMax(max);
-		List<Lease> leases = this.core.lease(queue, max);
+		List<Lease> leases = deliverable(queue, max);
 		counted(leases);
 		return leases;
 	}
@@ -158,7 +186,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
 			throw InvalidRequestException.outOfRange("wait", 0, MAX_WAIT_SECONDS);
 		}
-		List<Lease> ready = this.core.lease(queue, max);
+		List<Lease> ready = deliverable(queue, max);
 		if (!ready.isEmpty() || wait.isZero()) {
 			counted(ready);
 			return new LongPoll(ready);
@@ -166,6 +194,196 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		LongPoll poll = new LongPoll(this.longPolls, queue, max, this::counted);
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
+	}
+
+	/**
+	 * Leases up to {@code max} messages to a consumer: those the core leases, less the
+	 * ones due for the queue's dead-letter queue, which move there instead. Only a
+	 * redelivery can be due, so a poll of first deliveries looks up no policy.
+	 */
+	private List<Lease> deliverable(String queue, int max) {
+		List<Lease> leases = this.core.lease(queue, max);
+		for (Lease lease : leases) {
+			if (lease.delivery() > 1) {
+				return withoutDeadLetters(queue, max, leases);
+			}
+		}
+		return leases;
+	}
+
+	/**
+	 * SQS's way, which needs no strategy to change: a message delivered
+	 * {@code maxDeliveries} times whose last lease lapsed is found by the receive that
+	 * would deliver it once more, and moves. The move first completes that delivery, with
+	 * its lease, so exactly one of a move and a late completion by an earlier holder wins
+	 * (the holder then gets {@link Completion#NOT_FOUND}); then it pushes the message,
+	 * with its attributes and delivery count, to the dead-letter queue. A poll that found
+	 * only dead letters leases again.
+	 */
+	private List<Lease> withoutDeadLetters(String queue, int max, List<Lease> leases) {
+		DeadLetterPolicy policy = this.explicit.deadLetters(queue);
+		if (policy == null || !this.explicit.contains(policy.queue())) {
+			return leases;
+		}
+		List<Lease> kept = new ArrayList<>(leases.size());
+		while (true) {
+			boolean moved = false;
+			for (Lease lease : leases) {
+				if (lease.delivery() > policy.maxDeliveries()) {
+					moveToDeadLetters(queue, lease, policy.queue());
+					moved = true;
+				}
+				else {
+					kept.add(lease);
+				}
+			}
+			if (!kept.isEmpty() || !moved) {
+				return kept;
+			}
+			leases = this.core.lease(queue, max);
+		}
+	}
+
+	private void moveToDeadLetters(String queue, Lease lease, String deadLetterQueue) {
+		Message message = lease.message();
+		if (this.core.complete(queue, message.id(), lease.delivery()) != Completion.COMPLETED) {
+			return; // completed by an earlier holder since, or delivered again: not this
+					// poll's
+		}
+		byte[] stored = StoredMessage.deadLettered(message.body(), queue, lease.delivery() - 1);
+		if (pushOrReturn(deadLetterQueue, stored, queue, message.body())) {
+			this.metrics.deadLettered(DeadLetterOutcome.MOVED);
+		}
+	}
+
+	/**
+	 * Pushes a message that was taken out of {@code from} to {@code to}; if a cap refuses
+	 * it there, back to {@code from} as it was (a new message). Only if both refuse, in
+	 * the same instant (the message's room in {@code from} was freed a moment before), is
+	 * it lost: counted and logged, never silent.
+	 * @return whether it reached {@code to}
+	 */
+	private boolean pushOrReturn(String to, byte[] stored, String from, byte[] original) {
+		try {
+			this.core.push(to, stored);
+			this.longPolls.pushed(to);
+			return true;
+		}
+		catch (CapacityExceededException refused) {
+			try {
+				this.core.push(from, original);
+				this.longPolls.pushed(from);
+				this.metrics.deadLettered(DeadLetterOutcome.RETURNED);
+			}
+			catch (CapacityExceededException again) {
+				this.metrics.deadLettered(DeadLetterOutcome.LOST);
+				logger.error("A message moving from queue '{}' to '{}' was lost: caps refused it in both ({}, {})",
+						from, to, refused.limit(), again.limit());
+			}
+			return false;
+		}
+	}
+
+	/**
+	 * Moves up to {@code max} messages from a dead-letter queue back to the queue each
+	 * came from, or all to {@code to}: each as it was there (body and attributes), as a
+	 * new message that has not been delivered. Each leaves the dead-letter queue once, by
+	 * the completion of the lease this call took.
+	 * @return how many moved
+	 */
+	public int redrive(String queue, String to, int max) {
+		checkQueueName(queue);
+		if (to != null) {
+			checkQueueName(to);
+		}
+		if (max < 1) {
+			throw InvalidRequestException.outOfRange("max", 1, Integer.MAX_VALUE);
+		}
+		int moved = 0;
+		List<Lease> leased;
+		while (moved < max && !(leased = this.core.lease(queue, Math.min(MAX_BATCH, max - moved))).isEmpty()) {
+			for (Lease lease : leased) {
+				byte[] stored = lease.message().body();
+				StoredMessage.DeadLetter origin = StoredMessage.read(stored).deadLetter();
+				String target = (to != null) ? to : (origin != null) ? origin.source() : null;
+				if (target == null
+						|| this.core.complete(queue, lease.message().id(), lease.delivery()) != Completion.COMPLETED) {
+					continue; // not a dead letter and nowhere named: its lease lapses
+				}
+				if (pushOrReturn(target, StoredMessage.withoutOrigin(stored), queue, stored)) {
+					moved++;
+				}
+			}
+		}
+		this.metrics.redriven(moved);
+		return moved;
+	}
+
+	/**
+	 * The queue's settings: the service's lease and delay, its dead-letter policy.
+	 */
+	public QueueSettings settings(String queue) {
+		checkQueueName(queue);
+		return new QueueSettings(this.leaseSeconds, 0, this.explicit.deadLetters(queue));
+	}
+
+	/**
+	 * Creates the queue explicitly (it stays until deleted) or changes its settings. What
+	 * is not built yet (a lease or a delay of the queue's own) is refused, never accepted
+	 * and ignored.
+	 * @return whether this call created it
+	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
+	 * a dead-letter queue that does not exist, or is the queue itself
+	 */
+	public boolean configure(String queue, QueueSettings.Change change) {
+		checkQueueName(queue);
+		if (change.leaseSeconds() != null) {
+			if (change.leaseSeconds() < 0 || change.leaseSeconds() > MAX_LEASE_SECONDS) {
+				throw InvalidRequestException.outOfRange("leaseSeconds", 0, MAX_LEASE_SECONDS);
+			}
+			if (change.leaseSeconds() != this.leaseSeconds) {
+				throw notBuilt("leaseSeconds", "a queue's own lease is not built yet: every queue leases for "
+						+ this.leaseSeconds + " s (qs.lease-timeout)");
+			}
+		}
+		if (change.delaySeconds() != null) {
+			if (change.delaySeconds() < 0 || change.delaySeconds() > MAX_DELAY_SECONDS) {
+				throw InvalidRequestException.outOfRange("delaySeconds", 0, MAX_DELAY_SECONDS);
+			}
+			if (change.delaySeconds() != 0) {
+				throw notBuilt("delaySeconds", "delayed messages are not built yet: every queue's delay is 0");
+			}
+		}
+		DeadLetterPolicy policy = change.deadLetters();
+		if (policy != null && policy != QueueSettings.Change.REMOVE) {
+			checkQueueName(policy.queue());
+			if (policy.queue().equals(queue)) {
+				throw new InvalidRequestException("Invalid dead-letter queue",
+						"A queue cannot be its own dead-letter queue.");
+			}
+			if (!this.explicit.contains(policy.queue())) {
+				throw new InvalidRequestException("Invalid dead-letter queue", "Dead-letter queue '" + policy.queue()
+						+ "' does not exist: create it first (PUT /queues/" + policy.queue() + ").");
+			}
+		}
+		boolean created = !this.explicit.contains(queue);
+		if (!this.explicit.create(queue)) {
+			throw new CapacityExceededException(Capacity.Limit.QUEUES, this.explicit.maxQueues());
+		}
+		if (policy != null) {
+			this.explicit.deadLetters(queue, (policy == QueueSettings.Change.REMOVE) ? null : policy);
+		}
+		return created;
+	}
+
+	/** The queues whose dead-letter queue this is, by name. */
+	public SortedSet<String> deadLetterSources(String queue) {
+		checkQueueName(queue);
+		return this.explicit.sources(queue);
+	}
+
+	private static InvalidRequestException notBuilt(String setting, String why) {
+		return new InvalidRequestException("Setting not supported", "Setting " + setting + ": " + why + ".");
 	}
 
 	/** Whether a poll would find a message now; leases nothing. */
@@ -285,6 +503,12 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		boolean existed = this.explicit.remove(queue) | this.core.queue(queue).isPresent();
 		purge(queue);
 		return existed;
+	}
+
+	/** Whether the queue was created explicitly (it stays until deleted). */
+	public boolean isExplicit(String queue) {
+		checkQueueName(queue);
+		return this.explicit.contains(queue);
 	}
 
 	/** Whether the queue was created explicitly or holds messages now. */

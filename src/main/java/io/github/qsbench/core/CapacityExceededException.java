@@ -10,7 +10,7 @@ public final class CapacityExceededException extends RuntimeException {
 
 	private final long max;
 
-	CapacityExceededException(Capacity.Limit limit, long max) {
+	public CapacityExceededException(Capacity.Limit limit, long max) {
 		super(limit.property() + " reached (" + max + ")", null, false, false);
 		this.limit = limit;
 		this.max = max;

@@ -2,6 +2,7 @@ package io.github.qsbench.metrics;
 
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.github.qsbench.core.QueueServiceCore;
@@ -43,6 +44,10 @@ public class QueueMetrics {
 
 	private final Map<Capacity.Limit, Counter> refused;
 
+	private final Map<DeadLetterOutcome, Counter> deadLettered = new EnumMap<>(DeadLetterOutcome.class);
+
+	private final Counter redriven;
+
 	private final QueueServiceCore service;
 
 	public QueueMetrics(MeterRegistry registry, QueueServiceCore service) {
@@ -57,6 +62,17 @@ public class QueueMetrics {
 			.register(registry);
 		this.completed = Counter.builder("qs.messages.completed")
 			.description("Messages completed by their consumer")
+			.register(registry);
+		for (DeadLetterOutcome outcome : DeadLetterOutcome.values()) {
+			this.deadLettered.put(outcome, Counter.builder("qs.messages.deadlettered")
+				.description("Messages delivered maxDeliveries times whose last lease lapsed, by what became of them: "
+						+ "moved to the dead-letter queue, returned to their queue (a cap refused them there), lost "
+						+ "(caps refused them in both)")
+				.tag("outcome", outcome.tag())
+				.register(registry));
+		}
+		this.redriven = Counter.builder("qs.messages.redriven")
+			.description("Messages moved out of a dead-letter queue by a redrive")
 			.register(registry);
 		this.purgedReady = purged(registry, "ready");
 		this.purgedInFlight = purged(registry, "inflight");
@@ -146,6 +162,26 @@ public class QueueMetrics {
 		this.purgedInFlight.increment(inFlight);
 	}
 
+	/** A message due for its dead-letter queue, and what became of it. */
+	public void deadLettered(DeadLetterOutcome outcome) {
+		this.deadLettered.get(outcome).increment();
+	}
+
+	public void redriven(int messages) {
+		this.redriven.increment(messages);
+	}
+
+	/** What became of a message due for its dead-letter queue. */
+	public enum DeadLetterOutcome {
+
+		MOVED, RETURNED, LOST;
+
+		String tag() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
+
 	/** Messages completed by one DELETE or completions batch. */
 	public void completed(int messages) {
 		this.completed.increment(messages);
@@ -158,8 +194,19 @@ public class QueueMetrics {
 	 */
 	private double inflight() {
 		double held = this.service.heldCount();
-		return Math.max(0,
-				Math.min(held, this.firstDeliveries.count() - this.completed.count() - this.purgedInFlight.count()));
+		return Math.max(0, Math.min(held,
+				this.firstDeliveries.count() - this.completed.count() - this.purgedInFlight.count() - deadLettered()));
+	}
+
+	/**
+	 * Delivered messages that left their queue for its dead-letter queue (or tried to).
+	 */
+	private double deadLettered() {
+		double total = 0;
+		for (Counter counter : this.deadLettered.values()) {
+			total += counter.count();
+		}
+		return total;
 	}
 
 	private double ready() {

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
@@ -33,13 +36,14 @@ final class MessageResponses {
 	 * (also sent as the {@code ETag}).
 	 */
 	record Delivered(long id, String queue, String body, int deliveries, String lease,
-			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes) {
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
 		static Delivered of(String queue, Lease lease) {
 			Message message = lease.message();
-			MessageAttributes.Stored stored = MessageAttributes.read(message.body());
+			StoredMessage stored = StoredMessage.read(message.body());
 			return new Delivered(message.id(), queue, stored.text(), lease.delivery(), LeaseTokens.token(lease),
-					AttributeValue.of(stored.attributes()));
+					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
 		}
 
 	}
@@ -63,13 +67,14 @@ final class MessageResponses {
 
 	/** A message as a browse saw it: nothing leased, so no lease. */
 	record Browsed(long id, String queue, String body, String state, int deliveries,
-			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes) {
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
 		static Browsed of(String queue, Peeked peeked) {
 			String state = (peeked.state() == Peeked.State.READY) ? "ready" : "inflight";
-			MessageAttributes.Stored stored = MessageAttributes.read(peeked.message().body());
+			StoredMessage stored = StoredMessage.read(peeked.message().body());
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
-					AttributeValue.of(stored.attributes()));
+					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
 		}
 
 	}
@@ -79,6 +84,46 @@ final class MessageResponses {
 
 		static BrowsedBatch of(String queue, List<Peeked> peeked) {
 			return new BrowsedBatch(peeked.stream().map(one -> Browsed.of(queue, one)).toList());
+		}
+
+	}
+
+	/**
+	 * A queue as {@code GET /queues/{queue}} shows it: its counts (nothing is delayed
+	 * yet: delays are not built), its settings, and whether it was created explicitly.
+	 */
+	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit) {
+
+		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit) {
+			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0, 0,
+					SettingsView.of(settings), explicit);
+		}
+
+	}
+
+	/** A queue's settings; without a dead-letter queue, its two fields are left out. */
+	record SettingsView(long leaseSeconds, int delaySeconds,
+			@JsonInclude(JsonInclude.Include.NON_NULL) Integer maxDeliveries,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue) {
+
+		static SettingsView of(QueueSettings settings) {
+			DeadLetterPolicy policy = settings.deadLetters();
+			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(),
+					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null);
+		}
+
+	}
+
+	/** The answer to a redrive. */
+	record Redriven(int moved) {
+	}
+
+	/** Where a dead letter came from, as polls and browses show it. */
+	record DeadLetterView(String source, int deliveries) {
+
+		static DeadLetterView of(StoredMessage stored) {
+			StoredMessage.DeadLetter origin = stored.deadLetter();
+			return (origin != null) ? new DeadLetterView(origin.source(), origin.deliveries()) : null;
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
+import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueStats;
@@ -19,7 +20,9 @@ import io.github.qsbench.web.MessageResponses.Delivered;
 import io.github.qsbench.web.MessageResponses.DeliveredBatch;
 import io.github.qsbench.web.MessageResponses.Pushed;
 import io.github.qsbench.web.MessageResponses.PushedBatch;
+import io.github.qsbench.web.MessageResponses.QueueView;
 import io.github.qsbench.web.MessageResponses.Queues;
+import io.github.qsbench.web.MessageResponses.Redriven;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -34,6 +37,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
@@ -41,6 +45,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
@@ -76,12 +81,12 @@ class QueueController {
 
 	private final int maxMessageBytes;
 
-	private final BatchRequests batches;
+	private final JsonRequests json;
 
 	QueueController(QueueOperations operations, QueueServiceProperties properties) {
 		this.operations = operations;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
-		this.batches = new BatchRequests(this.maxMessageBytes);
+		this.json = new JsonRequests(this.maxMessageBytes);
 	}
 
 	@PostMapping(Routes.MESSAGES)
@@ -92,7 +97,7 @@ class QueueController {
 							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
 					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
 							@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-									schema = @Schema(implementation = BatchRequests.PushMessage.class)) }))
+									schema = @Schema(implementation = JsonRequests.PushMessage.class)) }))
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "400", description = "Bad queue name, empty body, or bytes invalid in its charset",
@@ -120,7 +125,7 @@ class QueueController {
 	ResponseEntity<Pushed> pushJson(@PathVariable String queue, HttpServletRequest request) throws IOException {
 		byte[] stored;
 		try (InputStream in = request.getInputStream()) {
-			stored = this.batches.message(in, request.getContentLengthLong());
+			stored = this.json.message(in, request.getContentLengthLong());
 		}
 		return QueueAnswers.pushed(queue, this.operations.push(queue, stored));
 	}
@@ -130,7 +135,7 @@ class QueueController {
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The bodies: each non-empty, at most qs.max-message-size in UTF-8",
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = BatchRequests.PushBatch.class))))
+							schema = @Schema(implementation = JsonRequests.PushBatch.class))))
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
 	@ApiResponse(responseCode = "400",
 			description = "Bad queue name, malformed batch, no or over 100 bodies, an empty body or one that is not text",
@@ -149,7 +154,7 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		List<byte[]> bodies;
 		try (InputStream in = request.getInputStream()) {
-			bodies = this.batches.bodies(in, request.getContentLengthLong());
+			bodies = this.json.bodies(in, request.getContentLengthLong());
 		}
 		return QueueAnswers.pushed(queue, this.operations.pushAll(queue, bodies));
 	}
@@ -303,7 +308,7 @@ class QueueController {
 					+ "the results say, per entry and in order, the status that DELETE would have answered",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = BatchRequests.CompletionBatch.class))))
+							schema = @Schema(implementation = JsonRequests.CompletionBatch.class))))
 	@ApiResponse(responseCode = "200",
 			description = "Every entry tried; each result is 204 completed, 404 no such message, "
 					+ "409 never delivered, or 412 its lease is no longer current")
@@ -319,7 +324,7 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		List<ToComplete> entries;
 		try (InputStream in = request.getInputStream()) {
-			entries = this.batches.completions(in, request.getContentLengthLong());
+			entries = this.json.completions(in, request.getContentLengthLong());
 		}
 		List<Completion> completions = this.operations.completeAll(queue, entries);
 		List<CompletionResult> results = new ArrayList<>(entries.size());
@@ -336,15 +341,85 @@ class QueueController {
 	}
 
 	@GetMapping(Routes.QUEUE)
-	@Operation(summary = "One queue's ready and in-flight counts")
+	@Operation(summary = "One queue: its counts, its settings, and whether it was created explicitly")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
 	@ApiResponse(responseCode = "400", description = "Bad queue name",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such queue (never pushed to, or emptied and removed)",
+	@ApiResponse(responseCode = "404",
+			description = "No such queue (never created nor pushed to, or emptied and removed, or deleted)",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	QueueStats queue(@PathVariable @Parameter(description = QUEUE_NAME,
+	QueueView queue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
-		return this.operations.queue(queue).orElseThrow(() -> noSuchQueue(queue));
+		QueueStats stats = this.operations.queue(queue).orElse(null);
+		boolean explicit = this.operations.isExplicit(queue);
+		if (stats == null && !explicit) {
+			throw noSuchQueue(queue);
+		}
+		return QueueView.of(queue, stats, this.operations.settings(queue), explicit);
+	}
+
+	@PutMapping(path = Routes.QUEUE, consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Create a queue with settings, or change its settings",
+			description = "A queue created here stays, empty or not, until deleted; one created by its first push "
+					+ "is removed when empty. Fields left out keep their value. maxDeliveries (1 to 1000) and "
+					+ "deadLetterQueue (an existing queue created here, or null for none) come together. "
+					+ "leaseSeconds (0 to 43200) and delaySeconds (0 to 900) are accepted only at the service's "
+					+ "values (qs.lease-timeout, 0): a queue's own lease and delay are not built yet, nor "
+					+ "retentionSeconds.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = SettingsBody.class))))
+	@ApiResponse(responseCode = "201", description = "Created")
+	@ApiResponse(responseCode = "200", description = "Settings changed")
+	@ApiResponse(responseCode = "400", description = "Bad queue name or settings",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<QueueView> configure(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
+		QueueSettings.Change change;
+		try (InputStream in = request.getInputStream()) {
+			change = this.json.settings(in, request.getContentLengthLong());
+		}
+		boolean created = this.operations.configure(queue, change);
+		QueueView view = QueueView.of(queue, this.operations.queue(queue).orElse(null), this.operations.settings(queue),
+				true);
+		return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(view);
+	}
+
+	@PostMapping(Routes.REDRIVE)
+	@Operation(summary = "Move dead letters back to the queues they came from, or all to one queue",
+			description = "Up to max (all if left out) messages leave this dead-letter queue, each as it was in "
+					+ "its source: body and attributes, not yet delivered.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = RedriveBody.class))))
+	@ApiResponse(responseCode = "200", description = "{\"moved\":n}")
+	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	Redriven redrive(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			HttpServletRequest request) throws IOException {
+		JsonRequests.Redrive redrive;
+		try (InputStream in = request.getInputStream()) {
+			redrive = this.json.redrive(in, request.getContentLengthLong());
+		}
+		return new Redriven(this.operations.redrive(queue, redrive.to(),
+				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE));
+	}
+
+	/** A {@code PUT}'s body, as the OpenAPI description shows it. */
+	@Schema(name = "QueueSettings", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record SettingsBody(@Schema(minimum = "0", maximum = "43200") Integer leaseSeconds,
+			@Schema(minimum = "0", maximum = "900") Integer delaySeconds,
+			@Schema(minimum = "1", maximum = "1000") Integer maxDeliveries,
+			@Schema(nullable = true, pattern = QUEUE_PATTERN) String deadLetterQueue) {
+	}
+
+	/** A redrive's body, as the OpenAPI description shows it. */
+	@Schema(name = "Redrive", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record RedriveBody(@Schema(pattern = QUEUE_PATTERN) String to, @Schema(minimum = "1") Integer max) {
 	}
 
 	private static ApiProblem noSuchQueue(String queue) {

@@ -25,6 +25,8 @@ final class Routes {
 
 	static final String BATCH = MESSAGES + "/" + BATCH_SEGMENT;
 
+	static final String REDRIVE = QUEUE + "/redrive";
+
 	static final String COMPLETIONS = MESSAGES + "/" + COMPLETIONS_SEGMENT;
 
 	/** The full patterns, as Spring MVC tags {@code http.server.requests} with them. */

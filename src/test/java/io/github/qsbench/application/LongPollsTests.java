@@ -42,7 +42,7 @@ class LongPollsTests {
 
 	private QueueServiceCore service = create(Strategy.CONCURRENT_ATOMIC);
 
-	private LongPolls longPolls = new LongPolls(this.service);
+	private LongPolls longPolls = new LongPolls(this.service::lease);
 
 	@AfterEach
 	void stopTimer() {
@@ -63,7 +63,7 @@ class LongPollsTests {
 	void waitersRacingPushes_noLostWakeUp_noDuplicate(Strategy strategy) throws Exception {
 		this.longPolls.destroy();
 		this.service = create(strategy);
-		this.longPolls = new LongPolls(this.service);
+		this.longPolls = new LongPolls(this.service::lease);
 		int waitersPerQueue = 8;
 		Answers answers = new Answers(ROUNDS * waitersPerQueue);
 		List<Runnable> tasks = new ArrayList<>();

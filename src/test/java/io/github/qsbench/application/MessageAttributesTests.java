@@ -22,7 +22,7 @@ class MessageAttributesTests {
 		byte[] stored = MessageAttributes.of(Map.of()).store(body, MAX);
 
 		assertThat(stored).isSameAs(body);
-		MessageAttributes.Stored read = MessageAttributes.read(stored);
+		StoredMessage read = StoredMessage.read(stored);
 		assertThat(read.body()).isSameAs(body);
 		assertThat(read.attributes().isEmpty()).isTrue();
 	}
@@ -35,7 +35,7 @@ class MessageAttributesTests {
 		given.put("blob", Attribute.parse("Binary", "AAH/"));
 
 		byte[] stored = MessageAttributes.of(given).store("body ✓".getBytes(StandardCharsets.UTF_8), MAX);
-		MessageAttributes.Stored read = MessageAttributes.read(stored);
+		StoredMessage read = StoredMessage.read(stored);
 
 		assertThat(read.text()).isEqualTo("body ✓");
 		assertThat(read.attributes().attributes().keySet()).containsExactly("blob", "count", "zeta");

@@ -64,7 +64,7 @@ class PurgeTests {
 		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		this.explicit = new ExplicitQueues(this.core);
 		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
-				new CoreTimeProperties(true), this.registry, this.explicit);
+				new CoreTimeProperties(true), this.registry, this.explicit, LEASE);
 	}
 
 	@AfterEach

@@ -22,6 +22,7 @@ import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Completion;
@@ -279,7 +280,7 @@ final class SqsActions {
 		}
 		ArrayNode messages = answer.putArray("Messages");
 		for (Lease lease : leases) {
-			MessageAttributes.Stored stored = MessageAttributes.read(lease.message().body());
+			StoredMessage stored = StoredMessage.read(lease.message().body());
 			ObjectNode message = messages.addObject()
 				.put("MessageId", Long.toString(lease.message().id()))
 				.put("ReceiptHandle", ReceiptHandles.of(lease))

@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -28,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * before anything is pushed or completed; how many entries a batch may hold is the
  * application layer's to check.
  */
-final class BatchRequests {
+final class JsonRequests {
 
 	/** Entries a batch may carry, and messages a poll may deliver at once. */
 	static final int MAX_ENTRIES = QueueOperations.MAX_BATCH;
@@ -45,7 +47,7 @@ final class BatchRequests {
 
 	private final int maxRequestBytes;
 
-	BatchRequests(int maxMessageBytes) {
+	JsonRequests(int maxMessageBytes) {
 		this.maxMessageBytes = maxMessageBytes;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
 				(long) MAX_ENTRIES * maxMessageBytes + JSON_OVERHEAD_BYTES);
@@ -75,7 +77,7 @@ final class BatchRequests {
 		}
 		List<byte[]> bodies = new ArrayList<>(entries.size());
 		for (JsonNode entry : entries) {
-			bodies.add(entry.isString() ? body(entry.stringValue()) : message(entry, BatchRequests::malformed));
+			bodies.add(entry.isString() ? body(entry.stringValue()) : message(entry, JsonRequests::malformed));
 		}
 		return bodies;
 	}
@@ -96,11 +98,11 @@ final class BatchRequests {
 		if (bytes.length > max) {
 			throw messageTooLarge(max);
 		}
-		JsonNode root = parse(bytes, BatchRequests::malformedMessage);
+		JsonNode root = parse(bytes, JsonRequests::malformedMessage);
 		if (root == null || !root.isObject()) {
 			throw malformedMessage("The body must be {\"body\":\"...\",\"attributes\":{...}}.");
 		}
-		return message(root, BatchRequests::malformedMessage);
+		return message(root, JsonRequests::malformedMessage);
 	}
 
 	private byte[] message(JsonNode object, Function<String, ApiProblem> malformed) {
@@ -156,6 +158,137 @@ final class BatchRequests {
 				throw ApiProblem.badRequest(ex.title(), ex.detail());
 			}
 		}
+	}
+
+	/**
+	 * A {@code PUT} of a queue's settings: any of {@code leaseSeconds},
+	 * {@code delaySeconds}, {@code maxDeliveries} and {@code deadLetterQueue} (a name, or
+	 * {@code null} to remove the dead-letter queue); {@code maxDeliveries} and
+	 * {@code deadLetterQueue} come together.
+	 * @throws ApiProblem 400 for a malformed body, a field not known, or
+	 * {@code retentionSeconds}, which is not built yet
+	 */
+	QueueSettings.Change settings(InputStream in, long declaredLength) throws IOException {
+		long max = JSON_OVERHEAD_BYTES;
+		if (declaredLength > max) {
+			throw ApiProblem.tooLarge("Settings too large", "Settings are at most " + max + " bytes of JSON.");
+		}
+		byte[] bytes = in.readNBytes((int) max + 1);
+		if (bytes.length > max) {
+			throw ApiProblem.tooLarge("Settings too large", "Settings are at most " + max + " bytes of JSON.");
+		}
+		JsonNode root = (bytes.length == 0) ? null : parse(bytes, JsonRequests::invalidSettings);
+		if (bytes.length == 0) {
+			return new QueueSettings.Change(null, null, null);
+		}
+		if (root == null || !root.isObject()) {
+			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, maxDeliveries "
+					+ "and deadLetterQueue.");
+		}
+		Long lease = null;
+		Integer delay = null;
+		Integer maxDeliveries = null;
+		String deadLetterQueue = null;
+		boolean deadLetterQueueGiven = false;
+		for (Map.Entry<String, JsonNode> field : root.properties()) {
+			JsonNode value = field.getValue();
+			switch (field.getKey()) {
+				case "leaseSeconds" -> lease = (long) whole(field.getKey(), value);
+				case "delaySeconds" -> delay = whole(field.getKey(), value);
+				case "maxDeliveries" -> maxDeliveries = whole(field.getKey(), value);
+				case "deadLetterQueue" -> {
+					if (!value.isString() && !value.isNull()) {
+						throw invalidSettings("'deadLetterQueue' is a queue's name, or null for none.");
+					}
+					deadLetterQueue = value.isNull() ? null : value.stringValue();
+					deadLetterQueueGiven = true;
+				}
+				case "retentionSeconds" -> throw ApiProblem.badRequest("Setting not supported",
+						"Setting retentionSeconds: retention is not built yet; messages stay until completed.");
+				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, maxDeliveries and "
+						+ "deadLetterQueue; '" + field.getKey() + "' is not one.");
+			}
+		}
+		DeadLetterPolicy policy = null;
+		if (deadLetterQueueGiven && deadLetterQueue == null) {
+			if (maxDeliveries != null) {
+				throw invalidSettings("maxDeliveries needs a deadLetterQueue.");
+			}
+			policy = QueueSettings.Change.REMOVE;
+		}
+		else if (deadLetterQueueGiven || maxDeliveries != null) {
+			if (deadLetterQueue == null || maxDeliveries == null) {
+				throw invalidSettings("maxDeliveries and deadLetterQueue come together.");
+			}
+			try {
+				policy = new DeadLetterPolicy(deadLetterQueue, maxDeliveries);
+			}
+			catch (InvalidRequestException ex) {
+				throw ApiProblem.badRequest(ex.title(), ex.detail());
+			}
+		}
+		return new QueueSettings.Change(lease, delay, policy);
+	}
+
+	private static int whole(String name, JsonNode value) {
+		if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+			throw invalidSettings("'" + name + "' must be a whole number.");
+		}
+		return value.intValue();
+	}
+
+	private static ApiProblem invalidSettings(String detail) {
+		return ApiProblem.badRequest("Invalid settings", detail);
+	}
+
+	/**
+	 * A redrive's optional {@code {"to":"queue","max":N}}.
+	 * @return {@code to} (or {@code null}) and {@code max} (or {@code null})
+	 */
+	Redrive redrive(InputStream in, long declaredLength) throws IOException {
+		byte[] bytes = in.readNBytes(JSON_OVERHEAD_BYTES + 1);
+		if (declaredLength > JSON_OVERHEAD_BYTES || bytes.length > JSON_OVERHEAD_BYTES) {
+			throw ApiProblem.tooLarge("Redrive too large", "A redrive is at most " + JSON_OVERHEAD_BYTES + " bytes.");
+		}
+		if (bytes.length == 0) {
+			return new Redrive(null, null);
+		}
+		JsonNode root = parse(bytes, JsonRequests::invalidRedrive);
+		if (root == null || !root.isObject()) {
+			throw invalidRedrive("The body is {\"to\":\"queue\",\"max\":N}, both optional.");
+		}
+		String to = null;
+		Integer max = null;
+		for (Map.Entry<String, JsonNode> field : root.properties()) {
+			JsonNode value = field.getValue();
+			switch (field.getKey()) {
+				case "to" -> {
+					if (!value.isString()) {
+						throw invalidRedrive("'to' is a queue's name.");
+					}
+					to = value.stringValue();
+				}
+				case "max" -> {
+					if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()
+							|| value.intValue() < 1) {
+						throw invalidRedrive("'max' is a whole number, at least 1.");
+					}
+					max = value.intValue();
+				}
+				default -> throw invalidRedrive("A redrive has only 'to' and 'max'.");
+			}
+		}
+		return new Redrive(to, max);
+	}
+
+	private static ApiProblem invalidRedrive(String detail) {
+		return ApiProblem.badRequest("Invalid redrive", detail);
+	}
+
+	/**
+	 * A redrive's request: where to ({@code null}: each message's source) and how many.
+	 */
+	record Redrive(String to, Integer max) {
 	}
 
 	private byte[] body(String text) {
@@ -217,7 +350,7 @@ final class BatchRequests {
 		if (bytes.length > this.maxRequestBytes) {
 			throw tooLarge();
 		}
-		return parse(bytes, BatchRequests::malformed);
+		return parse(bytes, JsonRequests::malformed);
 	}
 
 	private JsonNode parse(byte[] bytes, Function<String, ApiProblem> malformed) {

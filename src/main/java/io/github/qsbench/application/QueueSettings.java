@@ -1,0 +1,23 @@
+package io.github.qsbench.application;
+
+/**
+ * A queue's settings as both faces show them. The lease and the delay are the service's
+ * for every queue ({@code qs.lease-timeout}, no delay): a lease or delay of a queue's own
+ * is not built yet. The dead-letter policy is the queue's own, {@code null} for none.
+ */
+public record QueueSettings(long leaseSeconds, int delaySeconds, DeadLetterPolicy deadLetters) {
+
+	/**
+	 * A change of settings, as a {@code PUT} or {@code SetQueueAttributes} asks for it:
+	 * {@code null} leaves a setting as it is.
+	 *
+	 * @param deadLetters the new policy; {@link #REMOVE} removes it
+	 */
+	public record Change(Long leaseSeconds, Integer delaySeconds, DeadLetterPolicy deadLetters) {
+
+		/** A change of {@code deadLetters} that removes the policy. */
+		public static final DeadLetterPolicy REMOVE = new DeadLetterPolicy("", 1);
+
+	}
+
+}

@@ -1,0 +1,257 @@
+package io.github.qsbench.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.application.MessageAttributes.Attribute;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Queue settings and dead letters, written once above the core, held to their contract
+ * for every strategy with the injected clock: a message delivered {@code maxDeliveries}
+ * times moves to the dead-letter queue when its last lease lapses, exactly once, with
+ * body, attributes and delivery count, whether a late completion races it or not; a
+ * redrive moves it back.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Strategy.class)
+class DeadLetterTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	@Parameter
+	Strategy strategy;
+
+	private final MutableClock clock = new MutableClock();
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private QueueServiceCore core;
+
+	private QueueOperations operations;
+
+	@BeforeEach
+	void create() {
+		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
+		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
+				new CoreTimeProperties(true), this.registry, new ExplicitQueues(this.core), LEASE);
+		assertThat(this.operations.configure("dlq", change(null))).isTrue();
+		assertThat(this.operations.configure("q", change(new DeadLetterPolicy("dlq", 2)))).isTrue();
+	}
+
+	@AfterEach
+	void close() {
+		this.operations.destroy();
+		this.core.close();
+	}
+
+	@Test
+	void lastLeaseLapses_movesWithBodyAttributesAndDeliveries() {
+		byte[] stored = MessageAttributes.of(Map.of("kind", Attribute.parse("String", "order")))
+			.store(utf8("poison"), 1024);
+		this.operations.push("q", stored);
+		leaseAndLapse("q", 1);
+		leaseAndLapse("q", 2);
+
+		assertThat(this.operations.lease("q", 10)).as("a third delivery would exceed maxDeliveries").isEmpty();
+
+		List<Lease> dead = this.operations.lease("dlq", 10);
+		assertThat(dead).hasSize(1);
+		StoredMessage read = StoredMessage.read(dead.get(0).message().body());
+		assertThat(read.text()).isEqualTo("poison");
+		assertThat(read.attributes().attributes()).containsOnlyKeys("kind");
+		assertThat(read.deadLetter()).isEqualTo(new StoredMessage.DeadLetter("q", 2));
+		assertThat(moved()).isOne();
+		assertThat(this.core.heldCount()).isOne();
+	}
+
+	@Test
+	void lateCompletionBeforeTheMove_wins_andNothingMoves() {
+		this.operations.push("q", utf8("slow"));
+		leaseAndLapse("q", 1);
+		Lease last = leaseAndLapse("q", 2);
+
+		assertThat(this.operations.complete("q", last.message().id(), null)).isEqualTo(Completion.COMPLETED);
+
+		assertThat(this.operations.lease("q", 10)).isEmpty();
+		assertThat(this.operations.lease("dlq", 10)).isEmpty();
+		assertThat(moved()).isZero();
+	}
+
+	@Test
+	void moveBeforeTheLateCompletion_holderGetsNotFound() {
+		this.operations.push("q", utf8("slow"));
+		leaseAndLapse("q", 1);
+		Lease last = leaseAndLapse("q", 2);
+		this.operations.push("q", utf8("next"));
+
+		List<Lease> polled = this.operations.lease("q", 10);
+
+		assertThat(polled).extracting(lease -> StoredMessage.read(lease.message().body()).text())
+			.as("the dead letter moved, the next message is delivered")
+			.containsExactly("next");
+		assertThat(this.operations.complete("q", last.message().id(), null)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.operations.lease("dlq", 10)).hasSize(1);
+	}
+
+	@Test
+	void redrive_backToTheSourceOrElsewhere_asNewUndeliveredMessages() {
+		for (String body : List.of("a", "b", "c")) {
+			this.operations.push("q", utf8(body));
+		}
+		this.operations.lease("q", 3);
+		this.clock.advance(LEASE);
+		this.operations.lease("q", 3);
+		this.clock.advance(LEASE);
+		assertThat(this.operations.lease("q", 3)).isEmpty();
+
+		assertThat(this.operations.redrive("dlq", null, 2)).isEqualTo(2);
+		assertThat(this.operations.redrive("dlq", "elsewhere", 10)).isEqualTo(1);
+
+		List<Lease> back = this.operations.lease("q", 10);
+		assertThat(back).extracting(Lease::delivery).containsOnly(1);
+		assertThat(back).extracting(lease -> StoredMessage.read(lease.message().body()).deadLetter())
+			.containsOnlyNulls();
+		assertThat(this.operations.lease("elsewhere", 10)).hasSize(1);
+		assertThat(back.size()).isEqualTo(2);
+		assertThat(this.operations.queue("dlq")).isEmpty();
+		assertThat(this.registry.get("qs.messages.redriven").counter().count()).isEqualTo(3);
+	}
+
+	@Test
+	void settings_validatedAndShown() {
+		assertThat(this.operations.settings("q").deadLetters()).isEqualTo(new DeadLetterPolicy("dlq", 2));
+		assertThat(this.operations.deadLetterSources("dlq")).containsExactly("q");
+		assertInvalid(() -> this.operations.configure("x", change(new DeadLetterPolicy("missing", 1))),
+				"does not exist");
+		assertInvalid(() -> this.operations.configure("dlq", change(new DeadLetterPolicy("dlq", 1))), "its own");
+		assertInvalid(() -> new DeadLetterPolicy("dlq", 1001), "maxDeliveries");
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(60L, null, null)), "not built yet");
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(43_201L, null, null)),
+				"leaseSeconds");
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 5, null)), "not built yet");
+		assertThat(this.operations.configure("q", new QueueSettings.Change(LEASE.toSeconds(), 0, null))).isFalse();
+		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
+
+		this.operations.configure("q", change(QueueSettings.Change.REMOVE));
+		assertThat(this.operations.settings("q").deadLetters()).isNull();
+		assertThat(this.operations.deadLetterSources("dlq")).isEmpty();
+	}
+
+	/**
+	 * Polls that move dead letters race late holders completing the same messages: each
+	 * message ends exactly once, completed or dead-lettered.
+	 */
+	@Test
+	void deadLetterMovesRacingLateCompletions_eachMessageEndsOnce() throws Exception {
+		this.operations.configure("q", change(new DeadLetterPolicy("dlq", 1)));
+		int messages = 2_000;
+		for (int i = 0; i < messages; i++) {
+			this.operations.push("q", utf8("m" + i));
+		}
+		List<Lease> held = new ArrayList<>();
+		List<Lease> leased;
+		while (!(leased = this.operations.lease("q", 100)).isEmpty()) {
+			held.addAll(leased);
+		}
+		this.clock.advance(LEASE);
+		Set<String> completedLate = ConcurrentHashMap.newKeySet();
+		CyclicBarrier start = new CyclicBarrier(4);
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> tasks = new ArrayList<>();
+			for (int t = 0; t < 2; t++) {
+				int from = t;
+				tasks.add(pool.submit(() -> {
+					start.await();
+					for (int i = from; i < held.size(); i += 2) {
+						Lease lease = held.get(i);
+						if (this.operations.complete("q", lease.message().id(), null) == Completion.COMPLETED) {
+							completedLate.add(StoredMessage.read(lease.message().body()).text());
+						}
+					}
+					return null;
+				}));
+				tasks.add(pool.submit(() -> {
+					start.await();
+					for (int i = 0; i < 200; i++) {
+						assertThat(this.operations.lease("q", 10)).as("every redelivery is a dead letter").isEmpty();
+					}
+					return null;
+				}));
+			}
+			for (Future<?> task : tasks) {
+				task.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(this.operations.lease("q", 100)).isEmpty();
+		Set<String> deadLettered = new HashSet<>();
+		while (!(leased = this.operations.lease("dlq", 100)).isEmpty()) {
+			for (Lease lease : leased) {
+				assertThat(deadLettered.add(StoredMessage.read(lease.message().body()).text())).as("moved twice")
+					.isTrue();
+			}
+		}
+		assertThat(deadLettered).as("completed and dead-lettered").doesNotContainAnyElementsOf(completedLate);
+		assertThat(deadLettered.size() + completedLate.size()).isEqualTo(messages);
+		assertThat(moved()).isEqualTo(deadLettered.size());
+	}
+
+	private Lease leaseAndLapse(String queue, int delivery) {
+		List<Lease> leased = this.operations.lease(queue, 10);
+		assertThat(leased).extracting(Lease::delivery).containsExactly(delivery);
+		this.clock.advance(LEASE);
+		return leased.get(0);
+	}
+
+	private double moved() {
+		return this.registry.get("qs.messages.deadlettered").tag("outcome", "moved").counter().count();
+	}
+
+	private static QueueSettings.Change change(DeadLetterPolicy policy) {
+		return new QueueSettings.Change(null, null, policy);
+	}
+
+	private static void assertInvalid(Runnable attempt, String reason) {
+		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(attempt::run)
+			.satisfies(ex -> assertThat(ex.detail()).contains(reason));
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
