@@ -64,6 +64,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** The longest lease, SQS's longest visibility timeout. */
 	public static final int MAX_LEASE_SECONDS = 43_200;
 
+	/** The title of a refused setting that is not built yet. */
+	public static final String SETTING_NOT_SUPPORTED = "Setting not supported";
+
 	/** The longest delay, as in SQS. */
 	public static final int MAX_DELAY_SECONDS = 900;
 
@@ -383,7 +386,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	private static InvalidRequestException notBuilt(String setting, String why) {
-		return new InvalidRequestException("Setting not supported", "Setting " + setting + ": " + why + ".");
+		return new InvalidRequestException(SETTING_NOT_SUPPORTED, "Setting " + setting + ": " + why + ".");
 	}
 
 	/** Whether a poll would find a message now; leases nothing. */

@@ -156,6 +156,41 @@ class QueueApiHttpTests {
 	}
 
 	@Test
+	void putSettings_deadLetter_redrive() {
+		assertThat(put("/queues/http-dlq", "").statusCode()).isEqualTo(201);
+		HttpResponse<String> created = put("/queues/http-src",
+				"{\"maxDeliveries\":1,\"deadLetterQueue\":\"http-dlq\"}");
+		assertThat(created.statusCode()).isEqualTo(201);
+		DocumentContext view = JsonPath.parse(created.body());
+		assertThat(view.read("$.explicit", Boolean.class)).isTrue();
+		assertThat(view.read("$.settings.maxDeliveries", Integer.class)).isEqualTo(1);
+		assertThat(view.read("$.settings.deadLetterQueue", String.class)).isEqualTo("http-dlq");
+		assertThat(view.read("$.settings.leaseSeconds", Integer.class)).isEqualTo(30);
+		assertThat(put("/queues/http-src", "{\"delaySeconds\":0}").statusCode()).as("changed").isEqualTo(200);
+		DocumentContext shown = JsonPath.parse(this.http.get("/queues/http-dlq").body());
+		assertThat(shown.read("$.ready", Integer.class)).as("an explicit queue exists while empty").isZero();
+		assertThat(shown.read("$.delayed", Integer.class)).isZero();
+
+		assertProblem(put("/queues/http-src", "{\"leaseSeconds\":5}"), 400, "Setting not supported");
+		assertProblem(put("/queues/http-src", "{\"retentionSeconds\":60}"), 400, "Setting not supported");
+		assertProblem(put("/queues/http-src", "{\"maxDeliveries\":0,\"deadLetterQueue\":\"http-dlq\"}"), 400,
+				"Invalid parameter");
+		assertProblem(put("/queues/http-src", "{\"maxDeliveries\":2,\"deadLetterQueue\":\"http-none\"}"), 400,
+				"Invalid dead-letter queue");
+		assertProblem(put("/queues/http-src", "{\"maxDeliveries\":2}"), 400, "Invalid settings");
+		assertProblem(put("/queues/http-src", "{\"colour\":\"red\"}"), 400, "Invalid settings");
+		assertProblem(put("/queues/http-src", "[1]"), 400, "Invalid settings");
+		DocumentContext redriven = JsonPath.parse(this.http.post("/queues/http-dlq/redrive", "").body());
+		assertThat(redriven.read("$.moved", Integer.class)).as("nothing to move").isZero();
+		assertProblem(this.http.send("/queues/http-dlq/redrive", "POST", BodyPublishers.ofString("{\"max\":0}"),
+				"application/json"), 400, "Invalid redrive");
+	}
+
+	private HttpResponse<String> put(String path, String json) {
+		return this.http.send(path, "PUT", BodyPublishers.ofString(json), "application/json");
+	}
+
+	@Test
 	void purge_thenDeleteQueue() {
 		this.http.post("/queues/purge-test/messages", "held");
 		long held = JsonPath.parse(this.http.get("/queues/purge-test/messages").body()).read("$.id", Long.class);

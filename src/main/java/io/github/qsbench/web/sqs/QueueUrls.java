@@ -56,6 +56,15 @@ final class QueueUrls {
 		return queue;
 	}
 
+	/** The queue an ARN of this service names, or {@code null}. */
+	String queueOfArn(String arn) {
+		if (!arn.startsWith(this.arnPrefix)) {
+			return null;
+		}
+		String queue = arn.substring(this.arnPrefix.length());
+		return QueueOperations.isQueueName(queue) ? queue : null;
+	}
+
 	boolean isAccount(String accountId) {
 		return this.accountId.equals(accountId);
 	}

@@ -18,6 +18,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
+import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LongPoll;
@@ -25,14 +26,18 @@ import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.web.RequestJson;
 import jakarta.servlet.http.HttpServletRequest;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -72,9 +77,9 @@ final class SqsActions {
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
 	 */
 	private static final Set<String> QUEUE_ATTRIBUTES_NOT_KEPT = Set.of("CreatedTimestamp", "LastModifiedTimestamp",
-			"MessageRetentionPeriod", "Policy", "RedrivePolicy", "RedriveAllowPolicy", "KmsMasterKeyId",
-			"KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled", "FifoQueue", "ContentBasedDeduplication",
-			"DeduplicationScope", "FifoThroughputLimit");
+			"MessageRetentionPeriod", "Policy", "RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds",
+			"SqsManagedSseEnabled", "FifoQueue", "ContentBasedDeduplication", "DeduplicationScope",
+			"FifoThroughputLimit");
 
 	/** SQS's message system attributes; only the receive count is kept. */
 	private static final Set<String> MESSAGE_ATTRIBUTES = Set.of(ALL, APPROXIMATE_RECEIVE_COUNT, "SentTimestamp",
@@ -91,6 +96,9 @@ final class SqsActions {
 	private final ExplicitQueues explicit;
 
 	private final QueueUrls urls;
+
+	/** Reads a {@code RedrivePolicy}, JSON inside a string. */
+	private final JsonMapper mapper = RequestJson.mapper(4096);
 
 	private final int maxMessageBytes;
 
@@ -124,23 +132,16 @@ final class SqsActions {
 				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
 						+ (name.endsWith(".fifo") ? " FIFO queues are not supported." : ""));
 		}
-		for (Map.Entry<String, String> attribute : request.stringMap("Attributes").entrySet()) {
-			String value = this.settings.get(attribute.getKey());
-			if (value == null && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(attribute.getKey())) {
-				throw invalidAttributeName(attribute.getKey());
-			}
-			if (value == null || attribute.getKey().startsWith("Approximate") || !value.equals(attribute.getValue())) {
-				throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + attribute.getKey()
-						+ " cannot be set: queue settings are not built yet. Every queue has " + settings() + ".");
-			}
-		}
 		if (request.present("tags")) {
 			throw SqsError.UNSUPPORTED_OPERATION.exception("Queue tags are not stored: create the queue without tags.");
 		}
-		if (!this.explicit.create(name)) {
-			throw SqsError.OVER_LIMIT.exception(
-					"No more than " + this.explicit.maxQueues() + " queues can be created (qs.limits.max-queues).");
+		Map<String, String> attributes = request.stringMap("Attributes");
+		for (String attribute : attributes.keySet()) {
+			if (attribute.startsWith("Approximate") || attribute.equals("QueueArn")) {
+				throw invalidAttributeName(attribute);
+			}
 		}
+		configure(name, attributes);
 		return JSON.objectNode().put("QueueUrl", this.urls.url(http, name));
 	}
 
@@ -487,7 +488,8 @@ final class SqsActions {
 		for (String name : names) {
 			if (!name.equals(ALL) && !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES)
 					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE) && !name.equals("QueueArn")
-					&& !this.settings.containsKey(name) && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
+					&& !name.equals("RedrivePolicy") && !this.settings.containsKey(name)
+					&& !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
 				throw invalidAttributeName(name);
 			}
 		}
@@ -509,12 +511,17 @@ final class SqsActions {
 		if (all || names.contains("QueueArn")) {
 			attributes.put("QueueArn", this.urls.arn(queue));
 		}
+		DeadLetterPolicy policy = this.queues.settings(queue).deadLetters();
+		if (policy != null && (all || names.contains("RedrivePolicy"))) {
+			attributes.put("RedrivePolicy",
+					JSON.objectNode()
+						.put("deadLetterTargetArn", this.urls.arn(policy.queue()))
+						.put("maxReceiveCount", policy.maxDeliveries())
+						.toString());
+		}
 		return answer;
 	}
 
-	/**
-	 * No queue has a dead-letter queue yet, so no queue is one's source: the true answer.
-	 */
 	/**
 	 * Purges at once, where SQS takes up to a minute; unlike SQS, a second purge within
 	 * the minute is not refused ({@code PurgeQueueInProgress}), since nothing is in
@@ -533,11 +540,104 @@ final class SqsActions {
 		return JSON.objectNode();
 	}
 
-	ObjectNode listDeadLetterSourceQueues(SqsRequest request) {
-		existingQueue(request);
+	/** The queues whose {@code RedrivePolicy} names this one, by name. */
+	ObjectNode listDeadLetterSourceQueues(SqsRequest request, HttpServletRequest http) {
+		String queue = existingQueue(request);
 		ObjectNode answer = JSON.objectNode();
-		answer.putArray("queueUrls");
+		ArrayNode urls = answer.putArray("queueUrls");
+		this.queues.deadLetterSources(queue).forEach(source -> urls.add(this.urls.url(http, source)));
 		return answer;
+	}
+
+	/**
+	 * Sets what queues have of their own: {@code RedrivePolicy} (empty removes it); and
+	 * {@code VisibilityTimeout}, {@code DelaySeconds},
+	 * {@code ReceiveMessageWaitTimeSeconds} and {@code MaximumMessageSize} at the values
+	 * every queue has.
+	 */
+	ObjectNode setQueueAttributes(SqsRequest request) {
+		String queue = existingQueue(request);
+		configure(queue, request.stringMap("Attributes"));
+		return JSON.objectNode();
+	}
+
+	private void configure(String queue, Map<String, String> attributes) {
+		Long lease = null;
+		Integer delay = null;
+		DeadLetterPolicy policy = null;
+		for (Map.Entry<String, String> attribute : attributes.entrySet()) {
+			String name = attribute.getKey();
+			String value = attribute.getValue();
+			switch (name) {
+				case "VisibilityTimeout" -> lease = (long) whole(name, value);
+				case "DelaySeconds" -> delay = whole(name, value);
+				case "RedrivePolicy" -> policy = value.isEmpty() ? QueueSettings.Change.REMOVE : redrivePolicy(value);
+				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {
+					if (!this.settings.get(name).equals(value)) {
+						throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + name
+								+ " cannot be set: every queue has " + name + " " + this.settings.get(name) + ".");
+					}
+				}
+				default -> {
+					if (!QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
+						throw invalidAttributeName(name);
+					}
+					throw SqsError.UNSUPPORTED_OPERATION
+						.exception("Queue attribute " + name + " is not kept by this service.");
+				}
+			}
+		}
+		try {
+			this.queues.configure(queue, new QueueSettings.Change(lease, delay, policy));
+		}
+		catch (InvalidRequestException ex) {
+			throw (ex.title().equals(QueueOperations.SETTING_NOT_SUPPORTED) ? SqsError.UNSUPPORTED_OPERATION
+					: SqsError.INVALID_ATTRIBUTE_VALUE)
+				.exception(ex.detail());
+		}
+	}
+
+	private static int whole(String name, String value) {
+		try {
+			return Integer.parseInt(value);
+		}
+		catch (NumberFormatException ex) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter " + name + ".");
+		}
+	}
+
+	/**
+	 * {@code {"deadLetterTargetArn":"arn:aws:sqs:<region>:<account>:<queue>",
+	 * "maxReceiveCount":N}}, the count as a number or a string, as SQS takes it.
+	 */
+	private DeadLetterPolicy redrivePolicy(String json) {
+		JsonNode policy;
+		try {
+			policy = this.mapper.readTree(json);
+		}
+		catch (JacksonException ex) {
+			policy = null;
+		}
+		JsonNode arn = (policy != null && policy.isObject()) ? policy.get("deadLetterTargetArn") : null;
+		JsonNode count = (policy != null && policy.isObject()) ? policy.get("maxReceiveCount") : null;
+		if (arn == null || !arn.isString() || count == null || !(count.isString() || count.isIntegralNumber())) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter RedrivePolicy. Reason: "
+					+ "it is {\"deadLetterTargetArn\":\"arn:...\",\"maxReceiveCount\":N}.");
+		}
+		String queue = this.urls.queueOfArn(arn.stringValue());
+		if (queue == null) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter RedrivePolicy. Reason: "
+					+ "deadLetterTargetArn " + arn.stringValue() + " is not a queue of this service.");
+		}
+		int maxReceiveCount = count.isString() ? whole("RedrivePolicy.maxReceiveCount", count.stringValue())
+				: count.canConvertToInt() ? count.intValue() : -1;
+		try {
+			return new DeadLetterPolicy(queue, maxReceiveCount);
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter RedrivePolicy. Reason: "
+					+ "maxReceiveCount is 1 to " + DeadLetterPolicy.MAX_DELIVERIES + ".");
+		}
 	}
 
 	private String existingQueue(SqsRequest request) {
@@ -629,15 +729,6 @@ final class SqsActions {
 			.put("SenderFault", true)
 			.put("Code", ex.error().code())
 			.put("Message", ex.getMessage());
-	}
-
-	private String settings() {
-		return String.join(", ",
-				new TreeSet<>(this.settings.entrySet()
-					.stream()
-					.filter(setting -> !setting.getKey().startsWith("Approximate"))
-					.map(setting -> setting.getKey() + "=" + setting.getValue())
-					.toList()));
 	}
 
 	private static SqsException invalidAttributeName(String name) {

@@ -65,7 +65,6 @@ final class SqsFace extends HttpFilter {
 	private static final Map<String, String> NOT_BUILT = Map.ofEntries(
 			Map.entry("ChangeMessageVisibility", "Changing a delivery's visibility timeout is not built yet."),
 			Map.entry("ChangeMessageVisibilityBatch", "Changing a delivery's visibility timeout is not built yet."),
-			Map.entry("SetQueueAttributes", "Queue settings are not built yet: every queue has the same."),
 			Map.entry("TagQueue", "Queue tags are not stored."), Map.entry("UntagQueue", "Queue tags are not stored."),
 			Map.entry("ListQueueTags", "Queue tags are not stored."),
 			Map.entry("AddPermission", "Permissions are not kept: this local queue accepts every caller."),
@@ -161,7 +160,8 @@ final class SqsFace extends HttpFilter {
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
-			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs);
+			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs, request);
+			case "SetQueueAttributes" -> this.actions.setQueueAttributes(sqs);
 			case "PurgeQueue" -> this.actions.purgeQueue(sqs);
 			case "DeleteQueue" -> this.actions.deleteQueue(sqs);
 			default -> throw notServed(action);

@@ -108,7 +108,7 @@ class SqsHttpTests {
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-attributes-60")
 				.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60"))))
-			.withMessageContaining("VisibilityTimeout=30");
+			.withMessageContaining("not built yet");
 		assertThatExceptionOfType(QueueDoesNotExistException.class)
 			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-attributes-60")));
 	}
@@ -269,6 +269,47 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void redrivePolicy_deadLetterAfterMaxReceiveCount_listedSourcesAndRemoval() {
+		String dlq = create("sdk-dlq");
+		String dlqArn = this.sqs.getQueueAttributes(g -> g.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+			.attributes()
+			.get(QueueAttributeName.QUEUE_ARN);
+		String policy = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}";
+		String url = this.sqs
+			.createQueue(
+					q -> q.queueName("sdk-dlq-source").attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, policy)))
+			.queueUrl();
+		this.sqs.sendMessage(m -> m.queueUrl(url)
+			.messageBody("poison")
+			.messageAttributes(
+					Map.of("kind", MessageAttributeValue.builder().dataType("String").stringValue("bad").build())));
+
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("moved, not received a third time")
+			.isEmpty();
+		Message dead = this.sqs.receiveMessage(r -> r.queueUrl(dlq).messageAttributeNames("All")).messages().get(0);
+		assertThat(dead.body()).isEqualTo("poison");
+		assertThat(dead.messageAttributes()).containsOnlyKeys("kind");
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq)).queueUrls()).containsExactly(url);
+		assertThat(this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+			.attributes()
+			.get(QueueAttributeName.REDRIVE_POLICY)).contains(dlqArn).contains("\"maxReceiveCount\":2");
+
+		this.sqs.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, "")));
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq)).queueUrls()).isEmpty();
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(s -> s.queueUrl(url)
+				.attributes(Map.of(QueueAttributeName.REDRIVE_POLICY,
+						"{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:sdk-no-such-dlq\","
+								+ "\"maxReceiveCount\":1}"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
+	}
+
+	@Test
 	void getQueueAttributes_countsAndSettings() {
 		String url = create("sdk-attrs");
 		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one"));
@@ -363,8 +404,10 @@ class SqsHttpTests {
 			.isThrownBy(() -> this.sqs.changeMessageVisibility(
 					c -> c.queueUrl(url).receiptHandle(message.receiptHandle()).visibilityTimeout(0)))
 			.withMessageContaining("visibility timeout is not built yet");
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> this.sqs
-			.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs
+				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))))
+			.withMessageContaining("not built yet");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("delayed").delaySeconds(5)));
 		assertThatExceptionOfType(UnsupportedOperationException.class)
