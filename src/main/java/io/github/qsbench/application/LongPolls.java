@@ -113,6 +113,24 @@ final class LongPolls {
 	}
 
 	/**
+	 * {@link #pushed}, on the timer's thread: for a push made while leasing for a waiter
+	 * (a dead letter's move), whose lock must not be held while other waiters are woken
+	 * (two queues that are each other's dead-letter queues would take two waiters' locks
+	 * in opposite orders).
+	 */
+	void pushedLater(String queue) {
+		if (!this.waiting.containsKey(queue)) {
+			return;
+		}
+		try {
+			this.timer.execute(() -> pushed(queue));
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			// every waiter is answered on shutdown
+		}
+	}
+
+	/**
 	 * Answers the waiter with nothing, unless it was answered already.
 	 * @return whether this answered it
 	 */

@@ -269,13 +269,13 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	private boolean pushOrReturn(String to, byte[] stored, String from, byte[] original) {
 		try {
 			this.core.push(to, stored);
-			this.longPolls.pushed(to);
+			this.longPolls.pushedLater(to);
 			return true;
 		}
 		catch (CapacityExceededException refused) {
 			try {
 				this.core.push(from, original);
-				this.longPolls.pushed(from);
+				this.longPolls.pushedLater(from);
 				this.metrics.deadLettered(DeadLetterOutcome.RETURNED);
 			}
 			catch (CapacityExceededException again) {

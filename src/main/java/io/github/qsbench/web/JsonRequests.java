@@ -177,10 +177,10 @@ final class JsonRequests {
 		if (bytes.length > max) {
 			throw ApiProblem.tooLarge("Settings too large", "Settings are at most " + max + " bytes of JSON.");
 		}
-		JsonNode root = (bytes.length == 0) ? null : parse(bytes, JsonRequests::invalidSettings);
 		if (bytes.length == 0) {
 			return new QueueSettings.Change(null, null, null);
 		}
+		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
 			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, maxDeliveries "
 					+ "and deadLetterQueue.");

@@ -96,6 +96,22 @@ class DeadLetterTests {
 	}
 
 	@Test
+	void longPollOnTheDeadLetterQueue_wokenByAMove() throws Exception {
+		this.operations.start();
+		this.operations.push("q", utf8("poison"));
+		leaseAndLapse("q", 1);
+		leaseAndLapse("q", 2);
+		LongPoll waiting = this.operations.lease("dlq", 1, Duration.ofSeconds(20));
+		assertThat(waiting).isNotDone();
+
+		assertThat(this.operations.lease("q", 1)).isEmpty();
+
+		List<Lease> woken = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(woken).extracting(lease -> StoredMessage.read(lease.message().body()).text())
+			.containsExactly("poison");
+	}
+
+	@Test
 	void lateCompletionBeforeTheMove_wins_andNothingMoves() {
 		this.operations.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
