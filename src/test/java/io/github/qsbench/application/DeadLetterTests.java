@@ -3,7 +3,6 @@ package io.github.qsbench.application;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,20 +18,11 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.metrics.CoreTimeProperties;
-import io.github.qsbench.metrics.QueueMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,34 +35,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(Strategy.class)
-class DeadLetterTests {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	@Parameter
-	Strategy strategy;
-
-	private final MutableClock clock = new MutableClock();
-
-	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-
-	private QueueServiceCore core;
-
-	private QueueOperations operations;
+class DeadLetterTests extends OperationsPerStrategy {
 
 	@BeforeEach
-	void create() {
-		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
-				new CoreTimeProperties(true), this.registry, new ExplicitQueues(this.core), LEASE);
+	void queues() {
 		assertThat(this.operations.configure("dlq", change(null))).isTrue();
 		assertThat(this.operations.configure("q", change(new DeadLetterPolicy("dlq", 2)))).isTrue();
-	}
-
-	@AfterEach
-	void close() {
-		this.operations.destroy();
-		this.core.close();
 	}
 
 	@Test
@@ -264,10 +232,6 @@ class DeadLetterTests {
 	private static void assertInvalid(Runnable attempt, String reason) {
 		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(attempt::run)
 			.satisfies(ex -> assertThat(ex.detail()).contains(reason));
-	}
-
-	private static byte[] utf8(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 }

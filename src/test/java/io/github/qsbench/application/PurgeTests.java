@@ -2,8 +2,6 @@ package io.github.qsbench.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,21 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.metrics.CoreTimeProperties;
-import io.github.qsbench.metrics.QueueMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,44 +30,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(Strategy.class)
-class PurgeTests {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	@Parameter
-	Strategy strategy;
-
-	private final MutableClock clock = new MutableClock();
-
-	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-
-	private QueueServiceCore core;
-
-	private ExplicitQueues explicit;
-
-	private QueueOperations operations;
-
-	@BeforeEach
-	void create() {
-		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.explicit = new ExplicitQueues(this.core);
-		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
-				new CoreTimeProperties(true), this.registry, this.explicit, LEASE);
-	}
-
-	@AfterEach
-	void close() {
-		this.operations.destroy();
-		this.core.close();
-	}
+class PurgeTests extends OperationsPerStrategy {
 
 	@Test
 	void purge_removesReadyAndInFlight_andTheHolderGetsNotFound() {
 		for (int i = 0; i < 250; i++) {
-			this.operations.push("q", body("m" + i));
+			this.operations.push("q", utf8("m" + i));
 		}
 		List<Lease> held = this.operations.lease("q", 3);
-		this.operations.push("other", body("stays"));
+		this.operations.push("other", utf8("stays"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(250);
 
@@ -97,7 +56,7 @@ class PurgeTests {
 
 	@Test
 	void purge_lapsedLease_countedAsInFlight() {
-		this.operations.push("q", body("slow"));
+		this.operations.push("q", utf8("slow"));
 		this.operations.lease("q", 1);
 		this.clock.advance(LEASE);
 
@@ -114,7 +73,7 @@ class PurgeTests {
 		assertThat(this.operations.deleteQueue("empty")).isTrue();
 		assertThat(this.operations.exists("empty")).isFalse();
 
-		this.operations.push("full", body("x"));
+		this.operations.push("full", utf8("x"));
 		assertThat(this.operations.deleteQueue("full")).isTrue();
 		assertThat(this.operations.exists("full")).isFalse();
 		assertThat(this.core.heldCount()).isZero();
@@ -130,7 +89,7 @@ class PurgeTests {
 		for (int i = 0; i < messages; i += 100) {
 			List<byte[]> bodies = new ArrayList<>();
 			for (int j = 0; j < 100; j++) {
-				bodies.add(body("m" + (i + j)));
+				bodies.add(utf8("m" + (i + j)));
 			}
 			this.operations.pushAll("q", bodies);
 		}
@@ -180,10 +139,6 @@ class PurgeTests {
 
 	private double purged(String state) {
 		return this.registry.get("qs.messages.purged").tag("state", state).counter().count();
-	}
-
-	private static byte[] body(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 }

@@ -1,0 +1,60 @@
+package io.github.qsbench.application;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.Parameter;
+
+/**
+ * What the application layer builds on one strategy, made afresh for each test: the core
+ * (lazy eviction, a lease of {@link #LEASE}, time from {@link #clock}), its meters, and
+ * the queue operations. A subclass runs once per strategy with
+ * {@code @ParameterizedClass @EnumSource(Strategy.class)}.
+ */
+abstract class OperationsPerStrategy {
+
+	static final Duration LEASE = Duration.ofSeconds(30);
+
+	@Parameter
+	Strategy strategy;
+
+	final MutableClock clock = new MutableClock();
+
+	final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	QueueServiceCore core;
+
+	ExplicitQueues explicit;
+
+	QueueOperations operations;
+
+	@BeforeEach
+	void create() {
+		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
+		this.explicit = new ExplicitQueues(this.core);
+		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
+				new CoreTimeProperties(true), this.registry, this.explicit, LEASE);
+	}
+
+	@AfterEach
+	void close() {
+		this.operations.destroy();
+		this.core.close();
+	}
+
+	static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
