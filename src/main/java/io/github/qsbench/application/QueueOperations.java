@@ -291,7 +291,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * Moves up to {@code max} messages from a dead-letter queue back to the queue each
 	 * came from, or all to {@code to}: each as it was there (body and attributes), as a
 	 * new message that has not been delivered. Each leaves the dead-letter queue once, by
-	 * the completion of the lease this call took.
+	 * the completion of the lease this call took; only messages held when it began move,
+	 * so it ends even if what it moves comes back (to this queue itself, or a source that
+	 * dead-letters to it at once).
 	 * @return how many moved
 	 */
 	public int redrive(String queue, String to, int max) {
@@ -302,10 +304,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		if (max < 1) {
 			throw InvalidRequestException.outOfRange("max", 1, Integer.MAX_VALUE);
 		}
+		long before = this.core.lastId();
 		int moved = 0;
 		List<Lease> leased;
-		while (moved < max && !(leased = this.core.lease(queue, Math.min(MAX_BATCH, max - moved))).isEmpty()) {
+		redrive: while (moved < max && !(leased = this.core.lease(queue, Math.min(MAX_BATCH, max - moved))).isEmpty()) {
 			for (Lease lease : leased) {
+				if (lease.message().id() > before) {
+					break redrive; // pushed since the redrive began (one returned by a
+									// cap): its lease lapses
+				}
 				byte[] stored = lease.message().body();
 				StoredMessage.DeadLetter origin = StoredMessage.read(stored).deadLetter();
 				String target = (to != null) ? to : (origin != null) ? origin.source() : null;

@@ -226,19 +226,16 @@ class QueueController {
 	@GetMapping(path = Routes.MESSAGES, params = "peek")
 	@Operation(summary = "Browse: up to peek messages from the head with their state, leasing nothing",
 			description = "Messages not completed, in the order polls would take them: those whose lease lapsed "
-					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count.")
+					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count. "
+					+ "With peek, max and wait are not used: a browse leases nothing and never waits.")
 	@ApiResponse(responseCode = "200", description = "{\"messages\":[...]}, empty if the queue holds none")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or peek, or peek with max or wait",
+	@ApiResponse(responseCode = "400", description = "Bad queue name or peek",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	BrowsedBatch browse(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
-			@RequestParam @Parameter(description = "How many messages to show, 1 to 100",
-					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String peek,
-			@RequestParam(required = false) @Parameter(hidden = true) String max,
-			@RequestParam(required = false) @Parameter(hidden = true) String wait) {
-		if (max != null || wait != null) {
-			throw ApiProblem.badRequest("Invalid browse", "A browse (peek) leases nothing: it takes no max or wait.");
-		}
+			@RequestParam(required = false) @Parameter(description = "How many messages to show, 1 to 100",
+					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String peek) {
+		// max and wait, if given, are the poll's: a browse leases nothing and never waits
 		return BrowsedBatch.of(queue, this.operations.peek(queue, RequestValidation.peekCount(peek)));
 	}
 
@@ -372,6 +369,8 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "Created")
 	@ApiResponse(responseCode = "200", description = "Settings changed")
 	@ApiResponse(responseCode = "400", description = "Bad queue name or settings",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))

@@ -130,6 +130,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(back.size()).isEqualTo(2);
 		assertThat(this.operations.queue("dlq")).isEmpty();
 		assertThat(this.registry.get("qs.messages.redriven").counter().count()).isEqualTo(3);
+		this.operations.push("dlq", utf8("to itself"));
+		assertThat(this.operations.redrive("dlq", "dlq", Integer.MAX_VALUE)).as("only what it held, then it ends")
+			.isOne();
 	}
 
 	@Test
