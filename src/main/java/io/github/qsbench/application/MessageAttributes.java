@@ -160,6 +160,12 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 	 */
 	public record Attribute(String type, byte[] value) {
 
+		/** SQS's largest number, 10^126. */
+		private static final BigDecimal MAX_NUMBER = BigDecimal.TEN.pow(126);
+
+		/** SQS's smallest number, -10^128. */
+		private static final BigDecimal MIN_NUMBER = BigDecimal.TEN.pow(128).negate();
+
 		/**
 		 * An attribute from its type and its value as text: a string, a number, or for
 		 * {@code Binary} base64.
@@ -209,8 +215,7 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 			catch (NumberFormatException ex) {
 				throw invalid("A Number attribute's value must be a number; it was '" + value + "'.");
 			}
-			if (number.precision() > 38 || number.compareTo(BigDecimal.TEN.pow(126)) > 0
-					|| number.compareTo(BigDecimal.TEN.pow(128).negate()) < 0) {
+			if (number.precision() > 38 || number.compareTo(MAX_NUMBER) > 0 || number.compareTo(MIN_NUMBER) < 0) {
 				throw invalid("A Number attribute has at most 38 digits and lies between -10^128 and 10^126.");
 			}
 		}

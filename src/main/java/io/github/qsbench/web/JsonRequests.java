@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
@@ -90,14 +91,8 @@ final class JsonRequests {
 	 * over the cap
 	 */
 	byte[] message(InputStream in, long declaredLength) throws IOException {
-		long max = (long) this.maxMessageBytes + JSON_OVERHEAD_BYTES;
-		if (declaredLength > max) {
-			throw messageTooLarge(max);
-		}
-		byte[] bytes = in.readNBytes((int) max + 1);
-		if (bytes.length > max) {
-			throw messageTooLarge(max);
-		}
+		int max = (int) Math.min(Integer.MAX_VALUE - 8, (long) this.maxMessageBytes + JSON_OVERHEAD_BYTES);
+		byte[] bytes = bytes(in, declaredLength, max, () -> messageTooLarge(max));
 		JsonNode root = parse(bytes, JsonRequests::malformedMessage);
 		if (root == null || !root.isObject()) {
 			throw malformedMessage("The body must be {\"body\":\"...\",\"attributes\":{...}}.");
@@ -169,14 +164,8 @@ final class JsonRequests {
 	 * {@code retentionSeconds}, which is not built yet
 	 */
 	QueueSettings.Change settings(InputStream in, long declaredLength) throws IOException {
-		long max = JSON_OVERHEAD_BYTES;
-		if (declaredLength > max) {
-			throw ApiProblem.tooLarge("Settings too large", "Settings are at most " + max + " bytes of JSON.");
-		}
-		byte[] bytes = in.readNBytes((int) max + 1);
-		if (bytes.length > max) {
-			throw ApiProblem.tooLarge("Settings too large", "Settings are at most " + max + " bytes of JSON.");
-		}
+		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES, () -> ApiProblem.tooLarge("Settings too large",
+				"Settings are at most " + JSON_OVERHEAD_BYTES + " bytes of JSON."));
 		if (bytes.length == 0) {
 			return new QueueSettings.Change(null, null, null);
 		}
@@ -246,10 +235,8 @@ final class JsonRequests {
 	 * @return {@code to} (or {@code null}) and {@code max} (or {@code null})
 	 */
 	Redrive redrive(InputStream in, long declaredLength) throws IOException {
-		byte[] bytes = in.readNBytes(JSON_OVERHEAD_BYTES + 1);
-		if (declaredLength > JSON_OVERHEAD_BYTES || bytes.length > JSON_OVERHEAD_BYTES) {
-			throw ApiProblem.tooLarge("Redrive too large", "A redrive is at most " + JSON_OVERHEAD_BYTES + " bytes.");
-		}
+		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES, () -> ApiProblem.tooLarge("Redrive too large",
+				"A redrive is at most " + JSON_OVERHEAD_BYTES + " bytes."));
 		if (bytes.length == 0) {
 			return new Redrive(null, null);
 		}
@@ -343,14 +330,23 @@ final class JsonRequests {
 	}
 
 	private JsonNode read(InputStream in, long declaredLength) throws IOException {
-		if (declaredLength > this.maxRequestBytes) {
-			throw tooLarge();
+		return parse(bytes(in, declaredLength, this.maxRequestBytes, this::tooLarge), JsonRequests::malformed);
+	}
+
+	/**
+	 * The request's body, refused with {@code tooLarge} if it is over {@code max} bytes:
+	 * by its declared length before reading, else after reading one byte past the limit.
+	 */
+	private static byte[] bytes(InputStream in, long declaredLength, int max, Supplier<ApiProblem> tooLarge)
+			throws IOException {
+		if (declaredLength > max) {
+			throw tooLarge.get();
 		}
-		byte[] bytes = in.readNBytes(this.maxRequestBytes + 1);
-		if (bytes.length > this.maxRequestBytes) {
-			throw tooLarge();
+		byte[] bytes = in.readNBytes(max + 1);
+		if (bytes.length > max) {
+			throw tooLarge.get();
 		}
-		return parse(bytes, JsonRequests::malformed);
+		return bytes;
 	}
 
 	private JsonNode parse(byte[] bytes, Function<String, ApiProblem> malformed) {
@@ -363,7 +359,7 @@ final class JsonRequests {
 		}
 	}
 
-	private static ApiProblem messageTooLarge(long max) {
+	private static ApiProblem messageTooLarge(int max) {
 		return ApiProblem.tooLarge("Message too large", "A push in JSON form may be at most " + max
 				+ " bytes (qs.max-message-size plus " + JSON_OVERHEAD_BYTES + " bytes of JSON).");
 	}

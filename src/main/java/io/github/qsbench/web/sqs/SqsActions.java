@@ -148,7 +148,8 @@ final class SqsActions {
 	ObjectNode getQueueUrl(SqsRequest request, HttpServletRequest http) {
 		String name = request.required("QueueName");
 		String owner = request.string("QueueOwnerAWSAccountId");
-		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner)) || !exists(name)) {
+		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner))
+				|| !this.queues.exists(name)) {
 			throw QueueUrls.doesNotExist();
 		}
 		return JSON.objectNode().put("QueueUrl", this.urls.url(http, name));
@@ -466,7 +467,7 @@ final class SqsActions {
 			case COMPLETED -> {
 			}
 			case NOT_FOUND -> {
-				if (!exists(queue)) {
+				if (!this.queues.exists(queue)) {
 					throw QueueUrls.doesNotExist();
 				}
 			}
@@ -642,14 +643,10 @@ final class SqsActions {
 
 	private String existingQueue(SqsRequest request) {
 		String queue = this.urls.queue(request.required("QueueUrl"));
-		if (!exists(queue)) {
+		if (!this.queues.exists(queue)) {
 			throw QueueUrls.doesNotExist();
 		}
 		return queue;
-	}
-
-	private boolean exists(String queue) {
-		return this.queues.exists(queue);
 	}
 
 	/**
