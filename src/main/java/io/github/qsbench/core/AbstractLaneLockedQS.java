@@ -4,9 +4,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Queue;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -30,10 +33,12 @@ import java.util.function.Supplier;
  * the lock too (it looks in the lane's index); the thesis's completion of a message it
  * holds takes none: it is a compare-and-set of the word that also holds the message's
  * delivery number, and a redelivery is a compare-and-set of the same word, so of a
- * completion and a redelivery of one delivery exactly one wins. Every lease has the same
- * length, so leases expire in the order of the in-flight record (up to the skew of racing
- * polls' clock reads, a few milliseconds), and a poll looks at its head only: O(1),
- * however many messages are in flight.
+ * completion and a redelivery of one delivery exactly one wins. Deliveries under the
+ * service's lease all have the same length, so their leases end in the order of the
+ * in-flight record, and a poll looks at its head only: O(1), however many messages are in
+ * flight. A delivery under a lease of its own (asked for by the poll, or changed since)
+ * waits in a second record sorted by the end of its lease ({@link LockedLane#timed}, made
+ * when first needed): O(log n) for those, and nothing for a queue that never has one.
  *
  * <p>
  * <b>Why it is fast where the thesis's strategies are not.</b> A push reads the map of
@@ -194,7 +199,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		}
 		LaneMessage message;
 		try {
-			message = grab(lane, this.clock.millis());
+			message = grab(lane, this.clock.millis(), this.leaseMillis);
 		}
 		finally {
 			unlock(lane);
@@ -206,7 +211,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	@Override
-	public List<Lease> lease(String queue, int max) {
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
 		this.ledger.requireIdLookup();
 		LockedLane lane = lockedToTake(queue);
 		if (lane == null) {
@@ -216,7 +221,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		long now = this.clock.millis();
 		try {
 			LaneMessage message;
-			while (leases.size() < max && (message = grab(lane, now)) != null) {
+			while (leases.size() < max && (message = grab(lane, now, leaseMillis)) != null) {
 				leases.add(new Lease(message, message.deliveries()));
 			}
 		}
@@ -327,35 +332,91 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/**
-	 * Under the lane's lock: drops completed messages from the in-flight head, delivers
-	 * that head again if its lease expired, otherwise takes the ready queue's head.
+	 * Under the lane's lock: drops completed messages from the heads of the in-flight
+	 * records, delivers a head again if its lease ended, otherwise takes the ready
+	 * queue's head.
 	 */
-	private LaneMessage grab(LockedLane lane, long now) {
-		LaneMessage head;
-		while ((head = lane.inFlight.peekFirst()) != null) {
-			long expiry = head.expiry();
-			if (expiry > now) {
-				if (expiry != Long.MAX_VALUE) {
-					break; // in flight
-				}
-				lane.inFlight.pollFirst(); // completed
-				evict(lane, head);
-				continue;
-			}
-			lane.inFlight.pollFirst();
-			if (head.redeliver(now + this.leaseMillis)) {
-				lane.inFlight.addLast(head);
-				return head;
-			}
-			evict(lane, head); // completed since its expiry was read
+	private LaneMessage grab(LockedLane lane, long now, long leaseMillis) {
+		LaneMessage lapsed = redeliverHead(lane, lane.inFlight, now, leaseMillis);
+		if (lapsed == null && lane.timed != null) {
+			lapsed = redeliverHead(lane, lane.timed, now, leaseMillis);
+		}
+		if (lapsed != null) {
+			return lapsed;
 		}
 		LaneMessage message = lane.ready.pollFirst();
 		if (message != null) {
-			message.deliverFirst(now + this.leaseMillis);
-			lane.inFlight.addLast(message);
+			message.deliverFirst(now + leaseMillis);
+			track(lane, message, leaseMillis);
 			lane.inFlightCount++;
 		}
 		return message;
+	}
+
+	/**
+	 * Under the lane's lock: drops completed messages from the head of one in-flight
+	 * record and delivers its head again if its lease ended.
+	 * @return the message delivered again, or {@code null}
+	 */
+	private LaneMessage redeliverHead(LockedLane lane, Queue<LaneMessage> record, long now, long leaseMillis) {
+		LaneMessage head;
+		while ((head = record.peek()) != null) {
+			long expiry = head.expiry();
+			if (expiry > now && expiry != Long.MAX_VALUE) {
+				return null; // in flight
+			}
+			record.poll();
+			// completed, or completed since its expiry was read, if the redelivery fails
+			if (expiry != Long.MAX_VALUE && head.redeliver(now + leaseMillis)) {
+				track(lane, head, leaseMillis);
+				return head;
+			}
+			evict(lane, head);
+		}
+		return null;
+	}
+
+	/**
+	 * Under the lane's lock: records a delivery, in the order of deliveries if its lease
+	 * is the service's, else in the record sorted by lease end.
+	 */
+	private void track(LockedLane lane, LaneMessage message, long leaseMillis) {
+		if (leaseMillis == this.leaseMillis) {
+			lane.inFlight.addLast(message);
+		}
+		else {
+			lane.timed().add(message);
+		}
+	}
+
+	/**
+	 * Under the lane's lock, as a completion by id: the message leaves its record (a
+	 * scan, as far as its position) and enters it again where its new lease end sorts it.
+	 */
+	@Override
+	LeaseChange changeLeaseIn(LockedLane lane, long id, int delivery, long leaseMillis) {
+		lane.lock.lock();
+		try {
+			LaneMessage message = lane.index.get(id);
+			if (message == null) {
+				return LeaseChange.NOT_FOUND;
+			}
+			Completion verdict = Completion.decide(message.isCompleted(), message.deliveries(), delivery);
+			if (verdict != Completion.COMPLETED) {
+				return LeaseChange.of(verdict);
+			}
+			if (!lane.inFlight.removeFirstOccurrence(message)) {
+				lane.timed.remove(message);
+			}
+			// every completion by id holds this lock, so nothing changed since the
+			// verdict
+			LeaseChange change = message.changeLease(delivery, this.clock.millis() + leaseMillis);
+			track(lane, message, leaseMillis);
+			return change;
+		}
+		finally {
+			lane.lock.unlock();
+		}
 	}
 
 	@Override
@@ -399,24 +460,31 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 
 	/**
 	 * Under the lane's lock, for a message just completed: out of the index and the
-	 * counts; out of memory if it is the in-flight head (or, eagerly, anywhere in the
-	 * record); otherwise it waits there for the head to reach it.
+	 * counts; out of memory if it is the head of its in-flight record (or, eagerly,
+	 * anywhere in it); otherwise it waits there for the head to reach it.
 	 */
 	private void dropCompleted(LockedLane lane, LaneMessage message) {
 		lane.index.remove(message.id(), message);
 		lane.inFlightCount--;
 		this.ledger.completed();
 		if (this.eager) {
-			if (lane.inFlight.removeFirstOccurrence(message)) {
+			if (lane.inFlight.removeFirstOccurrence(message) || (lane.timed != null && lane.timed.remove(message))) {
 				evict(lane, message);
 			}
 		}
 		else {
-			LaneMessage head;
-			while ((head = lane.inFlight.peekFirst()) != null && head.isCompleted()) {
-				lane.inFlight.pollFirst();
-				evict(lane, head);
+			dropCompletedHeads(lane, lane.inFlight);
+			if (lane.timed != null) {
+				dropCompletedHeads(lane, lane.timed);
 			}
+		}
+	}
+
+	private void dropCompletedHeads(LockedLane lane, Queue<LaneMessage> record) {
+		LaneMessage head;
+		while ((head = record.peek()) != null && head.isCompleted()) {
+			record.poll();
+			evict(lane, head);
 		}
 	}
 
@@ -475,7 +543,17 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 			for (LaneMessage message : lane.inFlight) {
 				long expiry = message.expiry();
 				if (expiry != Long.MAX_VALUE) {
-					return expiry <= now;
+					if (expiry <= now) {
+						return true;
+					}
+					break;
+				}
+			}
+			if (lane.timed != null) {
+				for (LaneMessage message : lane.timed) {
+					if (message.expiry() <= now) {
+						return true;
+					}
 				}
 			}
 			return false;
@@ -499,7 +577,13 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		long now = this.clock.millis();
 		lane.lock.lock();
 		try {
-			for (LaneMessage message : lane.inFlight) {
+			List<LaneMessage> delivered = new ArrayList<>(lane.inFlight);
+			if (lane.timed != null) {
+				List<LaneMessage> timed = new ArrayList<>(lane.timed);
+				timed.sort(LockedLane.BY_LEASE_END);
+				delivered.addAll(timed);
+			}
+			for (LaneMessage message : delivered) {
 				long expiry = message.expiry();
 				if (expiry != Long.MAX_VALUE) {
 					Peeked.State state = (expiry <= now) ? Peeked.State.READY : Peeked.State.IN_FLIGHT;
@@ -527,6 +611,8 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 */
 	static final class LockedLane extends QueueLane {
 
+		static final Comparator<LaneMessage> BY_LEASE_END = Comparator.comparingLong(LaneMessage::leaseEnd);
+
 		static final VarHandle SPINNER = VarHandles.field(MethodHandles.lookup(), "spinner", boolean.class);
 
 		static final VarHandle WAITING_PRODUCERS = VarHandles.field(MethodHandles.lookup(), "waitingProducers",
@@ -539,8 +625,18 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 
 		ArrayDeque<LaneMessage> ready = new ArrayDeque<>();
 
-		/** Delivered messages in the order of their leases, completed ones among them. */
+		/**
+		 * Messages delivered under the service's lease, in the order of their deliveries
+		 * (so of their lease ends), completed ones among them.
+		 */
 		ArrayDeque<LaneMessage> inFlight = new ArrayDeque<>();
+
+		/**
+		 * Messages delivered under a lease of their own, sorted by its end (which only
+		 * changes while a message is out of it), completed ones among them; {@code null}
+		 * until the first.
+		 */
+		PriorityQueue<LaneMessage> timed;
 
 		/** Messages by id ({@link IdIndex#none()} without id lookup). */
 		IdIndex<LaneMessage> index;
@@ -589,6 +685,13 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 			return this.size == 0;
 		}
 
+		PriorityQueue<LaneMessage> timed() {
+			if (this.timed == null) {
+				this.timed = new PriorityQueue<>(BY_LEASE_END);
+			}
+			return this.timed;
+		}
+
 		/** Whether this thread became the lane's one spinner. */
 		boolean claimSpin() {
 			return !this.spinner && SPINNER.compareAndSet(this, false, true);
@@ -606,6 +709,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		void shrink() {
 			this.ready = new ArrayDeque<>();
 			this.inFlight = new ArrayDeque<>();
+			this.timed = null;
 			if (this.index != IdIndex.<LaneMessage>none()) {
 				this.index = IdIndex.plain();
 			}

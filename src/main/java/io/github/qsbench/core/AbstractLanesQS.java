@@ -112,6 +112,13 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	abstract Completion completeIn(L lane, long id, int delivery);
 
 	/**
+	 * Lease change by id, with id lookup: finds the message in the lane and, if
+	 * {@code delivery} is its current one, makes its lease end {@code leaseMillis} from
+	 * now.
+	 */
+	abstract LeaseChange changeLeaseIn(L lane, long id, int delivery, long leaseMillis);
+
+	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
 	 * leaves its lane at once (or, if another thread holds it, when that thread is done).
 	 */
@@ -201,6 +208,18 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		this.ledger.requireIdLookup();
 		L lane = this.lanes.get(queue);
 		return (lane != null) ? completeIn(lane, id, delivery) : Completion.NOT_FOUND;
+	}
+
+	@Override
+	public final List<Lease> lease(String queue, int max) {
+		return lease(queue, max, this.leaseMillis);
+	}
+
+	@Override
+	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+		this.ledger.requireIdLookup();
+		L lane = this.lanes.get(queue);
+		return (lane != null) ? changeLeaseIn(lane, id, delivery, leaseMillis) : LeaseChange.NOT_FOUND;
 	}
 
 	/**

@@ -34,6 +34,13 @@ public abstract class AbstractMessage implements CompletableMessage {
 	public abstract Grab tryGrab(long nowMillis, long leaseMillis);
 
 	/**
+	 * Makes the lease of the message's current delivery end at {@code leaseEndMillis}, if
+	 * {@code delivery} is that delivery (or {@link QueueServiceCore#ANY_DELIVERY}) and it
+	 * is not completed: the decision of {@link #complete(int)}, made the same way.
+	 */
+	public abstract LeaseChange changeLease(int delivery, long leaseEndMillis);
+
+	/**
 	 * @return {@code true} if this call completed the message, {@code false} if it was
 	 * already (or was never delivered)
 	 */

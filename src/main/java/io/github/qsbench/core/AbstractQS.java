@@ -254,7 +254,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	private Object grabFirst(MessageQueue<M> queue, long now) {
 		for (Iterator<M> it = queue.messages.iterator(); it.hasNext();) {
 			M message = it.next();
-			if (step(queue, it, message, now) > 0) {
+			if (step(queue, it, message, now, this.leaseMillis) > 0) {
 				return message;
 			}
 		}
@@ -270,6 +270,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	public List<Lease> lease(String queue, int max) {
+		return lease(queue, max, this.leaseMillis);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
 		requireIdLookup();
 		long now = this.clock.millis();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
@@ -277,8 +282,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			if (target == null) {
 				return null;
 			}
-			return this.lazyEviction ? target.write(q -> grabUpTo(q, now, max, leases))
-					: target.read(q -> grabUpTo(q, now, max, leases));
+			return this.lazyEviction ? target.write(q -> grabUpTo(q, now, leaseMillis, max, leases))
+					: target.read(q -> grabUpTo(q, now, leaseMillis, max, leases));
 		});
 		if (emptied == QUEUE_EMPTY) {
 			removeIfEmpty(queue);
@@ -286,10 +291,10 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		return leases;
 	}
 
-	private Object grabUpTo(MessageQueue<M> queue, long now, int max, List<Lease> leases) {
+	private Object grabUpTo(MessageQueue<M> queue, long now, long leaseMillis, int max, List<Lease> leases) {
 		for (Iterator<M> it = queue.messages.iterator(); it.hasNext();) {
 			M message = it.next();
-			int delivery = step(queue, it, message, now);
+			int delivery = step(queue, it, message, now, leaseMillis);
 			if (delivery > 0) {
 				leases.add(new Lease(message, delivery));
 				if (leases.size() == max) {
@@ -306,8 +311,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @return the number of the delivery if grabbed (read at once with id lookup; without
 	 * it nobody asks, and 1 stands for any), else 0
 	 */
-	private int step(MessageQueue<M> queue, Iterator<M> it, M message, long now) {
-		Grab grab = message.tryGrab(now, this.leaseMillis);
+	private int step(MessageQueue<M> queue, Iterator<M> it, M message, long now, long leaseMillis) {
+		Grab grab = message.tryGrab(now, leaseMillis);
 		if (grab == Grab.GRABBED) {
 			if (!queue.counted()) {
 				return 1;
@@ -412,6 +417,20 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			return Completion.COMPLETED;
 		}
 		return (Completion) completion;
+	}
+
+	/**
+	 * Leases are in the messages, and a walk grabs any message whose lease ended, so a
+	 * change is the message's own, under write access of its queue as a completion.
+	 */
+	@Override
+	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+		requireIdLookup();
+		long leaseEnd = this.clock.millis() + leaseMillis;
+		return this.map.lookup(queue, Map::get, target -> (target != null) ? target.write(q -> {
+			M message = q.index.get(id);
+			return (message != null) ? message.changeLease(delivery, leaseEnd) : LeaseChange.NOT_FOUND;
+		}) : LeaseChange.NOT_FOUND);
 	}
 
 	private Object completeIn(MessageQueue<M> queue, long id, int delivery) {

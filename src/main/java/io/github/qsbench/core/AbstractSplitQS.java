@@ -3,6 +3,7 @@ package io.github.qsbench.core;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
 
 /**
@@ -25,9 +27,14 @@ import java.util.function.Supplier;
  * {@link Queue} whose {@code poll} hands each element to one caller;</li>
  * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of
  * {@link SplitDelivery}s (message, delivery number, lease expiry) not yet dropped, in the
- * order of the deliveries. Every lease has the same length, so leases expire in that
- * order, and a poll checks only the record's head for an expired lease before it takes
- * the ready queue's head: O(1), however many messages are in flight.</li>
+ * order of the deliveries. Deliveries under the service's lease all have the same length,
+ * so their leases expire in that order, and a poll checks only the record's head for an
+ * expired lease before it takes the ready queue's head: O(1), however many messages are
+ * in flight.</li>
+ * <li>a second in-flight record for deliveries under a lease of their own (asked for by
+ * the poll, or changed since), a {@link ConcurrentSkipListSet} sorted by lease end, made
+ * when first needed: O(log n) for those, one null check for a queue that never has
+ * one.</li>
  * </ul>
  *
  * <p>
@@ -39,8 +46,10 @@ import java.util.function.Supplier;
  * previous delivery, not completed, to the next ({@link SplitMessage#redeliver}), and
  * only once that delivery's lease has expired; completion is a compare-and-set on the
  * same state, so of a redelivery and a completion of one delivery exactly one wins;</li>
- * <li>a record is taken from the in-flight head by one claimer
- * ({@link SplitDelivery#claim}), so it is moved or dropped once.</li>
+ * <li>a record is taken from an in-flight record by one claimer
+ * ({@link SplitDelivery#claim}), so it is moved or dropped once; a lease change claims
+ * the delivery's record and puts a new one with the same delivery number in its
+ * place.</li>
  * </ul>
  * Leases expire in record order only up to the skew of the clock reads of racing polls (a
  * few milliseconds): a lapsed lease behind one that has not lapsed waits that long, never
@@ -72,6 +81,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	private final IdIndex<SplitMessage> index;
 
 	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
+
+	/** Sorts the records of deliveries under leases of their own: at most one each. */
+	private static final Comparator<SplitDelivery> BY_LEASE_END = Comparator
+		.comparingLong((SplitDelivery record) -> record.leaseExpiresAtMillis)
+		.thenComparingLong(record -> record.message.id())
+		.thenComparingInt(record -> record.delivery);
+
+	/** Sorts before every record: {@code ceiling} of it is the first record, if any. */
+	private static final SplitDelivery FIRST = new SplitDelivery(new SplitMessage(Long.MIN_VALUE, "", new byte[0]),
+			Integer.MIN_VALUE, Long.MIN_VALUE);
 
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
@@ -156,23 +175,23 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	@Override
 	public Optional<Message> poll(String queue) {
 		SplitLane lane = this.lanes.get(queue);
-		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis(), this.leaseMillis) : null;
 		if (message == null && flush()) {
 			lane = this.lanes.get(queue);
-			message = (lane != null) ? grab(lane, this.clock.millis()) : null;
+			message = (lane != null) ? grab(lane, this.clock.millis(), this.leaseMillis) : null;
 		}
 		return Optional.ofNullable(message);
 	}
 
 	@Override
-	public List<Lease> lease(String queue, int max) {
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
 		this.ledger.requireIdLookup();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		SplitLane lane = this.lanes.get(queue);
 		long now = this.clock.millis();
 		boolean flushed = false;
 		while (leases.size() < max) {
-			SplitMessage message = (lane != null) ? grab(lane, now) : null;
+			SplitMessage message = (lane != null) ? grab(lane, now, leaseMillis) : null;
 			if (message == null) {
 				if (flushed || !flush()) {
 					break;
@@ -187,24 +206,17 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	}
 
 	/**
-	 * Delivers the record's head again if its lease expired, dropping completed heads on
+	 * Delivers a record's head again if its lease expired, dropping completed heads on
 	 * the way; otherwise the ready queue's head.
 	 */
-	private SplitMessage grab(SplitLane lane, long now) {
-		SplitDelivery head;
-		while ((head = lane.inFlight.peek()) != null) {
-			SplitMessage message = head.message;
-			boolean completed = message.isCompleted();
-			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
-				// live, or claimed by another thread that moves or drops it
-				break;
-			}
-			lane.inFlight.poll();
-			if (!completed && message.redeliver(head.delivery)) {
-				lane.inFlight.offer(new SplitDelivery(message, head.delivery + 1, now + this.leaseMillis));
-				return message;
-			}
-			evicted(lane, message);
+	private SplitMessage grab(SplitLane lane, long now, long leaseMillis) {
+		SplitMessage lapsed = redeliverHead(lane, lane.inFlight, now, leaseMillis);
+		ConcurrentSkipListSet<SplitDelivery> timed = lane.timed;
+		if (lapsed == null && timed != null) {
+			lapsed = redeliverHead(lane, timed, now, leaseMillis);
+		}
+		if (lapsed != null) {
+			return lapsed;
 		}
 		SplitMessage message = lane.ready.poll();
 		if (message == null) {
@@ -214,8 +226,106 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		if (lane.counted) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
-		lane.inFlight.offer(new SplitDelivery(message, 1, now + this.leaseMillis));
+		track(lane, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
 		return message;
+	}
+
+	/**
+	 * Delivers the head of one in-flight record again if its lease expired, dropping
+	 * completed heads on the way.
+	 * @return the message delivered again, or {@code null}
+	 */
+	private SplitMessage redeliverHead(SplitLane lane, Collection<SplitDelivery> record, long now, long leaseMillis) {
+		SplitDelivery head;
+		while ((head = first(record)) != null) {
+			SplitMessage message = head.message;
+			boolean completed = message.isCompleted();
+			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
+				// live, or claimed by another thread that moves or drops it
+				return null;
+			}
+			record.remove(head);
+			if (!completed && message.redeliver(head.delivery)) {
+				track(lane, new SplitDelivery(message, head.delivery + 1, now + leaseMillis), leaseMillis);
+				return message;
+			}
+			evicted(lane, message);
+		}
+		return null;
+	}
+
+	/** The first element of an in-flight record, by its order, without taking it. */
+	private static SplitDelivery first(Collection<SplitDelivery> record) {
+		if (record instanceof ConcurrentSkipListSet<SplitDelivery> sorted) {
+			return sorted.ceiling(FIRST);
+		}
+		return ((Queue<SplitDelivery>) record).peek();
+	}
+
+	/**
+	 * Records a delivery, in the order of deliveries if its lease is the service's, else
+	 * in the record sorted by lease end.
+	 */
+	private void track(SplitLane lane, SplitDelivery record, long leaseMillis) {
+		if (leaseMillis == this.leaseMillis) {
+			lane.inFlight.offer(record);
+		}
+		else {
+			lane.timed().add(record);
+		}
+	}
+
+	/**
+	 * Claims the record of the message's current delivery (found by a scan of the
+	 * in-flight records, as far as its position), takes it out, and records the same
+	 * delivery with its new lease end. A claim lost means the lease lapsed and a poll is
+	 * delivering the message again. A completion that comes meanwhile finds no record to
+	 * drop: then this call, which took the record out, evicts the message, or the new
+	 * record is dropped as a completed one where it is.
+	 */
+	@Override
+	LeaseChange changeLeaseIn(SplitLane lane, long id, int delivery, long leaseMillis) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue())) {
+			return LeaseChange.NOT_FOUND;
+		}
+		// the delivery decided on, whose record is looked for: one read, or a redelivery
+		// in between would make this change the new holder's lease
+		int current = message.deliveries();
+		Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
+		if (verdict != Completion.COMPLETED) {
+			return LeaseChange.of(verdict);
+		}
+		SplitDelivery record = recordOf(lane, message, current);
+		if (record == null || !record.claim()) {
+			return LeaseChange.STALE_LEASE;
+		}
+		if (!lane.inFlight.remove(record)) {
+			lane.timed.remove(record);
+		}
+		if (message.isCompleted()) {
+			evicted(lane, message);
+			return LeaseChange.NOT_FOUND;
+		}
+		track(lane, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
+		return LeaseChange.CHANGED;
+	}
+
+	/** The unclaimed record of that delivery of the message, or {@code null}. */
+	private static SplitDelivery recordOf(SplitLane lane, SplitMessage message, int delivery) {
+		for (SplitDelivery record : lane.inFlight) {
+			if (record.message == message && record.delivery == delivery && !record.isClaimed()) {
+				return record;
+			}
+		}
+		if (lane.timed != null) {
+			for (SplitDelivery record : lane.timed) {
+				if (record.message == message && record.delivery == delivery && !record.isClaimed()) {
+					return record;
+				}
+			}
+		}
+		return null;
 	}
 
 	@Override
@@ -255,14 +365,21 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		return Completion.COMPLETED;
 	}
 
-	/** Drops completed messages from the head of the in-flight record. */
+	/** Drops completed messages from the heads of the in-flight records. */
 	private void trim(SplitLane lane) {
+		trim(lane, lane.inFlight);
+		if (lane.timed != null) {
+			trim(lane, lane.timed);
+		}
+	}
+
+	private void trim(SplitLane lane, Collection<SplitDelivery> record) {
 		SplitDelivery head;
-		while ((head = lane.inFlight.peek()) != null && head.message.isCompleted()) {
+		while ((head = first(record)) != null && head.message.isCompleted()) {
 			if (!head.claim()) {
 				return;
 			}
-			lane.inFlight.poll();
+			record.remove(head);
 			evicted(lane, head.message);
 		}
 	}
@@ -274,15 +391,25 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	 * it reaches the head.
 	 */
 	private void removeCompleted(SplitLane lane, SplitMessage message) {
-		for (SplitDelivery record : lane.inFlight) {
+		if (!removeCompleted(lane, lane.inFlight, message) && lane.timed != null) {
+			removeCompleted(lane, lane.timed, message);
+		}
+	}
+
+	/**
+	 * @return whether the message's record was found in that record
+	 */
+	private boolean removeCompleted(SplitLane lane, Collection<SplitDelivery> records, SplitMessage message) {
+		for (SplitDelivery record : records) {
 			if (record.message == message) {
 				if (record.claim()) {
-					lane.inFlight.remove(record);
+					records.remove(record);
 					evicted(lane, message);
 				}
-				return;
+				return true;
 			}
 		}
+		return false;
 	}
 
 	/**
@@ -320,7 +447,20 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		long now = this.clock.millis();
 		for (SplitDelivery record : lane.inFlight) {
 			if (!record.message.isCompleted()) {
-				return !record.isClaimed() && record.expiredAt(now);
+				if (!record.isClaimed() && record.expiredAt(now)) {
+					return true;
+				}
+				break;
+			}
+		}
+		if (lane.timed != null) {
+			for (SplitDelivery record : lane.timed) {
+				if (!record.expiredAt(now)) {
+					break;
+				}
+				if (!record.message.isCompleted() && !record.isClaimed()) {
+					return true;
+				}
 			}
 		}
 		return false;
@@ -343,7 +483,11 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 			return seen;
 		}
 		long now = this.clock.millis();
-		for (SplitDelivery record : lane.inFlight) {
+		List<SplitDelivery> delivered = new ArrayList<>(lane.inFlight);
+		if (lane.timed != null) {
+			delivered.addAll(lane.timed);
+		}
+		for (SplitDelivery record : delivered) {
 			SplitMessage message = record.message;
 			int deliveries = message.deliveries();
 			if (!message.isCompleted() && !record.isClaimed() && record.delivery == deliveries) {
@@ -492,13 +636,23 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 
 	/**
 	 * What every operation on a lane reads, and nobody writes but a lane that closes or
-	 * leaves the ring of retired ones ({@link QueueLane}'s flag, now and then).
+	 * leaves the ring of retired ones ({@link QueueLane}'s flag, now and then) and the
+	 * first lease of its own ({@link #timed}, once).
 	 */
 	abstract static class LaneRefs extends QueueLane {
 
 		final Queue<SplitMessage> ready;
 
 		final ConcurrentLinkedQueue<SplitDelivery> inFlight = new ConcurrentLinkedQueue<>();
+
+		/**
+		 * Deliveries under leases of their own, sorted by lease end; {@code null} until
+		 * the first, then set once by compare-and-set.
+		 */
+		volatile ConcurrentSkipListSet<SplitDelivery> timed;
+
+		private static final VarHandle TIMED = VarHandles.field(MethodHandles.lookup(), "timed",
+				ConcurrentSkipListSet.class);
 
 		/** Whether ready and in-flight messages are counted (with id lookup). */
 		final boolean counted;
@@ -507,6 +661,15 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 			super(name);
 			this.ready = ready;
 			this.counted = counted;
+		}
+
+		ConcurrentSkipListSet<SplitDelivery> timed() {
+			ConcurrentSkipListSet<SplitDelivery> made = this.timed;
+			if (made == null) {
+				TIMED.compareAndSet(this, null, new ConcurrentSkipListSet<>(BY_LEASE_END));
+				made = this.timed;
+			}
+			return made;
 		}
 
 	}

@@ -63,6 +63,18 @@ public final class AtomicMessage extends AbstractMessage {
 	}
 
 	@Override
+	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
+		while (true) {
+			State current = this.state;
+			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
+			if (verdict != Completion.COMPLETED
+					|| STATE.compareAndSet(this, current, new State(current.deliveries, leaseEndMillis, false))) {
+				return LeaseChange.of(verdict);
+			}
+		}
+	}
+
+	@Override
 	public boolean isCompleted() {
 		return this.state.completed;
 	}

@@ -69,6 +69,31 @@ public final class LaneMessage implements CompletableMessage {
 	}
 
 	/**
+	 * When the lease of the latest delivery ends (or, never delivered, 0), completed or
+	 * not: a completion leaves it as it was, so it orders messages in a sorted record.
+	 */
+	long leaseEnd() {
+		return this.state >>> EXPIRY_SHIFT;
+	}
+
+	/**
+	 * Under the queue's lock, with the message out of any sorted record: makes the lease
+	 * of the current delivery end at {@code leaseEnd}, unless a completion's table
+	 * refuses (decided on one reading of the state, which a completion may change
+	 * concurrently: so by compare-and-set).
+	 */
+	LeaseChange changeLease(int delivery, long leaseEnd) {
+		while (true) {
+			long current = this.state;
+			Completion verdict = Completion.decide((current & COMPLETED) != 0, deliveries(current), delivery);
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
+					(leaseEnd << EXPIRY_SHIFT) | (current & ((1L << EXPIRY_SHIFT) - 1)))) {
+				return LeaseChange.of(verdict);
+			}
+		}
+	}
+
+	/**
 	 * The first delivery, under the queue's lock by the poll that took it from the ready
 	 * queue: a completion of a message never delivered changes nothing, so a plain
 	 * volatile write does.

@@ -16,7 +16,8 @@ package io.github.qsbench.core;
  * <li>{@link #leaseAndDeliveries}: the lease's expiry in epoch milliseconds (upper 42
  * bits: until the year 2109) and the deliveries (lower 22 bits, saturating at
  * {@value #MAX_DELIVERIES}, after which a lease token no longer tells deliveries apart);
- * written only by {@link #tryGrab(long, long)}.</li>
+ * written only by {@link #tryGrab(long, long)} and {@link #changeLease(int, long)}, which
+ * a strategy that guards its queues calls under the same exclusive access.</li>
  * </ul>
  */
 public final class PojoMessage extends AbstractMessage {
@@ -64,6 +65,15 @@ public final class PojoMessage extends AbstractMessage {
 			this.idAndCompleted = id | COMPLETED;
 		}
 		return verdict;
+	}
+
+	@Override
+	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
+		Completion verdict = Completion.decide(isCompleted(), deliveries(), delivery);
+		if (verdict == Completion.COMPLETED) {
+			this.leaseAndDeliveries = (leaseEndMillis << DELIVERY_BITS) | (this.leaseAndDeliveries & MAX_DELIVERIES);
+		}
+		return LeaseChange.of(verdict);
 	}
 
 	@Override

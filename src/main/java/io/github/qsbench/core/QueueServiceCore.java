@@ -36,6 +36,23 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 */
 	List<Lease> lease(String queue, int max);
 
+	/**
+	 * Leases as {@link #lease(String, int)} does, each for {@code leaseMillis} instead of
+	 * the service's lease (0: the messages are ready again at once).
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	List<Lease> lease(String queue, int max, long leaseMillis);
+
+	/**
+	 * Makes the lease of the message's delivery end {@code leaseMillis} from now (0:
+	 * ready at once), if it is held in that queue, was delivered, and {@code delivery} is
+	 * its current delivery (or {@link QueueServiceCore#ANY_DELIVERY}); the delivery keeps
+	 * its number, so its lease token stays valid. Atomic with completions and
+	 * redeliveries as {@link #complete(String, long, int)} is.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis);
+
 	/** Completes the message with that id, whichever its current delivery. */
 	default Completion complete(String queue, long id) {
 		return complete(queue, id, ANY_DELIVERY);

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
@@ -44,7 +45,7 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** The core's operations, each the value of the meter's {@code operation} tag. */
 	enum Operation {
 
-		PUSH, PUSH_BATCH, POLL, LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY, PEEK;
+		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY, PEEK;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);
@@ -130,6 +131,28 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		}
 		finally {
 			spent(Operation.LEASE, start);
+		}
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.lease(queue, max, leaseMillis);
+		}
+		finally {
+			spent(Operation.LEASE, start);
+		}
+	}
+
+	@Override
+	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.changeLease(queue, id, delivery, leaseMillis);
+		}
+		finally {
+			spent(Operation.CHANGE_LEASE, start);
 		}
 	}
 

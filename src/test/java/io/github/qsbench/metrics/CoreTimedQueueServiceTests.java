@@ -11,6 +11,7 @@ import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -44,6 +45,7 @@ class CoreTimedQueueServiceTests {
 	void eachCall_timedUnderItsOperation() {
 		Message pushed = this.service.push("q", "a".getBytes());
 		List<Lease> leased = this.service.lease("q", 1);
+		LeaseChange change = this.service.changeLease("q", pushed.id(), leased.get(0).delivery(), 1_000);
 		Completion completion = this.service.complete("q", pushed.id(), leased.get(0).delivery());
 		this.service.queues();
 		this.service.queue("q");
@@ -52,6 +54,7 @@ class CoreTimedQueueServiceTests {
 		this.service.poll("q");
 		this.service.peek("q", 1);
 
+		assertThat(change).isEqualTo(LeaseChange.CHANGED);
 		assertThat(completion).isEqualTo(Completion.COMPLETED);
 		for (Operation operation : Operation.values()) {
 			assertThat(this.service.seconds(operation)).as(operation.tag()).isEqualTo(TICK_NANOS / 1e9);
