@@ -13,11 +13,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
- * {@code CreateQueue}) and their dead-letter policies: such a queue exists while it is
- * empty, where a queue created by its first push is removed by the core when it empties,
- * and keeps default settings. Only names and policies are kept here, above the core: the
- * messages live in the core's queue of the same name, which comes and goes with them, so
- * no strategy changes. A name goes when its queue is deleted
+ * {@code CreateQueue}) and their own settings (lease, dead-letter policy): such a queue
+ * exists while it is empty, where a queue created by its first push is removed by the
+ * core when it empties, and keeps default settings. Only names and settings are kept
+ * here, above the core: the messages live in the core's queue of the same name, which
+ * comes and goes with them, so no strategy changes. A name goes when its queue is deleted
  * ({@link QueueOperations#deleteQueue}); at most {@code qs.limits.max-queues} names are
  * kept (read from the core's caps once, at start-up: the core is called for nothing else
  * here).
@@ -29,10 +29,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class ExplicitQueues {
 
-	/** The policy of an explicit queue that has none (a map holds no null). */
-	private static final DeadLetterPolicy NONE = new DeadLetterPolicy("", 1);
+	/** The settings of an explicit queue that has none of its own. */
+	private static final Own NONE = new Own(null, null);
 
-	private final Map<String, DeadLetterPolicy> queues = new ConcurrentHashMap<>();
+	private final Map<String, Own> queues = new ConcurrentHashMap<>();
 
 	private final int maxQueues;
 
@@ -63,20 +63,33 @@ public class ExplicitQueues {
 	 * Sets (or, with {@code null}, removes) the dead-letter policy of an explicit queue.
 	 */
 	void deadLetters(String queue, DeadLetterPolicy policy) {
-		this.queues.replace(queue, (policy != null) ? policy : NONE);
+		this.queues.computeIfPresent(queue, (name, own) -> new Own(policy, own.leaseSeconds));
 	}
 
 	/** The queue's dead-letter policy, {@code null} if it has none. */
 	public DeadLetterPolicy deadLetters(String queue) {
-		DeadLetterPolicy policy = this.queues.get(queue);
-		return (policy == null || policy == NONE) ? null : policy;
+		Own own = this.queues.get(queue);
+		return (own != null) ? own.deadLetters : null;
+	}
+
+	/** Sets (or, with {@code null}, removes) the lease of an explicit queue. */
+	void leaseSeconds(String queue, Long leaseSeconds) {
+		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, leaseSeconds));
+	}
+
+	/**
+	 * The queue's own lease, {@code null} if it has none (it leases for the service's).
+	 */
+	public Long leaseSeconds(String queue) {
+		Own own = this.queues.get(queue);
+		return (own != null) ? own.leaseSeconds : null;
 	}
 
 	/** The queues whose dead-letter queue is {@code queue}, by name. */
 	public SortedSet<String> sources(String queue) {
 		SortedSet<String> sources = new TreeSet<>();
-		this.queues.forEach((name, policy) -> {
-			if (policy != NONE && policy.queue().equals(queue)) {
+		this.queues.forEach((name, own) -> {
+			if (own.deadLetters != null && own.deadLetters.queue().equals(queue)) {
 				sources.add(name);
 			}
 		});
@@ -102,6 +115,10 @@ public class ExplicitQueues {
 	/** The cap on names, {@code qs.limits.max-queues}. */
 	public int maxQueues() {
 		return this.maxQueues;
+	}
+
+	/** What an explicit queue has of its own; {@code null}: the service's. */
+	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds) {
 	}
 
 }

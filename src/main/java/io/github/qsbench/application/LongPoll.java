@@ -33,9 +33,9 @@ public final class LongPoll extends CompletableFuture<List<Lease>> {
 	 * Waits as {@code waiter} of {@code longPolls} once registered there;
 	 * {@code answered} sees its answer before this completes.
 	 */
-	LongPoll(LongPolls longPolls, String queue, int max, Consumer<List<Lease>> answered) {
+	LongPoll(LongPolls longPolls, String queue, int max, long leaseMillis, Consumer<List<Lease>> answered) {
 		this.longPolls = longPolls;
-		this.waiter = new Waiter(queue, max, leases -> {
+		this.waiter = new Waiter(queue, max, leaseMillis, leases -> {
 			answered.accept(leases);
 			complete(leases);
 		});

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiFunction;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -48,7 +47,7 @@ final class LongPolls {
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
 
 	/** Leases for a waiter: the application layer's lease, dead letters moved. */
-	private final BiFunction<String, Integer, List<Lease>> lease;
+	private final Leasing lease;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
 
@@ -57,7 +56,7 @@ final class LongPolls {
 	/** From construction on: the web server may take requests before this is started. */
 	private volatile boolean running = true;
 
-	LongPolls(BiFunction<String, Integer, List<Lease>> lease) {
+	LongPolls(Leasing lease) {
 		this.lease = lease;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("long-poll-timer-");
 		threads.setDaemon(true);
@@ -163,7 +162,7 @@ final class LongPolls {
 			if (waiter.answered) {
 				return -1;
 			}
-			leases = this.lease.apply(waiter.queue, waiter.max);
+			leases = this.lease.lease(waiter.queue, waiter.max, waiter.leaseMillis);
 			if (leases.isEmpty() && !last) {
 				return 0;
 			}
@@ -229,15 +228,25 @@ final class LongPolls {
 		this.timer.shutdownNow();
 	}
 
+	/** How messages are leased for a waiter. */
+	@FunctionalInterface
+	interface Leasing {
+
+		List<Lease> lease(String queue, int max, long leaseMillis);
+
+	}
+
 	/**
-	 * One long poll: the queue, how many messages it takes at most, and how to answer it
-	 * (an empty list: nothing was found).
+	 * One long poll: the queue, how many messages it takes at most, for how long, and how
+	 * to answer it (an empty list: nothing was found).
 	 */
 	static final class Waiter {
 
 		private final String queue;
 
 		private final int max;
+
+		private final long leaseMillis;
 
 		private final Consumer<List<Lease>> answer;
 
@@ -246,9 +255,10 @@ final class LongPolls {
 
 		private volatile ScheduledFuture<?> timeout;
 
-		Waiter(String queue, int max, Consumer<List<Lease>> answer) {
+		Waiter(String queue, int max, long leaseMillis, Consumer<List<Lease>> answer) {
 			this.queue = queue;
 			this.max = max;
+			this.leaseMillis = leaseMillis;
 			this.answer = answer;
 		}
 

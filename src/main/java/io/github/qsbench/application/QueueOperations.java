@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
@@ -83,7 +85,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final ExplicitQueues explicit;
 
-	/** Every queue's lease, {@code qs.lease-timeout}. */
+	/** The lease of a queue without one of its own, {@code qs.lease-timeout}. */
 	private final long leaseSeconds;
 
 	/**
@@ -98,7 +100,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * @param leaseTimeout the lease of every delivery, as the core was built with it
+	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
+	 * built with it
 	 */
 	QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
 			MeterRegistry registry, ExplicitQueues explicit, Duration leaseTimeout) {
@@ -168,13 +171,22 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order;
-	 * none if nothing is ready.
+	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order,
+	 * for the queue's lease; none if nothing is ready.
 	 */
 	public List<Lease> lease(String queue, int max) {
+		return lease(queue, max, (Integer) null);
+	}
+
+	/**
+	 * Leases as {@link #lease(String, int)} does, for {@code leaseSeconds} (0 to
+	 * {@value #MAX_LEASE_SECONDS} s, 0: ready again at once; {@code null}: the queue's
+	 * lease).
+	 */
+	public List<Lease> lease(String queue, int max, Integer leaseSeconds) {
 		checkQueueName(queue);
 		checkMax(max);
-		List<Lease> leases = deliverable(queue, max);
+		List<Lease> leases = deliverable(queue, max, leaseMillis(queue, leaseSeconds));
 		counted(leases);
 		return leases;
 	}
@@ -182,21 +194,53 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/**
 	 * Leases up to {@code max} messages as soon as one is ready, waiting up to
 	 * {@code wait} (0 to {@value #MAX_WAIT_SECONDS} s) without holding a thread.
+	 * @param leaseSeconds the lease of these deliveries (0 to {@value #MAX_LEASE_SECONDS}
+	 * s, 0: ready again at once), or {@code null} for the queue's lease
 	 */
-	public LongPoll lease(String queue, int max, Duration wait) {
+	public LongPoll lease(String queue, int max, Duration wait, Integer leaseSeconds) {
 		checkQueueName(queue);
 		checkMax(max);
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
 			throw InvalidRequestException.outOfRange("wait", 0, MAX_WAIT_SECONDS);
 		}
-		List<Lease> ready = deliverable(queue, max);
+		long leaseMillis = leaseMillis(queue, leaseSeconds);
+		List<Lease> ready = deliverable(queue, max, leaseMillis);
 		if (!ready.isEmpty() || wait.isZero()) {
 			counted(ready);
 			return new LongPoll(ready);
 		}
-		LongPoll poll = new LongPoll(this.longPolls, queue, max, this::counted);
+		LongPoll poll = new LongPoll(this.longPolls, queue, max, leaseMillis, this::counted);
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
+	}
+
+	/** The lease asked for, else the queue's own, else the service's. */
+	private long leaseMillis(String queue, Integer leaseSeconds) {
+		if (leaseSeconds != null) {
+			return TimeUnit.SECONDS.toMillis(checkLease(leaseSeconds));
+		}
+		Long own = this.explicit.leaseSeconds(queue);
+		return TimeUnit.SECONDS.toMillis((own != null) ? own : this.leaseSeconds);
+	}
+
+	private static int checkLease(int leaseSeconds) {
+		if (leaseSeconds < 0 || leaseSeconds > MAX_LEASE_SECONDS) {
+			throw InvalidRequestException.outOfRange("leaseSeconds", 0, MAX_LEASE_SECONDS);
+		}
+		return leaseSeconds;
+	}
+
+	/**
+	 * Makes the lease of a delivered message end {@code leaseSeconds} from now (0 to
+	 * {@value #MAX_LEASE_SECONDS}; 0 makes it ready at once), if {@code lease} is its
+	 * current delivery's token; the token stays valid.
+	 * @throws InvalidRequestException if {@code lease} is not a token this service hands
+	 * out, or the lease is out of range
+	 */
+	public LeaseChange changeLease(String queue, long id, String lease, int leaseSeconds) {
+		checkQueueName(queue);
+		int delivery = LeaseTokens.delivery(lease, id);
+		return this.core.changeLease(queue, id, delivery, TimeUnit.SECONDS.toMillis(checkLease(leaseSeconds)));
 	}
 
 	/**
@@ -204,11 +248,11 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * ones due for the queue's dead-letter queue, which move there instead. Only a
 	 * redelivery can be due, so a poll of first deliveries looks up no policy.
 	 */
-	private List<Lease> deliverable(String queue, int max) {
-		List<Lease> leases = this.core.lease(queue, max);
+	private List<Lease> deliverable(String queue, int max, long leaseMillis) {
+		List<Lease> leases = this.core.lease(queue, max, leaseMillis);
 		for (Lease lease : leases) {
 			if (lease.delivery() > 1) {
-				return withoutDeadLetters(queue, max, leases);
+				return withoutDeadLetters(queue, max, leaseMillis, leases);
 			}
 		}
 		return leases;
@@ -223,7 +267,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * with its attributes and delivery count, to the dead-letter queue. A poll that found
 	 * only dead letters leases again.
 	 */
-	private List<Lease> withoutDeadLetters(String queue, int max, List<Lease> leases) {
+	private List<Lease> withoutDeadLetters(String queue, int max, long leaseMillis, List<Lease> leases) {
 		DeadLetterPolicy policy = this.explicit.deadLetters(queue);
 		if (policy == null || !this.explicit.contains(policy.queue())) {
 			return leases;
@@ -243,7 +287,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 			if (!kept.isEmpty() || !moved) {
 				return kept;
 			}
-			leases = this.core.lease(queue, max);
+			leases = this.core.lease(queue, max, leaseMillis);
 		}
 	}
 
@@ -330,31 +374,27 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * The queue's settings: the service's lease and delay, its dead-letter policy.
+	 * The queue's settings: its lease (its own, or the service's), the service's delay,
+	 * its dead-letter policy.
 	 */
 	public QueueSettings settings(String queue) {
 		checkQueueName(queue);
-		return new QueueSettings(this.leaseSeconds, 0, this.explicit.deadLetters(queue));
+		Long own = this.explicit.leaseSeconds(queue);
+		return new QueueSettings((own != null) ? own : this.leaseSeconds, 0, this.explicit.deadLetters(queue));
 	}
 
 	/**
 	 * Creates the queue explicitly (it stays until deleted) or changes its settings. What
-	 * is not built yet (a lease or a delay of the queue's own) is refused, never accepted
-	 * and ignored.
+	 * is not built yet (a delay of the queue's own) is refused, never accepted and
+	 * ignored.
 	 * @return whether this call created it
 	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
 	 * a dead-letter queue that does not exist, or is the queue itself
 	 */
 	public boolean configure(String queue, QueueSettings.Change change) {
 		checkQueueName(queue);
-		if (change.leaseSeconds() != null) {
-			if (change.leaseSeconds() < 0 || change.leaseSeconds() > MAX_LEASE_SECONDS) {
-				throw InvalidRequestException.outOfRange("leaseSeconds", 0, MAX_LEASE_SECONDS);
-			}
-			if (change.leaseSeconds() != this.leaseSeconds) {
-				throw notBuilt("leaseSeconds", "a queue's own lease is not built yet: every queue leases for "
-						+ this.leaseSeconds + " s (qs.lease-timeout)");
-			}
+		if (change.leaseSeconds() != null && (change.leaseSeconds() < 0 || change.leaseSeconds() > MAX_LEASE_SECONDS)) {
+			throw InvalidRequestException.outOfRange("leaseSeconds", 0, MAX_LEASE_SECONDS);
 		}
 		if (change.delaySeconds() != null) {
 			if (change.delaySeconds() < 0 || change.delaySeconds() > MAX_DELAY_SECONDS) {
@@ -382,6 +422,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		if (policy != null) {
 			this.explicit.deadLetters(queue, (policy == QueueSettings.Change.REMOVE) ? null : policy);
+		}
+		if (change.leaseSeconds() != null) {
+			this.explicit.leaseSeconds(queue, change.leaseSeconds());
 		}
 		return created;
 	}

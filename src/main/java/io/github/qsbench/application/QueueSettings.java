@@ -1,9 +1,9 @@
 package io.github.qsbench.application;
 
 /**
- * A queue's settings as both faces show them. The lease and the delay are the service's
- * for every queue ({@code qs.lease-timeout}, no delay): a lease or delay of a queue's own
- * is not built yet. The dead-letter policy is the queue's own, {@code null} for none.
+ * A queue's settings as both faces show them: its lease (its own, or the service's
+ * {@code qs.lease-timeout}); its delay, 0 for every queue (a delay of a queue's own is
+ * not built yet); its dead-letter policy, {@code null} for none.
  */
 public record QueueSettings(long leaseSeconds, int delaySeconds, DeadLetterPolicy deadLetters) {
 

@@ -38,6 +38,10 @@ final class ApiProblem extends ErrorResponseException {
 		return new ApiProblem(HttpStatus.CONFLICT, title, detail);
 	}
 
+	static ApiProblem preconditionRequired(String title, String detail) {
+		return new ApiProblem(HttpStatus.PRECONDITION_REQUIRED, title, detail);
+	}
+
 	static ApiProblem preconditionFailed(String title, String detail) {
 		return new ApiProblem(HttpStatus.PRECONDITION_FAILED, title, detail);
 	}

@@ -219,6 +219,37 @@ final class JsonRequests {
 		return new QueueSettings.Change(lease, delay, policy);
 	}
 
+	/**
+	 * The body of a lease change: {@code {"leaseSeconds": N}}, N checked by the
+	 * application layer.
+	 * @throws ApiProblem 400 for anything else
+	 */
+	int leaseChange(InputStream in, long declaredLength) throws IOException {
+		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES,
+				() -> ApiProblem.tooLarge("Lease change too large", "A lease change is {\"leaseSeconds\": N}."));
+		JsonNode root = parse(bytes, JsonRequests::invalidLeaseChange);
+		if (root == null || !root.isObject() || root.size() != 1 || !root.has("leaseSeconds")) {
+			throw invalidLeaseChange(
+					"The body must be {\"leaseSeconds\": N}, N from 0 to " + QueueOperations.MAX_LEASE_SECONDS + ".");
+		}
+		JsonNode value = root.get("leaseSeconds");
+		if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+			throw invalidLeaseChange("'leaseSeconds' must be a whole number.");
+		}
+		return value.intValue();
+	}
+
+	private static ApiProblem invalidLeaseChange(String detail) {
+		return ApiProblem.badRequest("Invalid lease change", detail);
+	}
+
+	/** The body of a lease change, as the OpenAPI description shows it. */
+	@Schema(name = "LeaseChange", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+	record LeaseChangeBody(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "0",
+			maximum = "" + QueueOperations.MAX_LEASE_SECONDS,
+			description = "Seconds from now until the lease ends; 0 makes the message ready at once") int leaseSeconds) {
+	}
+
 	private static int whole(String name, JsonNode value) {
 		if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
 			throw invalidSettings("'" + name + "' must be a whole number.");

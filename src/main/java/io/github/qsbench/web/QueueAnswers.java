@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.web.MessageResponses.Delivered;
 import io.github.qsbench.web.MessageResponses.DeliveredBatch;
@@ -73,13 +74,40 @@ final class QueueAnswers {
 	static ResponseEntity<Void> completed(String queue, long id, Completion completion) {
 		return switch (completion) {
 			case COMPLETED -> ResponseEntity.noContent().build();
-			case NOT_FOUND -> throw ApiProblem.notFound("No such message", "Queue '" + queue + "' holds no message "
-					+ id + ": it never existed there or was completed already.");
-			case NOT_DELIVERED -> throw ApiProblem.conflict("Message not delivered",
-					"Message " + id + " has not been polled yet; only a delivered message can be completed.");
-			case STALE_LEASE -> throw ApiProblem.preconditionFailed("Lease no longer current", "Message " + id
-					+ " was delivered again after the lease named in If-Match lapsed; its new holder completes it.");
+			case NOT_FOUND -> throw noSuchMessage(queue, id);
+			case NOT_DELIVERED -> throw notDelivered(id, "completed");
+			case STALE_LEASE -> throw staleLease(id, "completes");
 		};
+	}
+
+	/**
+	 * The answer to a {@code PATCH} of one message's lease: 204, or the problem that says
+	 * why not, as for a completion.
+	 * @throws ApiProblem 404, 409 or 412
+	 */
+	static ResponseEntity<Void> leaseChanged(String queue, long id, LeaseChange change) {
+		return switch (change) {
+			case CHANGED -> ResponseEntity.noContent().build();
+			case NOT_FOUND -> throw noSuchMessage(queue, id);
+			case NOT_DELIVERED -> throw notDelivered(id, "given a lease");
+			case STALE_LEASE -> throw staleLease(id, "holds its lease");
+		};
+	}
+
+	private static ApiProblem noSuchMessage(String queue, long id) {
+		return ApiProblem.notFound("No such message",
+				"Queue '" + queue + "' holds no message " + id + ": it never existed there or was completed already.");
+	}
+
+	private static ApiProblem notDelivered(long id, String what) {
+		return ApiProblem.conflict("Message not delivered",
+				"Message " + id + " has not been polled yet; only a delivered message can be " + what + ".");
+	}
+
+	private static ApiProblem staleLease(long id, String what) {
+		return ApiProblem.preconditionFailed("Lease no longer current", "Message " + id
+				+ " was delivered again after the lease named in If-Match lapsed (or is being delivered again now); "
+				+ "its new holder " + what + ".");
 	}
 
 	/** How long the container lets a long poll of {@code wait} stay asynchronous. */

@@ -44,6 +44,7 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -178,14 +179,20 @@ class QueueController {
 					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
 	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
 			content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name, max or wait",
+	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<?> poll(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = MAX,
-					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max) {
+					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max,
+			@RequestParam(required = false) @Parameter(
+					description = "Seconds the delivered messages stay leased, 0 to 43200 "
+							+ "(0: ready again at once; none: the queue's lease)",
+					schema = @Schema(type = "integer", minimum = "0", maximum = "43200")) String lease) {
 		Integer batch = RequestValidation.maxMessages(max);
-		return QueueAnswers.polled(queue, this.operations.lease(queue, (batch != null) ? batch : 1), batch != null);
+		return QueueAnswers.polled(queue,
+				this.operations.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
+				batch != null);
 	}
 
 	/**
@@ -197,10 +204,11 @@ class QueueController {
 	@GetMapping(path = Routes.MESSAGES, params = { "wait", "!peek" })
 	@Operation(hidden = true)
 	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
-			@RequestParam String wait) {
+			@RequestParam String wait, @RequestParam(required = false) String lease) {
 		Duration seconds = RequestValidation.waitSeconds(wait);
 		Integer batch = RequestValidation.maxMessages(max);
-		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds);
+		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
+				RequestValidation.leaseSeconds(lease));
 		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(QueueAnswers.asyncTimeout(seconds).toMillis());
 		result.onTimeout(poll::end);
 		result.onError(error -> poll.end());
@@ -297,6 +305,49 @@ class QueueController {
 		long messageId = RequestValidation.messageId(id);
 		return QueueAnswers.completed(queue, messageId,
 				this.operations.complete(queue, messageId, Leases.fromIfMatch(ifMatch)));
+	}
+
+	@PatchMapping(path = Routes.MESSAGE, consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Change the lease of a delivered message: extend it, or end it at once",
+			description = "The lease named in If-Match ends leaseSeconds from now (0: the message is ready again at "
+					+ "once, for the next poll); the lease token stays the same, so the holder completes with it as "
+					+ "before. SQS's ChangeMessageVisibility.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+							schema = @Schema(implementation = JsonRequests.LeaseChangeBody.class))))
+	@ApiResponse(responseCode = "204", description = "Changed")
+	@ApiResponse(responseCode = "400", description = "Bad queue name, id, If-Match or body, or a lease out of range",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "409", description = "The message was never delivered",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "412",
+			description = "If-Match names a lease that is no longer the message's current delivery",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "415", description = "Not application/json",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "428", description = "No If-Match: a lease change names the lease it changes",
+			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	ResponseEntity<Void> changeLease(
+			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@PathVariable @Parameter(description = "A positive id as returned by a push",
+					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(required = true,
+					description = "The poll's ETag: the lease to change (* for the current delivery's)",
+					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch,
+			HttpServletRequest request) throws IOException {
+		long messageId = RequestValidation.messageId(id);
+		if (ifMatch == null) {
+			throw ApiProblem.preconditionRequired("Lease required",
+					"A lease change names the lease it changes in If-Match: the poll's ETag.");
+		}
+		int leaseSeconds;
+		try (InputStream in = request.getInputStream()) {
+			leaseSeconds = this.json.leaseChange(in, request.getContentLengthLong());
+		}
+		return QueueAnswers.leaseChanged(queue, messageId,
+				this.operations.changeLease(queue, messageId, Leases.fromIfMatch(ifMatch), leaseSeconds));
 	}
 
 	@PostMapping(path = Routes.COMPLETIONS, consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -142,7 +142,8 @@ final class QueueFastPath extends HttpFilter {
 		else if (poll == null || poll.waitSeconds() == null) {
 			serve(request, response, this.polls, start, () -> {
 				Integer batch = RequestValidation.maxMessages((poll != null) ? poll.max() : null);
-				return QueueAnswers.polled(queue, this.operations.lease(queue, (batch != null) ? batch : 1),
+				Integer lease = RequestValidation.leaseSeconds((poll != null) ? poll.leaseSeconds() : null);
+				return QueueAnswers.polled(queue, this.operations.lease(queue, (batch != null) ? batch : 1, lease),
 						batch != null);
 			});
 		}
@@ -160,7 +161,8 @@ final class QueueFastPath extends HttpFilter {
 			String queue, PollQuery query) {
 		Duration wait = RequestValidation.waitSeconds(query.waitSeconds());
 		Integer batch = RequestValidation.maxMessages(query.max());
-		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait);
+		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait,
+				RequestValidation.leaseSeconds(query.leaseSeconds()));
 		List<Lease> now = poll.getNow(null);
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
@@ -244,11 +246,12 @@ final class QueueFastPath extends HttpFilter {
 				MediaType.APPLICATION_JSON_VALUE.length());
 	}
 
-	record PollQuery(String max, String waitSeconds) {
+	record PollQuery(String max, String waitSeconds, String leaseSeconds) {
 
 		static PollQuery parse(String query) {
 			String max = null;
 			String wait = null;
+			String lease = null;
 			int from = 0;
 			while (from <= query.length()) {
 				int end = query.indexOf('&', from);
@@ -266,12 +269,15 @@ final class QueueFastPath extends HttpFilter {
 				else if (wait == null && query.startsWith("wait=", from) && equals == from + 4) {
 					wait = value;
 				}
+				else if (lease == null && query.startsWith("lease=", from) && equals == from + 5) {
+					lease = value;
+				}
 				else {
 					return null;
 				}
 				from = end + 1;
 			}
-			return new PollQuery(max, wait);
+			return new PollQuery(max, wait, lease);
 		}
 
 		private static boolean digits(String text, int from, int to) {

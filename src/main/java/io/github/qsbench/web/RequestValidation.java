@@ -61,6 +61,11 @@ final class RequestValidation {
 		return number("peek", peek, 1, QueueOperations.MAX_BATCH);
 	}
 
+	/** A poll's {@code lease}: 0 to the longest lease, in seconds; {@code null}: none. */
+	static Integer leaseSeconds(String lease) {
+		return (lease != null) ? number("lease", lease, 0, QueueOperations.MAX_LEASE_SECONDS) : null;
+	}
+
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
 	static Duration waitSeconds(String wait) {
 		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));

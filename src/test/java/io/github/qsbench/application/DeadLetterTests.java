@@ -69,7 +69,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 		this.operations.push("q", utf8("poison"));
 		leaseAndLapse("q", 1);
 		leaseAndLapse("q", 2);
-		LongPoll waiting = this.operations.lease("dlq", 1, Duration.ofSeconds(20));
+		LongPoll waiting = this.operations.lease("dlq", 1, Duration.ofSeconds(20), null);
 		assertThat(waiting).isNotDone();
 
 		assertThat(this.operations.lease("q", 1)).isEmpty();
@@ -143,12 +143,15 @@ class DeadLetterTests extends OperationsPerStrategy {
 				"does not exist");
 		assertInvalid(() -> this.operations.configure("dlq", change(new DeadLetterPolicy("dlq", 1))), "its own");
 		assertInvalid(() -> new DeadLetterPolicy("dlq", 1001), "maxDeliveries");
-		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(60L, null, null)), "not built yet");
 		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(43_201L, null, null)),
 				"leaseSeconds");
 		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 5, null)), "not built yet");
 		assertThat(this.operations.configure("q", new QueueSettings.Change(LEASE.toSeconds(), 0, null))).isFalse();
 		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
+		assertThat(this.operations.configure("q", new QueueSettings.Change(60L, null, null))).isFalse();
+		assertThat(this.operations.settings("q").leaseSeconds()).as("the queue's own").isEqualTo(60);
+		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
+		assertThat(this.operations.settings("x").leaseSeconds()).as("the service's").isEqualTo(LEASE.toSeconds());
 
 		this.operations.configure("q", change(QueueSettings.Change.REMOVE));
 		assertThat(this.operations.settings("q").deadLetters()).isNull();

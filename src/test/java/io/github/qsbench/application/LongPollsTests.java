@@ -192,8 +192,12 @@ class LongPollsTests {
 		assertThat(answers.answered()).as("answered at once").isEqualTo(4);
 	}
 
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final long LEASE_MILLIS = LEASE.toMillis();
+
 	private static QueueServiceCore create(Strategy strategy) {
-		return strategy.create(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, new MutableClock(), true));
+		return strategy.create(new QueueOptions(LEASE, Eviction.LAZY, new MutableClock(), true));
 	}
 
 	/** What each waiter was answered, and how often. */
@@ -209,7 +213,7 @@ class LongPollsTests {
 		}
 
 		Waiter waiter(String queue, int max, int index) {
-			return new Waiter(queue, max, answer -> {
+			return new Waiter(queue, max, LEASE_MILLIS, answer -> {
 				this.calls.incrementAndGet(index);
 				this.leases.set(index, answer);
 			});

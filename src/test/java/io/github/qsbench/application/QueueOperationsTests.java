@@ -76,7 +76,7 @@ class QueueOperationsTests {
 		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.lease("q", 0));
 		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.lease("q", 101));
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.lease("q", 1, Duration.ofSeconds(21)));
+			.isThrownBy(() -> this.operations.lease("q", 1, Duration.ofSeconds(21), null));
 		assertThatExceptionOfType(InvalidRequestException.class)
 			.isThrownBy(() -> this.operations.pushAll("q", List.of()))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid batch"));
@@ -141,7 +141,7 @@ class QueueOperationsTests {
 
 	@Test
 	void longPoll_answeredByAPush() {
-		LongPoll poll = this.operations.lease("q", 2, Duration.ofSeconds(20));
+		LongPoll poll = this.operations.lease("q", 2, Duration.ofSeconds(20), null);
 		assertThat(poll).isNotDone();
 		assertThat(this.operations.waiting()).containsEntry("q", 1);
 
@@ -155,16 +155,16 @@ class QueueOperationsTests {
 
 	@Test
 	void longPoll_messageReadyOrNoWait_answeredAtOnce() {
-		assertThat(this.operations.lease("q", 1, Duration.ZERO).getNow(null)).isEmpty();
+		assertThat(this.operations.lease("q", 1, Duration.ZERO, null).getNow(null)).isEmpty();
 		this.operations.push("q", body());
 
-		assertThat(this.operations.lease("q", 1, Duration.ofSeconds(20)).getNow(null)).hasSize(1);
+		assertThat(this.operations.lease("q", 1, Duration.ofSeconds(20), null).getNow(null)).hasSize(1);
 		assertThat(this.operations.waiting()).isEmpty();
 	}
 
 	@Test
 	void longPoll_ended_answeredWithNothing_andLeasesNothingAfter() {
-		LongPoll poll = this.operations.lease("q", 1, Duration.ofSeconds(20));
+		LongPoll poll = this.operations.lease("q", 1, Duration.ofSeconds(20), null);
 
 		poll.end();
 		this.operations.push("q", body());

@@ -60,8 +60,8 @@ class OpenApiHttpTests {
 		}
 		assertThat(described)
 			.as("push, push in JSON form, batch push, poll, long poll, browse, look (HEAD), purge, complete, "
-					+ "batch complete, list, one queue, settings (PUT), delete queue, redrive")
-			.isEqualTo(15);
+					+ "batch complete, lease change, list, one queue, settings (PUT), delete queue, redrive")
+			.isEqualTo(16);
 
 		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
@@ -80,6 +80,8 @@ class OpenApiHttpTests {
 			.containsAll(Set.of("204", "400", "404", "409", "412"));
 		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
 		assertThat(responses(spec, "/queues/{queue}", "delete")).containsAll(Set.of("204", "400", "404"));
+		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "patch"))
+			.containsAll(Set.of("204", "400", "404", "409", "412", "415", "428"));
 		assertThat(responses(spec, "/queues/{queue}/messages", "delete")).containsAll(Set.of("204", "400"));
 		assertThat(responses(spec, "/queues/{queue}", "put")).containsAll(Set.of("200", "201", "400", "429"));
 		assertThat(responses(spec, "/queues/{queue}/redrive", "post")).containsAll(Set.of("200", "400"));

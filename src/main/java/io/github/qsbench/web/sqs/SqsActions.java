@@ -29,6 +29,7 @@ import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.web.RequestJson;
@@ -73,6 +74,8 @@ final class SqsActions {
 
 	private static final String ALL = "All";
 
+	private static final String VISIBILITY_TIMEOUT = "VisibilityTimeout";
+
 	/**
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
 	 */
@@ -102,23 +105,19 @@ final class SqsActions {
 
 	private final int maxMessageBytes;
 
-	private final Duration leaseTimeout;
-
 	/**
-	 * The attributes every queue has, with the same values: queues have no settings yet.
+	 * The attributes every queue has, with the same values; {@code VisibilityTimeout} is
+	 * each queue's own.
 	 */
 	private final Map<String, String> settings;
 
-	SqsActions(QueueOperations queues, ExplicitQueues explicit, QueueUrls urls, int maxMessageBytes,
-			Duration leaseTimeout) {
+	SqsActions(QueueOperations queues, ExplicitQueues explicit, QueueUrls urls, int maxMessageBytes) {
 		this.queues = queues;
 		this.explicit = explicit;
 		this.urls = urls;
 		this.maxMessageBytes = maxMessageBytes;
-		this.leaseTimeout = leaseTimeout;
-		this.settings = Map.of("VisibilityTimeout", Long.toString(leaseTimeout.toSeconds()), "DelaySeconds", "0",
-				"ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize", Integer.toString(maxMessageBytes),
-				"ApproximateNumberOfMessagesDelayed", "0");
+		this.settings = Map.of("DelaySeconds", "0", "ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize",
+				Integer.toString(maxMessageBytes), "ApproximateNumberOfMessagesDelayed", "0");
 	}
 
 	/**
@@ -249,11 +248,6 @@ final class SqsActions {
 		Integer max = request.integer("MaxNumberOfMessages", 1, MAX_BATCH);
 		Integer wait = request.integer("WaitTimeSeconds", 0, MAX_WAIT_SECONDS);
 		Integer visibility = request.integer("VisibilityTimeout", 0, MAX_VISIBILITY_SECONDS);
-		if (visibility != null && !Duration.ofSeconds(visibility).equals(this.leaseTimeout)) {
-			throw SqsError.UNSUPPORTED_OPERATION.exception("A visibility timeout of its own per receive is not built "
-					+ "yet: every delivery is leased for " + this.settings.get("VisibilityTimeout")
-					+ " seconds (qs.lease-timeout); leave VisibilityTimeout out or set it to that.");
-		}
 		boolean receiveCount = false;
 		List<String> names = new ArrayList<>(request.strings("AttributeNames"));
 		names.addAll(request.strings("MessageSystemAttributeNames"));
@@ -265,7 +259,7 @@ final class SqsActions {
 		}
 		AttributeNames wanted = AttributeNames.of(request.strings("MessageAttributeNames"));
 		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
-		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration);
+		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration, visibility);
 		boolean withCount = receiveCount;
 		if (poll.isDone()) {
 			return received(poll.join(), withCount, wanted);
@@ -457,6 +451,72 @@ final class SqsActions {
 	}
 
 	/**
+	 * Makes the visibility timeout of the delivery a receipt handle names end
+	 * {@code VisibilityTimeout} seconds from now (0: visible at once); the handle stays
+	 * valid.
+	 */
+	ObjectNode changeMessageVisibility(SqsRequest request) {
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		changeVisibility(queue, request.required("ReceiptHandle"), visibility(request));
+		return JSON.objectNode();
+	}
+
+	ObjectNode changeMessageVisibilityBatch(SqsRequest request) {
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		List<SqsRequest> entries = batchEntries(request);
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode successful = answer.putArray("Successful");
+		ArrayNode failed = answer.putArray("Failed");
+		for (SqsRequest entry : entries) {
+			String id = entry.string("Id");
+			try {
+				changeVisibility(queue, entry.required("ReceiptHandle"), visibility(entry));
+				successful.addObject().put("Id", id);
+			}
+			catch (SqsException ex) {
+				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
+					throw ex;
+				}
+				failed(failed, id, ex);
+			}
+		}
+		return answer;
+	}
+
+	private static int visibility(SqsRequest request) {
+		Integer visibility = request.integer(VISIBILITY_TIMEOUT, 0, MAX_VISIBILITY_SECONDS);
+		if (visibility == null) {
+			throw SqsError.MISSING_PARAMETER
+				.exception("The request must contain the parameter " + VISIBILITY_TIMEOUT + ".");
+		}
+		return visibility;
+	}
+
+	/**
+	 * As SQS answers: a handle whose message is gone, or that was received again since,
+	 * cannot change anything.
+	 */
+	private void changeVisibility(String queue, String handle, int seconds) {
+		LeaseChange change = this.queues.changeLease(queue, ReceiptHandles.id(handle), handle, seconds);
+		switch (change) {
+			case CHANGED -> {
+			}
+			case NOT_FOUND -> {
+				if (!this.queues.exists(queue)) {
+					throw QueueUrls.doesNotExist();
+				}
+				throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + handle + " for parameter ReceiptHandle "
+						+ "is invalid. Reason: Message does not exist or is not available for visibility timeout "
+						+ "change.");
+			}
+			case NOT_DELIVERED -> throw ReceiptHandles.invalid(handle);
+			case STALE_LEASE -> throw SqsError.MESSAGE_NOT_INFLIGHT.exception("The receipt handle \"" + handle
+					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
+					+ "since (or is being received now).");
+		}
+	}
+
+	/**
 	 * Deletes the delivery a receipt handle names. A handle whose message is gone already
 	 * is answered as deleted (a retried delete must not fail, as in SQS); one whose
 	 * message was received again since is refused: the newer handle deletes it.
@@ -489,8 +549,8 @@ final class SqsActions {
 		for (String name : names) {
 			if (!name.equals(ALL) && !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES)
 					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE) && !name.equals("QueueArn")
-					&& !name.equals("RedrivePolicy") && !this.settings.containsKey(name)
-					&& !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
+					&& !name.equals("RedrivePolicy") && !name.equals(VISIBILITY_TIMEOUT)
+					&& !this.settings.containsKey(name) && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
 				throw invalidAttributeName(name);
 			}
 		}
@@ -512,7 +572,11 @@ final class SqsActions {
 		if (all || names.contains("QueueArn")) {
 			attributes.put("QueueArn", this.urls.arn(queue));
 		}
-		DeadLetterPolicy policy = this.queues.settings(queue).deadLetters();
+		QueueSettings settings = this.queues.settings(queue);
+		if (all || names.contains(VISIBILITY_TIMEOUT)) {
+			attributes.put(VISIBILITY_TIMEOUT, Long.toString(settings.leaseSeconds()));
+		}
+		DeadLetterPolicy policy = settings.deadLetters();
 		if (policy != null && (all || names.contains("RedrivePolicy"))) {
 			attributes.put("RedrivePolicy",
 					JSON.objectNode()
@@ -570,7 +634,7 @@ final class SqsActions {
 			String name = attribute.getKey();
 			String value = attribute.getValue();
 			switch (name) {
-				case "VisibilityTimeout" -> lease = (long) whole(name, value);
+				case VISIBILITY_TIMEOUT -> lease = (long) whole(name, value);
 				case "DelaySeconds" -> delay = whole(name, value);
 				case "RedrivePolicy" -> policy = value.isEmpty() ? QueueSettings.Change.REMOVE : redrivePolicy(value);
 				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {

@@ -25,8 +25,7 @@ class SqsConfiguration {
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, ExplicitQueues explicit,
 			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
-		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes,
-				properties.leaseTimeout());
+		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes);
 		FilterRegistrationBean<SqsFace> registration = new FilterRegistrationBean<>(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/")));
 		registration.addUrlPatterns("/");

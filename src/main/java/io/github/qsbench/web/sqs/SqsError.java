@@ -24,6 +24,9 @@ enum SqsError {
 
 	RECEIPT_HANDLE_IS_INVALID("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 400),
 
+	/** A visibility change for a delivery that is no longer the message's current one. */
+	MESSAGE_NOT_INFLIGHT("MessageNotInflight", "AWS.SimpleQueueService.MessageNotInflight", 400),
+
 	EMPTY_BATCH_REQUEST("EmptyBatchRequest", "AWS.SimpleQueueService.EmptyBatchRequest", 400),
 
 	TOO_MANY_ENTRIES_IN_BATCH_REQUEST("TooManyEntriesInBatchRequest",

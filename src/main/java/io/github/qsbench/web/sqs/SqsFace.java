@@ -63,15 +63,13 @@ final class SqsFace extends HttpFilter {
 	 * SQS actions whose semantics this service has not built yet, and what is missing.
 	 */
 	private static final Map<String, String> NOT_BUILT = Map.ofEntries(
-			Map.entry("ChangeMessageVisibility", "Changing a delivery's visibility timeout is not built yet."),
-			Map.entry("ChangeMessageVisibilityBatch", "Changing a delivery's visibility timeout is not built yet."),
 			Map.entry("TagQueue", "Queue tags are not stored."), Map.entry("UntagQueue", "Queue tags are not stored."),
 			Map.entry("ListQueueTags", "Queue tags are not stored."),
 			Map.entry("AddPermission", "Permissions are not kept: this local queue accepts every caller."),
 			Map.entry("RemovePermission", "Permissions are not kept: this local queue accepts every caller."),
-			Map.entry("StartMessageMoveTask", "Dead-letter queues and redrive are not built yet."),
-			Map.entry("CancelMessageMoveTask", "Dead-letter queues and redrive are not built yet."),
-			Map.entry("ListMessageMoveTasks", "Dead-letter queues and redrive are not built yet."));
+			Map.entry("StartMessageMoveTask", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."),
+			Map.entry("CancelMessageMoveTask", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."),
+			Map.entry("ListMessageMoveTasks", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."));
 
 	private final SqsActions actions;
 
@@ -159,6 +157,8 @@ final class SqsFace extends HttpFilter {
 					(timeout, end) -> AsyncAnswer.<ObjectNode>suspend(request, response, start, timeout, end)::answer);
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
+			case "ChangeMessageVisibility" -> this.actions.changeMessageVisibility(sqs);
+			case "ChangeMessageVisibilityBatch" -> this.actions.changeMessageVisibilityBatch(sqs);
 			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
 			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs, request);
 			case "SetQueueAttributes" -> this.actions.setQueueAttributes(sqs);

@@ -21,11 +21,15 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.EmptyBatchRequestException;
 import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageNotInflightException;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
@@ -101,16 +105,82 @@ class SqsHttpTests {
 	}
 
 	@Test
-	void createQueue_attributesOnlyAsEveryQueueHasThem() {
-		this.sqs.createQueue(q -> q.queueName("sdk-attributes")
-			.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30", QueueAttributeName.DELAY_SECONDS, "0")));
+	void createQueue_visibilityTimeoutOfItsOwn_otherAttributesOnlyAsEveryQueueHasThem() {
+		String url = this.sqs
+			.createQueue(q -> q.queueName("sdk-visibility-own")
+				.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60", QueueAttributeName.DELAY_SECONDS, "0")))
+			.queueUrl();
+		assertThat(
+				this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+					.attributesAsStrings())
+			.containsExactly(Map.entry("VisibilityTimeout", "60"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("leased for the queue's 60 s"));
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("past the service's 30 s").isEmpty();
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(receiveOne(url).attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+				"2");
 
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-attributes-60")
-				.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60"))))
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> this.sqs.createQueue(
+				q -> q.queueName("sdk-delayed").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60"))))
 			.withMessageContaining("not built yet");
 		assertThatExceptionOfType(QueueDoesNotExistException.class)
-			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-attributes-60")));
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-delayed")));
+	}
+
+	/**
+	 * A receive's own visibility timeout, then the holder's changes: extended past the
+	 * queue's, then given back at once (0), after which the old handle is no longer in
+	 * flight; the batch form fails per entry.
+	 */
+	@Test
+	void visibilityTimeout_perReceive_andChanged_handleStaysValid() {
+		String url = create("sdk-visibility");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("slow work"));
+		Message brief = this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(5)).messages().get(0);
+		this.clock.advance(Duration.ofSeconds(5));
+		Message held = receiveOne(url);
+		assertThat(held.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2");
+
+		this.sqs
+			.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(120));
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("extended").isEmpty();
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(0));
+		Message again = receiveOne(url);
+		assertThat(again.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "3");
+
+		assertThatExceptionOfType(MessageNotInflightException.class).isThrownBy(() -> this.sqs
+			.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(10)));
+		ChangeMessageVisibilityBatchResponse batch = this.sqs.changeMessageVisibilityBatch(c -> c.queueUrl(url)
+			.entries(
+					ChangeMessageVisibilityBatchRequestEntry.builder()
+						.id("current")
+						.receiptHandle(again.receiptHandle())
+						.visibilityTimeout(300)
+						.build(),
+					ChangeMessageVisibilityBatchRequestEntry.builder()
+						.id("stale")
+						.receiptHandle(brief.receiptHandle())
+						.visibilityTimeout(300)
+						.build()));
+		assertThat(batch.successful()).extracting(ChangeMessageVisibilityBatchResultEntry::id)
+			.containsExactly("current");
+		assertThat(batch.failed()).singleElement().satisfies(failure -> {
+			assertThat(failure.id()).isEqualTo("stale");
+			assertThat(failure.code()).isEqualTo("MessageNotInflight");
+			assertThat(failure.senderFault()).isTrue();
+		});
+		this.clock.advance(Duration.ofSeconds(299));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(again.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.changeMessageVisibility(
+					c -> c.queueUrl(url).receiptHandle(again.receiptHandle()).visibilityTimeout(10)))
+			.withMessageContaining("not available for visibility timeout change");
 	}
 
 	@Test
@@ -401,17 +471,11 @@ class SqsHttpTests {
 		Message message = receiveOne(url);
 
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.changeMessageVisibility(
-					c -> c.queueUrl(url).receiptHandle(message.receiptHandle()).visibilityTimeout(0)))
-			.withMessageContaining("visibility timeout is not built yet");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs
 				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))))
 			.withMessageContaining("not built yet");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("delayed").delaySeconds(5)));
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(60)));
 		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
 	}
 
