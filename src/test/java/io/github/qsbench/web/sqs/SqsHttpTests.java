@@ -122,8 +122,9 @@ class SqsHttpTests {
 		assertThat(receiveOne(url).attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
 				"2");
 
-		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> this.sqs.createQueue(
-				q -> q.queueName("sdk-delayed").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60"))))
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.createQueue(
+					q -> q.queueName("sdk-delayed").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60"))))
 			.withMessageContaining("not built yet");
 		assertThatExceptionOfType(QueueDoesNotExistException.class)
 			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-delayed")));
