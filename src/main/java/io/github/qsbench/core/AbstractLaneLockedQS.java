@@ -168,9 +168,17 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		}
 	}
 
+	/** A delayed message waits in the sorted record, its delay's end as its lease end. */
 	@Override
-	void add(LockedLane lane, LaneMessage message) {
-		lane.ready.addLast(message);
+	void add(LockedLane lane, LaneMessage message, long dueMillis) {
+		if (dueMillis == 0) {
+			lane.ready.addLast(message);
+		}
+		else {
+			message.delayUntil(dueMillis);
+			lane.timed().add(message);
+			lane.delayedCount++;
+		}
 		lane.index.put(message.id(), message);
 		lane.resize(1);
 	}
@@ -337,9 +345,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	 * queue's head.
 	 */
 	private LaneMessage grab(LockedLane lane, long now, long leaseMillis) {
-		LaneMessage lapsed = redeliverHead(lane, lane.inFlight, now, leaseMillis);
+		LaneMessage lapsed = redeliverHead(lane, now, leaseMillis);
 		if (lapsed == null && lane.timed != null) {
-			lapsed = redeliverHead(lane, lane.timed, now, leaseMillis);
+			lapsed = redeliverTimed(lane, now, leaseMillis);
 		}
 		if (lapsed != null) {
 			return lapsed;
@@ -354,20 +362,50 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/**
-	 * Under the lane's lock: drops completed messages from the head of one in-flight
-	 * record and delivers its head again if its lease ended.
+	 * Under the lane's lock: drops completed messages from the head of the in-flight
+	 * record in delivery order and delivers its head again if its lease ended.
 	 * @return the message delivered again, or {@code null}
 	 */
-	private LaneMessage redeliverHead(LockedLane lane, Queue<LaneMessage> record, long now, long leaseMillis) {
+	private LaneMessage redeliverHead(LockedLane lane, long now, long leaseMillis) {
 		LaneMessage head;
-		while ((head = record.peek()) != null) {
+		while ((head = lane.inFlight.peekFirst()) != null) {
 			long expiry = head.expiry();
 			if (expiry > now && expiry != Long.MAX_VALUE) {
 				return null; // in flight
 			}
-			record.poll();
+			lane.inFlight.pollFirst();
 			// completed, or completed since its expiry was read, if the redelivery fails
 			if (expiry != Long.MAX_VALUE && head.redeliver(now + leaseMillis)) {
+				track(lane, head, leaseMillis);
+				return head;
+			}
+			evict(lane, head);
+		}
+		return null;
+	}
+
+	/**
+	 * Under the lane's lock: as {@link #redeliverHead} for the sorted record, whose head
+	 * may also be a delayed message whose delay ended: then delivered for the first time.
+	 * (A discarded delayed message leaves the record at once, so one found here is not
+	 * completed.)
+	 */
+	private LaneMessage redeliverTimed(LockedLane lane, long now, long leaseMillis) {
+		LaneMessage head;
+		while ((head = lane.timed.peek()) != null) {
+			boolean completed = head.isCompleted();
+			if (!completed && head.leaseEnd() > now) {
+				return null; // in flight, or delayed
+			}
+			lane.timed.poll();
+			if (!completed && head.deliveries() == 0) {
+				head.deliverFirst(now + leaseMillis);
+				lane.delayedCount--;
+				lane.inFlightCount++;
+				track(lane, head, leaseMillis);
+				return head;
+			}
+			if (!completed && head.redeliver(now + leaseMillis)) {
 				track(lane, head, leaseMillis);
 				return head;
 			}
@@ -386,6 +424,42 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		}
 		else {
 			lane.timed().add(message);
+		}
+	}
+
+	/**
+	 * Under the lane's lock, as a completion by id: a message never delivered leaves the
+	 * ready queue (a scan, as far as its position) or, delayed, the sorted record, and
+	 * memory at once; a delivered one is completed and dropped as a completion drops it.
+	 */
+	@Override
+	Completion discardIn(LockedLane lane, long id) {
+		lane.lock.lock();
+		try {
+			LaneMessage message = lane.index.get(id);
+			if (message == null) {
+				return Completion.NOT_FOUND;
+			}
+			boolean delayed = message.deliveries() == 0 && message.leaseEnd() != 0;
+			int deliveries = message.discard();
+			if (deliveries > 0) {
+				dropCompleted(lane, message);
+				return Completion.COMPLETED;
+			}
+			if (delayed) {
+				lane.timed.remove(message);
+				lane.delayedCount--;
+			}
+			else {
+				lane.ready.removeFirstOccurrence(message);
+			}
+			lane.index.remove(id, message);
+			this.ledger.completed();
+			evict(lane, message);
+			return Completion.COMPLETED;
+		}
+		finally {
+			unlock(lane);
 		}
 	}
 
@@ -551,7 +625,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 			}
 			if (lane.timed != null) {
 				for (LaneMessage message : lane.timed) {
-					if (message.expiry() <= now) {
+					if (!message.isCompleted() && message.leaseEnd() <= now) {
 						return true;
 					}
 				}
@@ -584,12 +658,14 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 				delivered.addAll(timed);
 			}
 			for (LaneMessage message : delivered) {
-				long expiry = message.expiry();
-				if (expiry != Long.MAX_VALUE) {
-					Peeked.State state = (expiry <= now) ? Peeked.State.READY : Peeked.State.IN_FLIGHT;
-					if (see(seen, new Peeked(message, state, message.deliveries()), max)) {
-						return seen;
-					}
+				if (message.isCompleted()) {
+					continue;
+				}
+				int deliveries = message.deliveries();
+				Peeked.State state = (message.leaseEnd() <= now) ? Peeked.State.READY
+						: (deliveries > 0) ? Peeked.State.IN_FLIGHT : Peeked.State.DELAYED;
+				if (see(seen, new Peeked(message, state, deliveries), max)) {
+					return seen;
 				}
 			}
 			for (LaneMessage message : lane.ready) {
@@ -656,6 +732,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		 * where every completion is counted out).
 		 */
 		int inFlightCount;
+
+		/** Delayed messages not yet delivered (their delay may have ended). */
+		int delayedCount;
 
 		/** Holds nothing and is not charged; the next push opens it. */
 		volatile boolean closed = true;
@@ -738,13 +817,20 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 		}
 
 		@Override
-		public QueueStats stats() {
+		public QueueStats stats(long nowMillis) {
 			this.lock.lock();
 			try {
 				if (this.closed || this.size == 0) {
 					return null;
 				}
-				return new QueueStats(this.name, this.ready.size(), Math.max(0, this.inFlightCount));
+				int due = 0;
+				if (this.delayedCount > 0) {
+					for (LaneMessage message : this.timed) {
+						due += (message.deliveries() == 0 && message.leaseEnd() <= nowMillis) ? 1 : 0;
+					}
+				}
+				return new QueueStats(this.name, this.ready.size() + due, Math.max(0, this.inFlightCount),
+						this.delayedCount - due);
 			}
 			finally {
 				this.lock.unlock();

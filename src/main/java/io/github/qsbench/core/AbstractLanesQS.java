@@ -99,8 +99,11 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	 */
 	abstract L admit(String queue, int count);
 
-	/** Under the guard {@link #admit} took: the message enters the lane. */
-	abstract void add(L lane, M message);
+	/**
+	 * Under the guard {@link #admit} took: the message enters the lane, ready, or delayed
+	 * until {@code dueMillis} if that is not 0.
+	 */
+	abstract void add(L lane, M message, long dueMillis);
 
 	/** Releases the guard {@link #admit} took. */
 	abstract void admitted(L lane);
@@ -119,6 +122,12 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	abstract LeaseChange changeLeaseIn(L lane, long id, int delivery, long leaseMillis);
 
 	/**
+	 * Discard by id, with id lookup: finds the message in the lane and completes it
+	 * whatever its state, taking it out of wherever it waits.
+	 */
+	abstract Completion discardIn(L lane, long id);
+
+	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
 	 * leaves its lane at once (or, if another thread holds it, when that thread is done).
 	 */
@@ -132,7 +141,7 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		M message = newMessage(this.lastId.incrementAndGet(), queue, body);
 		L lane = admitOrRefund(queue, 1, charge);
 		try {
-			add(lane, message);
+			add(lane, message, 0);
 		}
 		finally {
 			admitted(lane);
@@ -143,6 +152,12 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 
 	@Override
 	public final List<Message> pushAll(String queue, List<byte[]> bodies) {
+		return pushAll(queue, bodies, 0);
+	}
+
+	@Override
+	public final List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis) {
+		long due = (delayMillis > 0) ? this.clock.millis() + delayMillis : 0;
 		long charge = this.ledger.reserve(bodies);
 		List<M> created = new ArrayList<>(bodies.size());
 		for (byte[] body : bodies) {
@@ -151,7 +166,7 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		L lane = admitOrRefund(queue, created.size(), charge);
 		try {
 			for (M message : created) {
-				add(lane, message);
+				add(lane, message, due);
 			}
 		}
 		finally {
@@ -216,6 +231,13 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	}
 
 	@Override
+	public final Completion discard(String queue, long id) {
+		this.ledger.requireIdLookup();
+		L lane = this.lanes.get(queue);
+		return (lane != null) ? discardIn(lane, id) : Completion.NOT_FOUND;
+	}
+
+	@Override
 	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
 		this.ledger.requireIdLookup();
 		L lane = this.lanes.get(queue);
@@ -257,8 +279,9 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	public List<QueueStats> queues() {
 		this.ledger.requireIdLookup();
 		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
+		long now = this.clock.millis();
 		for (L lane : this.lanes.values()) {
-			QueueStats one = lane.stats();
+			QueueStats one = lane.stats(now);
 			if (one != null) {
 				stats.add(one);
 			}
@@ -271,7 +294,7 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	public Optional<QueueStats> queue(String name) {
 		this.ledger.requireIdLookup();
 		L lane = this.lanes.get(name);
-		return Optional.ofNullable((lane != null) ? lane.stats() : null);
+		return Optional.ofNullable((lane != null) ? lane.stats(this.clock.millis()) : null);
 	}
 
 	/** Open lanes, counted without a lock (closed ones stay in the map a while). */
@@ -328,8 +351,11 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		/** Holds messages and counts as a queue. */
 		public abstract boolean isOpen();
 
-		/** Its counts now, {@code null} if it holds nothing or is closed. */
-		public abstract QueueStats stats();
+		/**
+		 * Its counts at {@code nowMillis} (when delays end), {@code null} if it holds
+		 * nothing or is closed.
+		 */
+		public abstract QueueStats stats(long nowMillis);
 
 		/**
 		 * Removes the lane for good if it is closed (a push may have reopened it since it

@@ -34,6 +34,18 @@ public abstract class AbstractMessage implements CompletableMessage {
 	public abstract Grab tryGrab(long nowMillis, long leaseMillis);
 
 	/**
+	 * Makes a message not yet queued delayed: not grabbed before {@code dueMillis}.
+	 */
+	public abstract void delayUntil(long dueMillis);
+
+	/**
+	 * Completes the message whatever its state (ready, delayed, in flight), as a purge
+	 * does.
+	 * @return how often it had been delivered, or -1 if it was completed already
+	 */
+	public abstract int discard();
+
+	/**
 	 * Makes the lease of the message's current delivery end at {@code leaseEndMillis}, if
 	 * {@code delivery} is that delivery (or {@link QueueServiceCore#ANY_DELIVERY}) and it
 	 * is not completed: the decision of {@link #complete(int)}, made the same way.
@@ -54,8 +66,11 @@ public abstract class AbstractMessage implements CompletableMessage {
 	/** Where a message is in its life. */
 	public enum Status {
 
-		/** Never delivered, or its lease expired. */
+		/** Never delivered (and not delayed), or its lease expired. */
 		READY,
+
+		/** Never delivered, and its delay has not passed. */
+		DELAYED,
 
 		/** Held by a consumer under an unexpired lease. */
 		IN_FLIGHT,

@@ -145,13 +145,33 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		return pushAll(queue, bodies, 0);
+	}
+
+	/**
+	 * Pushes as {@link #pushAll(String, List)} does; a delayed message is a message never
+	 * delivered whose lease (its delay) has not ended, so a walk passes it by as it
+	 * passes a message in flight.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis) {
 		long charge = (this.capacity != null) ? this.capacity.reserve(bodies) : 0;
+		long due = (delayMillis > 0) ? this.clock.millis() + delayMillis : 0;
 		List<M> created = new ArrayList<>(bodies.size());
 		for (byte[] body : bodies) {
-			created.add(this.messages.create(this.lastId.incrementAndGet(), body));
+			M message = this.messages.create(this.lastId.incrementAndGet(), body);
+			if (due > 0) {
+				message.delayUntil(due);
+			}
+			created.add(message);
 		}
+		Consumer<MessageQueue<M>> append = (due > 0) ? q -> {
+			q.delaying(due);
+			created.forEach(q::add);
+		} : q -> created.forEach(q::add);
 		try {
-			if (this.readThenWritePush && appendIfPresent(queue, created.size(), q -> created.forEach(q::add))) {
+			if (this.readThenWritePush && appendIfPresent(queue, created.size(), append)) {
 				return pushed(created);
 			}
 			this.map.write(queues -> queues.compute(queue, (name, existing) -> {
@@ -161,7 +181,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 				Lockable<MessageQueue<M>> target = (existing != null) ? existing : createQueue(name);
 				target.write(q -> {
 					checkRoom(q, created.size());
-					created.forEach(q::add);
+					append.accept(q);
 					return null;
 				});
 				return target;
@@ -446,7 +466,44 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			// an at-least-once message completed twice at once: the other call won
 			return Completion.NOT_FOUND;
 		}
-		queue.completedOne();
+		return removed(queue, message, true);
+	}
+
+	/**
+	 * Removes the message with that id whatever its state, under write access of its
+	 * queue as a completion: the message's own discard decides between it and a racing
+	 * completion, then the index as for a completion.
+	 */
+	@Override
+	public Completion discard(String queue, long id) {
+		requireIdLookup();
+		Object completion = this.map.lookup(queue, Map::get,
+				target -> (target != null) ? target.write(q -> discardIn(q, id)) : Completion.NOT_FOUND);
+		if (completion == QUEUE_EMPTY) {
+			removeIfEmpty(queue);
+			return Completion.COMPLETED;
+		}
+		return (Completion) completion;
+	}
+
+	private Object discardIn(MessageQueue<M> queue, long id) {
+		M message = queue.index.get(id);
+		if (message == null) {
+			return Completion.NOT_FOUND;
+		}
+		int deliveries = message.discard();
+		if (deliveries < 0 || !queue.index.remove(id, message)) {
+			return Completion.NOT_FOUND;
+		}
+		return removed(queue, message, deliveries > 0);
+	}
+
+	/**
+	 * A message just completed or discarded, and out of the index: counted out, and out
+	 * of memory as the eviction says.
+	 */
+	private Object removed(MessageQueue<M> queue, M message, boolean delivered) {
+		queue.completedOne(delivered);
 		this.held.decrement();
 		Deque<M> messages = queue.messages;
 		if (this.lazyEviction) {
@@ -481,7 +538,8 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		requireIdLookup();
 		List<QueueStats> stats = this.map.read(queues -> {
 			List<QueueStats> all = new ArrayList<>(queues.size());
-			queues.values().forEach(target -> all.add(target.read(MessageQueue::stats)));
+			long now = this.clock.millis();
+			queues.values().forEach(target -> all.add(target.read(q -> q.stats(now))));
 			return all;
 		});
 		stats.sort(Comparator.comparing(QueueStats::name));
@@ -491,8 +549,9 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
 	public Optional<QueueStats> queue(String name) {
 		requireIdLookup();
+		long now = this.clock.millis();
 		return Optional.ofNullable(
-				this.map.lookup(name, Map::get, target -> (target != null) ? target.read(MessageQueue::stats) : null));
+				this.map.lookup(name, Map::get, target -> (target != null) ? target.read(q -> q.stats(now)) : null));
 	}
 
 	/**
@@ -523,9 +582,11 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			for (M message : q.messages) {
 				AbstractMessage.Status status = message.status(now);
 				if (status != AbstractMessage.Status.COMPLETED) {
-					seen.add(new Peeked(message,
-							(status == AbstractMessage.Status.READY) ? Peeked.State.READY : Peeked.State.IN_FLIGHT,
-							message.deliveries()));
+					seen.add(new Peeked(message, switch (status) {
+						case READY -> Peeked.State.READY;
+						case DELAYED -> Peeked.State.DELAYED;
+						default -> Peeked.State.IN_FLIGHT;
+					}, message.deliveries()));
 					if (seen.size() == max) {
 						break;
 					}

@@ -4,12 +4,15 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
@@ -161,11 +164,21 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		return new SplitLane(name, this.readyQueues.get(), this.idLookup);
 	}
 
+	/**
+	 * A delayed message waits in the sorted in-flight record as a delivery 0 whose lease
+	 * is its delay, and is delivered from there for the first time.
+	 */
 	@Override
-	void add(SplitLane lane, SplitMessage message) {
+	void add(SplitLane lane, SplitMessage message, long dueMillis) {
 		message.queuedIn(lane.name);
 		this.index.put(message.id(), message);
-		enqueue(lane, message);
+		if (dueMillis == 0) {
+			enqueue(lane, message);
+		}
+		else {
+			SplitLane.DELAYED.getAndAdd(lane, 1);
+			lane.timed().add(new SplitDelivery(message, 0, dueMillis));
+		}
 	}
 
 	@Override
@@ -218,11 +231,13 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		if (lapsed != null) {
 			return lapsed;
 		}
-		SplitMessage message = lane.ready.poll();
+		SplitMessage message;
+		while ((message = lane.ready.poll()) != null && !message.deliverFirst()) {
+			evicted(lane, message); // discarded while it waited
+		}
 		if (message == null) {
 			return null;
 		}
-		message.deliverFirst();
 		if (lane.counted) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
@@ -245,7 +260,14 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 				return null;
 			}
 			record.remove(head);
+			boolean delayed = head.delivery == 0;
+			if (delayed) {
+				SplitLane.DELAYED.getAndAdd(lane, -1);
+			}
 			if (!completed && message.redeliver(head.delivery)) {
+				if (delayed) {
+					SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
+				}
 				track(lane, new SplitDelivery(message, head.delivery + 1, now + leaseMillis), leaseMillis);
 				return message;
 			}
@@ -309,6 +331,45 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		}
 		track(lane, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
 		return LeaseChange.CHANGED;
+	}
+
+	/**
+	 * Completes the message whatever its state by the compare-and-set that also decides
+	 * deliveries and completions. A delivered one is then dropped as a completion drops
+	 * it; one that waits in the ready queue (which cannot give up an element from its
+	 * middle) when a poll reaches it; a delayed one at once, if this call claims its
+	 * record first (else the poll that claimed it drops it).
+	 */
+	@Override
+	Completion discardIn(SplitLane lane, long id) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue())) {
+			return Completion.NOT_FOUND;
+		}
+		int deliveries = message.discard();
+		if (deliveries < 0) {
+			return Completion.NOT_FOUND;
+		}
+		this.index.remove(id, message);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
+		if (deliveries > 0) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
+			if (this.eager) {
+				removeCompleted(lane, message);
+			}
+			else {
+				trim(lane);
+			}
+			return Completion.COMPLETED;
+		}
+		SplitDelivery delayed = (lane.timed != null) ? recordOf(lane, message, 0) : null;
+		if (delayed != null && delayed.claim()) {
+			lane.timed.remove(delayed);
+			SplitLane.DELAYED.getAndAdd(lane, -1);
+			evicted(lane, message);
+		}
+		return Completion.COMPLETED;
 	}
 
 	/** The unclaimed record of that delivery of the message, or {@code null}. */
@@ -484,14 +545,21 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		}
 		long now = this.clock.millis();
 		List<SplitDelivery> delivered = new ArrayList<>(lane.inFlight);
+		Set<SplitMessage> delayed = Collections.newSetFromMap(new IdentityHashMap<>());
 		if (lane.timed != null) {
-			delivered.addAll(lane.timed);
+			for (SplitDelivery record : lane.timed) {
+				delivered.add(record);
+				if (record.delivery == 0) {
+					delayed.add(record.message);
+				}
+			}
 		}
 		for (SplitDelivery record : delivered) {
 			SplitMessage message = record.message;
 			int deliveries = message.deliveries();
 			if (!message.isCompleted() && !record.isClaimed() && record.delivery == deliveries) {
-				Peeked.State state = record.expiredAt(now) ? Peeked.State.READY : Peeked.State.IN_FLIGHT;
+				Peeked.State state = record.expiredAt(now) ? Peeked.State.READY
+						: (deliveries > 0) ? Peeked.State.IN_FLIGHT : Peeked.State.DELAYED;
 				if (see(seen, new Peeked(message, state, deliveries), max)) {
 					return seen;
 				}
@@ -500,7 +568,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		int room = max - seen.size();
 		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
 		for (SplitMessage message : this.index.messages()) {
-			if (message.deliveries() == 0 && !message.isCompleted() && name.equals(message.queue())) {
+			if (message.deliveries() == 0 && !message.isCompleted() && name.equals(message.queue())
+					&& !delayed.contains(message)) {
 				first.offer(message);
 				if (first.size() > room) {
 					first.poll();
@@ -533,6 +602,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 
 		static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completedCount", int.class);
 
+		static final VarHandle DELAYED = VarHandles.field(MethodHandles.lookup(), "delayedCount", int.class);
+
 		private static final VarHandle EVICTED = VarHandles.field(MethodHandles.lookup(), "evicted", long.class);
 
 		/** Messages that left memory, ever. */
@@ -545,6 +616,10 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		/** Completed messages still in the in-flight record (with id lookup). */
 		@SuppressWarnings("unused") // through COMPLETED
 		private volatile int completedCount;
+
+		/** Delayed messages not yet delivered, their delay ended or not. */
+		@SuppressWarnings("unused") // through DELAYED
+		private volatile int delayedCount;
 
 		SplitLane(String name, Queue<SplitMessage> ready, boolean counted) {
 			super(name, ready, counted);
@@ -621,15 +696,25 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		}
 
 		@Override
-		public QueueStats stats() {
+		public QueueStats stats(long nowMillis) {
 			long in = this.admitted;
 			int held = (int) (in - this.evicted);
 			if (in < 0 || held <= 0) {
 				return null;
 			}
 			int inFlight = Math.max(0, this.inFlightCount);
-			int ready = Math.max(0, held - inFlight - this.completedCount);
-			return new QueueStats(this.name, ready, inFlight);
+			int delayed = Math.max(0, this.delayedCount);
+			if (delayed > 0) {
+				// those whose delay ended are ready: the sorted record's first ones
+				for (SplitDelivery record : this.timed) {
+					if (!record.expiredAt(nowMillis)) {
+						break;
+					}
+					delayed -= (record.delivery == 0 && !record.isClaimed()) ? 1 : 0;
+				}
+			}
+			int ready = Math.max(0, held - inFlight - this.completedCount - delayed);
+			return new QueueStats(this.name, ready, inFlight, Math.max(0, delayed));
 		}
 
 	}

@@ -63,6 +63,24 @@ public final class AtomicMessage extends AbstractMessage {
 	}
 
 	@Override
+	public void delayUntil(long dueMillis) {
+		this.state = new State(0, dueMillis, false);
+	}
+
+	@Override
+	public int discard() {
+		while (true) {
+			State current = this.state;
+			if (current.completed) {
+				return -1;
+			}
+			if (STATE.compareAndSet(this, current, new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+				return current.deliveries;
+			}
+		}
+	}
+
+	@Override
 	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
 		while (true) {
 			State current = this.state;
@@ -85,7 +103,10 @@ public final class AtomicMessage extends AbstractMessage {
 		if (current.completed) {
 			return Status.COMPLETED;
 		}
-		return current.inFlightAt(nowMillis) ? Status.IN_FLIGHT : Status.READY;
+		if (!current.inFlightAt(nowMillis)) {
+			return Status.READY;
+		}
+		return (current.deliveries > 0) ? Status.IN_FLIGHT : Status.DELAYED;
 	}
 
 	@Override
@@ -93,10 +114,15 @@ public final class AtomicMessage extends AbstractMessage {
 		return this.state.deliveries;
 	}
 
+	/**
+	 * The message's state; a delayed message is one not yet delivered whose lease (its
+	 * delay) has not expired.
+	 */
 	private record State(int deliveries, long leaseExpiresAtMillis, boolean completed) {
 
+		/** In flight, or delayed. */
 		boolean inFlightAt(long nowMillis) {
-			return this.deliveries > 0 && nowMillis < this.leaseExpiresAtMillis;
+			return nowMillis < this.leaseExpiresAtMillis;
 		}
 
 	}

@@ -94,6 +94,30 @@ public final class LaneMessage implements CompletableMessage {
 	}
 
 	/**
+	 * Before the message is queued: not delivered before {@code dueMillis} (its lease end
+	 * while never delivered).
+	 */
+	void delayUntil(long dueMillis) {
+		this.state = dueMillis << EXPIRY_SHIFT;
+	}
+
+	/**
+	 * Completes the message whatever its state, under its queue's lock.
+	 * @return how often it had been delivered, or -1 if it was completed already
+	 */
+	int discard() {
+		while (true) {
+			long current = this.state;
+			if ((current & COMPLETED) != 0) {
+				return -1;
+			}
+			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return deliveries(current);
+			}
+		}
+	}
+
+	/**
 	 * The first delivery, under the queue's lock by the poll that took it from the ready
 	 * queue: a completion of a message never delivered changes nothing, so a plain
 	 * volatile write does.

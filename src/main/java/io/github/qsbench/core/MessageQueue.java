@@ -27,6 +27,8 @@ public final class MessageQueue<M extends AbstractMessage> {
 
 	private static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completed", int.class);
 
+	private static final VarHandle DELAYED_UNTIL = VarHandles.field(MethodHandles.lookup(), "delayedUntil", long.class);
+
 	final String name;
 
 	final Deque<M> messages;
@@ -44,6 +46,12 @@ public final class MessageQueue<M extends AbstractMessage> {
 
 	/** Completed messages not yet evicted from {@link #messages}. */
 	private volatile int completed;
+
+	/**
+	 * The latest end of a delay among the messages pushed with one; until then a count of
+	 * delayed messages needs a walk.
+	 */
+	private volatile long delayedUntil;
 
 	/**
 	 * Whether walks may overlap on this deque (a lock-free strategy's), so that two of
@@ -87,6 +95,14 @@ public final class MessageQueue<M extends AbstractMessage> {
 		return true;
 	}
 
+	/** Before messages delayed until {@code dueMillis} are added. */
+	void delaying(long dueMillis) {
+		long until;
+		while ((until = this.delayedUntil) < dueMillis && !DELAYED_UNTIL.compareAndSet(this, until, dueMillis)) {
+			Thread.onSpinWait();
+		}
+	}
+
 	int size() {
 		return this.size;
 	}
@@ -95,8 +111,11 @@ public final class MessageQueue<M extends AbstractMessage> {
 		IN_FLIGHT.getAndAdd(this, 1);
 	}
 
-	void completedOne() {
-		IN_FLIGHT.getAndAdd(this, -1);
+	/** A message completed; {@code delivered}: it was in flight, not ready or delayed. */
+	void completedOne(boolean delivered) {
+		if (delivered) {
+			IN_FLIGHT.getAndAdd(this, -1);
+		}
 		COMPLETED.getAndAdd(this, 1);
 	}
 
@@ -105,10 +124,22 @@ public final class MessageQueue<M extends AbstractMessage> {
 		SIZE.getAndAdd(this, -1);
 	}
 
-	QueueStats stats() {
+	/**
+	 * The counts kept, and the delayed messages counted by a walk while a delay has not
+	 * passed (a queue that never had one is never walked).
+	 */
+	QueueStats stats(long nowMillis) {
+		int delayed = 0;
+		if (nowMillis < this.delayedUntil) {
+			for (M message : this.messages) {
+				if (message.status(nowMillis) == AbstractMessage.Status.DELAYED) {
+					delayed++;
+				}
+			}
+		}
 		int inFlight = Math.max(0, this.inFlight);
-		int ready = Math.max(0, this.size - inFlight - this.completed);
-		return new QueueStats(this.name, ready, inFlight);
+		int ready = Math.max(0, this.size - inFlight - this.completed - delayed);
+		return new QueueStats(this.name, ready, inFlight, delayed);
 	}
 
 }

@@ -14,7 +14,10 @@ public record Peeked(Message message, State state, int deliveries) {
 		READY,
 
 		/** Held by a consumer under an unexpired lease. */
-		IN_FLIGHT
+		IN_FLIGHT,
+
+		/** Pushed with a delay that has not passed. */
+		DELAYED
 
 	}
 

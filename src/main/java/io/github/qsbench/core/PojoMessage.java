@@ -12,12 +12,15 @@ package io.github.qsbench.core;
  * grab and a completion, which this message allows, cannot undo either:
  * <ul>
  * <li>{@link #idAndCompleted}: the id, with the sign bit set once completed; written only
- * by {@link #complete(int)} (two completions write the same value);</li>
+ * by {@link #complete(int)} and {@link #discard()} (two completions write the same
+ * value);</li>
  * <li>{@link #leaseAndDeliveries}: the lease's expiry in epoch milliseconds (upper 42
- * bits: until the year 2109) and the deliveries (lower 22 bits, saturating at
- * {@value #MAX_DELIVERIES}, after which a lease token no longer tells deliveries apart);
- * written only by {@link #tryGrab(long, long)} and {@link #changeLease(int, long)}, which
- * a strategy that guards its queues calls under the same exclusive access.</li>
+ * bits: until the year 2109; for a message never delivered, the end of its delay) and the
+ * deliveries (lower 22 bits, saturating at {@value #MAX_DELIVERIES}, after which a lease
+ * token no longer tells deliveries apart); written only by {@link #tryGrab(long, long)}
+ * and {@link #changeLease(int, long)} (which a strategy that guards its queues calls
+ * under the same exclusive access), and by {@link #delayUntil(long)} before the message
+ * is queued.</li>
  * </ul>
  */
 public final class PojoMessage extends AbstractMessage {
@@ -49,7 +52,7 @@ public final class PojoMessage extends AbstractMessage {
 		}
 		long lease = this.leaseAndDeliveries;
 		int deliveries = (int) (lease & MAX_DELIVERIES);
-		if (deliveries > 0 && nowMillis < (lease >>> DELIVERY_BITS)) {
+		if (nowMillis < (lease >>> DELIVERY_BITS)) {
 			return Grab.DECLINED_IN_FLIGHT;
 		}
 		this.leaseAndDeliveries = ((nowMillis + leaseMillis) << DELIVERY_BITS)
@@ -65,6 +68,21 @@ public final class PojoMessage extends AbstractMessage {
 			this.idAndCompleted = id | COMPLETED;
 		}
 		return verdict;
+	}
+
+	@Override
+	public void delayUntil(long dueMillis) {
+		this.leaseAndDeliveries = dueMillis << DELIVERY_BITS;
+	}
+
+	@Override
+	public int discard() {
+		long id = this.idAndCompleted;
+		if (id < 0) {
+			return -1;
+		}
+		this.idAndCompleted = id | COMPLETED;
+		return deliveries();
 	}
 
 	@Override
@@ -87,8 +105,10 @@ public final class PojoMessage extends AbstractMessage {
 			return Status.COMPLETED;
 		}
 		long lease = this.leaseAndDeliveries;
-		return ((lease & MAX_DELIVERIES) > 0 && nowMillis < (lease >>> DELIVERY_BITS)) ? Status.IN_FLIGHT
-				: Status.READY;
+		if (nowMillis >= (lease >>> DELIVERY_BITS)) {
+			return Status.READY;
+		}
+		return ((lease & MAX_DELIVERIES) > 0) ? Status.IN_FLIGHT : Status.DELAYED;
 	}
 
 	@Override

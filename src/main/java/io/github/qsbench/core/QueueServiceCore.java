@@ -30,6 +30,14 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	List<Message> pushAll(String queue, List<byte[]> bodies);
 
 	/**
+	 * Pushes as {@link #pushAll(String, List)} does; with {@code delayMillis} above 0 the
+	 * messages are delayed: held and counted as delayed, but not delivered, until that
+	 * much time has passed.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis);
+
+	/**
 	 * Leases up to {@code max} messages of one queue to the caller, in queue order; each
 	 * lease carries the number of its delivery.
 	 * @throws IllegalStateException if this service was built without id lookup
@@ -65,6 +73,15 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	Completion complete(String queue, long id, int delivery);
+
+	/**
+	 * Removes the message with that id from that queue whatever its state (ready,
+	 * delayed, in flight), as a purge does: {@link Completion#COMPLETED} if this call
+	 * removed it, else {@link Completion#NOT_FOUND}. Exactly once with completions: a
+	 * holder completing it after gets {@link Completion#NOT_FOUND}.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	Completion discard(String queue, long id);
 
 	/** Every queue with its ready and in-flight counts, by name. */
 	List<QueueStats> queues();

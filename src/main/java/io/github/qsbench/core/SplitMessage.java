@@ -71,17 +71,36 @@ public final class SplitMessage implements CompletableMessage {
 	}
 
 	/**
-	 * The first delivery, by the one consumer a ready queue handed the message to: nobody
-	 * else can deliver it, and a completion of a message never delivered changes nothing,
-	 * so a release store does (the record that follows is a full fence).
+	 * The first delivery, by the one consumer a ready queue handed the message to (nobody
+	 * else can deliver it), unless it was discarded while it waited there: a
+	 * compare-and-set against {@link #discard()}, uncontended but for that.
+	 * @return {@code false} if it was discarded
 	 */
-	public void deliverFirst() {
-		STATE.setRelease(this, 1 << 1);
+	public boolean deliverFirst() {
+		return STATE.compareAndSet(this, 0, 1 << 1);
 	}
 
 	/**
-	 * Delivers the message once more, by the claimer of its expired record, unless it was
-	 * completed meanwhile (then the completion won and the caller drops it).
+	 * Completes the message whatever its state (ready, delayed, in flight), as a purge
+	 * does; decided against a delivery or a completion by the same compare-and-set.
+	 * @return how often it had been delivered, or -1 if it was completed already
+	 */
+	public int discard() {
+		while (true) {
+			int current = this.state;
+			if ((current & COMPLETED) != 0) {
+				return -1;
+			}
+			if (STATE.compareAndSet(this, current, current | COMPLETED)) {
+				return current >>> 1;
+			}
+		}
+	}
+
+	/**
+	 * Delivers the message once more (or, delayed, for the first time: {@code delivery}
+	 * 0), by the claimer of its expired record, unless it was completed meanwhile (then
+	 * the completion won and the caller drops it).
 	 */
 	public boolean redeliver(int delivery) {
 		return STATE.compareAndSet(this, delivery << 1, (delivery + 1) << 1);

@@ -45,7 +45,7 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** The core's operations, each the value of the meter's {@code operation} tag. */
 	enum Operation {
 
-		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, QUEUES, QUEUE, HAS_READY, PEEK;
+		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, DISCARD, QUEUES, QUEUE, HAS_READY, PEEK;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);
@@ -109,6 +109,28 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		}
 		finally {
 			spent(Operation.PUSH_BATCH, start);
+		}
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.pushAll(queue, bodies, delayMillis);
+		}
+		finally {
+			spent(Operation.PUSH_BATCH, start);
+		}
+	}
+
+	@Override
+	public Completion discard(String queue, long id) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.discard(queue, id);
+		}
+		finally {
+			spent(Operation.DISCARD, start);
 		}
 	}
 

@@ -1,0 +1,252 @@
+package io.github.qsbench.core.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.Peeked;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.TestBodies;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Delayed messages and discarding, for every strategy: a delayed message is held and
+ * counted as delayed, never delivered before its delay ends, and delivered like any other
+ * after; a discard removes a message whatever its state, exactly once against completions
+ * and deliveries, and leaves nothing behind. Time moves by the injected clock.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Strategy.class)
+class DelayAndDiscardContractTests {
+
+	static final Duration LEASE = Duration.ofSeconds(30);
+
+	final MutableClock clock = new MutableClock();
+
+	QueueServiceCore service;
+
+	@Parameter
+	Strategy strategy;
+
+	private final List<QueueServiceCore> created = new ArrayList<>();
+
+	QueueServiceCore newService(Eviction eviction) {
+		QueueServiceCore made = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true,
+				new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE)));
+		this.created.add(made);
+		return made;
+	}
+
+	@BeforeEach
+	void createService() {
+		this.service = newService(Eviction.LAZY);
+	}
+
+	@AfterEach
+	void closeServices() {
+		this.created.forEach(QueueServiceCore::close);
+	}
+
+	@Test
+	void delayed_heldAndCounted_deliveredOnlyOnceDue() {
+		Message late = delay("q", "late", 10);
+		this.service.push("q", "now");
+
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 1, 0, 1));
+		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text()).containsExactly("now");
+		assertThat(this.service.hasReady("q")).isFalse();
+		assertThat(this.service.peek("q", 10)).extracting(peeked -> peeked.message().text(), Peeked::state)
+			.containsExactlyInAnyOrder(tuple("late", Peeked.State.DELAYED), tuple("now", Peeked.State.IN_FLIGHT));
+		assertThat(this.service.heldCount()).isEqualTo(2);
+
+		this.clock.advance(Duration.ofSeconds(9));
+		assertThat(this.service.lease("q", 10)).isEmpty();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.service.queue("q")).as("due: ready").contains(new QueueStats("q", 1, 1, 0));
+		assertThat(this.service.hasReady("q")).isTrue();
+		assertThat(this.service.peek("q", 10)).filteredOn(peeked -> peeked.message().id() == late.id())
+			.singleElement()
+			.extracting(Peeked::state)
+			.isEqualTo(Peeked.State.READY);
+		Lease lease = this.service.lease("q", 10).get(0);
+		assertThat(lease.message().id()).isEqualTo(late.id());
+		assertThat(lease.delivery()).isEqualTo(1);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 2, 0));
+	}
+
+	@Test
+	void delayed_eachAtItsOwnEnd_thenLeasedAndRedeliveredAsAnyOther() {
+		delay("q", "twenty", 20);
+		delay("q", "ten", 10);
+
+		this.clock.advance(Duration.ofSeconds(10));
+		Lease ten = this.service.lease("q", 10).get(0);
+		assertThat(ten.message().text()).isEqualTo("ten");
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text()).containsExactly("twenty");
+
+		this.clock.advance(LEASE);
+		assertThat(this.service.lease("q", 10)).extracting(Lease::delivery).containsExactly(2, 2);
+	}
+
+	@Test
+	void delayed_notCompletableBeforeDelivery() {
+		Message late = delay("q", "late", 10);
+
+		assertThat(this.service.complete("q", late.id(), 1)).isEqualTo(Completion.NOT_DELIVERED);
+		assertThat(this.service.complete("q", late.id())).isEqualTo(Completion.NOT_DELIVERED);
+	}
+
+	/** Ready, delayed, in flight and lapsed: each discarded once, and nothing is left. */
+	@ParameterizedTest
+	@EnumSource(Eviction.class)
+	void discard_anyState_once_nothingLeft(Eviction eviction) {
+		this.service = newService(eviction);
+		Message ready = this.service.push("q", "ready");
+		Message held = this.service.push("q", "held");
+		Message lapsed = this.service.push("q", "lapsed");
+		Message behind = this.service.push("q", "behind");
+		Message delayed = delay("q", "delayed", 60);
+		this.service.discard("q", ready.id());
+		List<Lease> leases = this.service.lease("q", 3);
+		assertThat(leases).extracting(lease -> lease.message().id())
+			.containsExactly(held.id(), lapsed.id(), behind.id());
+		this.service.changeLease("q", lapsed.id(), 1, 0);
+
+		assertThat(this.service.discard("q", ready.id())).as("twice").isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.discard("q", held.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.discard("q", lapsed.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.discard("q", delayed.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.discard("other", behind.id())).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.discard("q", 999_999)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.complete("q", held.id(), 1)).as("its holder").isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1, 0));
+		assertThat(this.service.peek("q", 10)).extracting(peeked -> peeked.message().id()).containsExactly(behind.id());
+		assertThat(this.service.heldCount()).isEqualTo(1);
+
+		assertThat(this.service.discard("q", behind.id())).isEqualTo(Completion.COMPLETED);
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(this.service.lease("q", 10)).as("nothing comes back").isEmpty();
+		assertEmpty();
+	}
+
+	@Test
+	void discard_readyBehindOthers_neverDelivered() {
+		this.service.push("q", "a");
+		Message b = this.service.push("q", "b");
+		this.service.push("q", "c");
+
+		assertThat(this.service.discard("q", b.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 2, 0, 0));
+		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text()).containsExactly("a", "c");
+	}
+
+	@Test
+	void withoutIdLookup_discardRefused() {
+		QueueServiceCore thesis = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		this.created.add(thesis);
+		assertThatIllegalStateException().isThrownBy(() -> thesis.discard("q", 1));
+	}
+
+	/**
+	 * A discard racing the first delivery of a message whose delay just ended: whoever
+	 * wins, the message ends once (a delivery that won is discarded as in flight, and its
+	 * holder's completion is refused), and nothing is left.
+	 */
+	@Test
+	void discard_racingTheDeliveryOfADueMessage_endsOnce() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			for (int round = 0; round < 500; round++) {
+				Message message = delay("q", "due", 1);
+				this.clock.advance(Duration.ofSeconds(1));
+				CyclicBarrier start = new CyclicBarrier(2);
+				Future<Completion> discard = threads.submit(() -> {
+					start.await();
+					return this.service.discard("q", message.id());
+				});
+				Future<List<Lease>> delivery = threads.submit(() -> {
+					start.await();
+					return this.service.lease("q", 1);
+				});
+				assertThat(discard.get(10, TimeUnit.SECONDS)).as("round %d", round).isEqualTo(Completion.COMPLETED);
+				for (Lease lease : delivery.get(10, TimeUnit.SECONDS)) {
+					assertThat(this.service.complete("q", lease.message().id(), lease.delivery())).as("round %d", round)
+						.isEqualTo(Completion.NOT_FOUND);
+				}
+				assertThat(this.service.heldCount()).isZero();
+			}
+			this.service.lease("q", 1);
+			assertEmpty();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	/** A discard racing a completion: exactly one of them removes the message. */
+	@Test
+	void discard_racingACompletion_exactlyOneWins() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			for (int round = 0; round < 500; round++) {
+				this.service.push("q", "contested");
+				Lease lease = this.service.lease("q", 1).get(0);
+				CyclicBarrier start = new CyclicBarrier(2);
+				Future<Completion> discard = threads.submit(() -> {
+					start.await();
+					return this.service.discard("q", lease.message().id());
+				});
+				Future<Completion> completion = threads.submit(() -> {
+					start.await();
+					return this.service.complete("q", lease.message().id(), lease.delivery());
+				});
+				assertThat(List.of(discard.get(10, TimeUnit.SECONDS), completion.get(10, TimeUnit.SECONDS)))
+					.as("round %d", round)
+					.containsExactlyInAnyOrder(Completion.COMPLETED, Completion.NOT_FOUND);
+				assertThat(this.service.heldCount()).isZero();
+			}
+			this.service.lease("q", 1);
+			assertEmpty();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private Message delay(String queue, String body, int seconds) {
+		return this.service.pushAll(queue, TestBodies.utf8(body), Duration.ofSeconds(seconds).toMillis()).get(0);
+	}
+
+	private void assertEmpty() {
+		assertThat(this.service.queueCount()).as("queues").isZero();
+		assertThat(this.service.heldCount()).as("held").isZero();
+		assertThat(this.service.capacity().orElseThrow().heldBytes()).as("bytes charged").isZero();
+		assertThat(this.service.capacity().orElseThrow().heldQueues()).as("queues charged").isZero();
+	}
+
+}
