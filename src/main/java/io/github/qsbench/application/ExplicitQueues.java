@@ -13,9 +13,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
- * {@code CreateQueue}) and their own settings (lease, dead-letter policy): such a queue
- * exists while it is empty, where a queue created by its first push is removed by the
- * core when it empties, and keeps default settings. Only names and settings are kept
+ * {@code CreateQueue}) and their own settings (lease, delay, dead-letter policy): such a
+ * queue exists while it is empty, where a queue created by its first push is removed by
+ * the core when it empties, and keeps default settings. Only names and settings are kept
  * here, above the core: the messages live in the core's queue of the same name, which
  * comes and goes with them, so no strategy changes. A name goes when its queue is deleted
  * ({@link QueueOperations#deleteQueue}); at most {@code qs.limits.max-queues} names are
@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
 public class ExplicitQueues {
 
 	/** The settings of an explicit queue that has none of its own. */
-	private static final Own NONE = new Own(null, null);
+	private static final Own NONE = new Own(null, null, null);
 
 	private final Map<String, Own> queues = new ConcurrentHashMap<>();
 
@@ -63,7 +63,7 @@ public class ExplicitQueues {
 	 * Sets (or, with {@code null}, removes) the dead-letter policy of an explicit queue.
 	 */
 	void deadLetters(String queue, DeadLetterPolicy policy) {
-		this.queues.computeIfPresent(queue, (name, own) -> new Own(policy, own.leaseSeconds));
+		this.queues.computeIfPresent(queue, (name, own) -> new Own(policy, own.leaseSeconds, own.delaySeconds));
 	}
 
 	/** The queue's dead-letter policy, {@code null} if it has none. */
@@ -74,7 +74,7 @@ public class ExplicitQueues {
 
 	/** Sets (or, with {@code null}, removes) the lease of an explicit queue. */
 	void leaseSeconds(String queue, Long leaseSeconds) {
-		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, leaseSeconds));
+		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, leaseSeconds, own.delaySeconds));
 	}
 
 	/**
@@ -83,6 +83,17 @@ public class ExplicitQueues {
 	public Long leaseSeconds(String queue) {
 		Own own = this.queues.get(queue);
 		return (own != null) ? own.leaseSeconds : null;
+	}
+
+	/** Sets (or, with {@code null}, removes) the delay of an explicit queue. */
+	void delaySeconds(String queue, Integer delaySeconds) {
+		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, own.leaseSeconds, delaySeconds));
+	}
+
+	/** The queue's own delay, {@code null} if it has none (no delay). */
+	public Integer delaySeconds(String queue) {
+		Own own = this.queues.get(queue);
+		return (own != null) ? own.delaySeconds : null;
 	}
 
 	/** The queues whose dead-letter queue is {@code queue}, by name. */
@@ -118,7 +129,7 @@ public class ExplicitQueues {
 	}
 
 	/** What an explicit queue has of its own; {@code null}: the service's. */
-	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds) {
+	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds) {
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,6 +46,13 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 final class LongPolls {
 
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
+
+	private static final long DUE_SLOT_MILLIS = 100;
+
+	private static final long DUE_SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(DUE_SLOT_MILLIS);
+
+	/** Wake-ups scheduled for delayed messages ({@link #dueIn}). */
+	private final Set<Wake> wakes = ConcurrentHashMap.newKeySet();
 
 	/** Leases for a waiter: the application layer's lease, dead letters moved. */
 	private final Leasing lease;
@@ -127,6 +135,33 @@ final class LongPolls {
 		catch (RejectedExecutionException shuttingDown) {
 			// every waiter is answered on shutdown
 		}
+	}
+
+	/**
+	 * {@link #pushed} once a delay has passed, for a push of delayed messages: a waiter
+	 * that comes after the push is woken when they are due. Wake-ups are rounded up to
+	 * {@value #DUE_SLOT_MILLIS} ms and made once per queue and slot, so many delayed
+	 * pushes keep a timer entry per slot, not per message.
+	 */
+	void dueIn(String queue, Duration delay) {
+		long slot = Math.floorDiv(System.nanoTime() + delay.toNanos(), DUE_SLOT_NANOS) + 1;
+		Wake wake = new Wake(queue, slot);
+		if (!this.wakes.add(wake)) {
+			return;
+		}
+		try {
+			this.timer.schedule(() -> {
+				this.wakes.remove(wake);
+				pushed(queue);
+			}, slot * DUE_SLOT_NANOS - System.nanoTime(), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			this.wakes.remove(wake);
+		}
+	}
+
+	/** A wake-up of a queue's waiters at the end of a slot of time ({@link #dueIn}). */
+	private record Wake(String queue, long slot) {
 	}
 
 	/**

@@ -66,9 +66,6 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** The longest lease, SQS's longest visibility timeout. */
 	public static final int MAX_LEASE_SECONDS = 43_200;
 
-	/** The title of a refused setting that is not built yet. */
-	public static final String SETTING_NOT_SUPPORTED = "Setting not supported";
-
 	/** The longest delay, as in SQS. */
 	public static final int MAX_DELAY_SECONDS = 900;
 
@@ -134,18 +131,53 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 */
 	public Message push(String queue, byte[] body) {
+		return push(queue, body, null);
+	}
+
+	/**
+	 * Pushes one message as {@link #push(String, byte[])} does, delayed by
+	 * {@code delaySeconds} (0 to {@value #MAX_DELAY_SECONDS}; {@code null}: the queue's
+	 * delay): held, and counted as delayed, but not delivered until then; a long poll
+	 * waiting on the queue is woken when it is due.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 */
+	public Message push(String queue, byte[] body, Integer delaySeconds) {
 		checkQueueName(queue);
+		int delay = delaySeconds(queue, delaySeconds);
 		Message message;
 		try {
-			message = this.core.push(queue, body);
+			message = (delay == 0) ? this.core.push(queue, body)
+					: this.core.pushAll(queue, List.of(body), TimeUnit.SECONDS.toMillis(delay)).get(0);
 		}
 		catch (CapacityExceededException ex) {
 			this.metrics.refused(ex.limit());
 			throw ex;
 		}
 		this.metrics.pushed(1);
-		this.longPolls.pushed(queue);
+		pushed(queue, delay);
 		return message;
+	}
+
+	/** Wakes the queue's long polls now, or when a delay ends. */
+	private void pushed(String queue, int delaySeconds) {
+		if (delaySeconds == 0) {
+			this.longPolls.pushed(queue);
+		}
+		else {
+			this.longPolls.dueIn(queue, Duration.ofSeconds(delaySeconds));
+		}
+	}
+
+	/** The delay asked for, else the queue's own, else none. */
+	private int delaySeconds(String queue, Integer delaySeconds) {
+		if (delaySeconds != null) {
+			if (delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) {
+				throw InvalidRequestException.outOfRange("delaySeconds", 0, MAX_DELAY_SECONDS);
+			}
+			return delaySeconds;
+		}
+		Integer own = this.explicit.delaySeconds(queue);
+		return (own != null) ? own : 0;
 	}
 
 	/**
@@ -155,18 +187,29 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * pushed
 	 */
 	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		return pushAll(queue, bodies, null);
+	}
+
+	/**
+	 * Pushes a batch as {@link #pushAll(String, List)} does, each message delayed as
+	 * {@link #push(String, byte[], Integer)} delays one.
+	 * @throws CapacityExceededException if the batch would cross a cap; nothing was
+	 * pushed
+	 */
+	public List<Message> pushAll(String queue, List<byte[]> bodies, Integer delaySeconds) {
 		checkQueueName(queue);
 		checkBatch(bodies.size());
+		int delay = delaySeconds(queue, delaySeconds);
 		List<Message> messages;
 		try {
-			messages = this.core.pushAll(queue, bodies);
+			messages = this.core.pushAll(queue, bodies, TimeUnit.SECONDS.toMillis(delay));
 		}
 		catch (CapacityExceededException ex) {
 			this.metrics.refused(ex.limit());
 			throw ex;
 		}
 		this.metrics.pushed(messages.size());
-		this.longPolls.pushed(queue);
+		pushed(queue, delay);
 		return messages;
 	}
 
@@ -374,13 +417,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * The queue's settings: its lease (its own, or the service's), the service's delay,
-	 * its dead-letter policy.
+	 * The queue's settings: its lease (its own, or the service's), its delay (its own, or
+	 * none), its dead-letter policy.
 	 */
 	public QueueSettings settings(String queue) {
 		checkQueueName(queue);
-		Long own = this.explicit.leaseSeconds(queue);
-		return new QueueSettings((own != null) ? own : this.leaseSeconds, 0, this.explicit.deadLetters(queue));
+		Long lease = this.explicit.leaseSeconds(queue);
+		Integer delay = this.explicit.delaySeconds(queue);
+		return new QueueSettings((lease != null) ? lease : this.leaseSeconds, (delay != null) ? delay : 0,
+				this.explicit.deadLetters(queue));
 	}
 
 	/**
@@ -396,13 +441,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		if (change.leaseSeconds() != null && (change.leaseSeconds() < 0 || change.leaseSeconds() > MAX_LEASE_SECONDS)) {
 			throw InvalidRequestException.outOfRange("leaseSeconds", 0, MAX_LEASE_SECONDS);
 		}
-		if (change.delaySeconds() != null) {
-			if (change.delaySeconds() < 0 || change.delaySeconds() > MAX_DELAY_SECONDS) {
-				throw InvalidRequestException.outOfRange("delaySeconds", 0, MAX_DELAY_SECONDS);
-			}
-			if (change.delaySeconds() != 0) {
-				throw notBuilt("delaySeconds", "delayed messages are not built yet: every queue's delay is 0");
-			}
+		if (change.delaySeconds() != null && (change.delaySeconds() < 0 || change.delaySeconds() > MAX_DELAY_SECONDS)) {
+			throw InvalidRequestException.outOfRange("delaySeconds", 0, MAX_DELAY_SECONDS);
 		}
 		DeadLetterPolicy policy = change.deadLetters();
 		if (policy != null && policy != QueueSettings.Change.REMOVE) {
@@ -426,6 +466,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		if (change.leaseSeconds() != null) {
 			this.explicit.leaseSeconds(queue, change.leaseSeconds());
 		}
+		if (change.delaySeconds() != null) {
+			this.explicit.delaySeconds(queue, change.delaySeconds());
+		}
 		return created;
 	}
 
@@ -433,10 +476,6 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	public SortedSet<String> deadLetterSources(String queue) {
 		checkQueueName(queue);
 		return this.explicit.sources(queue);
-	}
-
-	private static InvalidRequestException notBuilt(String setting, String why) {
-		return new InvalidRequestException(SETTING_NOT_SUPPORTED, "Setting " + setting + ": " + why + ".");
 	}
 
 	/** Whether a poll would find a message now; leases nothing. */
@@ -497,13 +536,13 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Removes every message the queue held when the call began, ready or in flight, as
-	 * SQS's {@code PurgeQueue} does: messages pushed while it runs may go too. Written
-	 * once for every strategy, with what each offers: it leases the ready messages and
-	 * completes them, then completes by id the ones in flight that a browse finds. So
-	 * each message leaves exactly once, by the strategy's own completion, whether a
-	 * consumer completes it at the same moment or not; a consumer holding a purged
-	 * message then gets {@link Completion#NOT_FOUND}.
+	 * Removes every message the queue held when the call began, ready, in flight or
+	 * delayed, as SQS's {@code PurgeQueue} does: messages pushed while it runs may go
+	 * too. Written once for every strategy, with what each offers: it leases the ready
+	 * messages and completes them, then discards by id the ones a browse finds (in
+	 * flight, delayed). So each message leaves exactly once, by the strategy's own
+	 * completion or discard, whether a consumer completes it at the same moment or not; a
+	 * consumer holding a purged message then gets {@link Completion#NOT_FOUND}.
 	 * @return how many messages it removed
 	 */
 	public int purge(String queue) {
@@ -511,6 +550,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		long before = this.core.lastId();
 		int ready = 0;
 		int inFlight = 0;
+		int delayed = 0;
 		boolean progress = true;
 		while (progress) {
 			progress = false;
@@ -534,15 +574,22 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 			}
 			for (Peeked peeked : this.core.peek(queue, PURGE_SCAN)) {
 				long id = peeked.message().id();
-				if (id <= before && peeked.deliveries() > 0
-						&& this.core.complete(queue, id, QueueServiceCore.ANY_DELIVERY) == Completion.COMPLETED) {
-					inFlight++;
+				if (id <= before && this.core.discard(queue, id) == Completion.COMPLETED) {
+					if (peeked.deliveries() > 0) {
+						inFlight++;
+					}
+					else if (peeked.state() == Peeked.State.DELAYED) {
+						delayed++;
+					}
+					else {
+						ready++;
+					}
 					progress = true;
 				}
 			}
 		}
-		this.metrics.purged(ready, inFlight);
-		return ready + inFlight;
+		this.metrics.purged(ready, inFlight, delayed);
+		return ready + inFlight + delayed;
 	}
 
 	/**

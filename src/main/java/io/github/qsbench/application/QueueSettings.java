@@ -2,8 +2,8 @@ package io.github.qsbench.application;
 
 /**
  * A queue's settings as both faces show them: its lease (its own, or the service's
- * {@code qs.lease-timeout}); its delay, 0 for every queue (a delay of a queue's own is
- * not built yet); its dead-letter policy, {@code null} for none.
+ * {@code qs.lease-timeout}); its delay (its own, or none); its dead-letter policy,
+ * {@code null} for none.
  */
 public record QueueSettings(long leaseSeconds, int delaySeconds, DeadLetterPolicy deadLetters) {
 

@@ -42,6 +42,8 @@ public class QueueMetrics {
 	/** Purged messages that had been delivered: they leave the in-flight count. */
 	private final Counter purgedInFlight;
 
+	private final Counter purgedDelayed;
+
 	private final Map<Capacity.Limit, Counter> refused;
 
 	private final Map<DeadLetterOutcome, Counter> deadLettered = new EnumMap<>(DeadLetterOutcome.class);
@@ -76,6 +78,7 @@ public class QueueMetrics {
 			.register(registry);
 		this.purgedReady = purged(registry, "ready");
 		this.purgedInFlight = purged(registry, "inflight");
+		this.purgedDelayed = purged(registry, "delayed");
 		Gauge.builder("qs.messages.ready", this, QueueMetrics::ready)
 			.description("Messages held and never delivered")
 			.register(registry);
@@ -155,11 +158,12 @@ public class QueueMetrics {
 
 	/**
 	 * Messages one purge removed: {@code ready} never delivered, {@code inFlight}
-	 * delivered at least once.
+	 * delivered at least once, {@code delayed} pushed with a delay that had not passed.
 	 */
-	public void purged(int ready, int inFlight) {
+	public void purged(int ready, int inFlight, int delayed) {
 		this.purgedReady.increment(ready);
 		this.purgedInFlight.increment(inFlight);
+		this.purgedDelayed.increment(delayed);
 	}
 
 	/** A message due for its dead-letter queue, and what became of it. */

@@ -71,7 +71,11 @@ final class MessageResponses {
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
 		static Browsed of(String queue, Peeked peeked) {
-			String state = (peeked.state() == Peeked.State.READY) ? "ready" : "inflight";
+			String state = switch (peeked.state()) {
+				case READY -> "ready";
+				case IN_FLIGHT -> "inflight";
+				case DELAYED -> "delayed";
+			};
 			StoredMessage stored = StoredMessage.read(peeked.message().body());
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
 					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
@@ -89,14 +93,14 @@ final class MessageResponses {
 	}
 
 	/**
-	 * A queue as {@code GET /queues/{queue}} shows it: its counts (nothing is delayed
-	 * yet: delays are not built), its settings, and whether it was created explicitly.
+	 * A queue as {@code GET /queues/{queue}} shows it: its counts, its settings, and
+	 * whether it was created explicitly.
 	 */
 	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit) {
 
 		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit) {
-			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0, 0,
-					SettingsView.of(settings), explicit);
+			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,
+					(stats != null) ? stats.delayed() : 0, SettingsView.of(settings), explicit);
 		}
 
 	}

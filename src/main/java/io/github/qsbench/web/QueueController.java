@@ -101,7 +101,8 @@ class QueueController {
 									schema = @Schema(implementation = JsonRequests.PushMessage.class)) }))
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
-	@ApiResponse(responseCode = "400", description = "Bad queue name, empty body, or bytes invalid in its charset",
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name or delay, empty body, or bytes invalid in its charset",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
@@ -112,9 +113,12 @@ class QueueController {
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<Pushed> push(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestParam(required = false) @Parameter(
+					description = "Seconds before the message may be delivered, 0 to 900 (none: the queue's delay)",
+					schema = @Schema(type = "integer", minimum = "0", maximum = "900")) String delay,
 			HttpServletRequest request) throws IOException {
-		return QueueAnswers.pushed(queue,
-				this.operations.push(queue, RequestValidation.body(request, this.maxMessageBytes)));
+		return QueueAnswers.pushed(queue, this.operations.push(queue,
+				RequestValidation.body(request, this.maxMessageBytes), RequestValidation.delaySeconds(delay)));
 	}
 
 	/**
@@ -123,12 +127,13 @@ class QueueController {
 	 */
 	@PostMapping(path = Routes.MESSAGES, consumes = MediaType.APPLICATION_JSON_VALUE)
 	@Operation(hidden = true)
-	ResponseEntity<Pushed> pushJson(@PathVariable String queue, HttpServletRequest request) throws IOException {
+	ResponseEntity<Pushed> pushJson(@PathVariable String queue, @RequestParam(required = false) String delay,
+			HttpServletRequest request) throws IOException {
 		byte[] stored;
 		try (InputStream in = request.getInputStream()) {
 			stored = this.json.message(in, request.getContentLengthLong());
 		}
-		return QueueAnswers.pushed(queue, this.operations.push(queue, stored));
+		return QueueAnswers.pushed(queue, this.operations.push(queue, stored, RequestValidation.delaySeconds(delay)));
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -139,7 +144,8 @@ class QueueController {
 							schema = @Schema(implementation = JsonRequests.PushBatch.class))))
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name, malformed batch, no or over 100 bodies, an empty body or one that is not text",
+			description = "Bad queue name or delay, malformed batch, no or over 100 bodies, an empty body or one "
+					+ "that is not text",
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	@ApiResponse(responseCode = "413",
 			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB",
@@ -152,12 +158,16 @@ class QueueController {
 			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
 	ResponseEntity<PushedBatch> pushBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestParam(required = false) @Parameter(
+					description = "Seconds before the message may be delivered, 0 to 900 (none: the queue's delay)",
+					schema = @Schema(type = "integer", minimum = "0", maximum = "900")) String delay,
 			HttpServletRequest request) throws IOException {
 		List<byte[]> bodies;
 		try (InputStream in = request.getInputStream()) {
 			bodies = this.json.bodies(in, request.getContentLengthLong());
 		}
-		return QueueAnswers.pushed(queue, this.operations.pushAll(queue, bodies));
+		return QueueAnswers.pushed(queue,
+				this.operations.pushAll(queue, bodies, RequestValidation.delaySeconds(delay)));
 	}
 
 	@GetMapping(Routes.MESSAGES)

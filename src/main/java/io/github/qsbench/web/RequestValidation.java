@@ -66,6 +66,11 @@ final class RequestValidation {
 		return (lease != null) ? number("lease", lease, 0, QueueOperations.MAX_LEASE_SECONDS) : null;
 	}
 
+	/** A push's {@code delay}: 0 to the longest delay, in seconds; {@code null}: none. */
+	static Integer delaySeconds(String delay) {
+		return (delay != null) ? number("delay", delay, 0, QueueOperations.MAX_DELAY_SECONDS) : null;
+	}
+
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
 	static Duration waitSeconds(String wait) {
 		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));

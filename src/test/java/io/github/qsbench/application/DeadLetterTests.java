@@ -145,7 +145,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertInvalid(() -> new DeadLetterPolicy("dlq", 1001), "maxDeliveries");
 		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(43_201L, null, null)),
 				"leaseSeconds");
-		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 5, null)), "not built yet");
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 901, null)), "delaySeconds");
+		assertThat(this.operations.configure("q", new QueueSettings.Change(null, 5, null))).isFalse();
+		assertThat(this.operations.settings("q").delaySeconds()).isEqualTo(5);
 		assertThat(this.operations.configure("q", new QueueSettings.Change(LEASE.toSeconds(), 0, null))).isFalse();
 		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
 		assertThat(this.operations.configure("q", new QueueSettings.Change(60L, null, null))).isFalse();

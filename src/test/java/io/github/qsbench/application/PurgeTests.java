@@ -2,6 +2,7 @@ package io.github.qsbench.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -63,6 +64,19 @@ class PurgeTests extends OperationsPerStrategy {
 		assertThat(this.operations.purge("q")).isOne();
 		assertThat(purged("inflight")).isOne();
 		assertThat(this.operations.purge("q")).as("nothing left").isZero();
+	}
+
+	@Test
+	void purge_delayedMessages_countedAsDelayed_andNeverDelivered() {
+		this.operations.push("q", utf8("later"), 60);
+		this.operations.pushAll("q", List.of(utf8("much"), utf8("later")), 600);
+		this.operations.push("q", utf8("now"));
+
+		assertThat(this.operations.purge("q")).isEqualTo(4);
+		assertThat(purged("delayed")).isEqualTo(3);
+		assertThat(this.operations.queue("q")).isEmpty();
+		this.clock.advance(Duration.ofSeconds(600));
+		assertThat(this.operations.lease("q", 100)).isEmpty();
 	}
 
 	@Test

@@ -27,6 +27,7 @@ import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.LeaseChange;
@@ -76,6 +77,10 @@ final class SqsActions {
 
 	private static final String VISIBILITY_TIMEOUT = "VisibilityTimeout";
 
+	private static final String DELAY_SECONDS = "DelaySeconds";
+
+	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED = "ApproximateNumberOfMessagesDelayed";
+
 	/**
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
 	 */
@@ -106,8 +111,8 @@ final class SqsActions {
 	private final int maxMessageBytes;
 
 	/**
-	 * The attributes every queue has, with the same values; {@code VisibilityTimeout} is
-	 * each queue's own.
+	 * The attributes every queue has, with the same values; {@code VisibilityTimeout} and
+	 * {@code DelaySeconds} are each queue's own.
 	 */
 	private final Map<String, String> settings;
 
@@ -116,8 +121,8 @@ final class SqsActions {
 		this.explicit = explicit;
 		this.urls = urls;
 		this.maxMessageBytes = maxMessageBytes;
-		this.settings = Map.of("DelaySeconds", "0", "ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize",
-				Integer.toString(maxMessageBytes), "ApproximateNumberOfMessagesDelayed", "0");
+		this.settings = Map.of("ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize",
+				Integer.toString(maxMessageBytes));
 	}
 
 	/**
@@ -192,13 +197,15 @@ final class SqsActions {
 	ObjectNode sendMessage(SqsRequest request) {
 		String queue = existingQueue(request);
 		Outgoing outgoing = outgoing(request);
-		Message message = this.queues.push(queue, outgoing.stored());
+		Message message = this.queues.push(queue, outgoing.stored(), outgoing.delaySeconds());
 		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
 	}
 
 	/**
-	 * Pushes the valid entries together, in order, all or none; an entry that is not
-	 * valid is answered in {@code Failed} and pushes nothing, as in SQS.
+	 * Pushes the valid entries together, in order, all or none (those of each delay
+	 * together, when entries ask for different delays: then a cap that refuses one
+	 * delay's entries answers them in {@code Failed}); an entry that is not valid is
+	 * answered in {@code Failed} and pushes nothing, as in SQS.
 	 */
 	ObjectNode sendMessageBatch(SqsRequest request) {
 		String queue = existingQueue(request);
@@ -226,12 +233,31 @@ final class SqsActions {
 			throw SqsError.BATCH_REQUEST_TOO_LONG
 				.exception("The bodies of a batch may add up to at most " + this.maxMessageBytes + " bytes.");
 		}
-		if (!bodies.isEmpty()) {
-			List<Message> messages = this.queues.pushAll(queue, bodies);
+		Map<Integer, List<Integer>> byDelay = new LinkedHashMap<>();
+		for (int i = 0; i < outgoing.size(); i++) {
+			byDelay.computeIfAbsent(outgoing.get(i).delaySeconds(), delay -> new ArrayList<>()).add(i);
+		}
+		for (Map.Entry<Integer, List<Integer>> group : byDelay.entrySet()) {
+			List<Integer> members = group.getValue();
+			List<Message> messages;
+			try {
+				messages = this.queues.pushAll(queue, members.stream().map(bodies::get).toList(), group.getKey());
+			}
+			catch (CapacityExceededException ex) {
+				if (byDelay.size() == 1) {
+					throw ex;
+				}
+				for (int i : members) {
+					failed(failed, ids.get(i), SqsError.OVER_LIMIT
+						.exception("A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): not sent."));
+				}
+				continue;
+			}
 			for (int i = 0; i < messages.size(); i++) {
-				outgoing.get(i)
+				int entry = members.get(i);
+				outgoing.get(entry)
 					.answer(successful.addObject()
-						.put("Id", ids.get(i))
+						.put("Id", ids.get(entry))
 						.put("MessageId", Long.toString(messages.get(i).id())));
 			}
 		}
@@ -302,7 +328,10 @@ final class SqsActions {
 	 * What a send pushes (body and attributes as the core keeps them) and the digests it
 	 * answers.
 	 */
-	private record Outgoing(byte[] stored, String md5OfBody, String md5OfAttributes) {
+	/**
+	 * A message to send: stored form, MD5s, and its delay ({@code null}: the queue's).
+	 */
+	private record Outgoing(byte[] stored, String md5OfBody, String md5OfAttributes, Integer delaySeconds) {
 
 		ObjectNode answer(ObjectNode answer) {
 			answer.put("MD5OfMessageBody", this.md5OfBody);
@@ -324,7 +353,8 @@ final class SqsActions {
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
 		}
-		return new Outgoing(stored, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes));
+		return new Outgoing(stored, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
+				request.integer("DelaySeconds", 0, MAX_DELAY_SECONDS));
 	}
 
 	/**
@@ -549,7 +579,8 @@ final class SqsActions {
 		for (String name : names) {
 			if (!name.equals(ALL) && !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES)
 					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE) && !name.equals("QueueArn")
-					&& !name.equals("RedrivePolicy") && !name.equals(VISIBILITY_TIMEOUT)
+					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED) && !name.equals("RedrivePolicy")
+					&& !name.equals(VISIBILITY_TIMEOUT) && !name.equals(DELAY_SECONDS)
 					&& !this.settings.containsKey(name) && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
 				throw invalidAttributeName(name);
 			}
@@ -564,6 +595,9 @@ final class SqsActions {
 		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)) {
 			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, Integer.toString(stats.inflight()));
 		}
+		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)) {
+			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, Integer.toString(stats.delayed()));
+		}
 		this.settings.forEach((name, value) -> {
 			if (all || names.contains(name)) {
 				attributes.put(name, value);
@@ -575,6 +609,9 @@ final class SqsActions {
 		QueueSettings settings = this.queues.settings(queue);
 		if (all || names.contains(VISIBILITY_TIMEOUT)) {
 			attributes.put(VISIBILITY_TIMEOUT, Long.toString(settings.leaseSeconds()));
+		}
+		if (all || names.contains(DELAY_SECONDS)) {
+			attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
 		}
 		DeadLetterPolicy policy = settings.deadLetters();
 		if (policy != null && (all || names.contains("RedrivePolicy"))) {
@@ -635,7 +672,7 @@ final class SqsActions {
 			String value = attribute.getValue();
 			switch (name) {
 				case VISIBILITY_TIMEOUT -> lease = (long) whole(name, value);
-				case "DelaySeconds" -> delay = whole(name, value);
+				case DELAY_SECONDS -> delay = whole(name, value);
 				case "RedrivePolicy" -> policy = value.isEmpty() ? QueueSettings.Change.REMOVE : redrivePolicy(value);
 				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {
 					if (!this.settings.get(name).equals(value)) {
@@ -656,9 +693,7 @@ final class SqsActions {
 			this.queues.configure(queue, new QueueSettings.Change(lease, delay, policy));
 		}
 		catch (InvalidRequestException ex) {
-			throw (ex.title().equals(QueueOperations.SETTING_NOT_SUPPORTED) ? SqsError.UNSUPPORTED_OPERATION
-					: SqsError.INVALID_ATTRIBUTE_VALUE)
-				.exception(ex.detail());
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception(ex.detail());
 		}
 	}
 
@@ -715,15 +750,10 @@ final class SqsActions {
 
 	/**
 	 * A message's body as UTF-8, after refusing what a send may carry but this service
-	 * cannot keep yet: message attributes would be dropped, delays ignored.
+	 * cannot keep yet: system attributes would be dropped.
 	 */
 	private byte[] body(SqsRequest request) {
 		String text = request.required("MessageBody");
-		Integer delay = request.integer("DelaySeconds", 0, MAX_DELAY_SECONDS);
-		if (delay != null && delay > 0) {
-			throw SqsError.UNSUPPORTED_OPERATION
-				.exception("Delayed messages are not built yet: send with DelaySeconds 0 or without it.");
-		}
 		if (request.present("MessageSystemAttributes")) {
 			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
 					+ "and a message is not accepted only to lose them: send it without MessageSystemAttributes.");

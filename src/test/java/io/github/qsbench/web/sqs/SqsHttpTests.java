@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageNotInflightException;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException;
@@ -123,11 +124,11 @@ class SqsHttpTests {
 				"2");
 
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.createQueue(
-					q -> q.queueName("sdk-delayed").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60"))))
-			.withMessageContaining("not built yet");
+			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-retained")
+				.attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "60"))))
+			.withMessageContaining("not kept");
 		assertThatExceptionOfType(QueueDoesNotExistException.class)
-			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-delayed")));
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-retained")));
 	}
 
 	/**
@@ -135,6 +136,51 @@ class SqsHttpTests {
 	 * queue's, then given back at once (0), after which the old handle is no longer in
 	 * flight; the batch form fails per entry.
 	 */
+	/**
+	 * Delays as the SDK sends them: the queue's own, a send's, a batch's per entry;
+	 * counted as delayed, received only once due, and a receive waiting on the queue is
+	 * woken then (its wake-up runs on real time: one second).
+	 */
+	@Test
+	void delays_queueSendAndBatch_countedAndReceivedWhenDue() throws Exception {
+		String url = this.sqs
+			.createQueue(q -> q.queueName("sdk-delays").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60")))
+			.queueUrl();
+		assertThat(this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.DELAY_SECONDS))
+			.attributesAsStrings()).containsExactly(Map.entry("DelaySeconds", "60"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("queue's 60 s"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("now").delaySeconds(0));
+		SendMessageBatchResponse batch = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("ten", "10 s").toBuilder().delaySeconds(10).build(),
+					entry("twenty", "20 s").toBuilder().delaySeconds(20).build()));
+		assertThat(batch.successful()).hasSize(2);
+
+		assertThat(delayedCounts(url)).containsExactly(1, 0, 3);
+		assertThat(take(url)).isEqualTo("now");
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(take(url)).isEqualTo("10 s");
+		assertThat(delayedCounts(url)).containsExactly(0, 0, 2);
+
+		CompletableFuture<List<Message>> waiting = CompletableFuture
+			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(20).maxNumberOfMessages(10))
+				.messages());
+		long start = System.nanoTime();
+		Thread.sleep(200); // the receive waits
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one second").delaySeconds(1));
+		this.clock.advance(Duration.ofSeconds(1));
+		List<Message> woken = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(woken).extracting(Message::body).containsExactly("one second");
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(woken.get(0).receiptHandle()));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("woken when due, not at the wait's end")
+			.isLessThan(Duration.ofSeconds(10));
+
+		this.clock.advance(Duration.ofSeconds(49));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages())
+			.extracting(Message::body)
+			.containsExactlyInAnyOrder("20 s", "queue's 60 s");
+		assertThat(delayedCounts(url)).containsExactly(0, 2, 0);
+	}
+
 	@Test
 	void visibilityTimeout_perReceive_andChanged_handleStaysValid() {
 		String url = create("sdk-visibility");
@@ -284,12 +330,12 @@ class SqsHttpTests {
 		String url = create("sdk-batch-partial");
 
 		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
-			.entries(entry("ok", "fine"), entry("delayed", "later").toBuilder().delaySeconds(5).build()));
+			.entries(entry("ok", "fine"), entry("fifo", "grouped").toBuilder().messageGroupId("g").build()));
 
 		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("ok");
 		assertThat(sent.failed()).singleElement().satisfies(failed -> {
-			assertThat(failed.id()).isEqualTo("delayed");
-			assertThat(failed.code()).isEqualTo("UnsupportedOperation");
+			assertThat(failed.id()).isEqualTo("fifo");
+			assertThat(failed.code()).isEqualTo("InvalidParameterValue");
 		});
 		assertThat(counts(url)).containsExactly(1, 0);
 	}
@@ -472,11 +518,14 @@ class SqsHttpTests {
 		Message message = receiveOne(url);
 
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs
-				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "5"))))
-			.withMessageContaining("not built yet");
+			.isThrownBy(() -> this.sqs.setQueueAttributes(
+					s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "60"))))
+			.withMessageContaining("not kept");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("delayed").delaySeconds(5)));
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+				.messageBody("traced")
+				.messageSystemAttributesWithStrings(Map.of("AWSTraceHeader",
+						MessageSystemAttributeValue.builder().dataType("String").stringValue("Root=1").build()))));
 		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
 	}
 
@@ -499,6 +548,23 @@ class SqsHttpTests {
 			.messages();
 		assertThat(messages).hasSize(1);
 		return messages.get(0);
+	}
+
+	/** Receives one message and deletes it, as a consumer does. */
+	private String take(String url) {
+		Message message = receiveOne(url);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(message.receiptHandle()));
+		return message.body();
+	}
+
+	/** Ready, in-flight and delayed counts, as GetQueueAttributes answers them. */
+	private List<Integer> delayedCounts(String url) {
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+			.attributesAsStrings();
+		return List.of(Integer.parseInt(attributes.get("ApproximateNumberOfMessages")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesNotVisible")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesDelayed")));
 	}
 
 	/** Ready and in-flight counts, as GetQueueAttributes answers them. */
