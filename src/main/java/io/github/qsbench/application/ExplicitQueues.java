@@ -1,5 +1,6 @@
 package io.github.qsbench.application;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
@@ -13,14 +14,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
- * {@code CreateQueue}) and their own settings (lease, delay, dead-letter policy): such a
- * queue exists while it is empty, where a queue created by its first push is removed by
- * the core when it empties, and keeps default settings. Only names and settings are kept
- * here, above the core: the messages live in the core's queue of the same name, which
- * comes and goes with them, so no strategy changes. A name goes when its queue is deleted
- * ({@link QueueOperations#deleteQueue}); at most {@code qs.limits.max-queues} names are
- * kept (read from the core's caps once, at start-up: the core is called for nothing else
- * here).
+ * {@code CreateQueue}) and their own settings (lease, delay, retention, dead-letter
+ * policy): such a queue exists while it is empty, where a queue created by its first push
+ * is removed by the core when it empties, and keeps default settings. Only names and
+ * settings are kept here, above the core: the messages live in the core's queue of the
+ * same name, which comes and goes with them, so no strategy changes. A name goes when its
+ * queue is deleted ({@link QueueOperations#deleteQueue}); at most
+ * {@code qs.limits.max-queues} names are kept (read from the core's caps once, at
+ * start-up: the core is called for nothing else here).
  *
  * <p>
  * Thread safe: one concurrent map; a name is added at most once, and the count may
@@ -30,7 +31,7 @@ import org.springframework.stereotype.Component;
 public class ExplicitQueues {
 
 	/** The settings of an explicit queue that has none of its own. */
-	private static final Own NONE = new Own(null, null, null);
+	private static final Own NONE = new Own(null, null, null, null);
 
 	private final Map<String, Own> queues = new ConcurrentHashMap<>();
 
@@ -63,7 +64,8 @@ public class ExplicitQueues {
 	 * Sets (or, with {@code null}, removes) the dead-letter policy of an explicit queue.
 	 */
 	void deadLetters(String queue, DeadLetterPolicy policy) {
-		this.queues.computeIfPresent(queue, (name, own) -> new Own(policy, own.leaseSeconds, own.delaySeconds));
+		this.queues.computeIfPresent(queue,
+				(name, own) -> new Own(policy, own.leaseSeconds, own.delaySeconds, own.retentionSeconds));
 	}
 
 	/** The queue's dead-letter policy, {@code null} if it has none. */
@@ -74,7 +76,8 @@ public class ExplicitQueues {
 
 	/** Sets (or, with {@code null}, removes) the lease of an explicit queue. */
 	void leaseSeconds(String queue, Long leaseSeconds) {
-		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, leaseSeconds, own.delaySeconds));
+		this.queues.computeIfPresent(queue,
+				(name, own) -> new Own(own.deadLetters, leaseSeconds, own.delaySeconds, own.retentionSeconds));
 	}
 
 	/**
@@ -87,13 +90,39 @@ public class ExplicitQueues {
 
 	/** Sets (or, with {@code null}, removes) the delay of an explicit queue. */
 	void delaySeconds(String queue, Integer delaySeconds) {
-		this.queues.computeIfPresent(queue, (name, own) -> new Own(own.deadLetters, own.leaseSeconds, delaySeconds));
+		this.queues.computeIfPresent(queue,
+				(name, own) -> new Own(own.deadLetters, own.leaseSeconds, delaySeconds, own.retentionSeconds));
 	}
 
 	/** The queue's own delay, {@code null} if it has none (no delay). */
 	public Integer delaySeconds(String queue) {
 		Own own = this.queues.get(queue);
 		return (own != null) ? own.delaySeconds : null;
+	}
+
+	/** Sets (or, with {@code null}, removes) the retention of an explicit queue. */
+	void retentionSeconds(String queue, Integer retentionSeconds) {
+		this.queues.computeIfPresent(queue,
+				(name, own) -> new Own(own.deadLetters, own.leaseSeconds, own.delaySeconds, retentionSeconds));
+	}
+
+	/**
+	 * The queue's retention, {@code null} if it has none (messages stay until completed).
+	 */
+	public Integer retentionSeconds(String queue) {
+		Own own = this.queues.get(queue);
+		return (own != null) ? own.retentionSeconds : null;
+	}
+
+	/** The queues that have a retention, with it. */
+	Map<String, Integer> retentions() {
+		Map<String, Integer> retentions = new HashMap<>();
+		this.queues.forEach((name, own) -> {
+			if (own.retentionSeconds != null) {
+				retentions.put(name, own.retentionSeconds);
+			}
+		});
+		return retentions;
 	}
 
 	/** The queues whose dead-letter queue is {@code queue}, by name. */
@@ -129,7 +158,8 @@ public class ExplicitQueues {
 	}
 
 	/** What an explicit queue has of its own; {@code null}: the service's. */
-	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds) {
+	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds,
+			Integer retentionSeconds) {
 	}
 
 }

@@ -1,11 +1,14 @@
 package io.github.qsbench.application;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
@@ -30,6 +33,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -66,6 +70,12 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** The longest lease, SQS's longest visibility timeout. */
 	public static final int MAX_LEASE_SECONDS = 43_200;
 
+	/** The shortest retention, as in SQS. */
+	public static final int MIN_RETENTION_SECONDS = 60;
+
+	/** The longest retention (14 days), as in SQS. */
+	public static final int MAX_RETENTION_SECONDS = 1_209_600;
+
 	/** The longest delay, as in SQS. */
 	public static final int MAX_DELAY_SECONDS = 900;
 
@@ -85,6 +95,14 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** The lease of a queue without one of its own, {@code qs.lease-timeout}. */
 	private final long leaseSeconds;
 
+	/** The core's clock, which retention reads. */
+	private final InstantSource clock;
+
+	private final PushTimeline timeline = new PushTimeline();
+
+	/** Runs {@link #expire()} every second while the service runs. */
+	private final ScheduledThreadPoolExecutor retention;
+
 	/**
 	 * @param strategy the active strategy; wrapped in {@link CoreTimedQueueService}
 	 * unless {@code qs.metrics.core-time.enabled=false}
@@ -92,8 +110,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 */
 	@Autowired
 	public QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
-			MeterRegistry registry, ExplicitQueues explicit, QueueServiceProperties properties) {
-		this(strategy, metrics, coreTime, registry, explicit, properties.leaseTimeout());
+			MeterRegistry registry, ExplicitQueues explicit, QueueServiceProperties properties, InstantSource clock) {
+		this(strategy, metrics, coreTime, registry, explicit, properties.leaseTimeout(), clock);
 	}
 
 	/**
@@ -101,12 +119,16 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * built with it
 	 */
 	QueueOperations(QueueServiceCore strategy, QueueMetrics metrics, CoreTimeProperties coreTime,
-			MeterRegistry registry, ExplicitQueues explicit, Duration leaseTimeout) {
+			MeterRegistry registry, ExplicitQueues explicit, Duration leaseTimeout, InstantSource clock) {
 		this.core = coreTime.enabled() ? new CoreTimedQueueService(strategy, registry) : strategy;
 		this.metrics = metrics;
 		this.explicit = explicit;
 		this.leaseSeconds = leaseTimeout.toSeconds();
+		this.clock = clock;
 		this.longPolls = new LongPolls(this::deliverable);
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("retention-");
+		threads.setDaemon(true);
+		this.retention = new ScheduledThreadPoolExecutor(1, threads);
 	}
 
 	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
@@ -418,14 +440,14 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * The queue's settings: its lease (its own, or the service's), its delay (its own, or
-	 * none), its dead-letter policy.
+	 * none), its retention (or none), its dead-letter policy.
 	 */
 	public QueueSettings settings(String queue) {
 		checkQueueName(queue);
 		Long lease = this.explicit.leaseSeconds(queue);
 		Integer delay = this.explicit.delaySeconds(queue);
 		return new QueueSettings((lease != null) ? lease : this.leaseSeconds, (delay != null) ? delay : 0,
-				this.explicit.deadLetters(queue));
+				this.explicit.retentionSeconds(queue), this.explicit.deadLetters(queue));
 	}
 
 	/**
@@ -443,6 +465,10 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		if (change.delaySeconds() != null && (change.delaySeconds() < 0 || change.delaySeconds() > MAX_DELAY_SECONDS)) {
 			throw InvalidRequestException.outOfRange("delaySeconds", 0, MAX_DELAY_SECONDS);
+		}
+		if (change.retentionSeconds() != null && (change.retentionSeconds() < MIN_RETENTION_SECONDS
+				|| change.retentionSeconds() > MAX_RETENTION_SECONDS)) {
+			throw InvalidRequestException.outOfRange("retentionSeconds", MIN_RETENTION_SECONDS, MAX_RETENTION_SECONDS);
 		}
 		DeadLetterPolicy policy = change.deadLetters();
 		if (policy != null && policy != QueueSettings.Change.REMOVE) {
@@ -468,6 +494,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		if (change.delaySeconds() != null) {
 			this.explicit.delaySeconds(queue, change.delaySeconds());
+		}
+		if (change.retentionSeconds() != null) {
+			this.explicit.retentionSeconds(queue, change.retentionSeconds());
 		}
 		return created;
 	}
@@ -549,11 +578,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		checkQueueName(queue);
 		long before = this.core.lastId();
 		int ready = 0;
-		int inFlight = 0;
-		int delayed = 0;
-		boolean progress = true;
-		while (progress) {
-			progress = false;
+		Removed browsed = new Removed();
+		do {
 			List<Lease> leased;
 			drain: while (!(leased = this.core.lease(queue, MAX_BATCH)).isEmpty()) {
 				for (Lease lease : leased) {
@@ -562,7 +588,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 							ready++;
 						}
 						else {
-							inFlight++;
+							browsed.inFlight++;
 						}
 					}
 				}
@@ -572,24 +598,82 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 					}
 				}
 			}
-			for (Peeked peeked : this.core.peek(queue, PURGE_SCAN)) {
-				long id = peeked.message().id();
-				if (id <= before && this.core.discard(queue, id) == Completion.COMPLETED) {
-					if (peeked.deliveries() > 0) {
-						inFlight++;
-					}
-					else if (peeked.state() == Peeked.State.DELAYED) {
-						delayed++;
-					}
-					else {
-						ready++;
-					}
-					progress = true;
+		}
+		while (discardBrowsed(queue, before, browsed));
+		this.metrics.purged(ready + browsed.ready, browsed.inFlight, browsed.delayed);
+		return ready + browsed.total();
+	}
+
+	/**
+	 * Discards what one browse of the queue's head finds with an id up to {@code lastId},
+	 * counting each by the state it was browsed in.
+	 * @return whether it discarded any
+	 */
+	private boolean discardBrowsed(String queue, long lastId, Removed removed) {
+		boolean any = false;
+		for (Peeked peeked : this.core.peek(queue, PURGE_SCAN)) {
+			long id = peeked.message().id();
+			if (id <= lastId && this.core.discard(queue, id) == Completion.COMPLETED) {
+				if (peeked.deliveries() > 0) {
+					removed.inFlight++;
 				}
+				else if (peeked.state() == Peeked.State.DELAYED) {
+					removed.delayed++;
+				}
+				else {
+					removed.ready++;
+				}
+				any = true;
 			}
 		}
-		this.metrics.purged(ready, inFlight, delayed);
-		return ready + inFlight + delayed;
+		return any;
+	}
+
+	/**
+	 * Drops, from every queue with a retention, the messages pushed longer ago than it
+	 * (SQS's {@code MessageRetentionPeriod}), whatever their state: a holder of one gets
+	 * {@link Completion#NOT_FOUND}. Push times come from a {@link PushTimeline} sampled
+	 * here, so a message goes at most a sampling interval (a second, for retentions of a
+	 * few hours) after its time, never before; it is found by a browse of its queue's
+	 * head (the oldest messages), so one held behind more than {@value #PURGE_SCAN}
+	 * younger deliveries waits until it gets nearer the head. Run every second on its own
+	 * thread; tests call it after moving the clock.
+	 * @return how many messages it dropped
+	 */
+	public int expire() {
+		Map<String, Integer> retentions = this.explicit.retentions();
+		if (retentions.isEmpty()) {
+			return 0;
+		}
+		long now = this.clock.millis();
+		long longest = TimeUnit.SECONDS.toMillis(Collections.max(retentions.values()));
+		this.timeline.sample(now, this.core.lastId(), longest);
+		Removed expired = new Removed();
+		retentions.forEach((queue, seconds) -> {
+			long lastId = this.timeline.lastIdAtOrBefore(now - TimeUnit.SECONDS.toMillis(seconds));
+			if (lastId > 0) {
+				while (discardBrowsed(queue, lastId, expired)) {
+					// until a browse of the head finds none
+				}
+			}
+		});
+		this.metrics.expired(expired.ready, expired.inFlight, expired.delayed);
+		return expired.total();
+	}
+
+	/** Messages removed by a purge or a retention sweep, by their state. */
+	private static final class Removed {
+
+		int ready;
+
+		int inFlight;
+
+		int delayed;
+
+		int total() {
+			return this.ready + this.inFlight + this.delayed;
+		}
+
 	}
 
 	/**
@@ -665,6 +749,17 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	@Override
 	public void start() {
 		this.longPolls.start();
+		this.retention.scheduleWithFixedDelay(this::expireLogged, 1, 1, TimeUnit.SECONDS);
+	}
+
+	private void expireLogged() {
+		try {
+			expire();
+		}
+		catch (RuntimeException ex) {
+			// the next sweep tries again; an exception would end the schedule
+			logger.error("A retention sweep failed", ex);
+		}
 	}
 
 	/**
@@ -689,6 +784,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void destroy() {
+		this.retention.shutdownNow();
 		this.longPolls.destroy();
 	}
 

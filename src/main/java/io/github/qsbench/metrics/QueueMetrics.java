@@ -44,6 +44,12 @@ public class QueueMetrics {
 
 	private final Counter purgedDelayed;
 
+	private final Counter expiredReady;
+
+	private final Counter expiredInFlight;
+
+	private final Counter expiredDelayed;
+
 	private final Map<Capacity.Limit, Counter> refused;
 
 	private final Map<DeadLetterOutcome, Counter> deadLettered = new EnumMap<>(DeadLetterOutcome.class);
@@ -79,6 +85,9 @@ public class QueueMetrics {
 		this.purgedReady = purged(registry, "ready");
 		this.purgedInFlight = purged(registry, "inflight");
 		this.purgedDelayed = purged(registry, "delayed");
+		this.expiredReady = expired(registry, "ready");
+		this.expiredInFlight = expired(registry, "inflight");
+		this.expiredDelayed = expired(registry, "delayed");
 		Gauge.builder("qs.messages.ready", this, QueueMetrics::ready)
 			.description("Messages held and never delivered")
 			.register(registry);
@@ -128,6 +137,13 @@ public class QueueMetrics {
 			.register(registry);
 	}
 
+	private static Counter expired(MeterRegistry registry, String state) {
+		return Counter.builder("qs.messages.expired")
+			.description("Messages dropped because they were older than their queue's retention, by what they were")
+			.tag("state", state)
+			.register(registry);
+	}
+
 	private static Counter delivered(MeterRegistry registry, boolean redelivery) {
 		return Counter.builder("qs.messages.delivered")
 			.description("Messages handed to a consumer by a poll")
@@ -166,6 +182,13 @@ public class QueueMetrics {
 		this.purgedDelayed.increment(delayed);
 	}
 
+	/** Messages one retention sweep dropped, by the state they were in, as a purge. */
+	public void expired(int ready, int inFlight, int delayed) {
+		this.expiredReady.increment(ready);
+		this.expiredInFlight.increment(inFlight);
+		this.expiredDelayed.increment(delayed);
+	}
+
 	/** A message due for its dead-letter queue, and what became of it. */
 	public void deadLettered(DeadLetterOutcome outcome) {
 		this.deadLettered.get(outcome).increment();
@@ -198,8 +221,8 @@ public class QueueMetrics {
 	 */
 	private double inflight() {
 		double held = this.service.heldCount();
-		return Math.max(0, Math.min(held,
-				this.firstDeliveries.count() - this.completed.count() - this.purgedInFlight.count() - deadLettered()));
+		return Math.max(0, Math.min(held, this.firstDeliveries.count() - this.completed.count()
+				- this.purgedInFlight.count() - this.expiredInFlight.count() - deadLettered()));
 	}
 
 	/**

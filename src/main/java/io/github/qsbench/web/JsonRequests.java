@@ -157,17 +157,16 @@ final class JsonRequests {
 
 	/**
 	 * A {@code PUT} of a queue's settings: any of {@code leaseSeconds},
-	 * {@code delaySeconds}, {@code maxDeliveries} and {@code deadLetterQueue} (a name, or
-	 * {@code null} to remove the dead-letter queue); {@code maxDeliveries} and
-	 * {@code deadLetterQueue} come together.
-	 * @throws ApiProblem 400 for a malformed body, a field not known, or
-	 * {@code retentionSeconds}, which is not built yet
+	 * {@code delaySeconds}, {@code retentionSeconds}, {@code maxDeliveries} and
+	 * {@code deadLetterQueue} (a name, or {@code null} to remove the dead-letter queue);
+	 * {@code maxDeliveries} and {@code deadLetterQueue} come together.
+	 * @throws ApiProblem 400 for a malformed body or a field not known
 	 */
 	QueueSettings.Change settings(InputStream in, long declaredLength) throws IOException {
 		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES, () -> ApiProblem.tooLarge("Settings too large",
 				"Settings are at most " + JSON_OVERHEAD_BYTES + " bytes of JSON."));
 		if (bytes.length == 0) {
-			return new QueueSettings.Change(null, null, null);
+			return new QueueSettings.Change(null, null, null, null);
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
@@ -176,6 +175,7 @@ final class JsonRequests {
 		}
 		Long lease = null;
 		Integer delay = null;
+		Integer retention = null;
 		Integer maxDeliveries = null;
 		String deadLetterQueue = null;
 		boolean deadLetterQueueGiven = false;
@@ -192,8 +192,7 @@ final class JsonRequests {
 					deadLetterQueue = value.isNull() ? null : value.stringValue();
 					deadLetterQueueGiven = true;
 				}
-				case "retentionSeconds" -> throw ApiProblem.badRequest("Setting not supported",
-						"Setting retentionSeconds: retention is not built yet; messages stay until completed.");
+				case "retentionSeconds" -> retention = whole(field.getKey(), value);
 				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, maxDeliveries and "
 						+ "deadLetterQueue; '" + field.getKey() + "' is not one.");
 			}
@@ -216,7 +215,7 @@ final class JsonRequests {
 				throw ApiProblem.badRequest(ex.title(), ex.detail());
 			}
 		}
-		return new QueueSettings.Change(lease, delay, policy);
+		return new QueueSettings.Change(lease, delay, retention, policy);
 	}
 
 	/**

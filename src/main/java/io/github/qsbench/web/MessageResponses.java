@@ -105,14 +105,18 @@ final class MessageResponses {
 
 	}
 
-	/** A queue's settings; without a dead-letter queue, its two fields are left out. */
+	/**
+	 * A queue's settings; without a retention or a dead-letter queue, their fields are
+	 * left out.
+	 */
 	record SettingsView(long leaseSeconds, int delaySeconds,
+			@JsonInclude(JsonInclude.Include.NON_NULL) Integer retentionSeconds,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Integer maxDeliveries,
 			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue) {
 
 		static SettingsView of(QueueSettings settings) {
 			DeadLetterPolicy policy = settings.deadLetters();
-			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(),
+			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(), settings.retentionSeconds(),
 					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null);
 		}
 

@@ -143,14 +143,16 @@ class DeadLetterTests extends OperationsPerStrategy {
 				"does not exist");
 		assertInvalid(() -> this.operations.configure("dlq", change(new DeadLetterPolicy("dlq", 1))), "its own");
 		assertInvalid(() -> new DeadLetterPolicy("dlq", 1001), "maxDeliveries");
-		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(43_201L, null, null)),
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(43_201L, null, null, null)),
 				"leaseSeconds");
-		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 901, null)), "delaySeconds");
-		assertThat(this.operations.configure("q", new QueueSettings.Change(null, 5, null))).isFalse();
+		assertInvalid(() -> this.operations.configure("q", new QueueSettings.Change(null, 901, null, null)),
+				"delaySeconds");
+		assertThat(this.operations.configure("q", new QueueSettings.Change(null, 5, null, null))).isFalse();
 		assertThat(this.operations.settings("q").delaySeconds()).isEqualTo(5);
-		assertThat(this.operations.configure("q", new QueueSettings.Change(LEASE.toSeconds(), 0, null))).isFalse();
+		assertThat(this.operations.configure("q", new QueueSettings.Change(LEASE.toSeconds(), 0, null, null)))
+			.isFalse();
 		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
-		assertThat(this.operations.configure("q", new QueueSettings.Change(60L, null, null))).isFalse();
+		assertThat(this.operations.configure("q", new QueueSettings.Change(60L, null, null, null))).isFalse();
 		assertThat(this.operations.settings("q").leaseSeconds()).as("the queue's own").isEqualTo(60);
 		assertThat(this.operations.settings("q").deadLetters()).as("left as it was").isNotNull();
 		assertThat(this.operations.settings("x").leaseSeconds()).as("the service's").isEqualTo(LEASE.toSeconds());
@@ -236,7 +238,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 	}
 
 	private static QueueSettings.Change change(DeadLetterPolicy policy) {
-		return new QueueSettings.Change(null, null, policy);
+		return new QueueSettings.Change(null, null, null, policy);
 	}
 
 	private static void assertInvalid(Runnable attempt, String reason) {

@@ -44,7 +44,7 @@ abstract class OperationsPerStrategy {
 		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		this.explicit = new ExplicitQueues(this.core);
 		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
-				new CoreTimeProperties(true), this.registry, this.explicit, LEASE);
+				new CoreTimeProperties(true), this.registry, this.explicit, LEASE, this.clock);
 	}
 
 	@AfterEach

@@ -173,7 +173,7 @@ class QueueApiHttpTests {
 		assertThat(shown.read("$.delayed", Integer.class)).isZero();
 
 		assertProblem(put("/queues/http-src", "{\"leaseSeconds\":43201}"), 400, "Invalid parameter");
-		assertProblem(put("/queues/http-src", "{\"retentionSeconds\":60}"), 400, "Setting not supported");
+		assertProblem(put("/queues/http-src", "{\"retentionSeconds\":59}"), 400, "Invalid parameter");
 		assertProblem(put("/queues/http-src", "{\"maxDeliveries\":0,\"deadLetterQueue\":\"http-dlq\"}"), 400,
 				"Invalid parameter");
 		assertProblem(put("/queues/http-src", "{\"maxDeliveries\":2,\"deadLetterQueue\":\"http-none\"}"), 400,

@@ -79,15 +79,16 @@ final class SqsActions {
 
 	private static final String DELAY_SECONDS = "DelaySeconds";
 
+	private static final String MESSAGE_RETENTION_PERIOD = "MessageRetentionPeriod";
+
 	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED = "ApproximateNumberOfMessagesDelayed";
 
 	/**
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
 	 */
 	private static final Set<String> QUEUE_ATTRIBUTES_NOT_KEPT = Set.of("CreatedTimestamp", "LastModifiedTimestamp",
-			"MessageRetentionPeriod", "Policy", "RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds",
-			"SqsManagedSseEnabled", "FifoQueue", "ContentBasedDeduplication", "DeduplicationScope",
-			"FifoThroughputLimit");
+			"Policy", "RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled",
+			"FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit");
 
 	/** SQS's message system attributes; only the receive count is kept. */
 	private static final Set<String> MESSAGE_ATTRIBUTES = Set.of(ALL, APPROXIMATE_RECEIVE_COUNT, "SentTimestamp",
@@ -581,7 +582,8 @@ final class SqsActions {
 					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE) && !name.equals("QueueArn")
 					&& !name.equals(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED) && !name.equals("RedrivePolicy")
 					&& !name.equals(VISIBILITY_TIMEOUT) && !name.equals(DELAY_SECONDS)
-					&& !this.settings.containsKey(name) && !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
+					&& !name.equals(MESSAGE_RETENTION_PERIOD) && !this.settings.containsKey(name)
+					&& !QUEUE_ATTRIBUTES_NOT_KEPT.contains(name)) {
 				throw invalidAttributeName(name);
 			}
 		}
@@ -612,6 +614,9 @@ final class SqsActions {
 		}
 		if (all || names.contains(DELAY_SECONDS)) {
 			attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
+		}
+		if (settings.retentionSeconds() != null && (all || names.contains(MESSAGE_RETENTION_PERIOD))) {
+			attributes.put(MESSAGE_RETENTION_PERIOD, Integer.toString(settings.retentionSeconds()));
 		}
 		DeadLetterPolicy policy = settings.deadLetters();
 		if (policy != null && (all || names.contains("RedrivePolicy"))) {
@@ -666,6 +671,7 @@ final class SqsActions {
 	private void configure(String queue, Map<String, String> attributes) {
 		Long lease = null;
 		Integer delay = null;
+		Integer retention = null;
 		DeadLetterPolicy policy = null;
 		for (Map.Entry<String, String> attribute : attributes.entrySet()) {
 			String name = attribute.getKey();
@@ -673,6 +679,7 @@ final class SqsActions {
 			switch (name) {
 				case VISIBILITY_TIMEOUT -> lease = (long) whole(name, value);
 				case DELAY_SECONDS -> delay = whole(name, value);
+				case MESSAGE_RETENTION_PERIOD -> retention = whole(name, value);
 				case "RedrivePolicy" -> policy = value.isEmpty() ? QueueSettings.Change.REMOVE : redrivePolicy(value);
 				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {
 					if (!this.settings.get(name).equals(value)) {
@@ -690,7 +697,7 @@ final class SqsActions {
 			}
 		}
 		try {
-			this.queues.configure(queue, new QueueSettings.Change(lease, delay, policy));
+			this.queues.configure(queue, new QueueSettings.Change(lease, delay, retention, policy));
 		}
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception(ex.detail());

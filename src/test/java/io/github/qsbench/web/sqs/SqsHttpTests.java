@@ -124,8 +124,8 @@ class SqsHttpTests {
 				"2");
 
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-retained")
-				.attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "60"))))
+			.isThrownBy(() -> this.sqs
+				.createQueue(q -> q.queueName("sdk-retained").attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
 			.withMessageContaining("not kept");
 		assertThatExceptionOfType(QueueDoesNotExistException.class)
 			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-retained")));
@@ -518,8 +518,8 @@ class SqsHttpTests {
 		Message message = receiveOne(url);
 
 		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.setQueueAttributes(
-					s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "60"))))
+			.isThrownBy(() -> this.sqs
+				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
 			.withMessageContaining("not kept");
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)

@@ -1,0 +1,70 @@
+package io.github.qsbench.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.strategy.Strategy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Retention, written once above the core on what every strategy offers (browse, discard),
+ * held to its contract for every strategy: a message older than its queue's retention is
+ * dropped whatever its state, a younger one never, and a queue without retention is
+ * untouched. Sweeps are called directly after the clock moves (the service runs one a
+ * second); a sweep samples the push timeline, so one runs after the pushes it must date.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Strategy.class)
+class RetentionTests extends OperationsPerStrategy {
+
+	private static final Duration RETENTION = Duration.ofSeconds(60);
+
+	@Test
+	void olderThanTheRetention_droppedInAnyState_youngerKept() {
+		this.operations.configure("q", new QueueSettings.Change(null, null, (int) RETENTION.toSeconds(), null));
+		this.operations.push("q", utf8("ready"));
+		this.operations.push("q", utf8("held"));
+		Lease held = this.operations.lease("q", 1).get(0);
+		this.operations.push("q", utf8("delayed"), 120);
+		this.operations.push("none", utf8("no retention"));
+		assertThat(this.operations.expire()).as("dates the pushes; nothing is old yet").isZero();
+
+		this.clock.advance(RETENTION.dividedBy(2));
+		Message young = this.operations.push("q", utf8("young"));
+		assertThat(this.operations.expire()).isZero();
+		this.clock.advance(RETENTION.dividedBy(2));
+
+		assertThat(this.operations.expire()).isEqualTo(3);
+		assertThat(this.registry.get("qs.messages.expired").tag("state", "ready").counter().count()).isOne();
+		assertThat(this.registry.get("qs.messages.expired").tag("state", "inflight").counter().count()).isOne();
+		assertThat(this.registry.get("qs.messages.expired").tag("state", "delayed").counter().count()).isOne();
+		assertThat(this.operations.complete("q", held.message().id(), null)).as("its holder")
+			.isEqualTo(Completion.NOT_FOUND);
+		List<Lease> left = this.operations.lease("q", 10);
+		assertThat(left).extracting(lease -> lease.message().id()).containsExactly(young.id());
+		assertThat(this.operations.lease("none", 10)).as("a queue without retention").hasSize(1);
+
+		this.clock.advance(RETENTION);
+		assertThat(this.operations.expire()).isOne();
+		assertThat(this.operations.queue("q")).isEmpty();
+		assertThat(this.operations.isExplicit("q")).as("the queue stays").isTrue();
+	}
+
+	@Test
+	void noQueueWithRetention_nothingSampledOrDropped() {
+		this.operations.push("q", utf8("kept"));
+		this.clock.advance(Duration.ofDays(30));
+
+		assertThat(this.operations.expire()).isZero();
+		assertThat(this.operations.lease("q", 1)).hasSize(1);
+	}
+
+}
