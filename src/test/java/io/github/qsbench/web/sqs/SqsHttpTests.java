@@ -123,6 +123,17 @@ class SqsHttpTests {
 		assertThat(receiveOne(url).attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
 				"2");
 
+		String retained = this.sqs
+			.createQueue(q -> q.queueName("sdk-retention")
+				.attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "120")))
+			.queueUrl();
+		assertThat(this.sqs
+			.getQueueAttributes(g -> g.queueUrl(retained).attributeNames(QueueAttributeName.MESSAGE_RETENTION_PERIOD))
+			.attributesAsStrings()).containsExactly(Map.entry("MessageRetentionPeriod", "120"));
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(
+					s -> s.queueUrl(retained).attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "59"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> this.sqs
 				.createQueue(q -> q.queueName("sdk-retained").attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
