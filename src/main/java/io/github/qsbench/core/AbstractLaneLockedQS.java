@@ -428,6 +428,29 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<AbstractLaneL
 	}
 
 	/**
+	 * Under the lane's lock: a delayed message leaves the sorted record for the ready
+	 * queue's tail.
+	 */
+	@Override
+	boolean endDelayIn(LockedLane lane, long id) {
+		lane.lock.lock();
+		try {
+			LaneMessage message = lane.index.get(id);
+			if (message == null || message.isCompleted() || message.deliveries() > 0 || message.leaseEnd() == 0) {
+				return false;
+			}
+			lane.timed.remove(message);
+			lane.delayedCount--;
+			message.delayUntil(0);
+			lane.ready.addLast(message);
+			return true;
+		}
+		finally {
+			lane.lock.unlock();
+		}
+	}
+
+	/**
 	 * Under the lane's lock, as a completion by id: a message never delivered leaves the
 	 * ready queue (a scan, as far as its position) or, delayed, the sorted record, and
 	 * memory at once; a delivered one is completed and dropped as a completion drops it.

@@ -127,6 +127,9 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	 */
 	abstract Completion discardIn(L lane, long id);
 
+	/** With id lookup: makes a delayed message of the lane ready now. */
+	abstract boolean endDelayIn(L lane, long id);
+
 	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
 	 * leaves its lane at once (or, if another thread holds it, when that thread is done).
@@ -228,6 +231,13 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	@Override
 	public final List<Lease> lease(String queue, int max) {
 		return lease(queue, max, this.leaseMillis);
+	}
+
+	@Override
+	public final boolean endDelay(String queue, long id) {
+		this.ledger.requireIdLookup();
+		L lane = this.lanes.get(queue);
+		return lane != null && endDelayIn(lane, id);
 	}
 
 	@Override

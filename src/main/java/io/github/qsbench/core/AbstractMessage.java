@@ -39,6 +39,12 @@ public abstract class AbstractMessage implements CompletableMessage {
 	public abstract void delayUntil(long dueMillis);
 
 	/**
+	 * Ends the delay of a message never delivered nor completed, at {@code nowMillis}.
+	 * @return whether it was such a message
+	 */
+	public abstract boolean endDelay(long nowMillis);
+
+	/**
 	 * Completes the message whatever its state (ready, delayed, in flight), as a purge
 	 * does.
 	 * @return how often it had been delivered, or -1 if it was completed already

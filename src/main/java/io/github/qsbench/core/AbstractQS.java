@@ -486,6 +486,17 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 		return (Completion) completion;
 	}
 
+	/** The message's own change, under write access of its queue as a lease change. */
+	@Override
+	public boolean endDelay(String queue, long id) {
+		requireIdLookup();
+		long now = this.clock.millis();
+		return this.map.lookup(queue, Map::get, target -> (target != null) && target.write(q -> {
+			M message = q.index.get(id);
+			return message != null && message.endDelay(now);
+		}));
+	}
+
 	private Object discardIn(MessageQueue<M> queue, long id) {
 		M message = queue.index.get(id);
 		if (message == null) {

@@ -372,6 +372,26 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		return Completion.COMPLETED;
 	}
 
+	/**
+	 * Claims the delayed message's record and hands the message to its ready queue; a
+	 * claim lost means a poll is delivering it (its delay ended) or a discard took it.
+	 */
+	@Override
+	boolean endDelayIn(SplitLane lane, long id) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue()) || lane.timed == null) {
+			return false;
+		}
+		SplitDelivery delayed = recordOf(lane, message, 0);
+		if (delayed == null || !delayed.claim()) {
+			return false;
+		}
+		lane.timed.remove(delayed);
+		SplitLane.DELAYED.getAndAdd(lane, -1);
+		enqueue(lane, message);
+		return true;
+	}
+
 	/** The unclaimed record of that delivery of the message, or {@code null}. */
 	private static SplitDelivery recordOf(SplitLane lane, SplitMessage message, int delivery) {
 		for (SplitDelivery record : lane.inFlight) {

@@ -68,6 +68,19 @@ public final class AtomicMessage extends AbstractMessage {
 	}
 
 	@Override
+	public boolean endDelay(long nowMillis) {
+		while (true) {
+			State current = this.state;
+			if (current.completed || current.deliveries > 0) {
+				return false;
+			}
+			if (STATE.compareAndSet(this, current, new State(0, nowMillis, false))) {
+				return true;
+			}
+		}
+	}
+
+	@Override
 	public int discard() {
 		while (true) {
 			State current = this.state;

@@ -76,6 +76,15 @@ public final class PojoMessage extends AbstractMessage {
 	}
 
 	@Override
+	public boolean endDelay(long nowMillis) {
+		if (isCompleted() || deliveries() > 0) {
+			return false;
+		}
+		this.leaseAndDeliveries = nowMillis << DELIVERY_BITS;
+		return true;
+	}
+
+	@Override
 	public int discard() {
 		long id = this.idAndCompleted;
 		if (id < 0) {

@@ -83,6 +83,13 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 */
 	Completion discard(String queue, long id);
 
+	/**
+	 * Makes a delayed message of that queue ready now.
+	 * @return whether it was delayed (not delivered, not completed) and now is ready
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	boolean endDelay(String queue, long id);
+
 	/** Every queue with its ready and in-flight counts, by name. */
 	List<QueueStats> queues();
 

@@ -45,7 +45,7 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** The core's operations, each the value of the meter's {@code operation} tag. */
 	enum Operation {
 
-		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, DISCARD, QUEUES, QUEUE, HAS_READY, PEEK;
+		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, DISCARD, END_DELAY, QUEUES, QUEUE, HAS_READY, PEEK;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);
@@ -120,6 +120,17 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		}
 		finally {
 			spent(Operation.PUSH_BATCH, start);
+		}
+	}
+
+	@Override
+	public boolean endDelay(String queue, long id) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.endDelay(queue, id);
+		}
+		finally {
+			spent(Operation.END_DELAY, start);
 		}
 	}
 

@@ -51,6 +51,7 @@ class CoreTimedQueueServiceTests {
 		this.service.queue("q");
 		this.service.hasReady("q");
 		this.service.pushAll("q", List.of("b".getBytes()));
+		this.service.endDelay("q", pushed.id() + 1);
 		this.service.discard("q", pushed.id() + 1);
 		this.service.poll("q");
 		this.service.peek("q", 1);

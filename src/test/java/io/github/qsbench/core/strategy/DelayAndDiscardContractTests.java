@@ -114,6 +114,23 @@ class DelayAndDiscardContractTests {
 	}
 
 	@Test
+	void endDelay_readyNow_onlyForADelayedMessage() {
+		Message late = delay("q", "late", 60);
+		Message ready = this.service.push("q", "ready");
+		Message gone = delay("q", "gone", 60);
+		this.service.discard("q", gone.id());
+
+		assertThat(this.service.endDelay("q", ready.id())).as("not delayed").isFalse();
+		assertThat(this.service.endDelay("q", gone.id())).as("discarded").isFalse();
+		assertThat(this.service.endDelay("other", late.id())).isFalse();
+		assertThat(this.service.endDelay("q", late.id())).isTrue();
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 2, 0, 0));
+		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text())
+			.containsExactlyInAnyOrder("ready", "late");
+		assertThat(this.service.endDelay("q", late.id())).as("delivered").isFalse();
+	}
+
+	@Test
 	void delayed_notCompletableBeforeDelivery() {
 		Message late = delay("q", "late", 10);
 
