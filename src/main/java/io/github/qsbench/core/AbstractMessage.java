@@ -39,7 +39,8 @@ public abstract class AbstractMessage implements CompletableMessage {
 	public abstract void delayUntil(long dueMillis);
 
 	/**
-	 * Ends the delay of a message never delivered nor completed, at {@code nowMillis}.
+	 * Ends the delay of a delayed message never delivered nor completed, at
+	 * {@code nowMillis}.
 	 * @return whether it was such a message
 	 */
 	public abstract boolean endDelay(long nowMillis);

@@ -71,7 +71,7 @@ public final class AtomicMessage extends AbstractMessage {
 	public boolean endDelay(long nowMillis) {
 		while (true) {
 			State current = this.state;
-			if (current.completed || current.deliveries > 0) {
+			if (current.completed || current.deliveries > 0 || current.leaseExpiresAtMillis == 0) {
 				return false;
 			}
 			if (STATE.compareAndSet(this, current, new State(0, nowMillis, false))) {

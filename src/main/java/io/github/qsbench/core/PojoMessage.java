@@ -77,8 +77,8 @@ public final class PojoMessage extends AbstractMessage {
 
 	@Override
 	public boolean endDelay(long nowMillis) {
-		if (isCompleted() || deliveries() > 0) {
-			return false;
+		if (isCompleted() || deliveries() > 0 || this.leaseAndDeliveries == 0) {
+			return false; // never delayed: its word is 0
 		}
 		this.leaseAndDeliveries = nowMillis << DELIVERY_BITS;
 		return true;
