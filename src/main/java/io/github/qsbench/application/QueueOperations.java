@@ -81,6 +81,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueOperations.class);
 
+	/** How long a move holds its copy back at most (see {@link #move}). */
+	private static final long HELD_BACK_MILLIS = TimeUnit.SECONDS.toMillis(MAX_DELAY_SECONDS);
+
 	/** Messages a purge browses at a time for those in flight. */
 	private static final int PURGE_SCAN = 1000;
 
@@ -326,11 +329,10 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/**
 	 * SQS's way, which needs no strategy to change: a message delivered
 	 * {@code maxDeliveries} times whose last lease lapsed is found by the receive that
-	 * would deliver it once more, and moves. The move first completes that delivery, with
-	 * its lease, so exactly one of a move and a late completion by an earlier holder wins
-	 * (the holder then gets {@link Completion#NOT_FOUND}); then it pushes the message,
-	 * with its attributes and delivery count, to the dead-letter queue. A poll that found
-	 * only dead letters leases again.
+	 * would deliver it once more, and moves ({@link #move}) with its attributes and
+	 * delivery count to the dead-letter queue: exactly one of a move and a late
+	 * completion by an earlier holder wins (the holder then gets
+	 * {@link Completion#NOT_FOUND}). A poll that found only dead letters leases again.
 	 */
 	private List<Lease> withoutDeadLetters(String queue, int max, long leaseMillis, List<Lease> leases) {
 		DeadLetterPolicy policy = this.explicit.deadLetters(queue);
@@ -357,43 +359,58 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	private void moveToDeadLetters(String queue, Lease lease, String deadLetterQueue) {
-		Message message = lease.message();
-		if (this.core.complete(queue, message.id(), lease.delivery()) != Completion.COMPLETED) {
-			return; // completed by an earlier holder since, or delivered again: not this
-					// poll's
-		}
-		byte[] stored = StoredMessage.deadLettered(message.body(), queue, lease.delivery() - 1);
-		if (pushOrReturn(deadLetterQueue, stored, queue, message.body())) {
+		byte[] stored = StoredMessage.deadLettered(lease.message().body(), queue, lease.delivery() - 1);
+		Move move = move(queue, lease, deadLetterQueue, stored);
+		if (move == Move.MOVED) {
 			this.metrics.deadLettered(DeadLetterOutcome.MOVED);
+		}
+		else if (move == Move.REFUSED) {
+			this.metrics.deadLettered(DeadLetterOutcome.REFUSED);
 		}
 	}
 
 	/**
-	 * Pushes a message that was taken out of {@code from} to {@code to}; if a cap refuses
-	 * it there, back to {@code from} as it was (a new message). Only if both refuse, in
-	 * the same instant (the message's room in {@code from} was freed a moment before), is
-	 * it lost: counted and logged, never silent.
-	 * @return whether it reached {@code to}
+	 * Moves a leased message of {@code from} to {@code to} as {@code stored}, losing and
+	 * duplicating nothing, with what every strategy offers: the copy is pushed first,
+	 * held back as a delayed message that no consumer sees; then the lease is completed,
+	 * which decides against a late completion or a purge; then the copy is released, or,
+	 * if the completion lost, discarded unseen. So the copy's room is taken before the
+	 * message leaves its queue: a cap that refuses it leaves the message where it was,
+	 * leased to nobody until its lease lapses, then delivered (and tried) again. Only a
+	 * move held up between its push and its release for longer than
+	 * {@link #HELD_BACK_MILLIS} would let the copy be seen before the completion decided.
 	 */
-	private boolean pushOrReturn(String to, byte[] stored, String from, byte[] original) {
+	private Move move(String from, Lease lease, String to, byte[] stored) {
+		Message copy;
 		try {
-			this.core.push(to, stored);
-			this.longPolls.pushedLater(to);
-			return true;
+			copy = this.core.pushAll(to, List.of(stored), HELD_BACK_MILLIS).get(0);
 		}
 		catch (CapacityExceededException refused) {
-			try {
-				this.core.push(from, original);
-				this.longPolls.pushedLater(from);
-				this.metrics.deadLettered(DeadLetterOutcome.RETURNED);
-			}
-			catch (CapacityExceededException again) {
-				this.metrics.deadLettered(DeadLetterOutcome.LOST);
-				logger.error("A message moving from queue '{}' to '{}' was lost: caps refused it in both ({}, {})",
-						from, to, refused.limit(), again.limit());
-			}
-			return false;
+			return Move.REFUSED;
 		}
+		if (this.core.complete(from, lease.message().id(), lease.delivery()) != Completion.COMPLETED) {
+			this.core.discard(to, copy.id());
+			return Move.NOT_LEASED;
+		}
+		this.core.endDelay(to, copy.id());
+		this.longPolls.pushedLater(to);
+		return Move.MOVED;
+	}
+
+	/** What {@link #move} did. */
+	private enum Move {
+
+		MOVED,
+
+		/** A cap refused the copy: the message stays where it was. */
+		REFUSED,
+
+		/**
+		 * The lease was no longer the caller's (completed by an earlier holder since,
+		 * purged): nothing moved.
+		 */
+		NOT_LEASED
+
 	}
 
 	/**
@@ -425,11 +442,10 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 				byte[] stored = lease.message().body();
 				StoredMessage.DeadLetter origin = StoredMessage.read(stored).deadLetter();
 				String target = (to != null) ? to : (origin != null) ? origin.source() : null;
-				if (target == null
-						|| this.core.complete(queue, lease.message().id(), lease.delivery()) != Completion.COMPLETED) {
+				if (target == null) {
 					continue; // not a dead letter and nowhere named: its lease lapses
 				}
-				if (pushOrReturn(target, StoredMessage.withoutOrigin(stored), queue, stored)) {
+				if (move(queue, lease, target, StoredMessage.withoutOrigin(stored)) == Move.MOVED) {
 					moved++;
 				}
 			}

@@ -74,8 +74,8 @@ public class QueueMetrics {
 		for (DeadLetterOutcome outcome : DeadLetterOutcome.values()) {
 			this.deadLettered.put(outcome, Counter.builder("qs.messages.deadlettered")
 				.description("Messages delivered maxDeliveries times whose last lease lapsed, by what became of them: "
-						+ "moved to the dead-letter queue, returned to their queue (a cap refused them there), lost "
-						+ "(caps refused them in both)")
+						+ "moved to the dead-letter queue, or refused there by a cap (then they stay in their queue, "
+						+ "delivered again when the lease of the poll that tried lapses)")
 				.tag("outcome", outcome.tag())
 				.register(registry));
 		}
@@ -201,7 +201,10 @@ public class QueueMetrics {
 	/** What became of a message due for its dead-letter queue. */
 	public enum DeadLetterOutcome {
 
-		MOVED, RETURNED, LOST;
+		MOVED,
+
+		/** A cap refused it in the dead-letter queue: it stays in its queue. */
+		REFUSED;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);

@@ -19,6 +19,14 @@ import java.util.concurrent.TimeUnit;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.strategy.Strategy;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -61,6 +69,48 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(read.deadLetter()).isEqualTo(new StoredMessage.DeadLetter("q", 2));
 		assertThat(moved()).isOne();
 		assertThat(this.core.heldCount()).isOne();
+	}
+
+	/**
+	 * A dead-letter queue a cap keeps full: the move is refused before the message leaves
+	 * its queue, so it stays there (delivered again once the lease of the poll that tried
+	 * lapses), and moves once there is room; nothing is lost, nothing doubled.
+	 */
+	@Test
+	void deadLetterQueueFull_messageStaysThenMovesWhenThereIsRoom() {
+		QueueServiceCore capped = this.strategy.create(
+				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		QueueOperations operations = new QueueOperations(capped, new QueueMetrics(registry, capped),
+				new CoreTimeProperties(true), registry, new ExplicitQueues(capped), LEASE, this.clock);
+		try {
+			operations.configure("full-dlq", change(null));
+			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));
+			operations.push("full-dlq", utf8("blocker"));
+			Message poison = operations.push("src", utf8("poison"));
+			assertThat(operations.lease("src", 1)).hasSize(1);
+			this.clock.advance(LEASE);
+
+			assertThat(operations.lease("src", 1)).as("due for the full dead-letter queue").isEmpty();
+			assertThat(registry.get("qs.messages.deadlettered").tag("outcome", "refused").counter().count()).isOne();
+			assertThat(capped.peek("src", 10)).extracting(peeked -> peeked.message().id())
+				.as("still where it was")
+				.containsExactly(poison.id());
+			assertThat(capped.peek("full-dlq", 10)).as("no copy left behind").hasSize(1);
+
+			Lease blocker = operations.lease("full-dlq", 1).get(0);
+			operations.complete("full-dlq", blocker.message().id(), null);
+			this.clock.advance(LEASE);
+			assertThat(operations.lease("src", 1)).isEmpty();
+			List<Lease> moved = operations.lease("full-dlq", 10);
+			assertThat(moved).extracting(lease -> StoredMessage.read(lease.message().body()).text())
+				.containsExactly("poison");
+			assertThat(capped.heldCount()).isOne();
+		}
+		finally {
+			operations.destroy();
+			capped.close();
+		}
 	}
 
 	@Test
