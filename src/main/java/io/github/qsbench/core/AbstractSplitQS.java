@@ -259,7 +259,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 				// live, or claimed by another thread that moves or drops it
 				return null;
 			}
-			record.remove(head);
+			takeFirst(record, head);
 			boolean delayed = head.delivery == 0;
 			if (delayed) {
 				SplitLane.DELAYED.getAndAdd(lane, -1);
@@ -282,6 +282,19 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 			return sorted.ceiling(FIRST);
 		}
 		return ((Queue<SplitDelivery>) record).peek();
+	}
+
+	/**
+	 * Takes out the first element of an in-flight record, which the caller claimed (so
+	 * nobody else takes it): the queue's {@code poll}, or the sorted set's removal.
+	 */
+	private static void takeFirst(Collection<SplitDelivery> record, SplitDelivery first) {
+		if (record instanceof ConcurrentSkipListSet<SplitDelivery> sorted) {
+			sorted.remove(first);
+		}
+		else {
+			((Queue<SplitDelivery>) record).poll();
+		}
 	}
 
 	/**
@@ -460,7 +473,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 			if (!head.claim()) {
 				return;
 			}
-			record.remove(head);
+			takeFirst(record, head);
 			evicted(lane, head.message);
 		}
 	}
