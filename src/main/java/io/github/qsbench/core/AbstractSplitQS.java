@@ -333,7 +333,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		}
 		SplitDelivery record = recordOf(lane, message, current);
 		if (record == null || !record.claim()) {
-			return LeaseChange.STALE_LEASE;
+			// a completion's eviction took the record, or a poll delivering it again
+			return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
 		}
 		if (!lane.inFlight.remove(record)) {
 			lane.timed.remove(record);
