@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -460,6 +461,15 @@ final class SqsActions {
 	}
 
 	ObjectNode deleteMessageBatch(SqsRequest request) {
+		return eachEntry(request, (queue, entry) -> delete(queue, entry.required("ReceiptHandle")));
+	}
+
+	/**
+	 * A batch of receipt-handle actions: each entry done on its own and answered in
+	 * {@code Successful} or {@code Failed}, as in SQS; a queue that does not exist fails
+	 * the whole request.
+	 */
+	private ObjectNode eachEntry(SqsRequest request, BiConsumer<String, SqsRequest> action) {
 		String queue = this.urls.queue(request.required("QueueUrl"));
 		List<SqsRequest> entries = batchEntries(request);
 		ObjectNode answer = JSON.objectNode();
@@ -468,7 +478,7 @@ final class SqsActions {
 		for (SqsRequest entry : entries) {
 			String id = entry.string("Id");
 			try {
-				delete(queue, entry.required("ReceiptHandle"));
+				action.accept(queue, entry);
 				successful.addObject().put("Id", id);
 			}
 			catch (SqsException ex) {
@@ -493,25 +503,8 @@ final class SqsActions {
 	}
 
 	ObjectNode changeMessageVisibilityBatch(SqsRequest request) {
-		String queue = this.urls.queue(request.required("QueueUrl"));
-		List<SqsRequest> entries = batchEntries(request);
-		ObjectNode answer = JSON.objectNode();
-		ArrayNode successful = answer.putArray("Successful");
-		ArrayNode failed = answer.putArray("Failed");
-		for (SqsRequest entry : entries) {
-			String id = entry.string("Id");
-			try {
-				changeVisibility(queue, entry.required("ReceiptHandle"), visibility(entry));
-				successful.addObject().put("Id", id);
-			}
-			catch (SqsException ex) {
-				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
-					throw ex;
-				}
-				failed(failed, id, ex);
-			}
-		}
-		return answer;
+		return eachEntry(request,
+				(queue, entry) -> changeVisibility(queue, entry.required("ReceiptHandle"), visibility(entry)));
 	}
 
 	private static int visibility(SqsRequest request) {
