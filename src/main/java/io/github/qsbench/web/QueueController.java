@@ -346,7 +346,11 @@ class QueueController {
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(required = true,
 					description = "The poll's ETag: the lease to change (* for the current delivery's)",
 					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch,
-			HttpServletRequest request) throws IOException {
+			HttpServletRequest request) throws IOException, HttpRequestMethodNotSupportedException {
+		if (id.equals(Routes.BATCH_SEGMENT) || id.equals(Routes.COMPLETIONS_SEGMENT)) {
+			// the batch resources, matched here only because they look like an id
+			throw new HttpRequestMethodNotSupportedException(HttpMethod.PATCH.name(), List.of(HttpMethod.POST.name()));
+		}
 		long messageId = RequestValidation.messageId(id);
 		if (ifMatch == null) {
 			throw ApiProblem.preconditionRequired("Lease required",

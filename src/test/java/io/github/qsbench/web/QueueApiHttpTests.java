@@ -13,6 +13,7 @@ import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -322,6 +323,17 @@ class QueueApiHttpTests {
 		assertProblem(response, 405, "Method Not Allowed");
 		assertThat(response.headers().firstValue("Allow"))
 			.hasValueSatisfying(allow -> assertThat(allow).contains("GET", "POST"));
+	}
+
+	/** The batch resources look like a message's id to DELETE and PATCH: still 405. */
+	@ParameterizedTest
+	@CsvSource({ "DELETE, batch", "PATCH, batch", "DELETE, completions", "PATCH, completions" })
+	void batchResources_onlyPost(String method, String resource) {
+		HttpResponse<String> response = this.http.send("/queues/q/messages/" + resource, method,
+				BodyPublishers.ofString("{\"leaseSeconds\":1}"), "application/json", "If-Match", "*");
+
+		assertProblem(response, 405, "Method Not Allowed");
+		assertThat(response.headers().firstValue("Allow")).hasValue("POST");
 	}
 
 	@Test
