@@ -765,7 +765,22 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	@Override
 	public void start() {
 		this.longPolls.start();
+		this.core.onPushes(this::pushedElsewhere);
 		this.retention.scheduleWithFixedDelay(this::expireLogged, 1, 1, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Wakes long polls on a queue that another instance pushed to (a store shared by
+	 * instances, {@link QueueServiceCore#onPushes}), on the long polls' timer thread: the
+	 * store's listener thread must not lease.
+	 */
+	private void pushedElsewhere(String queue, long delayMillis) {
+		if (delayMillis == 0) {
+			this.longPolls.pushedLater(queue);
+		}
+		else {
+			this.longPolls.dueIn(queue, Duration.ofMillis(delayMillis));
+		}
 	}
 
 	private void expireLogged() {

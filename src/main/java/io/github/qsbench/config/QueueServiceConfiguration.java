@@ -5,15 +5,20 @@ import java.util.Map;
 
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.redis.RedisQS;
+import io.github.qsbench.core.strategy.Strategy;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -36,14 +41,28 @@ class QueueServiceConfiguration {
 	 * caller and times the calls; the gauges read its lock-free counts.
 	 */
 	@Bean
-	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock) {
+	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock,
+			ObjectProvider<RedisConnectionFactory> redisConnections) {
 		StrategyProfiles.check(environment, properties);
-		QueueServiceCore service = properties.strategy().create(properties.toOptions(clock));
+		QueueServiceCore service = (properties.strategy() == Strategy.REDIS)
+				? redis(properties, redisConnections.getObject(), clock)
+				: properties.strategy().create(properties.toOptions(clock));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
 				service.capacity().map(Capacity::limits).orElse(null));
 		return service;
+	}
+
+	/**
+	 * The redis strategy on the connection Spring Boot made from
+	 * {@code spring.data.redis.*}: standalone, or a cluster when
+	 * {@code spring.data.redis.cluster.nodes} is set.
+	 */
+	private static RedisQS redis(QueueServiceProperties properties, RedisConnectionFactory connections,
+			InstantSource clock) {
+		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		return new RedisQS(properties.toOptions(clock), connections, cluster, properties.redis().namespace());
 	}
 
 	@Bean

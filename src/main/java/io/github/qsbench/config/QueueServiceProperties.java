@@ -27,12 +27,14 @@ import org.springframework.util.unit.DataSize;
  * active profile stops start-up, so a misspelt strategy cannot silently fall back to the
  * default
  * @param limits caps on what the service holds; a push over one answers 429
+ * @param redis where the {@code redis} strategy keeps its queues (the connection itself
+ * is Spring Boot's {@code spring.data.redis.*})
  */
 @ConfigurationProperties("qs")
 public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy strategy,
 		@DefaultValue("30s") Duration leaseTimeout, @DefaultValue("lazy") Eviction eviction,
 		@DefaultValue("256KB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles,
-		@DefaultValue Limits limits) {
+		@DefaultValue Limits limits, @DefaultValue Redis redis) {
 
 	public QueueServiceProperties {
 		if (leaseTimeout.isNegative() || leaseTimeout.isZero()) {
@@ -65,6 +67,16 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 					(this.maxMessagesPerQueue != null) ? this.maxMessagesPerQueue : defaults.maxMessagesPerQueue(),
 					(this.maxTotalBytes != null) ? this.maxTotalBytes.toBytes() : defaults.maxTotalBytes());
 		}
+
+	}
+
+	/**
+	 * The {@code redis} strategy's keys.
+	 *
+	 * @param namespace the prefix of every key and of the pub/sub channel: instances with
+	 * the same namespace on one Redis serve the same queues
+	 */
+	public record Redis(@DefaultValue("qs:") String namespace) {
 
 	}
 

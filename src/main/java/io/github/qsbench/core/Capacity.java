@@ -160,7 +160,13 @@ public final class Capacity {
 	/** Which cap refused a push. */
 	public enum Limit {
 
-		QUEUES("max-queues"), MESSAGES_PER_QUEUE("max-messages-per-queue"), TOTAL_BYTES("max-total-bytes");
+		QUEUES("max-queues"), MESSAGES_PER_QUEUE("max-messages-per-queue"), TOTAL_BYTES("max-total-bytes"),
+
+		/**
+		 * The memory of a store outside the process: Redis's {@code maxmemory} (with
+		 * {@code noeviction}), not a setting of this service.
+		 */
+		STORE_MEMORY("store-memory");
 
 		private final String property;
 
@@ -168,7 +174,10 @@ public final class Capacity {
 			this.property = property;
 		}
 
-		/** The name of the setting, under {@code qs.limits}. */
+		/**
+		 * The name of the setting, under {@code qs.limits} (but see
+		 * {@link #STORE_MEMORY}).
+		 */
 		public String property() {
 			return this.property;
 		}

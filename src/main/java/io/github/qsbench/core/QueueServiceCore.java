@@ -124,8 +124,29 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	/** The caps and what they hold now, if this service has limits. */
 	Optional<Capacity> capacity();
 
+	/**
+	 * Calls {@code listener} when messages are pushed through another instance sharing
+	 * this service's store, so that a long poll here is woken by them. Only a store
+	 * outside the process ({@code RedisQS}) has other instances; the in-process services
+	 * never call it.
+	 */
+	default void onPushes(PushListener listener) {
+	}
+
 	@Override
 	default void close() {
+	}
+
+	/** What {@link #onPushes} calls. */
+	@FunctionalInterface
+	interface PushListener {
+
+		/**
+		 * Messages were pushed to {@code queue}, delayed by {@code delayMillis} (0: ready
+		 * now).
+		 */
+		void pushed(String queue, long delayMillis);
+
 	}
 
 }

@@ -287,6 +287,11 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	}
 
 	@Override
+	public void onPushes(PushListener listener) {
+		this.core.onPushes(listener);
+	}
+
+	@Override
 	public void close() {
 		this.core.close();
 	}

@@ -1,5 +1,6 @@
 package io.github.qsbench.web;
 
+import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 
 import org.springframework.http.HttpHeaders;
@@ -50,9 +51,10 @@ final class ApiProblem extends ErrorResponseException {
 	 * A cap is reached: the client should retry once consumers have completed messages.
 	 */
 	static ApiProblem full(CapacityExceededException ex) {
+		String cap = (ex.limit() == Capacity.Limit.STORE_MEMORY) ? "Redis's maxmemory"
+				: "The cap qs.limits." + ex.limit().property() + " (" + ex.max() + ")";
 		ApiProblem problem = new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "Queue service full",
-				"The cap qs.limits." + ex.limit().property() + " (" + ex.max()
-						+ ") is reached; retry once consumers have completed messages.");
+				cap + " is reached; retry once consumers have completed messages.");
 		problem.getBody().setProperty("limit", ex.limit().property());
 		problem.getBody().setProperty("max", ex.max());
 		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);

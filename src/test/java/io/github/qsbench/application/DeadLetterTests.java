@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.github.qsbench.metrics.QueueMetrics;
@@ -78,7 +79,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 	 */
 	@Test
 	void deadLetterQueueFull_messageStaysThenMovesWhenThereIsRoom() {
-		QueueServiceCore capped = this.strategy.create(
+		QueueServiceCore capped = TestCores.create(this.strategy,
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueOperations operations = new QueueOperations(capped, new QueueMetrics(registry, capped),

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.core.Delivery;
@@ -197,7 +198,7 @@ class LongPollsTests {
 	private static final long LEASE_MILLIS = LEASE.toMillis();
 
 	private static QueueServiceCore create(Strategy strategy) {
-		return strategy.create(new QueueOptions(LEASE, Eviction.LAZY, new MutableClock(), true));
+		return TestCores.create(strategy, new QueueOptions(LEASE, Eviction.LAZY, new MutableClock(), true));
 	}
 
 	/** What each waiter was answered, and how often. */

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -41,7 +42,7 @@ abstract class OperationsPerStrategy {
 
 	@BeforeEach
 	void create() {
-		this.core = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
+		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		this.explicit = new ExplicitQueues(this.core);
 		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
 				new CoreTimeProperties(true), this.registry, this.explicit, LEASE, this.clock);

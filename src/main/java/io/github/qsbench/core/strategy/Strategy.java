@@ -12,6 +12,7 @@ import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.redis.RedisQS;
 
 /**
  * The thread-safety strategies: the one place a strategy is chosen, whether by a Spring
@@ -95,7 +96,13 @@ public enum Strategy {
 
 	/** Lane-locked where the side that is behind spins for a lock and the other parks. */
 	LANE_ADAPTIVE("lane-adaptive", "LaneAdaptive", LaneAdaptiveQS::new, Framework.LANE_LOCKED, Guarantee.EXACTLY_ONCE,
-			Waits.PARKS);
+			Waits.PARKS),
+
+	/**
+	 * Out of process: Redis runs one script at a time. Built with a connection
+	 * ({@link RedisQS}), not by {@link #create}.
+	 */
+	REDIS("redis", "Redis", Strategy::needsRedis, Framework.REDIS, Guarantee.EXACTLY_ONCE, Waits.SERVER);
 
 	private final String profile;
 
@@ -119,8 +126,17 @@ public enum Strategy {
 		this.waits = waits;
 	}
 
+	/**
+	 * Builds the strategy in this process.
+	 * @throws IllegalStateException for {@link #REDIS}, which needs a connection: see
+	 * {@link RedisQS}
+	 */
 	public QueueServiceCore create(QueueOptions options) {
 		return this.factory.apply(options);
+	}
+
+	private static QueueServiceCore needsRedis(QueueOptions options) {
+		throw new IllegalStateException("the redis strategy is built with a Redis connection: new RedisQS(...)");
 	}
 
 	/** The Spring profile (and property value) that selects this strategy. */
@@ -172,7 +188,10 @@ public enum Strategy {
 		SPLIT(AbstractSplitQS.class),
 
 		/** Messages in flight apart, a lock per queue. */
-		LANE_LOCKED(AbstractLaneLockedQS.class);
+		LANE_LOCKED(AbstractLaneLockedQS.class),
+
+		/** Messages in Redis, each operation a script. */
+		REDIS(RedisQS.class);
 
 		private final Class<? extends QueueServiceCore> type;
 
@@ -244,7 +263,13 @@ public enum Strategy {
 		 * Never waits: lock-free, a failed compare-and-set is retried at once. Its meter
 		 * reads about 0, which is the finding, not a blind spot.
 		 */
-		NONE(true);
+		NONE(true),
+
+		/**
+		 * Waits for a server's answer (Redis), never for another thread of this process:
+		 * its meter reads about 0 too.
+		 */
+		SERVER(true);
 
 		private final boolean meteredOnVirtualThreads;
 

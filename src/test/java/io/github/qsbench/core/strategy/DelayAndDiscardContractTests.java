@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
@@ -55,7 +56,7 @@ class DelayAndDiscardContractTests {
 	private final List<QueueServiceCore> created = new ArrayList<>();
 
 	QueueServiceCore newService(Eviction eviction) {
-		QueueServiceCore made = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true,
+		QueueServiceCore made = TestCores.create(this.strategy, new QueueOptions(LEASE, eviction, this.clock, true,
 				new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE)));
 		this.created.add(made);
 		return made;
@@ -184,7 +185,8 @@ class DelayAndDiscardContractTests {
 
 	@Test
 	void withoutIdLookup_discardRefused() {
-		QueueServiceCore thesis = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore thesis = TestCores.create(this.strategy,
+				new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		this.created.add(thesis);
 		assertThatIllegalStateException().isThrownBy(() -> thesis.discard("q", 1));
 	}
@@ -262,8 +264,7 @@ class DelayAndDiscardContractTests {
 	private void assertEmpty() {
 		assertThat(this.service.queueCount()).as("queues").isZero();
 		assertThat(this.service.heldCount()).as("held").isZero();
-		assertThat(this.service.capacity().orElseThrow().heldBytes()).as("bytes charged").isZero();
-		assertThat(this.service.capacity().orElseThrow().heldQueues()).as("queues charged").isZero();
+		TestCores.assertNothingCharged(this.strategy, this.service);
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
@@ -58,7 +59,7 @@ class OwnLeaseContractTests {
 	private final List<QueueServiceCore> created = new ArrayList<>();
 
 	QueueServiceCore newService(Eviction eviction) {
-		QueueServiceCore made = this.strategy.create(new QueueOptions(LEASE, eviction, this.clock, true,
+		QueueServiceCore made = TestCores.create(this.strategy, new QueueOptions(LEASE, eviction, this.clock, true,
 				new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE)));
 		this.created.add(made);
 		return made;
@@ -206,7 +207,8 @@ class OwnLeaseContractTests {
 
 	@Test
 	void withoutIdLookup_refused() {
-		QueueServiceCore thesis = this.strategy.create(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
+		QueueServiceCore thesis = TestCores.create(this.strategy,
+				new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		this.created.add(thesis);
 		assertThatIllegalStateException().isThrownBy(() -> thesis.changeLease("q", 1, 1, 10));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.lease("q", 1, 10));
@@ -253,7 +255,7 @@ class OwnLeaseContractTests {
 		this.service.lease("q", 1);
 		assertThat(this.service.heldCount()).isZero();
 		assertThat(this.service.queueCount()).isZero();
-		assertThat(this.service.capacity().orElseThrow().heldBytes()).isZero();
+		TestCores.assertNothingCharged(this.strategy, this.service);
 	}
 
 	/**
@@ -334,7 +336,7 @@ class OwnLeaseContractTests {
 			this.clock.advance(Duration.ofSeconds(61));
 			assertThat(this.service.lease("q", 1)).isEmpty();
 			assertThat(this.service.queueCount()).isZero();
-			assertThat(this.service.capacity().orElseThrow().heldBytes()).isZero();
+			TestCores.assertNothingCharged(this.strategy, this.service);
 		}
 		finally {
 			threads.shutdownNow();

@@ -11,6 +11,7 @@ import java.time.InstantSource;
 import java.util.List;
 
 import io.github.qsbench.core.Delivery;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -31,8 +32,8 @@ class StrategyTableTests {
 	@ParameterizedTest
 	@EnumSource(Strategy.class)
 	void framework_isTheClassItExtends(Strategy strategy) {
-		try (QueueServiceCore service = strategy
-			.create(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), true))) {
+		try (QueueServiceCore service = TestCores.create(strategy,
+				new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), true))) {
 			assertThat(service).isInstanceOf(strategy.framework().type());
 		}
 	}
@@ -41,8 +42,8 @@ class StrategyTableTests {
 	@EnumSource(Strategy.class)
 	void readmeTables_haveARowWithItsClassAndDelivery(Strategy strategy) {
 		String className;
-		try (QueueServiceCore service = strategy
-			.create(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), false))) {
+		try (QueueServiceCore service = TestCores.create(strategy,
+				new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), false))) {
 			className = service.getClass().getSimpleName();
 		}
 		String delivery = (strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) ? "exactly-once"

@@ -1,0 +1,504 @@
+package io.github.qsbench.core.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * The queue service kept in Redis: every operation is one Lua script that Redis runs
+ * alone, so Redis's one command at a time is the whole of its thread safety, and any
+ * number of service instances on one Redis serve the same queues (a message pushed
+ * through one is leased through another and completed through a third; a lease token is
+ * the message's id and delivery number, which every instance reads from Redis).
+ *
+ * <p>
+ * A queue is five keys on one hash slot (its name in braces, so a Redis Cluster keeps a
+ * queue on one shard and spreads queues over shards): the ready list of ids, the leased
+ * set (ids by lease end), the delayed set (ids by due time: "delivery 0 whose lease is
+ * its delay", as the in-process frameworks keep delays), and two hashes of bodies and
+ * delivery counts by id. A lapsed lease stays in the leased set until a lease takes it
+ * again, so, as in the other frameworks, it counts as in flight until redelivered. Why
+ * lists and sets rather than Streams: a lease change and a delay are per message and need
+ * a record sorted by time, which Streams lack; see the README's Redis section.
+ *
+ * <p>
+ * Round trips: a push, a lease, a completion, a lease change, a discard and an end of
+ * delay are each one script; on a cluster a push takes one more (INCRBY of the id
+ * counter, which lives on its own slot) and the first push into an empty queue and the
+ * completion that empties it one more each (the queue registry's SADD or SREM). The
+ * listing and the counts read every registered queue: one round trip per queue.
+ *
+ * <p>
+ * Time is the service's clock ({@link QueueOptions#clock()}), passed to every script, so
+ * instances on different machines must keep their clocks in step (a skew of one second
+ * lengthens or shortens leases by that much). Caps: a queue's message cap is checked by
+ * the push script; memory is Redis's {@code maxmemory} with {@code noeviction}, whose
+ * refusal is answered as a reached cap.
+ */
+public final class RedisQS implements QueueServiceCore {
+
+	private static final RedisSerializer<byte[]> BYTES = RedisSerializer.byteArray();
+
+	private static final RedisScript<List> PUSH = script("push");
+
+	private static final RedisScript<List> LEASE = script("lease");
+
+	private static final RedisScript<List> COMPLETE = script("complete");
+
+	private static final RedisScript<Long> END_DELAY = RedisScript
+		.of(new ClassPathResource("end-delay.lua", RedisQS.class), Long.class);
+
+	private static final RedisScript<List> STATS = script("stats");
+
+	private static final RedisScript<List> PEEK = script("peek");
+
+	private static final byte[] COMPLETE_OPERATION = ascii("complete");
+
+	private static final byte[] CHANGE_OPERATION = ascii("change");
+
+	private static final byte[] DISCARD_OPERATION = ascii("discard");
+
+	private final RedisTemplate<byte[], byte[]> redis;
+
+	private final RedisConnectionFactory connections;
+
+	private final InstantSource clock;
+
+	private final long leaseMillis;
+
+	private final byte[] maxPerQueue;
+
+	private final boolean idLookup;
+
+	/**
+	 * A cluster: the id counter and the queue registry are on slots of their own, which a
+	 * queue's script cannot reach.
+	 */
+	private final boolean cluster;
+
+	private final String namespace;
+
+	private final byte[] ids;
+
+	private final byte[] registry;
+
+	private final String channel;
+
+	private final byte[] channelBytes;
+
+	private RedisMessageListenerContainer listeners;
+
+	/**
+	 * @param connections Redis, standalone or a cluster
+	 * @param cluster whether {@code connections} reach a Redis Cluster
+	 * @param namespace the prefix of every key and of the channel: instances with the
+	 * same one share their queues
+	 */
+	public RedisQS(QueueOptions options, RedisConnectionFactory connections, boolean cluster, String namespace) {
+		this.connections = connections;
+		this.redis = new RedisTemplate<>();
+		this.redis.setConnectionFactory(connections);
+		this.redis.setEnableDefaultSerializer(false);
+		this.redis.setKeySerializer(BYTES);
+		this.redis.setValueSerializer(BYTES);
+		this.redis.afterPropertiesSet();
+		this.clock = options.clock();
+		this.leaseMillis = options.leaseTimeout().toMillis();
+		this.maxPerQueue = ascii(options.limits().maxMessagesPerQueue());
+		this.idLookup = options.idLookup();
+		this.cluster = cluster;
+		this.namespace = namespace;
+		this.ids = ascii(namespace + "ids");
+		this.registry = ascii(namespace + "queues");
+		this.channel = namespace + "pushed";
+		this.channelBytes = ascii(this.channel);
+	}
+
+	@Override
+	public Message push(String queue, byte[] body) {
+		return pushAll(queue, List.of(body), 0).get(0);
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies) {
+		return pushAll(queue, bodies, 0);
+	}
+
+	@Override
+	public List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis) {
+		if (bodies.isEmpty()) {
+			return List.of();
+		}
+		long first = this.cluster ? this.redis.opsForValue().increment(this.ids, bodies.size()) - bodies.size() + 1 : 0;
+		Object[] args = new Object[6 + bodies.size()];
+		args[0] = ascii(now());
+		args[1] = ascii(delayMillis);
+		args[2] = ascii(first);
+		args[3] = this.maxPerQueue;
+		args[4] = ascii(queue);
+		args[5] = this.channelBytes;
+		for (int i = 0; i < bodies.size(); i++) {
+			args[6 + i] = bodies.get(i);
+		}
+		List<?> answer = run(PUSH, pushKeys(queue), args);
+		first = (Long) answer.get(0);
+		if ((Long) answer.get(1) == 1) {
+			this.redis.opsForSet().add(this.registry, ascii(queue));
+		}
+		List<Message> pushed = new ArrayList<>(bodies.size());
+		for (int i = 0; i < bodies.size(); i++) {
+			pushed.add(new RedisMessage(first + i, bodies.get(i), 0));
+		}
+		return pushed;
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		List<Lease> leases = leaseMessages(queue, 1, this.leaseMillis);
+		return leases.isEmpty() ? Optional.empty() : Optional.of(leases.get(0).message());
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max) {
+		return lease(queue, max, this.leaseMillis);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
+		requireIdLookup();
+		return leaseMessages(queue, max, leaseMillis);
+	}
+
+	private List<Lease> leaseMessages(String queue, int max, long leaseMillis) {
+		List<?> answer = run(LEASE, queueKeys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
+		List<Lease> leases = new ArrayList<>(answer.size() / 3);
+		for (int i = 0; i < answer.size(); i += 3) {
+			int delivery = ((Long) answer.get(i + 1)).intValue();
+			leases
+				.add(new Lease(new RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 2), delivery), delivery));
+		}
+		return leases;
+	}
+
+	@Override
+	public boolean complete(String queue, Message message) {
+		return decide(queue, message.id(), ANY_DELIVERY, COMPLETE_OPERATION, 0) == Completion.COMPLETED;
+	}
+
+	@Override
+	public Completion complete(String queue, long id, int delivery) {
+		requireIdLookup();
+		return decide(queue, id, delivery, COMPLETE_OPERATION, 0);
+	}
+
+	@Override
+	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+		requireIdLookup();
+		return switch (decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis)) {
+			case COMPLETED -> LeaseChange.CHANGED;
+			case NOT_FOUND -> LeaseChange.NOT_FOUND;
+			case NOT_DELIVERED -> LeaseChange.NOT_DELIVERED;
+			case STALE_LEASE -> LeaseChange.STALE_LEASE;
+		};
+	}
+
+	@Override
+	public Completion discard(String queue, long id) {
+		requireIdLookup();
+		return decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0);
+	}
+
+	/** One run of the completion script, which decides as {@code Completion.decide}. */
+	private Completion decide(String queue, long id, int delivery, byte[] operation, long leaseMillis) {
+		byte[] name = ascii(queue);
+		List<?> answer = run(COMPLETE, removalKeys(queue), ascii(id), ascii(delivery), operation, ascii(now()),
+				ascii(leaseMillis), name);
+		if ((Long) answer.get(1) == 1) {
+			unregisterIfEmpty(queue, name);
+		}
+		return Completion.values()[((Long) answer.get(0)).intValue()];
+	}
+
+	/**
+	 * Removes an emptied queue from the registry of a cluster, then looks again: a push
+	 * that refilled it in between registered it before or after this removal, and in the
+	 * second case it is put back here, so a queue holding messages is never left out.
+	 */
+	private void unregisterIfEmpty(String queue, byte[] name) {
+		this.redis.opsForSet().remove(this.registry, (Object) name);
+		if (stats(queue).held() > 0) {
+			this.redis.opsForSet().add(this.registry, name);
+		}
+	}
+
+	@Override
+	public boolean endDelay(String queue, long id) {
+		requireIdLookup();
+		Keys keys = new Keys(queue);
+		return run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channelBytes) == 1;
+	}
+
+	@Override
+	public List<QueueStats> queues() {
+		List<QueueStats> queues = new ArrayList<>();
+		for (String name : registered()) {
+			Counts counts = stats(name);
+			if (counts.held() > 0) {
+				queues.add(counts.of(name));
+			}
+			else {
+				unregisterIfEmpty(name, ascii(name));
+			}
+		}
+		return queues;
+	}
+
+	@Override
+	public Optional<QueueStats> queue(String name) {
+		Counts counts = stats(name);
+		return (counts.held() > 0) ? Optional.of(counts.of(name)) : Optional.empty();
+	}
+
+	@Override
+	public boolean hasReady(String name) {
+		Counts counts = stats(name);
+		return counts.ready() > 0 || counts.lapsed() > 0;
+	}
+
+	@Override
+	public List<Peeked> peek(String queue, int max) {
+		List<?> answer = run(PEEK, queueKeys(queue), ascii(now()), ascii(max));
+		List<Peeked> seen = new ArrayList<>(answer.size() / 4);
+		for (int i = 0; i < answer.size(); i += 4) {
+			int deliveries = ((Long) answer.get(i + 2)).intValue();
+			seen.add(new Peeked(new RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 3), deliveries),
+					Peeked.State.values()[((Long) answer.get(i + 1)).intValue()], deliveries));
+		}
+		seen.sort(Comparator.comparingLong(peeked -> peeked.message().id()));
+		return (seen.size() > max) ? List.copyOf(seen.subList(0, max)) : seen;
+	}
+
+	@Override
+	public long lastId() {
+		byte[] last = this.redis.opsForValue().get(this.ids);
+		return (last != null) ? Long.parseLong(new String(last, StandardCharsets.US_ASCII)) : 0;
+	}
+
+	@Override
+	public int queueCount() {
+		return queues().size();
+	}
+
+	@Override
+	public long heldCount() {
+		long held = 0;
+		for (String name : registered()) {
+			held += stats(name).held();
+		}
+		return held;
+	}
+
+	/** No caps of the service's own: Redis's {@code maxmemory} is the cap. */
+	@Override
+	public Optional<Capacity> capacity() {
+		return Optional.empty();
+	}
+
+	/**
+	 * Calls {@code listener} with each queue that messages were pushed to through any
+	 * instance on this namespace (this one included), when its ready list was empty or
+	 * the messages are delayed, with their delay: what a long poll waits for. One Redis
+	 * subscription for all queues.
+	 */
+	@Override
+	public synchronized void onPushes(PushListener listener) {
+		if (this.listeners != null) {
+			throw new IllegalStateException("one listener only");
+		}
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+		container.setConnectionFactory(this.connections);
+		container.addMessageListener((message, pattern) -> {
+			String pushed = new String(message.getBody(), StandardCharsets.UTF_8);
+			int space = pushed.indexOf(' ');
+			listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
+		}, ChannelTopic.of(this.channel));
+		container.afterPropertiesSet();
+		container.start();
+		this.listeners = container;
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.listeners != null) {
+			try {
+				this.listeners.destroy();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Redis subscription not closed", ex);
+			}
+			this.listeners = null;
+		}
+	}
+
+	/** The namespace this service's keys and channel start with. */
+	public String namespace() {
+		return this.namespace;
+	}
+
+	private Set<String> registered() {
+		Set<String> names = new TreeSet<>();
+		Set<byte[]> members = this.redis.opsForSet().members(this.registry);
+		if (members != null) {
+			for (byte[] member : members) {
+				names.add(new String(member, StandardCharsets.UTF_8));
+			}
+		}
+		return names;
+	}
+
+	private Counts stats(String queue) {
+		Keys keys = new Keys(queue);
+		List<?> answer = run(STATS, List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies()), ascii(now()));
+		return new Counts(((Long) answer.get(0)).intValue(), ((Long) answer.get(1)).intValue(),
+				((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
+	}
+
+	private <T> T run(RedisScript<T> script, List<byte[]> keys, Object... args) {
+		try {
+			return this.redis.execute(script, BYTES, (RedisSerializer<T>) BYTES, keys, args);
+		}
+		catch (DataAccessException ex) {
+			throw refusal(ex);
+		}
+	}
+
+	/**
+	 * What a script's error means: the queue's cap ("CAP", raised by the push script), or
+	 * Redis's memory ("OOM", {@code maxmemory} with {@code noeviction}); else Redis's own
+	 * failure, unchanged.
+	 */
+	private RuntimeException refusal(DataAccessException ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = String.valueOf(cause.getMessage());
+			if (message.startsWith("CAP")) {
+				return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
+						Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
+			}
+			if (message.startsWith("OOM")) {
+				return new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
+			}
+		}
+		return ex;
+	}
+
+	private List<byte[]> queueKeys(String queue) {
+		Keys keys = new Keys(queue);
+		return List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries());
+	}
+
+	private List<byte[]> pushKeys(String queue) {
+		Keys keys = new Keys(queue);
+		return this.cluster ? List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries())
+				: List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries(), this.ids,
+						this.registry);
+	}
+
+	private List<byte[]> removalKeys(String queue) {
+		Keys keys = new Keys(queue);
+		return this.cluster ? List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries())
+				: List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries(), this.registry);
+	}
+
+	private long now() {
+		return this.clock.millis();
+	}
+
+	private void requireIdLookup() {
+		if (!this.idLookup) {
+			throw new IllegalStateException("built without id lookup (the thesis's setting)");
+		}
+	}
+
+	private static RedisScript<List> script(String name) {
+		return RedisScript.of(new ClassPathResource(name + ".lua", RedisQS.class), List.class);
+	}
+
+	private static byte[] ascii(long number) {
+		return ascii(Long.toString(number));
+	}
+
+	private static byte[] ascii(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A queue's keys: its name in braces (the hash tag that puts them on one slot) after
+	 * the namespace.
+	 */
+	private final class Keys {
+
+		private final String prefix;
+
+		Keys(String queue) {
+			this.prefix = RedisQS.this.namespace + "{" + queue + "}:";
+		}
+
+		byte[] ready() {
+			return ascii(this.prefix + "ready");
+		}
+
+		byte[] leased() {
+			return ascii(this.prefix + "leased");
+		}
+
+		byte[] delayed() {
+			return ascii(this.prefix + "delayed");
+		}
+
+		byte[] bodies() {
+			return ascii(this.prefix + "bodies");
+		}
+
+		byte[] deliveries() {
+			return ascii(this.prefix + "deliveries");
+		}
+
+	}
+
+	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {
+
+		QueueStats of(String name) {
+			return new QueueStats(name, this.ready, this.inflight, this.delayed);
+		}
+
+	}
+
+	private record RedisMessage(long id, byte[] body, int deliveries) implements Message {
+	}
+
+}

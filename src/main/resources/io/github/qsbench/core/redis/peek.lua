@@ -1,0 +1,31 @@
+-- Up to ARGV[2] messages from the head of each of the queue's records (the ready list,
+-- the leased and the delayed set, each in the order a lease would take them) with their
+-- state (0 ready, 1 in flight, 2 delayed) and delivery count; the caller merges them by
+-- id. Leases nothing.
+-- KEYS: ready, leased, delayed, bodies, deliveries
+-- ARGV: now, max
+-- Returns {id, state, deliveries, body, ...}
+local now = tonumber(ARGV[1])
+local last = tonumber(ARGV[2]) - 1
+local out = {}
+local function add(id, state)
+  local body = redis.call('HGET', KEYS[4], id)
+  if body then
+    out[#out + 1] = tonumber(id)
+    out[#out + 1] = state
+    out[#out + 1] = tonumber(redis.call('HGET', KEYS[5], id))
+    out[#out + 1] = body
+  end
+end
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, last)) do
+  add(id, 0)
+end
+local timed = function(key, notDue)
+  local entries = redis.call('ZRANGE', key, 0, last, 'WITHSCORES')
+  for i = 1, #entries, 2 do
+    add(entries[i], (tonumber(entries[i + 1]) <= now) and 0 or notDue)
+  end
+end
+timed(KEYS[2], 1)
+timed(KEYS[3], 2)
+return out

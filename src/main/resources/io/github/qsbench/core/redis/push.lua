@@ -1,0 +1,44 @@
+-- Pushes ARGV[6..] to one queue, all or none. Ready messages go to the tail of the ready
+-- list; delayed ones are "delivery 0 whose lease is its delay": an entry of the delayed set
+-- scored by the time they are due.
+-- KEYS: ready, leased, delayed, bodies, deliveries[, ids, queues] (the last two in
+--   standalone Redis only; a cluster cannot reach them from a queue's slot)
+-- ARGV: now, delayMillis, firstId (0: take ids from KEYS[6]), maxMessages, queue, channel,
+--   body...
+-- Publishes "<delayMillis> <queue>" on the channel when the ready list was empty or the
+-- messages are delayed, so that every instance can wake its long polls on that queue.
+-- Returns {firstId, created (1: the queue held nothing and KEYS[7] was not given)}, or the
+-- error "CAP ..." if the queue would hold more than maxMessages.
+local count = #ARGV - 6
+local held = redis.call('HLEN', KEYS[4])
+if held + count > tonumber(ARGV[4]) then
+  return redis.error_reply('CAP the queue holds its maximum of messages')
+end
+local first = tonumber(ARGV[3])
+if first == 0 then
+  first = redis.call('INCRBY', KEYS[6], count) - count + 1
+end
+local delay = tonumber(ARGV[2])
+local due = tonumber(ARGV[1]) + delay
+if delay > 0 or redis.call('LLEN', KEYS[1]) == 0 then
+  redis.call('PUBLISH', ARGV[6], delay .. ' ' .. ARGV[5])
+end
+for i = 1, count do
+  local id = first + i - 1
+  redis.call('HSET', KEYS[4], id, ARGV[6 + i])
+  redis.call('HSET', KEYS[5], id, 0)
+  if delay > 0 then
+    redis.call('ZADD', KEYS[3], due, id)
+  else
+    redis.call('RPUSH', KEYS[1], id)
+  end
+end
+local created = 0
+if held == 0 then
+  if KEYS[7] then
+    redis.call('SADD', KEYS[7], ARGV[5])
+  else
+    created = 1
+  end
+end
+return {first, created}

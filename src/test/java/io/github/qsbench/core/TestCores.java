@@ -1,0 +1,74 @@
+package io.github.qsbench.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.qsbench.core.redis.RedisQS;
+import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.redis.LocalRedis;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Builds any strategy for a test: in this process, or for {@link Strategy#REDIS} on the
+ * test JVM's own {@code redis-server} ({@link LocalRedis#shared()}), each service in a
+ * namespace of its own so that tests never see one another's queues.
+ */
+public final class TestCores {
+
+	private static final AtomicInteger namespaces = new AtomicInteger();
+
+	private TestCores() {
+	}
+
+	public static QueueServiceCore create(Strategy strategy, QueueOptions options) {
+		return (strategy == Strategy.REDIS) ? redis(options, newNamespace()) : strategy.create(options);
+	}
+
+	/**
+	 * Asserts that the service charges nothing to its caps: no bytes and no queues on the
+	 * heap of an in-process strategy; for {@link Strategy#REDIS}, whose cap is Redis's
+	 * {@code maxmemory}, that it keeps no heap caps at all.
+	 */
+	public static void assertNothingCharged(Strategy strategy, QueueServiceCore service) {
+		if (strategy == Strategy.REDIS) {
+			assertThat(service.capacity()).as("Redis's maxmemory is the cap").isEmpty();
+			return;
+		}
+		Capacity capacity = service.capacity().orElseThrow();
+		assertThat(capacity.heldBytes()).as("bytes charged").isZero();
+		assertThat(capacity.heldQueues()).as("queues charged").isZero();
+	}
+
+	/** A namespace no other service of this JVM uses. */
+	public static String newNamespace() {
+		return "t" + namespaces.incrementAndGet() + ":";
+	}
+
+	/**
+	 * A redis strategy on the shared redis-server in that namespace: two made with the
+	 * same one are two instances serving the same queues.
+	 */
+	public static RedisQS redis(QueueOptions options, String namespace) {
+		return new RedisQS(options, SharedConnections.FACTORY, false, namespace);
+	}
+
+	/** One connection factory for the JVM, made on first use. */
+	private static final class SharedConnections {
+
+		static final LettuceConnectionFactory FACTORY = start();
+
+		private static LettuceConnectionFactory start() {
+			LocalRedis redis = LocalRedis.shared();
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(redis.host(), redis.port()));
+			factory.afterPropertiesSet();
+			factory.start();
+			return factory;
+		}
+
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.github.qsbench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The real servers the Redis suites stand on: reachable, crashable with their AOF
+ * replayed, and clustered.
+ */
+@Timeout(60)
+class LocalRedisTests {
+
+	@Test
+	void shared_answersPing_andIsOnePerJvm() {
+		LocalRedis redis = LocalRedis.shared();
+
+		assertThat(redis.cli("PING")).isEqualTo("PONG");
+		assertThat(LocalRedis.shared()).isSameAs(redis);
+		assertThat(redis.cli("CONFIG", "GET", "appendonly")).isEqualTo("appendonly\nno");
+	}
+
+	@Test
+	void shared_flushAll_empties() {
+		LocalRedis redis = LocalRedis.shared();
+		redis.cli("SET", "k", "v");
+
+		redis.flushAll();
+
+		assertThat(redis.cli("DBSIZE")).isEqualTo("0");
+	}
+
+	@Test
+	void aofAlways_kill9_restartReplaysTheWrite() {
+		try (LocalRedis redis = LocalRedis.start("--appendonly", "yes", "--appendfsync", "always")) {
+			int port = redis.port();
+			assertThat(redis.cli("SET", "k", "v")).isEqualTo("OK");
+
+			redis.kill9();
+			assertThatIllegalStateException().isThrownBy(() -> redis.cli("PING"))
+				.withMessageContaining("Connection refused");
+			redis.restart();
+
+			assertThat(redis.port()).isEqualTo(port);
+			assertThat(redis.cli("GET", "k")).isEqualTo("v");
+		}
+	}
+
+	@Test
+	void inMemory_kill9_restartComesBackEmpty() {
+		try (LocalRedis redis = LocalRedis.start()) {
+			redis.cli("SET", "k", "v");
+
+			redis.kill9();
+			redis.restart();
+
+			assertThat(redis.cli("DBSIZE")).isEqualTo("0");
+		}
+	}
+
+	@Test
+	void shared3_aKeyWrittenOnOneMaster_readOnAnother() {
+		LocalRedisCluster cluster = LocalRedisCluster.shared3();
+		List<Integer> ports = cluster.ports();
+
+		// slot 15495, the third master's: both commands reach it through a MOVED
+		assertThat(cluster.cli(ports.get(0), "SET", "{a}x", "1")).isEqualTo("OK");
+
+		assertThat(cluster.cli(ports.get(1), "GET", "{a}x")).isEqualTo("1");
+		assertThat(cluster.cli(ports.get(0), "CLUSTER", "INFO")).contains("cluster_state:ok", "cluster_known_nodes:3");
+		assertThat(cluster.nodes())
+			.containsExactly(ports.stream().map((port) -> "127.0.0.1:" + port).toArray(String[]::new));
+		assertThat(LocalRedisCluster.shared3()).isSameAs(cluster);
+
+		cluster.flushAll();
+		assertThat(cluster.cli(ports.get(2), "GET", "{a}x")).isEmpty();
+	}
+
+}
