@@ -8,6 +8,9 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 
+import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.core.QueueServiceCore;
+
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
@@ -17,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -30,6 +34,12 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class QueueApiHttpTests {
 
 	private static final int CAP = 1024;
+
+	@Autowired
+	QueueServiceProperties properties;
+
+	@Autowired
+	QueueServiceCore core;
 
 	@LocalServerPort
 	int port;
@@ -347,8 +357,9 @@ class QueueApiHttpTests {
 	void info_showsStrategy() {
 		DocumentContext info = JsonPath.parse(this.http.get("/actuator/info").body());
 
-		assertThat(info.read("$.strategy.name", String.class)).isEqualTo("concurrent-atomic");
-		assertThat(info.read("$.strategy.implementation", String.class)).isEqualTo("ConcurrentQSWithAtomicMessage");
+		assertThat(info.read("$.strategy.name", String.class)).isEqualTo(this.properties.strategy().profile());
+		assertThat(info.read("$.strategy.implementation", String.class))
+			.isEqualTo(this.core.getClass().getSimpleName());
 		assertThat(info.read("$.strategy.delivery", String.class)).isEqualTo("EXACTLY_ONCE");
 	}
 
@@ -360,13 +371,14 @@ class QueueApiHttpTests {
 		String scrape = this.http.get("/actuator/prometheus").body();
 
 		String tags = "application=\"queue-service\"";
+		String strategy = this.properties.strategy().profile();
 		for (String name : new String[] { "qs_messages_pushed_total", "qs_messages_completed_total",
 				"qs_polls_empty_total", "qs_messages_ready", "qs_messages_inflight", "qs_queues" }) {
 			assertThat(scrape)
-				.containsPattern("(?m)^" + name + "\\{" + tags + ",strategy=\"concurrent-atomic\"\\} [0-9.E]+$");
+				.containsPattern("(?m)^" + name + "\\{" + tags + ",strategy=\"" + strategy + "\"\\} [0-9.E]+$");
 		}
 		assertThat(scrape).containsPattern("(?m)^qs_messages_delivered_total\\{" + tags
-				+ ",redelivery=\"false\",strategy=\"concurrent-atomic\"\\} [1-9]");
+				+ ",redelivery=\"false\",strategy=\"" + strategy + "\"\\} [1-9]");
 		assertThat(scrape).containsPattern("(?m)^qs_messages_pushed_total\\{.*\\} [1-9]");
 		assertThat(scrape).contains("http_server_requests_seconds_bucket{");
 		assertThat(scrape).contains("jvm_memory_used_bytes{");

@@ -111,7 +111,10 @@ public final class RedisQS implements QueueServiceCore {
 
 	private final byte[] channelBytes;
 
+	/** The subscription to {@link #channel}, once {@link #onPushes} was called. */
 	private RedisMessageListenerContainer listeners;
+
+	private volatile PushListener listener;
 
 	/**
 	 * @param connections Redis, standalone or a cluster
@@ -333,19 +336,21 @@ public final class RedisQS implements QueueServiceCore {
 	 * Calls {@code listener} with each queue that messages were pushed to through any
 	 * instance on this namespace (this one included), when its ready list was empty or
 	 * the messages are delayed, with their delay: what a long poll waits for. One Redis
-	 * subscription for all queues.
+	 * subscription for all queues, made on the first call; a later call replaces the
+	 * listener (the application registers again when it is started again).
 	 */
 	@Override
 	public synchronized void onPushes(PushListener listener) {
+		this.listener = listener;
 		if (this.listeners != null) {
-			throw new IllegalStateException("one listener only");
+			return;
 		}
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(this.connections);
 		container.addMessageListener((message, pattern) -> {
 			String pushed = new String(message.getBody(), StandardCharsets.UTF_8);
 			int space = pushed.indexOf(' ');
-			listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
+			this.listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
 		}, ChannelTopic.of(this.channel));
 		container.afterPropertiesSet();
 		container.start();
