@@ -255,10 +255,6 @@ final class LongPolls {
 		}
 	}
 
-	boolean isRunning() {
-		return this.running;
-	}
-
 	void destroy() {
 		this.timer.shutdownNow();
 	}

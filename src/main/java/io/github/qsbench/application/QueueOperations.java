@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -105,6 +106,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/** Runs {@link #expire()} every second while the service runs. */
 	private final ScheduledThreadPoolExecutor retention;
+
+	/** The retention sweeps while started, else {@code null}. */
+	private volatile ScheduledFuture<?> sweeps;
 
 	/**
 	 * @param strategy the active strategy; wrapped in {@link CoreTimedQueueService}
@@ -766,7 +770,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	public void start() {
 		this.longPolls.start();
 		this.core.onPushes(this::pushedElsewhere);
-		this.retention.scheduleWithFixedDelay(this::expireLogged, 1, 1, TimeUnit.SECONDS);
+		this.sweeps = this.retention.scheduleWithFixedDelay(this::expireLogged, 1, 1, TimeUnit.SECONDS);
 	}
 
 	/**
@@ -800,11 +804,20 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	@Override
 	public void stop() {
 		this.longPolls.stop();
+		ScheduledFuture<?> sweeping = this.sweeps;
+		if (sweeping != null) {
+			sweeping.cancel(false);
+			this.sweeps = null;
+		}
 	}
 
+	/**
+	 * Whether {@link #start} ran and {@link #stop} did not since: Spring starts a
+	 * lifecycle bean only if it is not running.
+	 */
 	@Override
 	public boolean isRunning() {
-		return this.longPolls.isRunning();
+		return this.sweeps != null;
 	}
 
 	/** Before the web server's graceful shutdown, which would wait for the waiters. */

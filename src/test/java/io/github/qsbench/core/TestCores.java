@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.qsbench.core.redis.RedisQS;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.redis.LocalRedis;
+import io.github.qsbench.redis.LocalRedisConnections;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -58,16 +58,7 @@ public final class TestCores {
 	/** One connection factory for the JVM, made on first use. */
 	private static final class SharedConnections {
 
-		static final LettuceConnectionFactory FACTORY = start();
-
-		private static LettuceConnectionFactory start() {
-			LocalRedis redis = LocalRedis.shared();
-			LettuceConnectionFactory factory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(redis.host(), redis.port()));
-			factory.afterPropertiesSet();
-			factory.start();
-			return factory;
-		}
+		static final LettuceConnectionFactory FACTORY = LocalRedisConnections.standalone(LocalRedis.shared());
 
 	}
 

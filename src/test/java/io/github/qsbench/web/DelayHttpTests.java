@@ -1,6 +1,7 @@
 package io.github.qsbench.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
@@ -93,6 +94,26 @@ class DelayHttpTests {
 		assertThat(view("delay-own")).as("purged, delayed ones too").containsExactly(0, 0, 0);
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(this.http.get("/queues/delay-own/messages").statusCode()).isEqualTo(204);
+	}
+
+	/**
+	 * The running service sweeps retention by itself, every second of real time; the
+	 * messages' age is the service's clock, which the test moves a retention period at
+	 * each look until a sweep has dropped the message.
+	 */
+	@Test
+	void retention_runningServiceDropsExpiredMessages() {
+		assertThat(this.http
+			.send("/queues/retained", "PUT", BodyPublishers.ofString("{\"retentionSeconds\":60}"), "application/json")
+			.statusCode()).isEqualTo(201);
+		this.http.post("/queues/retained/messages", "too old soon");
+		assertThat(view("retained")).containsExactly(1, 0, 0);
+
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			this.clock.advance(Duration.ofSeconds(61));
+			return view("retained").equals(List.of(0, 0, 0));
+		});
+		assertThat(this.http.get("/queues/retained/messages").statusCode()).isEqualTo(204);
 	}
 
 	@ParameterizedTest

@@ -22,11 +22,10 @@ import io.github.qsbench.core.QueueStats;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
@@ -107,12 +106,14 @@ public final class RedisQS implements QueueServiceCore {
 
 	private final byte[] registry;
 
-	private final String channel;
+	/** Where pushes are announced to every instance, see {@link #onPushes}. */
+	private final byte[] channel;
 
-	private final byte[] channelBytes;
-
-	/** The subscription to {@link #channel}, once {@link #onPushes} was called. */
-	private RedisMessageListenerContainer listeners;
+	/**
+	 * The connection subscribed to the {@link #channel} (Lettuce subscribes without
+	 * holding a thread), once {@link #onPushes} was called.
+	 */
+	private RedisConnection subscription;
 
 	private volatile PushListener listener;
 
@@ -138,8 +139,7 @@ public final class RedisQS implements QueueServiceCore {
 		this.namespace = namespace;
 		this.ids = ascii(namespace + "ids");
 		this.registry = ascii(namespace + "queues");
-		this.channel = namespace + "pushed";
-		this.channelBytes = ascii(this.channel);
+		this.channel = ascii(namespace + "pushed");
 	}
 
 	@Override
@@ -164,7 +164,7 @@ public final class RedisQS implements QueueServiceCore {
 		args[2] = ascii(first);
 		args[3] = this.maxPerQueue;
 		args[4] = ascii(queue);
-		args[5] = this.channelBytes;
+		args[5] = this.channel;
 		for (int i = 0; i < bodies.size(); i++) {
 			args[6 + i] = bodies.get(i);
 		}
@@ -263,7 +263,7 @@ public final class RedisQS implements QueueServiceCore {
 	public boolean endDelay(String queue, long id) {
 		requireIdLookup();
 		Keys keys = new Keys(queue);
-		return run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channelBytes) == 1;
+		return run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channel) == 1;
 	}
 
 	@Override
@@ -342,31 +342,23 @@ public final class RedisQS implements QueueServiceCore {
 	@Override
 	public synchronized void onPushes(PushListener listener) {
 		this.listener = listener;
-		if (this.listeners != null) {
+		if (this.subscription != null) {
 			return;
 		}
-		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-		container.setConnectionFactory(this.connections);
-		container.addMessageListener((message, pattern) -> {
+		RedisConnection connection = this.connections.getConnection();
+		connection.subscribe((message, pattern) -> {
 			String pushed = new String(message.getBody(), StandardCharsets.UTF_8);
 			int space = pushed.indexOf(' ');
 			this.listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
-		}, ChannelTopic.of(this.channel));
-		container.afterPropertiesSet();
-		container.start();
-		this.listeners = container;
+		}, this.channel);
+		this.subscription = connection;
 	}
 
 	@Override
 	public synchronized void close() {
-		if (this.listeners != null) {
-			try {
-				this.listeners.destroy();
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Redis subscription not closed", ex);
-			}
-			this.listeners = null;
+		if (this.subscription != null) {
+			this.subscription.close();
+			this.subscription = null;
 		}
 	}
 

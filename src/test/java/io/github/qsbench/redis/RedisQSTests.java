@@ -1,0 +1,128 @@
+package io.github.qsbench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.TestCores;
+import io.github.qsbench.core.redis.RedisQS;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * What only the redis strategy has: instances that share queues through Redis, pushes
+ * announced to every instance, and Redis's memory as the cap. The contract every strategy
+ * keeps is {@code QueueServiceContractTests}.
+ */
+@Timeout(60)
+class RedisQSTests {
+
+	private final MutableClock clock = new MutableClock();
+
+	private final QueueOptions options = new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true);
+
+	private final List<RedisQS> made = new ArrayList<>();
+
+	@AfterEach
+	void close() {
+		this.made.forEach(RedisQS::close);
+	}
+
+	private RedisQS instance(String namespace) {
+		RedisQS redis = TestCores.redis(this.options, namespace);
+		this.made.add(redis);
+		return redis;
+	}
+
+	@Test
+	void twoInstances_oneNamespace_shareQueuesIdsAndLeases() {
+		String namespace = TestCores.newNamespace();
+		RedisQS one = instance(namespace);
+		RedisQS other = instance(namespace);
+
+		long id = one.push("q", "shared").id();
+		assertThat(other.lastId()).isEqualTo(id);
+		Lease lease = other.lease("q", 1).get(0);
+		assertThat(one.queue("q")).hasValueSatisfying(stats -> assertThat(stats.inflight()).isEqualTo(1));
+
+		assertThat(one.complete("q", id, lease.delivery())).isEqualTo(Completion.COMPLETED);
+		assertThat(other.queueCount()).isZero();
+		assertThat(instance(TestCores.newNamespace()).lastId()).as("another namespace shares nothing").isZero();
+	}
+
+	@Test
+	void pushThroughOne_announcedToEvery() throws InterruptedException {
+		String namespace = TestCores.newNamespace();
+		RedisQS one = instance(namespace);
+		RedisQS other = instance(namespace);
+		BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+		other.onPushes((queue, delayMillis) -> heard.add(queue + " " + delayMillis));
+		awaitSubscribed(one, heard);
+
+		one.push("ready", "x");
+		one.pushAll("later", List.of("y".getBytes()), 5_000);
+
+		assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("ready 0");
+		assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("later 5000");
+		one.push("ready", "behind x");
+		assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("a queue that was not empty: nobody waits on it")
+			.isNull();
+	}
+
+	/**
+	 * A subscription is made asynchronously: pushes to a probe queue until one is heard,
+	 * then drops what was heard.
+	 */
+	private static void awaitSubscribed(RedisQS pusher, BlockingQueue<String> heard) throws InterruptedException {
+		for (int i = 0; i < 100 && heard.isEmpty(); i++) {
+			pusher.push("probe" + i, "p");
+			Thread.sleep(50);
+		}
+		assertThat(heard).as("subscribed").isNotEmpty();
+		heard.clear();
+	}
+
+	@Test
+	void redisOutOfMemory_refusesPushesAsACapAndLosesNothing() {
+		try (LocalRedis small = LocalRedis.start("--maxmemory", "2mb", "--maxmemory-policy", "noeviction")) {
+			LettuceConnectionFactory connections = LocalRedisConnections.standalone(small);
+			RedisQS redis = new RedisQS(this.options, connections, false, "oom:");
+			byte[] body = new byte[10_000];
+			int pushed = 0;
+			CapacityExceededException refused = null;
+			while (refused == null && pushed < 10_000) {
+				try {
+					redis.push("q", body);
+					pushed++;
+				}
+				catch (CapacityExceededException ex) {
+					refused = ex;
+				}
+			}
+			assertThat(refused).as("refused before Redis evicts").isNotNull();
+			assertThat(refused.limit()).isEqualTo(Capacity.Limit.STORE_MEMORY);
+			assertThat(redis.heldCount()).as("every acknowledged push kept").isEqualTo(pushed);
+			redis.complete("q", redis.poll("q").orElseThrow());
+			assertThat(redis.heldCount()).isEqualTo(pushed - 1);
+			connections.destroy();
+		}
+	}
+
+}
