@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  * path costs: one platform thread and one kept-alive socket per virtual user, requests
  * written as prebuilt bytes, answers parsed just enough (status, Content-Length or
  * chunked, Connection: close, the "id" of a delivery). Gatling on the same two cores eats
- * several times the service's CPU; this client eats a fraction of it.
+ * several times the service's CPU; this client eats a fraction of it. It also speaks
+ * beanstalkd's protocol and Redis's RESP, to run the same load against those servers.
  *
  * <p>
  * {@code queue} mode is QueueSimulation's work without its checks: producers push
@@ -37,21 +38,46 @@ import java.util.concurrent.atomic.LongAdder;
  * such as ElasticMQ): the queues are created with {@code CreateQueue}, producers
  * {@code SendMessage}, consumers {@code ReceiveMessage} (one message, no wait) and
  * {@code DeleteMessage} with its receipt handle.
+ * {@code redis} mode is the queue load against a standalone Redis ({@code --port} is
+ * Redis's), done as a team would do it with plain lists and no Lua, in RESP over one
+ * kept-alive connection per user (no client library, no pipelining): the 8 queues are
+ * lists named like the other modes' queues, each with an in-flight list of the same name
+ * plus {@code :inflight}; producers {@code LPUSH} a 100-byte body round robin; consumers,
+ * round robin over the queues, {@code LMOVE queue inflight RIGHT LEFT} (oldest first; a
+ * nil answer is an empty poll, 5 ms pause) and complete with
+ * {@code LREM inflight 1 body}. Every body is unique (its last 20 bytes are the
+ * producer's number and its count; {@code --bytes} at least 20), so {@code LREM} removes
+ * exactly the message delivered and answers 1, or the completion is an error.
  *
  * <p>
- * In {@code queue}, {@code sqs} and {@code beanstalk} mode, every push and every completion is also counted
- * outside the window, and after the drain {@code lost} is what was pushed and never
- * completed: 0 unless the service lost messages (or still held some when the drain gave
- * up). {@code cyclesPerSecond} is completions per second in the window: a push, a
- * delivery and a completion each.
+ * In {@code queue}, {@code sqs}, {@code beanstalk} and {@code redis} mode, every push and
+ * every completion is also counted outside the window, and after the drain {@code lost} is
+ * what was pushed and never completed: 0 unless the server lost messages (or still held
+ * some when the drain gave up). {@code cyclesPerSecond} is completions per second in the
+ * window: a push, a delivery and a completion each.
  *
  * <p>
- * With {@code --pid}, the service's CPU time (utime + stime of /proc/PID/stat) is read at
+ * {@code --port} takes a comma-separated list in the HTTP modes ({@code queue},
+ * {@code sqs}, {@code noop}), to drive several service instances with one load: producer
+ * i, consumer i (and noop user i) use port {@code i % n} of the n listed, so each
+ * instance gets an even share of both when the counts divide (give each at least one
+ * consumer: a consumer drains only the instance it talks to, which for instances sharing
+ * one store, such as Redis, is all of them). In {@code sqs} mode the queues are created
+ * on every instance and each user uses the URLs its own instance answered. beanstalkd and
+ * Redis take one port.
+ *
+ * <p>
+ * With {@code --pid}, the server's CPU time (utime + stime of /proc/PID/stat) is read at
  * the start and the end of the window, and divided by the requests answered in it: CPU
- * per request, whatever the client itself costs. Prints one line of JSON.
+ * per request, whatever the client itself costs. {@code --pid} takes a comma-separated
+ * list (such as the service JVM(s) and the redis-server behind them): the server's CPU is
+ * then their sum, and {@code serverCpuMsByPid} gives each one's milliseconds (only when
+ * more than one pid is given). Prints one line of JSON.
  *
  * <pre>
  * java scripts/bench/RequestPathLoad.java --port 8080 --pid 1234 --mode queue --producers 4 --consumers 4 --seconds 15
+ * java scripts/bench/RequestPathLoad.java --port 8081,8082 --pid 1234,1240,1250 --mode queue --seconds 15
+ * java scripts/bench/RequestPathLoad.java --port 6379 --pid 1250 --mode redis --seconds 15
  * </pre>
  */
 public class RequestPathLoad {
@@ -85,7 +111,11 @@ public class RequestPathLoad {
 
 	static String host = "127.0.0.1";
 
+	/** The first of {@code ports}: beanstalkd's or Redis's, and the default of the HTTP modes. */
 	static int port = 8080;
+
+	/** The HTTP modes' services: producer i and consumer i use {@code ports[i % ports.length]}. */
+	static int[] ports = { 8080 };
 
 	static int queues = 8;
 
@@ -100,12 +130,12 @@ public class RequestPathLoad {
 		double seconds = 15;
 		double warmup = 0;
 		int bytes = 100;
-		long pid = -1;
+		long[] pids = {};
 		for (int i = 0; i < args.length; i += 2) {
 			String value = args[i + 1];
 			switch (args[i]) {
 				case "--host" -> host = value;
-				case "--port" -> port = Integer.parseInt(value);
+				case "--port" -> ports = parseList(value).stream().mapToInt(Math::toIntExact).toArray();
 				case "--mode" -> mode = value;
 				case "--path" -> path = value;
 				case "--producers" -> producers = Integer.parseInt(value);
@@ -115,20 +145,26 @@ public class RequestPathLoad {
 				case "--warmup" -> warmup = Double.parseDouble(value);
 				case "--bytes" -> bytes = Integer.parseInt(value);
 				case "--queues" -> queues = Integer.parseInt(value);
-				case "--pid" -> pid = Long.parseLong(value);
+				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
+					.toArray();
 				default -> throw new IllegalArgumentException("unknown option " + args[i]);
 			}
 		}
+		port = ports[0];
+		if (ports.length > 1 && !mode.equals("queue") && !mode.equals("sqs") && !mode.equals("noop")) {
+			throw new IllegalArgumentException("a list of ports is for the HTTP modes (queue, sqs, noop)");
+		}
+		long pid = (pids.length > 0) ? pids[0] : -1;
 		List<Thread> threads = new ArrayList<>();
 		if (mode.equals("queue")) {
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
 			for (int p = 0; p < producers; p++) {
 				int first = p;
-				threads.add(start("producer-" + p, () -> produce(first, body)));
+				threads.add(start("producer-" + p, () -> produce(first, body, portOf(first))));
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
-				threads.add(start("consumer-" + c, () -> consume(first)));
+				threads.add(start("consumer-" + c, () -> consume(first, portOf(first))));
 			}
 		}
 		else if (mode.equals("noop")) {
@@ -136,7 +172,8 @@ public class RequestPathLoad {
 			byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n\r\n")
 				.getBytes(StandardCharsets.US_ASCII);
 			for (int u = 0; u < n; u++) {
-				threads.add(start("noop-" + u, () -> noop(request)));
+				int user = u;
+				threads.add(start("noop-" + u, () -> noop(request, portOf(user))));
 			}
 		}
 		else if (mode.equals("beanstalk")) {
@@ -151,26 +188,45 @@ public class RequestPathLoad {
 		}
 		else if (mode.equals("sqs")) {
 			String body = "m".repeat(bytes);
-			String[] urls = createSqsQueues();
+			String[][] urls = new String[ports.length][];
+			for (int i = 0; i < ports.length; i++) {
+				urls[i] = createSqsQueues(ports[i]);
+			}
 			for (int p = 0; p < producers; p++) {
 				int first = p;
-				threads.add(start("producer-" + p, () -> produceSqs(first, urls, body)));
+				threads.add(start("producer-" + p,
+						() -> produceSqs(first, urls[first % ports.length], body, portOf(first))));
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
-				threads.add(start("consumer-" + c, () -> consumeSqs(first, urls)));
+				threads.add(
+						start("consumer-" + c, () -> consumeSqs(first, urls[first % ports.length], portOf(first))));
+			}
+		}
+		else if (mode.equals("redis")) {
+			if (bytes < Redis.STAMP) {
+				throw new IllegalArgumentException("redis mode needs --bytes of at least " + Redis.STAMP);
+			}
+			int size = bytes;
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> Redis.produce(first, size)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> Redis.consume(first)));
 			}
 		}
 		else {
-			throw new IllegalArgumentException("mode is queue, sqs, noop or beanstalk");
+			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk or redis");
 		}
 		Thread.sleep((long) (warmup * 1000));
-		long[] cpuStart = cpuTicks(pid);
+		long[][] cpuStart = cpuTicks(pids);
 		long start = System.nanoTime();
 		inWindow.set(true);
 		Thread.sleep((long) (seconds * 1000));
 		inWindow.set(false);
-		long[] cpuEnd = cpuTicks(pid);
+		long[][] cpuEnd = cpuTicks(pids);
 		long elapsed = System.nanoTime() - start;
 		producing.set(false);
 		long drainDeadline = System.nanoTime() + 60_000_000_000L;
@@ -184,21 +240,30 @@ public class RequestPathLoad {
 		double window = elapsed / 1e9;
 		long queueRequests = pushes.sum() + polls.sum() + completes.sum();
 		long requests = queueRequests + noops.sum();
-		// USER_HZ is 100 on Linux: a tick is 10 ms
-		double userMs = (cpuEnd[0] - cpuStart[0]) * 10.0;
-		double systemMs = (cpuEnd[1] - cpuStart[1]) * 10.0;
+		// USER_HZ is 100 on Linux: a tick is 10 ms; with several pids, their sum
+		double userMs = 0;
+		double systemMs = 0;
+		StringBuilder byPid = new StringBuilder();
+		for (int i = 0; i < pids.length; i++) {
+			double user = (cpuEnd[i][0] - cpuStart[i][0]) * 10.0;
+			double system = (cpuEnd[i][1] - cpuStart[i][1]) * 10.0;
+			userMs += user;
+			systemMs += system;
+			byPid.append((i == 0) ? "" : ",").append('"').append(pids[i]).append("\":").append(Math.round(user + system));
+		}
 		double cpuMs = (pid > 0) ? userMs + systemMs : -1;
 		System.out.printf(
 				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
-						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d}%n",
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d%s}%n",
 				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
 				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
-				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum());
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(),
+				(pids.length > 1) ? ",\"serverCpuMsByPid\":{" + byPid + "}" : "");
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
 
@@ -222,22 +287,37 @@ public class RequestPathLoad {
 		return thread;
 	}
 
-	/** utime and stime of the process, in clock ticks. */
-	static long[] cpuTicks(long pid) throws IOException {
-		if (pid <= 0) {
-			return new long[2];
+	/** A comma-separated list of numbers. */
+	static List<Long> parseList(String value) {
+		List<Long> list = new ArrayList<>();
+		for (String item : value.split(",")) {
+			list.add(Long.parseLong(item.trim()));
 		}
-		String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-		return new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
+		return list;
+	}
+
+	/** The port of producer (or consumer, or noop user) {@code user}. */
+	static int portOf(int user) {
+		return ports[user % ports.length];
+	}
+
+	/** utime and stime of each process, in clock ticks. */
+	static long[][] cpuTicks(long[] pids) throws IOException {
+		long[][] ticks = new long[pids.length][];
+		for (int i = 0; i < pids.length; i++) {
+			String stat = Files.readString(Path.of("/proc/" + pids[i] + "/stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			ticks[i] = new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
+		}
+		return ticks;
 	}
 
 	static String queue(long index) {
 		return prefix + "-" + Math.floorMod(index, queues);
 	}
 
-	static void produce(int first, byte[] body) throws IOException {
-		Connection connection = new Connection();
+	static void produce(int first, byte[] body, int port) throws IOException {
+		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
 			byte[] head = ("POST /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
@@ -255,8 +335,8 @@ public class RequestPathLoad {
 		connection.close();
 	}
 
-	static void consume(int first) throws IOException, InterruptedException {
-		Connection connection = new Connection();
+	static void consume(int first, int port) throws IOException, InterruptedException {
+		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
 			requests[q] = ("GET /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
@@ -331,7 +411,7 @@ public class RequestPathLoad {
 	}
 
 	/** One SQS request: {@code POST /} with the action and its JSON members. */
-	static byte[] sqsRequest(String action, String json) {
+	static byte[] sqsRequest(String action, String json, int port) {
 		byte[] body = json.getBytes(StandardCharsets.UTF_8);
 		byte[] head = ("POST / HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nContent-Type: " + SQS_JSON
 				+ "\r\nX-Amz-Target: AmazonSQS." + action + "\r\nContent-Length: " + body.length + "\r\n\r\n")
@@ -343,11 +423,11 @@ public class RequestPathLoad {
 	}
 
 	/** Creates the queues by {@code CreateQueue}; their URLs, as the server answered them. */
-	static String[] createSqsQueues() throws IOException {
-		Connection connection = new Connection();
+	static String[] createSqsQueues(int port) throws IOException {
+		Connection connection = new Connection(port);
 		String[] urls = new String[queues];
 		for (int q = 0; q < queues; q++) {
-			int status = connection.exchange(sqsRequest("CreateQueue", "{\"QueueName\":\"" + queue(q) + "\"}"));
+			int status = connection.exchange(sqsRequest("CreateQueue", "{\"QueueName\":\"" + queue(q) + "\"}", port));
 			urls[q] = connection.jsonString("QueueUrl");
 			if (status != 200 || urls[q] == null) {
 				throw new IOException("CreateQueue answered " + status + ": "
@@ -358,12 +438,12 @@ public class RequestPathLoad {
 		return urls;
 	}
 
-	static void produceSqs(int first, String[] urls, String body) throws IOException {
-		Connection connection = new Connection();
+	static void produceSqs(int first, String[] urls, String body, int port) throws IOException {
+		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
 			requests[q] = sqsRequest("SendMessage",
-					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}");
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}", port);
 		}
 		for (long n = first; producing.get() && !stop.get(); n++) {
 			pushed(connection.exchange(requests[(int) (n % queues)]), 200, connection);
@@ -371,12 +451,12 @@ public class RequestPathLoad {
 		connection.close();
 	}
 
-	static void consumeSqs(int first, String[] urls) throws IOException, InterruptedException {
-		Connection connection = new Connection();
+	static void consumeSqs(int first, String[] urls, int port) throws IOException, InterruptedException {
+		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
 			requests[q] = sqsRequest("ReceiveMessage",
-					"{\"QueueUrl\":\"" + urls[q] + "\",\"MaxNumberOfMessages\":1,\"WaitTimeSeconds\":0}");
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"MaxNumberOfMessages\":1,\"WaitTimeSeconds\":0}", port);
 		}
 		int emptyInARow = 0;
 		for (long n = first; !stop.get(); n++) {
@@ -400,14 +480,14 @@ public class RequestPathLoad {
 				polls.increment();
 			}
 			completed(connection.exchange(sqsRequest("DeleteMessage",
-					"{\"QueueUrl\":\"" + urls[q] + "\",\"ReceiptHandle\":\"" + handle + "\"}")), 200,
+					"{\"QueueUrl\":\"" + urls[q] + "\",\"ReceiptHandle\":\"" + handle + "\"}", port)), 200,
 					connection);
 		}
 		connection.close();
 	}
 
-	static void noop(byte[] request) throws IOException {
-		Connection connection = new Connection();
+	static void noop(byte[] request, int port) throws IOException {
+		Connection connection = new Connection(port);
 		while (!stop.get()) {
 			int status = connection.exchange(request);
 			if (status != 200) {
@@ -564,8 +644,181 @@ public class RequestPathLoad {
 
 	}
 
+	/**
+	 * The queue load against Redis itself, as a team would do it with plain lists and no
+	 * Lua, in RESP over one connection per client, each command written whole and its
+	 * answer read before the next: {@code LPUSH} a body, {@code LMOVE} from the right of a
+	 * queue to the left of its in-flight list, {@code LREM} that body from the in-flight
+	 * list. Bodies are unique (their last {@link #STAMP} bytes are the producer and its
+	 * count), so {@code LREM} removes exactly the one delivered.
+	 */
+	static final class Redis {
+
+		/** Bytes at the end of a body that make it unique: 4 digits of producer, 16 of count. */
+		static final int STAMP = 20;
+
+		private final Socket socket;
+
+		private final OutputStream out;
+
+		private final InputStream in;
+
+		private final StringBuilder line = new StringBuilder();
+
+		/** The last bulk string read. */
+		private byte[] bulk = new byte[128];
+
+		private int bulkLength;
+
+		private Redis() throws IOException {
+			this.socket = new Socket();
+			this.socket.setTcpNoDelay(true);
+			this.socket.connect(new InetSocketAddress(host, port));
+			this.out = new BufferedOutputStream(this.socket.getOutputStream(), 8192);
+			this.in = new BufferedInputStream(this.socket.getInputStream(), 65536);
+		}
+
+		static String key(int q) {
+			return queue(q);
+		}
+
+		static String inflight(int q) {
+			return queue(q) + ":inflight";
+		}
+
+		static void produce(int first, int bytes) throws IOException {
+			Redis connection = new Redis();
+			byte[][] heads = new byte[queues][];
+			for (int q = 0; q < queues; q++) {
+				heads[q] = ascii("*3\r\n" + bulkString("LPUSH") + bulkString(key(q)) + "$" + bytes + "\r\n");
+			}
+			byte[] body = new byte[bytes + 2];
+			java.util.Arrays.fill(body, (byte) 'm');
+			body[bytes] = '\r';
+			body[bytes + 1] = '\n';
+			digits(body, bytes - STAMP, 4, first);
+			for (long n = first; producing.get() && !stop.get(); n++) {
+				digits(body, bytes - 16, 16, n);
+				connection.out.write(heads[(int) (n % queues)]);
+				connection.out.write(body);
+				connection.out.flush();
+				String answer = connection.reply();
+				if (answer.charAt(0) != ':') {
+					connection.error("LPUSH", answer);
+				}
+				else {
+					pushedTotal.increment();
+					if (inWindow.get()) {
+						pushes.increment();
+					}
+				}
+			}
+			connection.socket.close();
+		}
+
+		static void consume(int first) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			byte[][] moves = new byte[queues][];
+			byte[][] removes = new byte[queues][];
+			for (int q = 0; q < queues; q++) {
+				moves[q] = ascii("*5\r\n" + bulkString("LMOVE") + bulkString(key(q)) + bulkString(inflight(q))
+						+ bulkString("RIGHT") + bulkString("LEFT"));
+				removes[q] = ascii("*4\r\n" + bulkString("LREM") + bulkString(inflight(q)) + bulkString("1"));
+			}
+			byte[] crlf = { '\r', '\n' };
+			int emptyInARow = 0;
+			for (long n = first; !stop.get(); n++) {
+				int q = (int) (n % queues);
+				connection.out.write(moves[q]);
+				connection.out.flush();
+				String answer = connection.reply();
+				boolean counted = inWindow.get();
+				if (answer.equals("$-1")) {
+					emptyInARow = emptyPoll(counted, emptyInARow);
+					if (emptyInARow >= queues) {
+						break;
+					}
+					continue;
+				}
+				if (answer.charAt(0) != '$') {
+					connection.error("LMOVE", answer);
+					continue;
+				}
+				emptyInARow = 0;
+				if (counted) {
+					polls.increment();
+				}
+				connection.out.write(removes[q]);
+				connection.out.write(ascii("$" + connection.bulkLength + "\r\n"));
+				connection.out.write(connection.bulk, 0, connection.bulkLength);
+				connection.out.write(crlf);
+				connection.out.flush();
+				String removed = connection.reply();
+				if (!removed.equals(":1")) {
+					connection.error("LREM", removed);
+				}
+				else {
+					completedTotal.increment();
+					if (inWindow.get()) {
+						completes.increment();
+					}
+				}
+			}
+			connection.socket.close();
+		}
+
+		/**
+		 * Reads one answer: its first line, and for a bulk string its bytes into
+		 * {@code bulk}. Arrays are not read: no command here answers one.
+		 */
+		private String reply() throws IOException {
+			String answer = RequestPathLoad.readLine(this.in, this.line);
+			if (answer == null || answer.isEmpty()) {
+				throw new IOException("connection closed");
+			}
+			if (answer.charAt(0) == '$' && !answer.equals("$-1")) {
+				int length = Integer.parseInt(answer, 1, answer.length(), 10);
+				if (length > this.bulk.length) {
+					this.bulk = new byte[length];
+				}
+				if (this.in.readNBytes(this.bulk, 0, length) < length) {
+					throw new IOException("connection closed in a bulk string");
+				}
+				this.in.skipNBytes(2);
+				this.bulkLength = length;
+			}
+			return answer;
+		}
+
+		private void error(String what, String answer) {
+			errors.increment();
+			if (errors.sum() <= 5) {
+				System.err.println(what + " answered " + answer);
+			}
+		}
+
+		static String bulkString(String value) {
+			return "$" + value.length() + "\r\n" + value + "\r\n";
+		}
+
+		static byte[] ascii(String text) {
+			return text.getBytes(StandardCharsets.US_ASCII);
+		}
+
+		/** Writes {@code value} as {@code width} decimal digits (its last ones) at {@code at}. */
+		static void digits(byte[] into, int at, int width, long value) {
+			for (int i = at + width - 1; i >= at; i--) {
+				into[i] = (byte) ('0' + (value % 10));
+				value /= 10;
+			}
+		}
+
+	}
+
 	/** One kept-alive connection, reopened when the server closes it. */
 	static final class Connection {
+
+		private final int port;
 
 		private Socket socket;
 
@@ -578,6 +831,10 @@ public class RequestPathLoad {
 		int bodyLength;
 
 		private final StringBuilder line = new StringBuilder();
+
+		Connection(int port) {
+			this.port = port;
+		}
 
 		int exchange(byte[] request) throws IOException {
 			if (this.socket == null) {
@@ -602,7 +859,7 @@ public class RequestPathLoad {
 		private void open() throws IOException {
 			this.socket = new Socket();
 			this.socket.setTcpNoDelay(true);
-			this.socket.connect(new InetSocketAddress(host, port));
+			this.socket.connect(new InetSocketAddress(host, this.port));
 			this.out = new BufferedOutputStream(this.socket.getOutputStream(), 8192);
 			this.in = new BufferedInputStream(this.socket.getInputStream(), 65536);
 		}

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# The service on Redis (its redis strategy) beside Redis itself under one load generator,
+# RequestPathLoad: cycles/s (messages pushed, delivered and completed), server CPU per cycle split
+# into the JVM(s)' and Redis's, and messages lost, of each setup at CLIENTS producers + consumers,
+# alternated, in the same run, and each service setup's rate over raw Redis's (the issue's target:
+# the service on Redis at 4+4 at least half of raw Redis's cycles/s).
+#
+# Installs nothing: it expects Debian's redis-server and redis-cli on the PATH (or REDIS_SERVER,
+# REDIS_CLI):
+#   apt-get update && apt-get install -y redis-server
+#
+#   flock /tmp/qs-bench.lock scripts/bench/redis.sh
+#   ROUNDS=3 CLIENTS="4+4 16+16" CLUSTER=1 scripts/bench/redis.sh -- --spring.threads.virtual.enabled=false
+#
+# Arguments are JVM options for the service, then after -- its application arguments (as
+# start_service takes them; the script adds the profile redis and where Redis is). The service is
+# target/queue-service-*.jar (or SERVICE_JAR), built first (./mvnw -DskipTests package) when there
+# is none or it has no redis profile, started with SERVICE_JAVA (default java; on JDK 24+ the
+# service serves on virtual threads unless --spring.threads.virtual.enabled=false says otherwise)
+# through scripts/lib/service.sh. Redis runs on free ports of 127.0.0.1 in a temporary directory,
+# in memory (--save "" --appendonly no), started and stopped by the script. The setups:
+#   redis       Redis itself under RequestPathLoad's redis mode: LPUSH, LMOVE to an in-flight list,
+#               LREM from it (plain lists, no Lua), one connection per client; CPU is redis-server's
+#   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
+#               CPU is the JVM's + redis-server's
+#   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
+#               CPU is both JVMs' + redis-server's
+# and with CLUSTER=1:
+#   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
+#               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
+#   cluster-1   one service on a Redis Cluster of 1 master (a lone cluster node given every slot)
+# All the servers run throughout (the second service idles in the one-service cells). Each setup is
+# warmed up for WARMUP s at 4+4 first. Each round runs, for each client count, every setup (in the
+# reverse order every other round), each for SETTLE s uncounted then DURATION s counted, after which
+# the consumers drain; lost is pushed minus completed after the drain. Every Redis is flushed
+# (FLUSHALL) between cells. The load: 8 queues, 100-byte bodies, 5 ms pause after an empty poll.
+# Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
+# N+N), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m), CLUSTER (0), SERVICE_JAR,
+# SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=../lib/service.sh
+source "$ROOT/scripts/lib/service.sh"
+CLIENTS="${CLIENTS:-4+4}"
+ROUNDS="${ROUNDS:-2}"
+DURATION="${DURATION:-10}"
+SETTLE="${SETTLE:-2}"
+WARMUP="${WARMUP:-10}"
+HEAP="${HEAP:-512m}"
+CLUSTER="${CLUSTER:-0}"
+# a loaded 2-core machine can take a minute to start the service
+export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-240}"
+REDIS_SERVER="${REDIS_SERVER:-redis-server}"
+REDIS_CLI="${REDIS_CLI:-redis-cli}"
+OUT="${OUT:-$ROOT/target/redis/$(date -u +%Y%m%dT%H%M%SZ)}"
+for tool in "$REDIS_SERVER" "$REDIS_CLI"; do
+	command -v "$tool" >/dev/null || {
+		echo "no $tool: apt-get update && apt-get install -y redis-server (or set REDIS_SERVER, REDIS_CLI)" >&2
+		exit 2
+	}
+done
+for c in $CLIENTS; do
+	[[ "$c" =~ ^[0-9]+(\+[0-9]+)?$ ]] || { echo "bad CLIENTS entry '$c': P+C or N" >&2; exit 2; }
+done
+
+JVM_ARGS=()
+while [[ $# -gt 0 && "$1" != "--" ]]; do
+	JVM_ARGS+=("$1")
+	shift
+done
+[[ $# -gt 0 ]] && shift
+APP_ARGS=("$@")
+
+if [[ -z "${SERVICE_JAR:-}" ]]; then
+	jars=("$ROOT"/target/queue-service-*.jar)
+	if [[ ! -f "${jars[0]}" ]] || ! unzip -Z1 "${jars[0]}" BOOT-INF/classes/application-redis.properties >/dev/null 2>&1; then
+		echo "building the jar (none in target/, or one without the redis strategy)"
+		(cd "$ROOT" && ./mvnw -B -q -DskipTests package)
+	fi
+fi
+mkdir -p "$OUT/classes"
+javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
+CLIENT=(java -XX:+UseSerialGC -Xmx256m -Xss256k -cp "$OUT/classes" RequestPathLoad)
+
+REDIS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/qs-redis.XXXXXX")"
+REDIS_PIDS=()
+REDIS_PORTS=()
+cleanup() {
+	stop_service_as A
+	stop_service_as B
+	stop_service_as C
+	stop_service_as D
+	local pid
+	for pid in "${REDIS_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$REDIS_DIR"
+}
+trap cleanup EXIT INT TERM
+
+# start_redis PORT [redis-server options...]: a redis-server on 127.0.0.1:PORT, in memory, with its
+# own directory under REDIS_DIR; waits until it answers PING. Sets REDIS_PID.
+start_redis() {
+	local port="$1"
+	shift
+	mkdir -p "$REDIS_DIR/$port"
+	"$REDIS_SERVER" --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$REDIS_DIR/$port" \
+		--logfile "$OUT/redis-$port.log" "$@" &
+	REDIS_PID=$!
+	REDIS_PIDS+=("$REDIS_PID")
+	REDIS_PORTS+=("$port")
+	for _ in $(seq 1 100); do
+		[[ "$("$REDIS_CLI" -p "$port" ping 2>/dev/null)" == PONG ]] && return 0
+		kill -0 "$REDIS_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "redis-server at $port did not start (log $OUT/redis-$port.log)" >&2
+	return 1
+}
+
+# free_cluster_ports N: N distinct free ports of 127.0.0.1 whose port + 10000 (the cluster bus) is
+# free too.
+free_cluster_ports() {
+	python3 - "$1" <<-'EOF'
+		import socket, sys
+		held = []
+		while len(held) < 2 * int(sys.argv[1]):
+		    s = socket.socket()
+		    s.bind(("127.0.0.1", 0))
+		    port = s.getsockname()[1]
+		    bus = socket.socket()
+		    try:
+		        if port + 10000 > 65535:
+		            raise OSError
+		        bus.bind(("127.0.0.1", port + 10000))
+		    except OSError:
+		        s.close()
+		        bus.close()
+		        continue
+		    held += [s, bus]
+		print(" ".join(str(s.getsockname()[1]) for s in held[0::2]))
+		for s in held:
+		    s.close()
+	EOF
+}
+
+# wait_cluster_ok PORT...: until every node says cluster_state:ok.
+wait_cluster_ok() {
+	local port
+	for port in "$@"; do
+		for _ in $(seq 1 100); do
+			"$REDIS_CLI" -p "$port" cluster info 2>/dev/null | grep -q '^cluster_state:ok' && continue 2
+			sleep 0.1
+		done
+		echo "the cluster node at $port is not ok: $("$REDIS_CLI" -p "$port" cluster info | head -1)" >&2
+		return 1
+	done
+}
+
+CLUSTER_OPTS=(--cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 5000)
+# start_cluster3: 3 masters, slots spread by redis-cli. Sets CLUSTER3_PORTS and CLUSTER3_PIDS.
+start_cluster3() {
+	read -r -a CLUSTER3_PORTS <<<"$(free_cluster_ports 3)"
+	CLUSTER3_PIDS=()
+	local port nodes=()
+	for port in "${CLUSTER3_PORTS[@]}"; do
+		start_redis "$port" "${CLUSTER_OPTS[@]}"
+		CLUSTER3_PIDS+=("$REDIS_PID")
+		nodes+=("127.0.0.1:$port")
+	done
+	"$REDIS_CLI" --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$OUT/cluster-3-create.log" 2>&1 ||
+		{ cat "$OUT/cluster-3-create.log" >&2; return 1; }
+	wait_cluster_ok "${CLUSTER3_PORTS[@]}"
+}
+
+# start_cluster1: one cluster node that owns all 16384 slots (redis-cli --cluster create wants 3
+# masters). Sets CLUSTER1_PORT and CLUSTER1_PID.
+start_cluster1() {
+	CLUSTER1_PORT="$(free_cluster_ports 1)"
+	start_redis "$CLUSTER1_PORT" "${CLUSTER_OPTS[@]}"
+	CLUSTER1_PID="$REDIS_PID"
+	local answer
+	answer="$("$REDIS_CLI" -p "$CLUSTER1_PORT" cluster addslotsrange 0 16383)"
+	[[ "$answer" == OK ]] || { echo "cluster addslotsrange at $CLUSTER1_PORT answered: $answer" >&2; return 1; }
+	wait_cluster_ok "$CLUSTER1_PORT"
+}
+
+flush_redis() {
+	local port
+	for port in "${REDIS_PORTS[@]}"; do
+		"$REDIS_CLI" -p "$port" flushall >/dev/null
+	done
+}
+
+# start_on_redis NAME redis-arguments...: a service named NAME with the redis profile.
+start_on_redis() {
+	local name="$1"
+	shift
+	SERVICE_LOG="$OUT/service-$name.log" start_service_as "$name" redis "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" \
+		-- "${APP_ARGS[@]}" "$@"
+}
+
+REDIS_PORT="$(free_port)"
+start_redis "$REDIS_PORT"
+STANDALONE_PID="$REDIS_PID"
+SETUPS=(redis service 2-services)
+if [[ "$CLUSTER" == 1 ]]; then
+	start_cluster3
+	start_cluster1
+	SETUPS+=(cluster-3 cluster-1)
+fi
+start_on_redis A --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+start_on_redis B --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+if [[ "$CLUSTER" == 1 ]]; then
+	start_on_redis C --spring.data.redis.cluster.nodes="$(printf '127.0.0.1:%s,' "${CLUSTER3_PORTS[@]}" | sed 's/,$//')"
+	start_on_redis D --spring.data.redis.cluster.nodes="127.0.0.1:$CLUSTER1_PORT"
+fi
+
+# target SETUP: sets TARGET (RequestPathLoad's mode, ports and pids), JVMS and REDISES (pids, comma-separated).
+target() {
+	case "$1" in
+		redis) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis --port "$REDIS_PORT") ;;
+		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
+		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
+		cluster-3)
+			JVMS="$C_PID" REDISES="$(
+				IFS=,
+				echo "${CLUSTER3_PIDS[*]}"
+			)" TARGET=(--mode queue --port "$C_PORT")
+			;;
+		cluster-1) JVMS="$D_PID" REDISES="$CLUSTER1_PID" TARGET=(--mode queue --port "$D_PORT") ;;
+	esac
+	TARGET+=(--pid "${JVMS:+$JVMS,}$REDISES")
+}
+
+java_line="$("${SERVICE_JAVA:-java}" -version 2>&1 | head -1)"
+virtual=""
+for arg in "${APP_ARGS[@]}"; do
+	[[ "$arg" == --spring.threads.virtual.enabled=* ]] && virtual="${arg#*=}"
+done
+if [[ -z "$virtual" ]]; then
+	feature="$(sed -E 's/.*version "(1\.)?([0-9]+).*/\2/' <<<"$java_line")"
+	virtual=false
+	((feature >= 24)) && virtual=true
+	virtual="$virtual (the service's default on JDK $feature)"
+fi
+echo "service on Redis vs Redis: service redis strategy ($java_line; virtual threads $virtual;" \
+	"-Xmx$HEAP${JVM_ARGS[*]:+ ${JVM_ARGS[*]}}${APP_ARGS[*]:+ ${APP_ARGS[*]}}) at $A_PORT and $B_PORT on $("$REDIS_SERVER" --version | cut -d' ' -f1-3)" \
+	"at $REDIS_PORT${CLUSTER3_PORTS:+, cluster-3 service at $C_PORT on ${CLUSTER3_PORTS[*]}, cluster-1 service at $D_PORT on $CLUSTER1_PORT}" \
+	"| clients $CLIENTS, rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
+echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for setup in "${SETUPS[@]}"; do
+	target "$setup"
+	"${CLIENT[@]}" "${TARGET[@]}" --seconds "$WARMUP" >"$OUT/warmup-$setup.json" 2>"$OUT/warmup-$setup.err" || true
+	flush_redis
+done
+
+printf '%-6s %-11s %7s %10s %11s %8s %8s %6s %7s %7s\n' round setup clients cycles/s "cpu us/cyc" jvm redis lost load errors
+: >"$OUT/results.jsonl"
+for round in $(seq 1 "$ROUNDS"); do
+	order=("${SETUPS[@]}")
+	if ((round % 2 == 0)); then
+		order=()
+		for ((i = ${#SETUPS[@]} - 1; i >= 0; i--)); do order+=("${SETUPS[i]}"); done
+	fi
+	for c in $CLIENTS; do
+		producers="${c%+*}"
+		consumers="${c#*+}"
+		for setup in "${order[@]}"; do
+			target "$setup"
+			for pid in ${JVMS//,/ }; do
+				jcmd "$pid" GC.run >/dev/null || true
+			done
+			cell="$setup-$producers+$consumers-$round"
+			load="$(cut -d' ' -f1 /proc/loadavg)"
+			"${CLIENT[@]}" "${TARGET[@]}" --producers "$producers" --consumers "$consumers" --warmup "$SETTLE" \
+				--seconds "$DURATION" >"$OUT/$cell.json" 2>"$OUT/$cell.err" || true
+			flush_redis
+			python3 - "$OUT" "$cell" "$setup" "$producers+$consumers" "$round" "$load" "$JVMS" "$REDISES" <<-'EOF'
+				import json, os, sys
+				out, cell, setup, clients, rnd, load, jvms, redises = sys.argv[1:]
+				r = json.load(open(os.path.join(out, f"{cell}.json")))
+				by_pid = r.get("serverCpuMsByPid") or {redises: r["serverCpuMs"]}
+				part = lambda pids: sum(by_pid[p] for p in pids.split(",") if p) * 1000 / max(r["cycles"], 1)
+				row = dict(setup=setup, clients=clients, round=int(rnd), load=float(load), cycles=r["cyclesPerSecond"],
+				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), lost=r["lost"], errors=r["errors"])
+				open(os.path.join(out, "results.jsonl"), "a").write(json.dumps(row) + "\n")
+				print(f"{rnd:<6} {setup:<11} {clients:>7} {row['cycles']:10,.0f} {row['us']:11.1f} {row['jvm']:8.1f} "
+				      f"{row['redis']:8.1f} {row['lost']:6} {load:>7} {row['errors']:7}")
+			EOF
+		done
+	done
+done
+echo "end $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$OUT/results.jsonl" <<-'EOF'
+	import collections, json, sys
+	rows = [json.loads(line) for line in open(sys.argv[1])]
+	by = collections.defaultdict(list)
+	for r in rows:
+	    by[(r["setup"], r["clients"])].append(r)
+	mean = lambda rs, k: sum(r[k] for r in rs) / len(rs)
+	setups = list(dict.fromkeys(r["setup"] for r in rows))
+	clients = list(dict.fromkeys(r["clients"] for r in rows))
+	print("\n| setup | clients | cycles/s | CPU µs/cycle | JVM(s) µs/cycle | Redis µs/cycle | lost | errors | / raw Redis cycles/s |")
+	print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for c in clients:
+	    raw = by[("redis", c)]
+	    for s in setups:
+	        rs = by[(s, c)]
+	        ratio = mean(rs, "cycles") / mean(raw, "cycles") if raw and mean(raw, "cycles") > 0 else float("nan")
+	        jvm = f"{mean(rs, 'jvm'):.0f}" if s != "redis" else "-"
+	        print(f"| {s} | {c} | {mean(rs, 'cycles'):,.0f} | {mean(rs, 'us'):.0f} | {jvm} | {mean(rs, 'redis'):.0f} "
+	              f"| {sum(r['lost'] for r in rs)} | {sum(r['errors'] for r in rs)} | **{ratio:.2f}** |")
+	if by[("service", "4+4")] and by[("redis", "4+4")]:
+	    ratio = mean(by[("service", "4+4")], "cycles") / mean(by[("redis", "4+4")], "cycles")
+	    print(f"\ntarget (the issue): the service on Redis at least half of raw Redis's cycles/s at 4+4: "
+	          f"{ratio:.2f}, {'met' if ratio >= 0.5 else 'NOT met'}")
+	for c in clients:
+	    if by[("cluster-3", c)] and by[("cluster-1", c)]:
+	        print(f"cluster-3 / cluster-1 cycles/s at {c}: "
+	              f"{mean(by[('cluster-3', c)], 'cycles') / mean(by[('cluster-1', c)], 'cycles'):.2f}")
+EOF
