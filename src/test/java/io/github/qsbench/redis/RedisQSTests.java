@@ -17,6 +17,7 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.redis.RedisQS;
 
@@ -122,6 +123,39 @@ class RedisQSTests {
 			redis.complete("q", redis.poll("q").orElseThrow());
 			assertThat(redis.heldCount()).isEqualTo(pushed - 1);
 			connections.destroy();
+		}
+	}
+
+	/**
+	 * With an append-only file, a SIGKILL of Redis loses no acknowledged push, lease or
+	 * completion: Redis replays its file at restart, and the service's connection
+	 * reconnects by itself.
+	 */
+	@Test
+	void appendOnlyFile_redisKilled_everythingAcknowledgedKept() {
+		try (LocalRedis durable = LocalRedis.start("--appendonly", "yes", "--appendfsync", "always")) {
+			LettuceConnectionFactory connections = LocalRedisConnections.standalone(durable);
+			try {
+				RedisQS redis = new RedisQS(this.options, connections, false, "aof:");
+				for (int i = 0; i < 100; i++) {
+					redis.push("q", "m" + i);
+				}
+				Lease leased = redis.lease("q", 1).get(0);
+				redis.complete("q", redis.lease("q", 1).get(0).message().id(), 1);
+
+				durable.kill9();
+				durable.restart();
+
+				assertThat(redis.queue("q")).hasValue(new QueueStats("q", 98, 1));
+				assertThat(redis.lastId()).isEqualTo(100);
+				assertThat(redis.complete("q", leased.message().id(), leased.delivery()))
+					.as("a lease from before the crash still holds")
+					.isEqualTo(Completion.COMPLETED);
+				assertThat(redis.lease("q", 100)).extracting(lease -> lease.message().text()).first().isEqualTo("m2");
+			}
+			finally {
+				connections.destroy();
+			}
 		}
 	}
 
