@@ -1,13 +1,20 @@
 package io.github.qsbench.core.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
@@ -20,13 +27,10 @@ import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.RedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.connection.ReturnType;
 
 /**
  * The queue service kept in Redis: every operation is one Lua script that Redis runs
@@ -61,28 +65,23 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  */
 public final class RedisQS implements QueueServiceCore {
 
-	private static final RedisSerializer<byte[]> BYTES = RedisSerializer.byteArray();
+	private static final Script PUSH = new Script("push", ReturnType.MULTI);
 
-	private static final RedisScript<List> PUSH = script("push");
+	private static final Script LEASE = new Script("lease", ReturnType.MULTI);
 
-	private static final RedisScript<List> LEASE = script("lease");
+	private static final Script COMPLETE = new Script("complete", ReturnType.MULTI);
 
-	private static final RedisScript<List> COMPLETE = script("complete");
+	private static final Script END_DELAY = new Script("end-delay", ReturnType.INTEGER);
 
-	private static final RedisScript<Long> END_DELAY = RedisScript
-		.of(new ClassPathResource("end-delay.lua", RedisQS.class), Long.class);
+	private static final Script STATS = new Script("stats", ReturnType.MULTI);
 
-	private static final RedisScript<List> STATS = script("stats");
-
-	private static final RedisScript<List> PEEK = script("peek");
+	private static final Script PEEK = new Script("peek", ReturnType.MULTI);
 
 	private static final byte[] COMPLETE_OPERATION = ascii("complete");
 
 	private static final byte[] CHANGE_OPERATION = ascii("change");
 
 	private static final byte[] DISCARD_OPERATION = ascii("discard");
-
-	private final RedisTemplate<byte[], byte[]> redis;
 
 	private final RedisConnectionFactory connections;
 
@@ -125,12 +124,6 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	public RedisQS(QueueOptions options, RedisConnectionFactory connections, boolean cluster, String namespace) {
 		this.connections = connections;
-		this.redis = new RedisTemplate<>();
-		this.redis.setConnectionFactory(connections);
-		this.redis.setEnableDefaultSerializer(false);
-		this.redis.setKeySerializer(BYTES);
-		this.redis.setValueSerializer(BYTES);
-		this.redis.afterPropertiesSet();
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.maxPerQueue = ascii(options.limits().maxMessagesPerQueue());
@@ -157,8 +150,9 @@ public final class RedisQS implements QueueServiceCore {
 		if (bodies.isEmpty()) {
 			return List.of();
 		}
-		long first = this.cluster ? this.redis.opsForValue().increment(this.ids, bodies.size()) - bodies.size() + 1 : 0;
-		Object[] args = new Object[6 + bodies.size()];
+		long first = this.cluster
+				? redis(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1 : 0;
+		byte[][] args = new byte[6 + bodies.size()][];
 		args[0] = ascii(now());
 		args[1] = ascii(delayMillis);
 		args[2] = ascii(first);
@@ -171,7 +165,7 @@ public final class RedisQS implements QueueServiceCore {
 		List<?> answer = run(PUSH, pushKeys(queue), args);
 		first = (Long) answer.get(0);
 		if ((Long) answer.get(1) == 1) {
-			this.redis.opsForSet().add(this.registry, ascii(queue));
+			redis(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
 		List<Message> pushed = new ArrayList<>(bodies.size());
 		for (int i = 0; i < bodies.size(); i++) {
@@ -253,9 +247,9 @@ public final class RedisQS implements QueueServiceCore {
 	 * second case it is put back here, so a queue holding messages is never left out.
 	 */
 	private void unregisterIfEmpty(String queue, byte[] name) {
-		this.redis.opsForSet().remove(this.registry, (Object) name);
+		redis(redis -> redis.setCommands().sRem(this.registry, name));
 		if (stats(queue).held() > 0) {
-			this.redis.opsForSet().add(this.registry, name);
+			redis(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
 	}
 
@@ -263,7 +257,7 @@ public final class RedisQS implements QueueServiceCore {
 	public boolean endDelay(String queue, long id) {
 		requireIdLookup();
 		Keys keys = new Keys(queue);
-		return run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channel) == 1;
+		return (Long) run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channel) == 1;
 	}
 
 	@Override
@@ -308,7 +302,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public long lastId() {
-		byte[] last = this.redis.opsForValue().get(this.ids);
+		byte[] last = redis(redis -> redis.stringCommands().get(this.ids));
 		return (last != null) ? Long.parseLong(new String(last, StandardCharsets.US_ASCII)) : 0;
 	}
 
@@ -369,7 +363,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	private Set<String> registered() {
 		Set<String> names = new TreeSet<>();
-		Set<byte[]> members = this.redis.opsForSet().members(this.registry);
+		Set<byte[]> members = redis(redis -> redis.setCommands().sMembers(this.registry));
 		if (members != null) {
 			for (byte[] member : members) {
 				names.add(new String(member, StandardCharsets.UTF_8));
@@ -385,9 +379,36 @@ public final class RedisQS implements QueueServiceCore {
 				((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
 	}
 
-	private <T> T run(RedisScript<T> script, List<byte[]> keys, Object... args) {
-		try {
-			return this.redis.execute(script, BYTES, (RedisSerializer<T>) BYTES, keys, args);
+	/**
+	 * Runs a script by its digest, sending its source only when Redis does not know it
+	 * (first use, or a restarted Redis): one round trip either way but the first.
+	 */
+	private <T> T run(Script script, List<byte[]> keys, byte[]... args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[i] = keys.get(i);
+		}
+		System.arraycopy(args, 0, keysAndArgs, keys.size(), args.length);
+		return redis(redis -> {
+			try {
+				return redis.scriptingCommands().evalSha(script.sha1(), script.type(), keys.size(), keysAndArgs);
+			}
+			catch (DataAccessException ex) {
+				if (!said(ex, "NOSCRIPT")) {
+					throw ex;
+				}
+				return redis.scriptingCommands().eval(script.source(), script.type(), keys.size(), keysAndArgs);
+			}
+		});
+	}
+
+	/**
+	 * One call on a connection of the factory (Lettuce shares one connection between
+	 * threads, so this costs no connection of its own), with Redis's refusals translated.
+	 */
+	private <T> T redis(Function<RedisConnection, T> call) {
+		try (RedisConnection connection = this.connections.getConnection()) {
+			return call.apply(connection);
 		}
 		catch (DataAccessException ex) {
 			throw refusal(ex);
@@ -400,17 +421,24 @@ public final class RedisQS implements QueueServiceCore {
 	 * failure, unchanged.
 	 */
 	private RuntimeException refusal(DataAccessException ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = String.valueOf(cause.getMessage());
-			if (message.startsWith("CAP")) {
-				return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
-						Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
-			}
-			if (message.startsWith("OOM")) {
-				return new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
-			}
+		if (said(ex, "CAP")) {
+			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
+					Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
+		}
+		if (said(ex, "OOM")) {
+			return new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
 		}
 		return ex;
+	}
+
+	/** Whether Redis's error, wrapped in {@code ex}, begins with that code. */
+	private static boolean said(Throwable ex, String code) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (String.valueOf(cause.getMessage()).startsWith(code)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private List<byte[]> queueKeys(String queue) {
@@ -441,8 +469,38 @@ public final class RedisQS implements QueueServiceCore {
 		}
 	}
 
-	private static RedisScript<List> script(String name) {
-		return RedisScript.of(new ClassPathResource(name + ".lua", RedisQS.class), List.class);
+	/**
+	 * A Lua script of this package, read once: its source and its SHA-1, by which Redis
+	 * knows it.
+	 */
+	private record Script(byte[] source, String sha1, ReturnType type) {
+
+		Script(String name, ReturnType type) {
+			this(read(name), type);
+		}
+
+		private Script(byte[] source, ReturnType type) {
+			this(source, sha1(source), type);
+		}
+
+		private static String sha1(byte[] source) {
+			try {
+				return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
+			}
+			catch (NoSuchAlgorithmException ex) {
+				throw new IllegalStateException("every JDK has SHA-1", ex);
+			}
+		}
+
+		private static byte[] read(String name) {
+			try (InputStream in = RedisQS.class.getResourceAsStream(name + ".lua")) {
+				return in.readAllBytes();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("the script " + name + ".lua", ex);
+			}
+		}
+
 	}
 
 	private static byte[] ascii(long number) {
