@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI smoke of the JMH study (issue 3): setup 1-1, every strategy, one short iteration, one fork,
 # then checks that the report was written with its tables. Asserts no timing. About a minute.
+# REDIS runs on a redis-server that the study starts and stops itself (redis-server on the PATH:
+# .ci/run installs Debian's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/service.sh

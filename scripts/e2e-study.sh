@@ -52,7 +52,8 @@
 # BASELINE_STRATEGIES (default: FULL_STRATEGIES), so the summary can set the server's CPU per request
 # and the fraction of the ceiling against it (issue 9, item 1).
 #
-# Services start through scripts/lib/service.sh (start_service, stop_service, strategies); the
+# Services start through scripts/lib/service.sh (start_service, stop_service, strategies; the redis
+# strategy on a redis-server of the study's own, which it starts once and empties for each start); the
 # service's CPU time (utime + stime from /proc) is read around every run, so the summary gives the
 # server's CPU per request and per message whatever Gatling costs. One Gatling JVM runs every
 # simulation of the study, one after another (StudyRunner, fed through named pipes), so Gatling is
@@ -205,6 +206,8 @@ fi
 cells_of() { # strategy
 	local cell
 	for cell in "${CELL_LIST[@]}"; do
+		# the redis strategy has no byte cap of the service's to push back with (see redis_skips)
+		if [[ "$1" == redis && "${cell%%/*}" == backpressure ]]; then continue; fi
 		if [[ " $FULL_STRATEGIES " == *" $1 "* || " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then echo "$cell"; fi
 	done
 }
@@ -326,6 +329,16 @@ for cell in "${CELL_LIST[@]}"; do
 	if [[ " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then echo "  $cell"; else echo "  $cell (full strategies only)"; fi
 done
 [[ -n "$BASELINE_JAR" ]] && printf '  %s (baseline)\n' "${BASELINE_CELL_LIST[@]}"
+redis_skips=""
+for cell in "${CELL_LIST[@]}"; do
+	if [[ "${cell%%/*}" == backpressure && " $STRATEGIES " == *" redis "* ]] &&
+		[[ " $FULL_STRATEGIES " == *" redis "* || " $CORE_CELLS $SEPARATE_CELLS " == *" $cell "* ]]; then
+		redis_skips+=" $cell"
+	fi
+done
+if [[ -n "$redis_skips" ]]; then
+	echo "  redis skips$redis_skips: its cap is Redis's maxmemory, not the service's byte cap that preset pushes against"
+fi
 if $DRY_RUN; then
 	echo "the runs, in order (repetition: strategy service: cells):"
 	for unit in "${UNITS[@]}"; do
@@ -450,11 +463,16 @@ done
 n_full=0
 for strategy in $STRATEGIES; do [[ " $FULL_STRATEGIES " == *" $strategy "* ]] && n_full=$((n_full + 1)); done
 if [[ -n "${CELLS:-}" ]]; then matrix="CELLS"; elif [[ "$MATRIX" == full ]]; then matrix="full"; else matrix="parts $PARTS"; fi
+redis_setting=""
+if [[ " $STRATEGIES " == *" redis "* ]]; then
+	# scripts/lib/service.sh runs each redis service on the study's own redis-server
+	redis_setting=", \"redis\": \"the study's own redis-server (in memory, 127.0.0.1, one for the study, emptied before each service start); its CPU is not in the service's CPU figures and counts as other work on the machine\""
+fi
 cat >"$OUT/settings.json" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
  "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
  "presetsFrom": "$PRESETS_FROM",
- "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=${DEEP_LEASE_SECONDS}s, deep-inflight inFlight=$DEEP_INFLIGHT per queue after a ${DEEP_RAMP}s ramp, qs.limits.max-queues=20000", "*-virtual": "spring.threads.virtual.enabled=true"}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
+ "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=${DEEP_LEASE_SECONDS}s, deep-inflight inFlight=$DEEP_INFLIGHT per queue after a ${DEEP_RAMP}s ramp, qs.limits.max-queues=20000", "*-virtual": "spring.threads.virtual.enabled=true"$redis_setting}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
  "clkTck": $(getconf CLK_TCK),
  "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}

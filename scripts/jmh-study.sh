@@ -25,6 +25,8 @@ Usage: scripts/jmh-study.sh [options]
   --heap ARGS       fork heap flags                       (default "-Xms2g -Xmx2g")
   --id-lookup V     false (the thesis's core) or true (the HTTP service's)   (default false)
   --strategies "…"  Strategy constants, e.g. "SYNCHRONIZED STAMPED_LOCK"    (default: all)
+                    REDIS (in "all") runs on a redis-server this script starts and stops itself
+                    (scripts/lib/service.sh's start_shared_redis; Debian's redis-server, or REDIS_SERVER)
   --thesis-completion "…"  these strategies also run with completion=THESIS (the thesis's unguarded
                     message.complete(), racy by design; only strategies on AbstractQS), in the same
                     run, so the report can split what the guarded completion costs
@@ -42,6 +44,8 @@ EOF
 }
 
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/service.sh
+source scripts/lib/service.sh # start_shared_redis, for the strategy REDIS
 
 warmups=3 iterations=5 forks=2 time=1s
 setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false strategies=""
@@ -117,12 +121,26 @@ classes=target/jmh/classes
 rm -rf "$classes" && mkdir -p "$classes" && cp -r target/classes target/test-classes "$classes"/
 cp="$classes/test-classes:$classes/classes:$(cat "$classpath_file")"
 
+# The strategy REDIS measures RedisQS on a redis-server: one for the whole study, in memory, on a
+# free port that the forks read from -Dqs.redis.port (JmhCores); each iteration's core empties
+# its own namespace.
+redis_args=()
+if [[ -z "$strategies" || " $strategies " == *" REDIS "* ]]; then
+  trap stop_shared_redis EXIT
+  start_shared_redis
+  redis_args=(-jvmArgsAppend "-Dqs.redis.port=$SHARED_REDIS_PORT")
+fi
+
 started=$(date -u +%s)
 {
   echo "- Command: \`scripts/jmh-study.sh --warmups $warmups --iterations $iterations --forks $forks --time $time" \
        "--setups \"$setups\" --jdks \"$jdks\" --gcs \"$gcs\" --heap \"$heap\" --id-lookup $id_lookup${strategies:+ --strategies \"$strategies\"}" \
        "--thesis-completion \"${thesis_completion:-none}\"${variant_flags:+ --variant-flags \"$variant_flags\"}\`"
   echo "- Started $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+  if [[ -n "$SHARED_REDIS_PORT" ]]; then
+    echo "- Redis (strategy REDIS): $("${REDIS_SERVER:-redis-server}" --version | cut -d' ' -f1-3) on this machine," \
+         "started by the script: in memory, 127.0.0.1, one server for every fork"
+  fi
 } > "$results/notes.md"
 
 # One JMH invocation: $1 result file, $2 strategies (space-separated, empty: all), $3 completion
@@ -135,7 +153,7 @@ jmh() {
     'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" -p completion="$completion" \
     ${only:+-p strategy="${only// /,}"} \
     -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
-    -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap${flags:+ $flags}" \
+    -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap${flags:+ $flags}" ${redis_args[@]+"${redis_args[@]}"} \
     -rf json -rff "$out"
 }
 
@@ -164,6 +182,7 @@ for jdk in $jdks; do
   done
 done
 
+stop_shared_redis
 minutes=$(( ($(date -u +%s) - started + 59) / 60 ))
 echo "- Finished $(date -u '+%Y-%m-%d %H:%M UTC') after about $minutes min; load after: $(cut -d' ' -f1-3 /proc/loadavg)" \
   >> "$results/notes.md"

@@ -47,6 +47,9 @@ health() {
 	echo "Measured $(date -u +%Y-%m-%dT%H:%MZ) by \`scripts/memory-bound.sh\` on $(nproc) CPUs (load $(cut -d' ' -f1-3 /proc/loadavg))."
 	echo "Service: \`$(basename "$JAR")\`, strategy \`$STRATEGY\`, \`-Xmx$HEAP\`, default caps (max-total-bytes = half the heap), lease 1 s, $(java -version 2>&1 | head -1)."
 	echo "Heap is the live heap after a full GC (\`jcmd GC.class_histogram\`); caps are \`qs_capacity_bytes_used_bytes\` and \`qs_capacity_queues_used\`."
+	if [[ "$STRATEGY" == redis ]]; then
+		echo "Strategy redis holds its messages in the script's own redis-server, not on this heap, and has no caps of the heap (Redis's maxmemory is its cap): the caps columns read n/a."
+	fi
 	echo
 	echo "Baseline before any load: heap $(live_heap_mib) MiB, health $(health)."
 	echo

@@ -39,6 +39,10 @@ SERVICE_LOG="$OUT/service.log" SERVICE_START_SECONDS=90 start_service "$STRATEGY
   --qs.lease-timeout="$LEASE"
 service=$SERVICE_PID
 base=$BASE_URL
+if [[ -n "$SERVICE_REDIS_PID" ]]; then
+  echo "soak: strategy redis: heap and RSS are the service's; its messages are in the script's redis-server" \
+    "(pid $SERVICE_REDIS_PID), which is not sampled"
+fi
 
 metric() { # sum of a metric's samples whose labels contain $2 (may be empty)
   awk -v name="$1" -v label="${2:-}" 'index($0, name) == 1 && index($0, label) { s += $NF } END { printf "%.0f", s }' \

@@ -58,6 +58,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 SERVICE_LOG="$OUT/service.log" start_service "$PROFILE" "-Xms$HEAP" "-Xmx$HEAP" "$@"
+# the service's CPU: with the redis strategy on the script's own Redis, its redis-server's too
+SERVICE_PIDS="$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}"
 BEANSTALKD_PORT="$(free_port)"
 "$BEANSTALKD" -l 127.0.0.1 -p "$BEANSTALKD_PORT" >"$OUT/beanstalkd.log" 2>&1 &
 BEANSTALKD_PID=$!
@@ -69,7 +71,7 @@ echo "service vs beanstalkd: service ${PROFILE:-default strategy} ($("${SERVICE_
 	"-Xmx$HEAP $*) at $PORT, $("$BEANSTALKD" -v 2>&1 | head -1) at $BEANSTALKD_PORT | clients $CLIENTS," \
 	"rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-"${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PID" --seconds "$WARMUP" >/dev/null
+"${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PIDS" --seconds "$WARMUP" >/dev/null
 "${CLIENT[@]}" --port "$BEANSTALKD_PORT" --pid "$BEANSTALKD_PID" --mode beanstalk --seconds "$WARMUP" >/dev/null
 
 printf '%-6s %-11s %5s %10s %11s %8s %7s\n' round server n cycles/s "cpu us/cyc" load errors
@@ -81,7 +83,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		for server in $servers; do
 			if [[ "$server" == service ]]; then
 				jcmd "$SERVICE_PID" GC.run >/dev/null
-				target=(--port "$PORT" --pid "$SERVICE_PID" --mode queue)
+				target=(--port "$PORT" --pid "$SERVICE_PIDS" --mode queue)
 			else
 				target=(--port "$BEANSTALKD_PORT" --pid "$BEANSTALKD_PID" --mode beanstalk)
 			fi

@@ -61,6 +61,12 @@ if [[ -n "$PERF" ]] && perf stat -e 'syscalls:sys_enter_futex,raw_syscalls:sys_e
 	PERF_EVENTS="$PERF_EVENTS,syscalls:sys_enter_futex,raw_syscalls:sys_enter"
 fi
 trap stop_service EXIT INT TERM
+if [[ " $STRATEGIES " == *" redis "* ]]; then
+	# Started here, not in a start_service below: those run in subshells, which would each start
+	# one. Every redis service then uses this one, and its CPU counts with the service's.
+	start_shared_redis
+	echo "strategy redis: CPU per cycle is the service JVM's plus this redis-server's"
+fi
 
 reversed() { # words, last first
 	local words=("$@") i
@@ -103,7 +109,7 @@ for round in $(seq 1 "$ROUNDS"); do
 					SERVICE_JAR="$jar" SERVICE_JAVA="$java_bin" SERVICE_LOG="$OUT/service-$label-$strategy-$runtime-$round.log" \
 						start_service "$strategy" "${jvm[@]}" -- --spring.threads.virtual.enabled="$virtual" $args >/dev/null ||
 						{ echo "$label $strategy $runtime: no service, skipped"; exit 0; }
-					common=(--port "$PORT" --pid "$SERVICE_PID")
+					common=(--port "$PORT" --pid "$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}")
 					"${CLIENT[@]}" "${common[@]}" --producers 4 --consumers 4 --seconds "$WARMUP" >/dev/null 2>&1 || true
 					for n in $counts; do
 						jcmd "$SERVICE_PID" GC.run >/dev/null

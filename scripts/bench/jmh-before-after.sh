@@ -11,8 +11,13 @@
 # TIME (1s), JDK17_HOME, OUT (target/jmh/before-after/<time>), LOCK (/tmp/qs-bench.lock: held
 # while benchmarks run, not while building, so that other benchmarks on the machine wait). JDK 17, ParallelGC, -Xms2g -Xmx2g,
 # one fork each. The table: scripts/bench/jmh-before-after-table.py OUT.
+# A strategy that the base cannot benchmark is skipped, with the reason printed: one its enum lacks,
+# and REDIS where its benchmark cannot build a Redis core (no JmhCores). REDIS runs on a redis-server
+# of the script's own (scripts/lib/service.sh's start_shared_redis), its port in -Dqs.redis.port.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=../lib/service.sh
+source scripts/lib/service.sh # start_shared_redis, for the strategy REDIS
 
 base_tree=$(cd "${1:?usage: jmh-before-after.sh BASE_TREE}" && pwd)
 rounds=${ROUNDS:-2}
@@ -36,7 +41,26 @@ build "$base_tree" base
 build . new
 # enum constants, from the profile names of the new build
 strategies=${STRATEGIES:-$("$java" -cp "$out/new/classes" io.github.qsbench.config.StrategyList | tr 'a-z-' 'A-Z_')}
+# (a base from before StrategyList lists none: then nothing is skipped for that reason)
+base_strategies=$("$java" -cp "$out/base/classes" io.github.qsbench.config.StrategyList 2>/dev/null | tr 'a-z-\n' 'A-Z_ ' || true)
+comparable=""
+for strategy in $strategies; do
+	if [[ -n "$base_strategies" && " $base_strategies " != *" $strategy "* ]]; then
+		echo "$strategy: skipped: the base has no such strategy"
+	elif [[ "$strategy" == REDIS && ! -f "$out/base/test-classes/io/github/qsbench/jmh/JmhCores.class" ]]; then
+		echo "$strategy: skipped: the base's benchmark cannot build a Redis core (it has no JmhCores)"
+	else
+		comparable+="${comparable:+ }$strategy"
+	fi
+done
+strategies=$comparable
 echo "$strategies" >"$out/strategies.txt"
+redis_args=()
+if [[ " $strategies " == *" REDIS "* ]]; then
+	trap stop_shared_redis EXIT
+	start_shared_redis
+	redis_args=(-jvmArgsAppend "-Dqs.redis.port=$SHARED_REDIS_PORT")
+fi
 
 {
 	echo "- Built $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) CPUs"
@@ -57,7 +81,7 @@ for lookup in ${LOOKUPS:-false true}; do
 						'QueueServiceBenchmark\.Thrpt\.' -tg "${setup/-/,}" -p strategy="$strategy" \
 						-p idLookup="$lookup" -p completion=GUARDED -wi "${WARMUPS:-2}" -w "${TIME:-1s}" \
 						-i "${ITERATIONS:-3}" -r "${TIME:-1s}" -f 1 -foe true -prof gc \
-						-jvmArgs "-Djava.io.tmpdir=$tmp -XX:+UseParallelGC -Xms2g -Xmx2g" \
+						-jvmArgs "-Djava.io.tmpdir=$tmp -XX:+UseParallelGC -Xms2g -Xmx2g" ${redis_args[@]+"${redis_args[@]}"} \
 						-rf json -rff "$result" >"$result.log" 2>&1 || { echo "failed: $result.log" >&2; exit 1; }
 					echo "idLookup $lookup, round $round, $setup, $strategy, $version, load $(cut -d' ' -f1 /proc/loadavg)"
 				done

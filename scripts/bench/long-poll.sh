@@ -94,6 +94,9 @@ printf 'label\tstart\tend\n' >"$OUT/windows.tsv"
 echo "long polls: $* | rounds $ROUNDS, cells $CELLS, ${DURATION}s windows after a ${WARM}s warm-up of the cell," \
 	"profile $PROFILE | $(java -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ "$PROFILE" == redis ]]; then
+	echo "profile redis: CPU per message is the service JVM's; the script's own redis-server is not counted"
+fi
 for round in $(seq 1 "$ROUNDS"); do
 	for spec in "$@"; do
 		label="${spec%%=*}"

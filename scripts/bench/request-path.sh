@@ -20,9 +20,14 @@
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
 # is not counted in the means; see scripts/bench/jfr-layers.py), OUT.
+# PROFILE=redis runs each service on a redis-server of the script's own (scripts/lib/service.sh's
+# start_shared_redis, emptied before each start) unless the jar's arguments name a Redis
+# (--spring.data.redis.*); its CPU then counts with the service's.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=../lib/service.sh
+source "$ROOT/scripts/lib/service.sh" # start_shared_redis, for PROFILE=redis
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-15}"
 WARMUP="${WARMUP:-15}"
@@ -51,6 +56,9 @@ trap cleanup EXIT INT TERM
 echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
 	"profile $PROFILE, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ "$PROFILE" == redis ]]; then
+	start_shared_redis # for the jars whose arguments name no Redis; started here, before the table
+fi
 printf '%-6s %-8s %-6s %10s %12s %14s %8s %8s\n' round jar mode req/s "cpu us/req" "user/sys us" errors closes
 passes=()
 for spec in "$@"; do
@@ -72,15 +80,24 @@ for pass in "${passes[@]}"; do
 	# window, that would be profiled instead of the request path.
 	jfr_opts=()
 	[[ "$round" == jfr ]] && jfr_opts=(-XX:StartFlightRecording=settings=profile,name=startup)
+	redis_args=()
+	redis_pid=""
+	# shellcheck disable=SC2086
+	if [[ "$PROFILE" == redis && -z "$(qs_named_redis $args)" ]]; then
+		start_shared_redis
+		[[ "$(qs_redis_command "$SHARED_REDIS_PORT" FLUSHALL)" == +OK ]] || { echo "FLUSHALL failed" >&2; exit 1; }
+		redis_args=(--spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$SHARED_REDIS_PORT")
+		redis_pid="$SHARED_REDIS_PID"
+	fi
 	# shellcheck disable=SC2086
 	java $JAVA_OPTS "${jfr_opts[@]}" -jar "$jar" $args --server.address=127.0.0.1 --server.port="$port" \
-		--spring.profiles.active="$PROFILE" >"$OUT/service-$label-$round.log" 2>&1 &
+		--spring.profiles.active="$PROFILE" ${redis_args[@]+"${redis_args[@]}"} >"$OUT/service-$label-$round.log" 2>&1 &
 	SERVICE_PID=$!
 	for _ in $(seq 1 120); do
 		curl -fsS "http://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && break
 		sleep 0.5
 	done
-	common=(--port "$port" --pid "$SERVICE_PID" --producers "$PRODUCERS" --consumers "$CONSUMERS")
+	common=(--port "$port" --pid "$SERVICE_PID${redis_pid:+,$redis_pid}" --producers "$PRODUCERS" --consumers "$CONSUMERS")
 	"${CLIENT[@]}" "${common[@]}" --mode queue --seconds "$WARMUP" >/dev/null
 	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
 	# The no-op first: the queue load leaves a heap of completed messages to collect, which

@@ -98,7 +98,8 @@ for round in $(seq 1 "$ROUNDS"); do
 		else
 			# shellcheck disable=SC2086
 			SERVICE_LOG="$log.log" start_service "$PROFILE" $JAVA_OPTS >/dev/null
-			pid="$SERVICE_PID"
+			# with the redis strategy on the script's own Redis, its redis-server's CPU counts too
+			pid="$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}"
 			mode=$([[ "$server" == sqs-face ]] && echo sqs || echo queue)
 		fi
 		"${CLIENT[@]}" --port "$PORT" --mode "$mode" --seconds "$WARMUP" >"$log-warmup.json"

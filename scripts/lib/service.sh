@@ -30,11 +30,37 @@
 #   prints the strategy profile names (or the JMH report's table names), one a line, from the
 #   compiled Strategy enum (io.github.qsbench.config.StrategyList); needs target/classes (any
 #   build).
+#
+# The redis profile needs a Redis. When the application arguments (or -D JVM options, or
+# SPRING_DATA_REDIS_* in the environment) name none (no --spring.data.redis.* setting), the start
+# functions run the service on the script's own Redis: start_shared_redis, then
+# --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=SHARED_REDIS_PORT and, unless the
+# arguments set --qs.redis.namespace, a namespace of its own (qsN:), so that two services at once
+# share no queues, as two in-process strategies do not. A service started when no other service
+# of the script runs on that Redis starts on an empty one (FLUSHALL), as an in-process strategy
+# starts empty. Which Redis a redis service uses is printed; SERVICE_REDIS_PID (NAME_REDIS_PID)
+# is the shared redis-server's pid when it uses that one, else empty (add it to a CPU measurement:
+# the strategy's work is done there too).
+# start_shared_redis
+#   Starts the script's own redis-server unless it runs already: in memory (--save ""
+#   --appendonly no), on a free port of 127.0.0.1, in a temporary directory of its own
+#   (REDIS_SERVER: another binary). Sets SHARED_REDIS_PORT and SHARED_REDIS_PID. It is not a child
+#   of the script (a bare `wait` does not wait for it) and holds none of its file descriptors (a
+#   flock, a pipe); it stops when the script (the shell that sourced this file) exits, or by
+#   stop_shared_redis. stop_service leaves it running for the next start.
+# stop_shared_redis  stops it now and deletes its directory; safe to call twice or when none runs.
 
 QS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PORT=""
 BASE_URL=""
 SERVICE_PID=""
+SERVICE_REDIS_PID=""
+SHARED_REDIS_PORT=""
+SHARED_REDIS_PID=""
+QS_REDIS_DIR=""
+QS_REDIS_WATCH_PID=""
+QS_REDIS_STARTS=0
+QS_REDIS_SERVICES=()
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -93,6 +119,34 @@ qs_start() {
 		echo "start_service: no jar in $QS_ROOT/target: run ./mvnw -DskipTests package first" >&2
 		return 1
 	fi
+	local redis_pid_var="${pid_var%PID}REDIS_PID" on_shared_redis=false
+	printf -v "$redis_pid_var" '%s' ""
+	if [[ "$profile" == redis ]]; then
+		local named
+		named="$(qs_named_redis "${jvm[@]}" "${app[@]}")"
+		if [[ -n "$named" ]]; then
+			echo "service ${name:+$name }'redis' uses the Redis its settings name: $named"
+		else
+			start_shared_redis || return 1
+			local fresh="" namespace=""
+			if qs_shared_redis_idle; then
+				[[ "$(qs_redis_command "$SHARED_REDIS_PORT" FLUSHALL)" == +OK ]] || {
+					echo "start_service: FLUSHALL on the script's Redis at 127.0.0.1:$SHARED_REDIS_PORT failed" >&2
+					return 1
+				}
+				fresh=", emptied first"
+			fi
+			app+=(--spring.data.redis.host=127.0.0.1 "--spring.data.redis.port=$SHARED_REDIS_PORT")
+			if [[ " ${app[*]} " != *" --qs.redis.namespace="* ]]; then
+				QS_REDIS_STARTS=$((QS_REDIS_STARTS + 1))
+				namespace="qs$QS_REDIS_STARTS:"
+				app+=("--qs.redis.namespace=$namespace")
+			fi
+			on_shared_redis=true
+			echo "service ${name:+$name }'redis' uses the script's own Redis at 127.0.0.1:$SHARED_REDIS_PORT" \
+				"(redis-server pid $SHARED_REDIS_PID${namespace:+, namespace $namespace}$fresh)"
+		fi
+	fi
 	local log="${SERVICE_LOG:-$QS_ROOT/target/service-${name:+$name-}${profile:-default}.log}"
 	mkdir -p "$(dirname "$log")"
 	local port url
@@ -103,6 +157,10 @@ qs_start() {
 	"${SERVICE_JAVA:-java}" "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" "${app[@]}" >"$log" 2>&1 &
 	pid=$!
 	printf -v "$pid_var" '%s' "$pid"
+	if $on_shared_redis; then
+		QS_REDIS_SERVICES+=("$pid")
+		printf -v "$redis_pid_var" '%s' "$SHARED_REDIS_PID"
+	fi
 	local deadline=$((SECONDS + ${SERVICE_START_SECONDS:-60}))
 	while ((SECONDS < deadline)); do
 		if curl -fsS "$url/actuator/health" >/dev/null 2>&1; then
@@ -124,13 +182,161 @@ qs_start() {
 	return 1
 }
 
-# qs_stop PID_VAR: stops the service whose pid that variable holds, and empties it.
+# qs_stop PID_VAR: stops the service whose pid that variable holds, and empties it (and the
+# matching ..._REDIS_PID).
 qs_stop() {
 	local pid="${!1:-}"
 	if [[ -n "$pid" ]]; then
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		printf -v "$1" '%s' ""
+		printf -v "${1%PID}REDIS_PID" '%s' ""
 	fi
 	return 0
+}
+
+start_shared_redis() {
+	if [[ -n "$SHARED_REDIS_PID" ]] && kill -0 "$SHARED_REDIS_PID" 2>/dev/null; then
+		return 0
+	fi
+	stop_shared_redis # what is left of one that died
+	local server="${REDIS_SERVER:-redis-server}"
+	if ! command -v "$server" >/dev/null; then
+		echo "start_shared_redis: no $server on the PATH: apt-get install redis-server (or set REDIS_SERVER)" >&2
+		return 1
+	fi
+	local dir port pid attempt deadline
+	dir="$(mktemp -d "${TMPDIR:-/tmp}/qs-redis.XXXXXX")"
+	for attempt in 1 2 3 4 5; do
+		port="$(free_port)"
+		: >"$dir/redis.log"
+		pid="$(qs_detached "$dir/redis.log" "$server" --save "" --appendonly no --bind 127.0.0.1 --port "$port" \
+			--daemonize no --dir "$dir")"
+		deadline=$((SECONDS + 10))
+		while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
+			if [[ "$(qs_redis_command "$port" PING)" == +PONG ]]; then
+				SHARED_REDIS_PORT="$port"
+				SHARED_REDIS_PID="$pid"
+				QS_REDIS_DIR="$dir"
+				QS_REDIS_SERVICES=()
+				# Stops it (and deletes its directory) once the shell that sourced this file is gone,
+				# whatever its traps do.
+				QS_REDIS_WATCH_PID="$(qs_detached /dev/null bash -c '
+					while kill -0 "$2" 2>/dev/null; do
+						if ! kill -0 "$1" 2>/dev/null; then
+							kill "$2" 2>/dev/null
+							for _ in $(seq 1 50); do kill -0 "$2" 2>/dev/null || break; sleep 0.1; done
+							kill -0 "$2" 2>/dev/null && kill -9 "$2"
+							break
+						fi
+						sleep 1
+					done
+					rm -rf "$3"' qs-redis-watch "$$" "$pid" "$dir")"
+				echo "started the script's own Redis: $("$server" --version | cut -d' ' -f1-3) at 127.0.0.1:$port" \
+					"(pid $pid, in memory, directory $dir; it stops when this script exits)"
+				return 0
+			fi
+			sleep 0.1
+		done
+		kill "$pid" 2>/dev/null || true
+		# another process took the port between free_port and the server's bind: try another
+		grep -q 'Address already in use' "$dir/redis.log" || break
+	done
+	tail -n 20 "$dir/redis.log" >&2
+	echo "start_shared_redis: $server did not start (its log above)" >&2
+	rm -rf "$dir"
+	return 1
+}
+
+stop_shared_redis() {
+	if [[ -n "$QS_REDIS_WATCH_PID" ]]; then
+		kill "$QS_REDIS_WATCH_PID" 2>/dev/null || true
+	fi
+	if [[ -n "$SHARED_REDIS_PID" ]]; then
+		kill "$SHARED_REDIS_PID" 2>/dev/null || true
+		local i
+		# not a child of this shell: no wait, so look
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$SHARED_REDIS_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$SHARED_REDIS_PID" 2>/dev/null; then
+			kill -9 "$SHARED_REDIS_PID" 2>/dev/null || true
+		fi
+	fi
+	if [[ -n "$QS_REDIS_DIR" ]]; then
+		rm -rf "$QS_REDIS_DIR"
+	fi
+	SHARED_REDIS_PORT=""
+	SHARED_REDIS_PID=""
+	QS_REDIS_DIR=""
+	QS_REDIS_WATCH_PID=""
+	QS_REDIS_SERVICES=()
+	return 0
+}
+
+# qs_named_redis [JVM options and application arguments...]: prints those that name a Redis
+# (--spring.data.redis.*, -Dspring.data.redis.*, and SPRING_DATA_REDIS_* of the environment);
+# nothing when none does.
+qs_named_redis() {
+	local arg named=()
+	for arg in "$@"; do
+		if [[ "$arg" == --spring.data.redis.* || "$arg" == -Dspring.data.redis.* ]]; then
+			named+=("$arg")
+		fi
+	done
+	for arg in $(compgen -e); do
+		if [[ "$arg" == SPRING_DATA_REDIS_* ]]; then
+			named+=("$arg=${!arg}")
+		fi
+	done
+	if ((${#named[@]})); then
+		echo "${named[*]}"
+	fi
+	return 0
+}
+
+# qs_shared_redis_idle: whether no service started on the shared Redis still runs.
+qs_shared_redis_idle() {
+	local pid
+	for pid in ${QS_REDIS_SERVICES[@]+"${QS_REDIS_SERVICES[@]}"}; do
+		if kill -0 "$pid" 2>/dev/null; then
+			return 1
+		fi
+	done
+	QS_REDIS_SERVICES=()
+	return 0
+}
+
+# qs_redis_command PORT WORD...: sends one inline command to the Redis at 127.0.0.1:PORT and
+# prints the first line of its answer (+PONG, +OK, -ERR ...); nothing when it does not answer.
+# Needs no redis-cli.
+qs_redis_command() {
+	local port="$1"
+	shift
+	(
+		exec 3<>"/dev/tcp/127.0.0.1/$port" || exit 0
+		printf '%s\r\n' "$*" >&3
+		IFS= read -r -t 10 reply <&3 || exit 0
+		printf '%s\n' "${reply%$'\r'}"
+	) 2>/dev/null || true
+}
+
+# qs_detached LOG COMMAND...: starts COMMAND in the background, but not as a child of this shell
+# (a bare `wait` in the caller does not wait for it), with stdin from /dev/null, stdout and
+# stderr appended to LOG and none of the shell's other file descriptors (a flock's, a pipe's);
+# prints its pid.
+qs_detached() {
+	local log="$1"
+	shift
+	(
+		for fd in /proc/"$BASHPID"/fd/*; do
+			fd="${fd##*/}"
+			if ((fd > 2)); then
+				eval "exec $fd>&-" 2>/dev/null || true
+			fi
+		done
+		"$@" </dev/null >>"$log" 2>&1 &
+		echo "$!"
+	)
 }

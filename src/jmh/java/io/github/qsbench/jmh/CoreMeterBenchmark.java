@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -53,13 +54,20 @@ public class CoreMeterBenchmark {
 	@Param({ "false", "true" })
 	public boolean timed;
 
+	private QueueServiceCore core;
+
 	private QueueServiceCore service;
 
 	@Setup
 	public void create() {
-		QueueServiceCore core = this.strategy
-			.create(new QueueOptions(Duration.ofDays(1), Eviction.LAZY, InstantSource.system(), true));
-		this.service = this.timed ? new CoreTimedQueueService(core, new SimpleMeterRegistry()) : core;
+		this.core = JmhCores.create(this.strategy,
+				new QueueOptions(Duration.ofDays(1), Eviction.LAZY, InstantSource.system(), true));
+		this.service = this.timed ? new CoreTimedQueueService(this.core, new SimpleMeterRegistry()) : this.core;
+	}
+
+	@TearDown
+	public void close() {
+		JmhCores.close(this.core);
 	}
 
 	/** One message's life: each thread on its own queue, so only the meter is shared. */

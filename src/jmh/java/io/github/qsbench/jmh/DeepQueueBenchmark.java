@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.github.qsbench.core.QueueServiceCore;
@@ -65,14 +66,19 @@ public class DeepQueueBenchmark {
 
 	@Setup(Level.Trial)
 	public void fill() {
-		this.service = this.strategy
-			.create(new QueueOptions(Duration.ofDays(999), this.eviction, InstantSource.system(), true));
+		this.service = JmhCores.create(this.strategy,
+				new QueueOptions(Duration.ofDays(999), this.eviction, InstantSource.system(), true));
 		for (int i = 0; i < this.depth; i++) {
 			this.service.push("deep", "message " + i);
 		}
 		for (int i = 0; i < this.inFlight; i++) {
 			this.service.poll("deep");
 		}
+	}
+
+	@TearDown(Level.Trial)
+	public void close() {
+		JmhCores.close(this.service);
 	}
 
 	/** {@code GET /queues}: every queue with its counts. */

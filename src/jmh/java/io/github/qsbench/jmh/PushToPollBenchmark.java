@@ -51,13 +51,13 @@ public class PushToPollBenchmark {
 
 	@Setup(Level.Iteration)
 	public void newService() {
-		this.service = this.strategy
-			.create(new QueueOptions(Duration.ofDays(999), Eviction.LAZY, InstantSource.system(), false));
+		this.service = JmhCores.create(this.strategy,
+				new QueueOptions(Duration.ofDays(999), Eviction.LAZY, InstantSource.system(), false));
 	}
 
 	@TearDown(Level.Iteration)
 	public void closeService() {
-		this.service.close();
+		JmhCores.close(this.service);
 	}
 
 	/** A writer's own place in the flooded queues. */

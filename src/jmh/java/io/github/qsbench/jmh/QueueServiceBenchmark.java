@@ -57,7 +57,9 @@ import io.github.qsbench.core.strategy.Strategy;
  * </pre> One run by hand, after {@code ./mvnw test-compile}: <pre>
  * java -cp "$CP" org.openjdk.jmh.Main 'QueueServiceBenchmark.Thrpt' -tg 4,1 -prof gc \
  *   -jvmArgs '-Djava.io.tmpdir=target/jmh-tmp -XX:+UseParallelGC' -rf json -rff target/jmh/run.json
- * </pre>
+ * </pre> {@code strategy=REDIS} measures the core on a redis-server, whose port the forks
+ * need in {@code -Dqs.redis.port} (the study script starts one and passes it; see
+ * {@link JmhCores}); each iteration's service gets a namespace of its own, emptied after.
  */
 public abstract class QueueServiceBenchmark {
 
@@ -102,19 +104,23 @@ public abstract class QueueServiceBenchmark {
 
 		@Setup(Level.Iteration)
 		public void newService() {
-			this.service = this.strategy
-				.create(new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
+			this.service = JmhCores.create(this.strategy,
+					new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
 			if (this.completion == CompletionMode.THESIS && (this.idLookup || !(this.service instanceof AbstractQS))) {
+				JmhCores.close(this.service);
 				throw new IllegalArgumentException(
 						"completion=THESIS needs a strategy on AbstractQS and idLookup=false, not " + this.strategy
 								+ " with idLookup=" + this.idLookup);
 			}
 		}
 
-		/** Stops what the service runs of its own, such as a dispatcher thread. */
+		/**
+		 * Stops what the service runs of its own, such as a dispatcher thread; for Redis,
+		 * deletes its keys and closes its connection.
+		 */
 		@TearDown(Level.Iteration)
 		public void closeService() {
-			this.service.close();
+			JmhCores.close(this.service);
 		}
 
 	}

@@ -45,7 +45,9 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 	/**
 	 * The JVM and collector of a run; the collector is the one named on the fork's
 	 * command line, {@code flags} the fork's other VM options (say
-	 * {@code -XX:+UseBiasedLocking}), but for the heap's size and the temporary folder.
+	 * {@code -XX:+UseBiasedLocking}), but for the heap's size, the temporary folder and
+	 * where the Redis strategy's server is ({@code -Dqs.redis.*}), which change no
+	 * measurement of the JVM's.
 	 */
 	record Run(String jdkVersion, String vm, String gc, String flags) implements Comparable<Run> {
 
@@ -119,7 +121,7 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 		Matcher gc = GC_FLAG.matcher(String.join(" ", jvmArgs));
 		String flags = jvmArgs.stream()
 			.filter(a -> !GC_FLAG.matcher(a).matches() && !a.startsWith("-Djava.io.tmpdir=") && !a.startsWith("-Xms")
-					&& !a.startsWith("-Xmx"))
+					&& !a.startsWith("-Xmx") && !a.startsWith("-Dqs.redis."))
 			.collect(Collectors.joining(" "));
 		Run run = new Run(b.path("jdkVersion").asString(),
 				b.path("vmName").asString() + " " + b.path("vmVersion").asString(),

@@ -203,6 +203,14 @@ public final class StudyReport {
 				+ " (the thesis pushed the same message object).");
 		line("- `idLookup=false` is the thesis-faithful setting measured here; the HTTP service runs"
 				+ " `idLookup=true` (an id index, guarded by the strategy). Rerun with `--id-lookup true` to measure it.");
+		if (this.strategies.contains(Strategy.REDIS)) {
+			line("- " + Strategy.REDIS.tableName()
+					+ " (`RedisQS`) is not in-process: every push, poll and completion is"
+					+ " one Lua script on a redis-server on this machine (in memory, over loopback, started by the study"
+					+ " script), so its score is bounded by that round trip and by the server, which runs on the same CPUs"
+					+ " as the benchmark's threads; `-prof gc` counts this JVM's allocation only, and its ids come from"
+					+ " Redis, not the `AtomicLong`. Each iteration's service starts on an empty namespace.");
+		}
 		line("- Java 17/25 instead of Java 8, Linux instead of Windows, " + Runtime.getRuntime().availableProcessors()
 				+ " CPUs instead of 8 hardware threads.");
 		line();
