@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.core.TestCores;
+import io.github.qsbench.redis.LocalRedis;
 import io.github.qsbench.config.StrategyProfiles.InvalidStrategyProfileException;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
@@ -155,8 +157,15 @@ class StrategyProfilesHttpTests {
 			.run("--server.port=0");
 	}
 
+	/**
+	 * Starts the service with those profiles; every start finds the test JVM's own
+	 * redis-server, which only the redis strategy uses.
+	 */
 	private static ConfigurableApplicationContext start(String... profiles) {
-		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles(profiles).run("--server.port=0");
+		LocalRedis redis = LocalRedis.shared();
+		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles(profiles)
+			.run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
+					"--spring.data.redis.port=" + redis.port(), "--qs.redis.namespace=" + TestCores.newNamespace());
 	}
 
 	private static HttpClientSupport client(ConfigurableApplicationContext context) {
