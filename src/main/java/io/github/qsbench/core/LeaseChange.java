@@ -21,7 +21,7 @@ public enum LeaseChange {
 	STALE_LEASE;
 
 	/** The change's answer when a completion's table gave {@code verdict}. */
-	static LeaseChange of(Completion verdict) {
+	public static LeaseChange of(Completion verdict) {
 		return switch (verdict) {
 			case COMPLETED -> CHANGED;
 			case NOT_FOUND -> NOT_FOUND;

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
@@ -76,6 +77,12 @@ public final class RedisQS implements QueueServiceCore {
 	private static final Script STATS = new Script("stats", ReturnType.MULTI);
 
 	private static final Script PEEK = new Script("peek", ReturnType.MULTI);
+
+	/**
+	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
+	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
+	 */
+	private static final String[] QUEUE_KEYS = { "ready", "leased", "delayed", "bodies", "deliveries" };
 
 	private static final byte[] COMPLETE_OPERATION = ascii("complete");
 
@@ -162,7 +169,7 @@ public final class RedisQS implements QueueServiceCore {
 		for (int i = 0; i < bodies.size(); i++) {
 			args[6 + i] = bodies.get(i);
 		}
-		List<?> answer = run(PUSH, pushKeys(queue), args);
+		List<?> answer = run(PUSH, keys(queue, this.ids, this.registry), args);
 		first = (Long) answer.get(0);
 		if ((Long) answer.get(1) == 1) {
 			redis(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
@@ -192,7 +199,7 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private List<Lease> leaseMessages(String queue, int max, long leaseMillis) {
-		List<?> answer = run(LEASE, queueKeys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
+		List<?> answer = run(LEASE, keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
 		List<Lease> leases = new ArrayList<>(answer.size() / 3);
 		for (int i = 0; i < answer.size(); i += 3) {
 			int delivery = ((Long) answer.get(i + 1)).intValue();
@@ -216,12 +223,7 @@ public final class RedisQS implements QueueServiceCore {
 	@Override
 	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
 		requireIdLookup();
-		return switch (decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis)) {
-			case COMPLETED -> LeaseChange.CHANGED;
-			case NOT_FOUND -> LeaseChange.NOT_FOUND;
-			case NOT_DELIVERED -> LeaseChange.NOT_DELIVERED;
-			case STALE_LEASE -> LeaseChange.STALE_LEASE;
-		};
+		return LeaseChange.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 	}
 
 	@Override
@@ -233,7 +235,7 @@ public final class RedisQS implements QueueServiceCore {
 	/** One run of the completion script, which decides as {@code Completion.decide}. */
 	private Completion decide(String queue, long id, int delivery, byte[] operation, long leaseMillis) {
 		byte[] name = ascii(queue);
-		List<?> answer = run(COMPLETE, removalKeys(queue), ascii(id), ascii(delivery), operation, ascii(now()),
+		List<?> answer = run(COMPLETE, keys(queue, this.registry), ascii(id), ascii(delivery), operation, ascii(now()),
 				ascii(leaseMillis), name);
 		if ((Long) answer.get(1) == 1) {
 			unregisterIfEmpty(queue, name);
@@ -256,8 +258,7 @@ public final class RedisQS implements QueueServiceCore {
 	@Override
 	public boolean endDelay(String queue, long id) {
 		requireIdLookup();
-		Keys keys = new Keys(queue);
-		return (Long) run(END_DELAY, List.of(keys.ready(), keys.delayed()), ascii(id), ascii(queue), this.channel) == 1;
+		return (Long) run(END_DELAY, keys(queue), ascii(id), ascii(queue), this.channel) == 1;
 	}
 
 	@Override
@@ -289,7 +290,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public List<Peeked> peek(String queue, int max) {
-		List<?> answer = run(PEEK, queueKeys(queue), ascii(now()), ascii(max));
+		List<?> answer = run(PEEK, keys(queue), ascii(now()), ascii(max));
 		List<Peeked> seen = new ArrayList<>(answer.size() / 4);
 		for (int i = 0; i < answer.size(); i += 4) {
 			int deliveries = ((Long) answer.get(i + 2)).intValue();
@@ -373,8 +374,7 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private Counts stats(String queue) {
-		Keys keys = new Keys(queue);
-		List<?> answer = run(STATS, List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies()), ascii(now()));
+		List<?> answer = run(STATS, keys(queue), ascii(now()));
 		return new Counts(((Long) answer.get(0)).intValue(), ((Long) answer.get(1)).intValue(),
 				((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
 	}
@@ -441,22 +441,21 @@ public final class RedisQS implements QueueServiceCore {
 		return false;
 	}
 
-	private List<byte[]> queueKeys(String queue) {
-		Keys keys = new Keys(queue);
-		return List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries());
-	}
-
-	private List<byte[]> pushKeys(String queue) {
-		Keys keys = new Keys(queue);
-		return this.cluster ? List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries())
-				: List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries(), this.ids,
-						this.registry);
-	}
-
-	private List<byte[]> removalKeys(String queue) {
-		Keys keys = new Keys(queue);
-		return this.cluster ? List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries())
-				: List.of(keys.ready(), keys.leased(), keys.delayed(), keys.bodies(), keys.deliveries(), this.registry);
+	/**
+	 * The queue's keys, the same five for every script (its name in braces, the hash tag
+	 * that puts them on one slot, after the namespace), then {@code shared} keys outside
+	 * the queue's slot where a script may reach them: not on a cluster.
+	 */
+	private List<byte[]> keys(String queue, byte[]... shared) {
+		String prefix = this.namespace + "{" + queue + "}:";
+		List<byte[]> keys = new ArrayList<>(QUEUE_KEYS.length + shared.length);
+		for (String key : QUEUE_KEYS) {
+			keys.add(ascii(prefix + key));
+		}
+		if (!this.cluster) {
+			Collections.addAll(keys, shared);
+		}
+		return keys;
 	}
 
 	private long now() {
@@ -509,40 +508,6 @@ public final class RedisQS implements QueueServiceCore {
 
 	private static byte[] ascii(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
-	/**
-	 * A queue's keys: its name in braces (the hash tag that puts them on one slot) after
-	 * the namespace.
-	 */
-	private final class Keys {
-
-		private final String prefix;
-
-		Keys(String queue) {
-			this.prefix = RedisQS.this.namespace + "{" + queue + "}:";
-		}
-
-		byte[] ready() {
-			return ascii(this.prefix + "ready");
-		}
-
-		byte[] leased() {
-			return ascii(this.prefix + "leased");
-		}
-
-		byte[] delayed() {
-			return ascii(this.prefix + "delayed");
-		}
-
-		byte[] bodies() {
-			return ascii(this.prefix + "bodies");
-		}
-
-		byte[] deliveries() {
-			return ascii(this.prefix + "deliveries");
-		}
-
 	}
 
 	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {

@@ -1,8 +1,8 @@
 -- Makes a delayed message ready now, at the tail of the ready list.
--- KEYS: ready, delayed
+-- KEYS: ready, leased, delayed, bodies, deliveries
 -- ARGV: id, queue, channel
 -- Returns 1 if it was delayed (not delivered, not gone), else 0.
-if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then
+if redis.call('ZREM', KEYS[3], ARGV[1]) == 0 then
   return 0
 end
 if redis.call('RPUSH', KEYS[1], ARGV[1]) == 1 then

@@ -1,7 +1,7 @@
 -- A queue's counts at one moment. Ready: the ready list and delayed messages now due; in
 -- flight: every delivered message not completed (a lapsed lease counts until it is
 -- delivered again); delayed: those not yet due.
--- KEYS: ready, leased, delayed, bodies
+-- KEYS: ready, leased, delayed, bodies, deliveries
 -- ARGV: now
 -- Returns {ready, inFlight, delayed, held, lapsed}
 local now = tonumber(ARGV[1])
