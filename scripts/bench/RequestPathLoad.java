@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -50,7 +52,10 @@ import java.util.concurrent.atomic.LongAdder;
  * exactly the message delivered and answers 1, or the completion is an error.
  *
  * <p>
- * In {@code queue}, {@code sqs}, {@code beanstalk} and {@code redis} mode, every push and
+ * In every mode but {@code noop}, producers wait while {@code --backlog} messages (1,000 by
+ * default, 0 for no bound) are pushed and not yet completed, so that a window's pushes
+ * match its completions and CPU per cycle is what a message costs (see {@link #backlog}).
+ * Every push and
  * every completion is also counted outside the window, and after the drain {@code lost} is
  * what was pushed and never completed: 0 unless the server lost messages (or still held
  * some when the drain gave up). {@code cyclesPerSecond} is completions per second in the
@@ -119,6 +124,19 @@ public class RequestPathLoad {
 
 	static int queues = 8;
 
+	/**
+	 * At most this many messages pushed and not yet completed (0: no bound). A producer
+	 * needs only one request per message and a consumer two, so unbounded producers outrun
+	 * the consumers, the backlog grows through the window, and the server's CPU spent on
+	 * pushes not completed in it is charged to the messages that were: CPU per cycle then
+	 * measures how far the producers ran ahead (which depends on how the threads are
+	 * scheduled), not what a message costs. Bounded, a window's pushes and completions
+	 * differ by at most this.
+	 */
+	static int backlog = 1000;
+
+	static Semaphore admissions;
+
 	static String prefix = "lean-" + Long.toString(System.currentTimeMillis(), 36);
 
 	public static void main(String[] args) throws Exception {
@@ -145,12 +163,14 @@ public class RequestPathLoad {
 				case "--warmup" -> warmup = Double.parseDouble(value);
 				case "--bytes" -> bytes = Integer.parseInt(value);
 				case "--queues" -> queues = Integer.parseInt(value);
+				case "--backlog" -> backlog = Integer.parseInt(value);
 				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
 					.toArray();
 				default -> throw new IllegalArgumentException("unknown option " + args[i]);
 			}
 		}
 		port = ports[0];
+		admissions = (backlog > 0) ? new Semaphore(backlog) : null;
 		if (ports.length > 1 && !mode.equals("queue") && !mode.equals("sqs") && !mode.equals("noop")) {
 			throw new IllegalArgumentException("a list of ports is for the HTTP modes (queue, sqs, noop)");
 		}
@@ -253,12 +273,12 @@ public class RequestPathLoad {
 		}
 		double cpuMs = (pid > 0) ? userMs + systemMs : -1;
 		System.out.printf(
-				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
+				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"backlog\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
 						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d%s}%n",
-				mode, producers, consumers, window, requests, requests / window, pushes.sum(), polls.sum(),
+				mode, producers, consumers, backlog, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
 				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
@@ -316,7 +336,7 @@ public class RequestPathLoad {
 		return prefix + "-" + Math.floorMod(index, queues);
 	}
 
-	static void produce(int first, byte[] body, int port) throws IOException {
+	static void produce(int first, byte[] body, int port) throws IOException, InterruptedException {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
@@ -328,7 +348,7 @@ public class RequestPathLoad {
 			System.arraycopy(head, 0, requests[q], 0, head.length);
 			System.arraycopy(body, 0, requests[q], head.length, body.length);
 		}
-		for (long n = first; producing.get() && !stop.get(); n++) {
+		for (long n = first; admitted(); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
 			pushed(status, 201, connection);
 		}
@@ -389,24 +409,59 @@ public class RequestPathLoad {
 		return empty;
 	}
 
+	/**
+	 * Waits until the backlog has room for one more message.
+	 * @return {@code false} when the producers are to stop instead
+	 */
+	static boolean admitted() throws InterruptedException {
+		while (producing.get() && !stop.get()) {
+			if (admissions == null || admissions.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	static void pushed(int status, int expected, Connection connection) {
-		counted("push", status, expected, connection, pushedTotal, pushes);
+		if (status != expected) {
+			error("push", status, connection);
+			pushRefused();
+			return;
+		}
+		pushedOne();
 	}
 
 	static void completed(int status, int expected, Connection connection) {
-		counted("complete", status, expected, connection, completedTotal, completes);
-	}
-
-	/** A push or completion answered: counted in all, and in the window if it is open. */
-	static void counted(String what, int status, int expected, Connection connection, LongAdder total,
-			LongAdder window) {
 		if (status != expected) {
-			error(what, status, connection);
+			error("complete", status, connection);
 			return;
 		}
-		total.increment();
+		completedOne();
+	}
+
+	/** A push answered: counted in all, and in the window if it is open. */
+	static void pushedOne() {
+		pushedTotal.increment();
 		if (inWindow.get()) {
-			window.increment();
+			pushes.increment();
+		}
+	}
+
+	/** A push not taken: its room in the backlog is free again. */
+	static void pushRefused() {
+		if (admissions != null) {
+			admissions.release();
+		}
+	}
+
+	/** A completion answered: counted, and its message's room in the backlog freed. */
+	static void completedOne() {
+		completedTotal.increment();
+		if (inWindow.get()) {
+			completes.increment();
+		}
+		if (admissions != null) {
+			admissions.release();
 		}
 	}
 
@@ -438,14 +493,14 @@ public class RequestPathLoad {
 		return urls;
 	}
 
-	static void produceSqs(int first, String[] urls, String body, int port) throws IOException {
+	static void produceSqs(int first, String[] urls, String body, int port) throws IOException, InterruptedException {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
 			requests[q] = sqsRequest("SendMessage",
 					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}", port);
 		}
-		for (long n = first; producing.get() && !stop.get(); n++) {
+		for (long n = first; admitted(); n++) {
 			pushed(connection.exchange(requests[(int) (n % queues)]), 200, connection);
 		}
 		connection.close();
@@ -547,7 +602,7 @@ public class RequestPathLoad {
 			this.in = new BufferedInputStream(this.socket.getInputStream(), 65536);
 		}
 
-		static void produce(int first, byte[] body) throws IOException {
+		static void produce(int first, byte[] body) throws IOException, InterruptedException {
 			Beanstalk connection = new Beanstalk();
 			byte[][] requests = new byte[queues][];
 			for (int q = 0; q < queues; q++) {
@@ -559,17 +614,15 @@ public class RequestPathLoad {
 				requests[q][head.length + body.length] = '\r';
 				requests[q][head.length + body.length + 1] = '\n';
 			}
-			for (long n = first; producing.get() && !stop.get(); n++) {
+			for (long n = first; admitted(); n++) {
 				String using = connection.send(requests[(int) (n % queues)]);
 				String inserted = connection.readLine();
 				if (!using.startsWith("USING ") || inserted == null || !inserted.startsWith("INSERTED ")) {
 					connection.error("put", using + " / " + inserted);
+					pushRefused();
 				}
 				else {
-					pushedTotal.increment();
-					if (inWindow.get()) {
-						pushes.increment();
-					}
+					pushedOne();
 				}
 			}
 			connection.socket.close();
@@ -611,10 +664,7 @@ public class RequestPathLoad {
 					connection.error("delete", deleted);
 				}
 				else {
-					completedTotal.increment();
-					if (inWindow.get()) {
-						completes.increment();
-					}
+					completedOne();
 				}
 			}
 			connection.socket.close();
@@ -686,7 +736,7 @@ public class RequestPathLoad {
 			return queue(q) + ":inflight";
 		}
 
-		static void produce(int first, int bytes) throws IOException {
+		static void produce(int first, int bytes) throws IOException, InterruptedException {
 			Redis connection = new Redis();
 			byte[][] heads = new byte[queues][];
 			for (int q = 0; q < queues; q++) {
@@ -697,7 +747,7 @@ public class RequestPathLoad {
 			body[bytes] = '\r';
 			body[bytes + 1] = '\n';
 			digits(body, bytes - STAMP, 4, first);
-			for (long n = first; producing.get() && !stop.get(); n++) {
+			for (long n = first; admitted(); n++) {
 				digits(body, bytes - 16, 16, n);
 				connection.out.write(heads[(int) (n % queues)]);
 				connection.out.write(body);
@@ -705,12 +755,10 @@ public class RequestPathLoad {
 				String answer = connection.reply();
 				if (answer.charAt(0) != ':') {
 					connection.error("LPUSH", answer);
+					pushRefused();
 				}
 				else {
-					pushedTotal.increment();
-					if (inWindow.get()) {
-						pushes.increment();
-					}
+					pushedOne();
 				}
 			}
 			connection.socket.close();
@@ -758,10 +806,7 @@ public class RequestPathLoad {
 					connection.error("LREM", removed);
 				}
 				else {
-					completedTotal.increment();
-					if (inWindow.get()) {
-						completes.increment();
-					}
+					completedOne();
 				}
 			}
 			connection.socket.close();

@@ -27,6 +27,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
+# shellcheck source=../lib/load-client.sh
+source "$ROOT/scripts/lib/load-client.sh"
 CLIENTS="${CLIENTS:-4 16}"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-10}"
@@ -43,9 +45,7 @@ command -v "$BEANSTALKD" >/dev/null || {
 	exit 2
 }
 
-mkdir -p "$OUT/classes"
-javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
-CLIENT=(java -XX:+UseSerialGC -Xmx256m -Xss256k -cp "$OUT/classes" RequestPathLoad)
+load_client "$OUT"
 
 BEANSTALKD_PID=""
 cleanup() {
@@ -69,7 +69,7 @@ for _ in $(seq 1 50); do
 done
 echo "service vs beanstalkd: service ${PROFILE:-default strategy} ($("${SERVICE_JAVA:-java}" -version 2>&1 | head -1);" \
 	"-Xmx$HEAP $*) at $PORT, $("$BEANSTALKD" -v 2>&1 | head -1) at $BEANSTALKD_PORT | clients $CLIENTS," \
-	"rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
+	"rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | backlog ${BACKLOG:-1000} | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PIDS" --seconds "$WARMUP" >/dev/null
 "${CLIENT[@]}" --port "$BEANSTALKD_PORT" --pid "$BEANSTALKD_PID" --mode beanstalk --seconds "$WARMUP" >/dev/null

@@ -35,6 +35,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
+# shellcheck source=../lib/load-client.sh
+source "$ROOT/scripts/lib/load-client.sh"
 CLIENTS="${CLIENTS:-2 4 16 64 256}"
 STRATEGIES="${STRATEGIES:-concurrent-atomic}"
 RUNTIMES="${RUNTIMES:-17-platform 25-platform 25-virtual}"
@@ -53,9 +55,8 @@ export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-240}"
 OUT="${OUT:-$ROOT/target/client-curve/$(date -u +%Y%m%dT%H%M%SZ)}"
 [[ $# -gt 0 ]] || { echo "usage: $0 'label=path/to.jar [service args]' ..." >&2; exit 2; }
 
-mkdir -p "$OUT/classes" "$OUT/jfr"
-javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
-CLIENT=(java -XX:+UseSerialGC -Xmx256m -Xss256k -cp "$OUT/classes" RequestPathLoad)
+mkdir -p "$OUT/jfr"
+load_client "$OUT"
 PERF_EVENTS="task-clock,context-switches,cpu-migrations"
 if [[ -n "$PERF" ]] && perf stat -e 'syscalls:sys_enter_futex,raw_syscalls:sys_enter' true >/dev/null 2>&1; then
 	PERF_EVENTS="$PERF_EVENTS,syscalls:sys_enter_futex,raw_syscalls:sys_enter"
@@ -74,7 +75,7 @@ reversed() { # words, last first
 }
 
 echo "client curve: $* | clients $CLIENTS | strategies $STRATEGIES | runtimes $RUNTIMES | rounds $ROUNDS," \
-	"${SETTLE}+${DURATION}s windows | heap $HEAP | client $(java -version 2>&1 | head -1) | output $OUT"
+	"${SETTLE}+${DURATION}s windows | backlog ${BACKLOG:-1000} | heap $HEAP | client $(java -version 2>&1 | head -1) | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$OUT/setup.txt"
 printf '%-5s %-18s %-11s %-6s %5s %10s %10s %9s %8s %6s\n' round strategy runtime jar n cycles/s "us/cycle" "cs/cycle" "load" errors
 : >"$OUT/results.jsonl"
@@ -136,7 +137,8 @@ for round in $(seq 1 "$ROUNDS"); do
 							r = json.load(open(os.path.join(out, cell + ".json")))
 							row = dict(round=int(rnd), strategy=strategy, runtime=runtime, jar=label, clients=int(n), load=float(load),
 							           cycles=r["cyclesPerSecond"], us=r["cpuUsPerCycle"], user=r["serverUserMs"], sys=r["serverSystemMs"],
-							           completes=r["completes"], requests=r["requests"], empty=r["emptyPolls"], errors=r["errors"])
+							           completes=r["completes"], requests=r["requests"], pushes=r["pushes"], empty=r["emptyPolls"],
+							           backlog=r["backlog"], errors=r["errors"])
 							perf = os.path.join(out, cell + ".perf")
 							if os.path.exists(perf):
 							    for line in open(perf):

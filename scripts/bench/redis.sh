@@ -42,6 +42,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
+# shellcheck source=../lib/load-client.sh
+source "$ROOT/scripts/lib/load-client.sh"
 CLIENTS="${CLIENTS:-4+4}"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-10}"
@@ -79,9 +81,7 @@ if [[ -z "${SERVICE_JAR:-}" ]]; then
 		(cd "$ROOT" && ./mvnw -B -q -DskipTests package)
 	fi
 fi
-mkdir -p "$OUT/classes"
-javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
-CLIENT=(java -XX:+UseSerialGC -Xmx256m -Xss256k -cp "$OUT/classes" RequestPathLoad)
+load_client "$OUT"
 
 REDIS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/qs-redis.XXXXXX")"
 REDIS_PIDS=()

@@ -28,6 +28,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh" # start_shared_redis, for PROFILE=redis
+# shellcheck source=../lib/load-client.sh
+source "$ROOT/scripts/lib/load-client.sh"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-15}"
 WARMUP="${WARMUP:-15}"
@@ -40,9 +42,7 @@ JFR="${JFR:-}"
 OUT="${OUT:-$ROOT/target/request-path/$(date -u +%Y%m%dT%H%M%SZ)}"
 [[ $# -gt 0 ]] || { echo "usage: $0 'label=path/to.jar [service args]' ..." >&2; exit 2; }
 
-mkdir -p "$OUT/classes"
-javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
-CLIENT=(java -XX:+UseSerialGC -Xmx128m -cp "$OUT/classes" RequestPathLoad)
+load_client "$OUT"
 
 SERVICE_PID=""
 cleanup() {

@@ -23,6 +23,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
+# shellcheck source=../lib/load-client.sh
+source "$ROOT/scripts/lib/load-client.sh"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-20}"
 WARMUP="${WARMUP:-10}"
@@ -34,7 +36,6 @@ OUT="${OUT:-$ROOT/target/sqs-vs-elasticmq/$(date -u +%Y%m%dT%H%M%SZ)}"
 export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-180}"
 ELASTICMQ="$ROOT/target/elasticmq"
 
-mkdir -p "$OUT/classes"
 if [[ -z "${SERVICE_JAR:-}" ]] && ! compgen -G "$ROOT/target/queue-service-*.jar" >/dev/null; then
 	(cd "$ROOT" && ./mvnw -q -DskipTests package)
 fi
@@ -42,9 +43,8 @@ if ! compgen -G "$ELASTICMQ/elasticmq-server_*.jar" >/dev/null; then
 	(cd "$ROOT" && ./mvnw -q -f scripts/bench/elasticmq/pom.xml dependency:copy-dependencies \
 		-DoutputDirectory="$ELASTICMQ")
 fi
-javac -d "$OUT/classes" "$ROOT/scripts/bench/RequestPathLoad.java"
-CLIENT=(java -XX:+UseSerialGC -Xmx128m -cp "$OUT/classes" RequestPathLoad --producers "$PRODUCERS"
-	--consumers "$CONSUMERS")
+load_client "$OUT"
+CLIENT+=(--producers "$PRODUCERS" --consumers "$CONSUMERS")
 
 EMQ_PID=""
 stop_elasticmq() {
