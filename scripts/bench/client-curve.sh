@@ -27,7 +27,10 @@
 # JFR profile (settings=profile) of their window into OUT/jfr/, from a recording started with the
 # service (see docs/request-path-profile.md for why). PERF=1: `perf stat` of the service process in
 # each window (context switches, CPU migrations; syscalls and futex calls where tracepoints allow),
-# per cycle in the table.
+# per cycle in the table. PERF=record: that and `perf record -g` of the service in each window into
+# OUT/CELL.perf.data, with the JIT's symbols in /tmp/perf-PID.map (jcmd Compiler.perfmap) for
+#   perf report -i OUT/CELL.perf.data --no-children --sort dso   (kernel, JIT code, libjvm: where
+# the CPU goes outside Java too, which JFR's sampler does not see).
 # Environment: CLIENTS ("2 4 16 64 256"), STRATEGIES (concurrent-atomic), RUNTIMES (all three),
 # ROUNDS (2), DURATION (5), SETTLE (2), WARMUP (10), HEAP (512m), LOCK, JFR, PERF, OUT.
 set -euo pipefail
@@ -116,7 +119,7 @@ for round in $(seq 1 "$ROUNDS"); do
 						jcmd "$SERVICE_PID" GC.run >/dev/null
 						cell="$label-$strategy-$runtime-$n-$round"
 						beside=()
-						if [[ -n "$profiled" ]] && [[ "$n" == 4 || "$n" == 16 ]]; then
+						if [[ -n "$profiled" ]]; then
 							(sleep "$SETTLE" && jcmd "$SERVICE_PID" JFR.start name="$cell" settings=profile \
 								duration="${DURATION}s" filename="$OUT/jfr/$cell.jfr" >/dev/null) &
 							beside+=($!)
@@ -124,6 +127,11 @@ for round in $(seq 1 "$ROUNDS"); do
 						if [[ -n "$PERF" ]]; then
 							(sleep "$SETTLE" && exec perf stat -x, -e "$PERF_EVENTS" -p "$SERVICE_PID" \
 								-o "$OUT/$cell.perf" -- sleep "$DURATION") &
+							beside+=($!)
+						fi
+						if [[ "$PERF" == record ]]; then
+							(sleep "$SETTLE" && exec perf record -q -F 499 -g -p "$SERVICE_PID" \
+								-o "$OUT/$cell.perf.data" -- sleep "$DURATION" 2>/dev/null) &
 							beside+=($!)
 						fi
 						load="$(cut -d' ' -f1 /proc/loadavg)"
@@ -151,6 +159,7 @@ for round in $(seq 1 "$ROUNDS"); do
 							      f"{(f'{cs:.2f}' if cs is not None else '-'):>9} {load:>8} {row['errors']:6}")
 						EOF
 					done
+					[[ "$PERF" == record ]] && jcmd "$SERVICE_PID" Compiler.perfmap >/dev/null
 					stop_service
 				)
 			done
