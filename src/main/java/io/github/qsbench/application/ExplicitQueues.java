@@ -5,12 +5,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.QueueServiceCore;
-
-import org.springframework.stereotype.Component;
+import io.github.qsbench.core.CapacityExceededException;
 
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
@@ -19,147 +15,114 @@ import org.springframework.stereotype.Component;
  * is removed by the core when it empties, and keeps default settings. Only names and
  * settings are kept here, above the core: the messages live in the core's queue of the
  * same name, which comes and goes with them, so no strategy changes. A name goes when its
- * queue is deleted ({@link QueueOperations#deleteQueue}); at most
- * {@code qs.limits.max-queues} names are kept (read from the core's caps once, at
- * start-up: the core is called for nothing else here).
+ * queue is deleted ({@link QueueOperations#deleteQueue}).
  *
  * <p>
- * Thread safe: one concurrent map; a name is added at most once, and the count may
- * overshoot the cap by the number of racing creators, which is harmless.
+ * Where they live follows the core: in this instance's memory for the in-process
+ * strategies ({@link InMemoryExplicitQueues}), in Redis for the redis strategy
+ * ({@link RedisExplicitQueues}), so that every instance on one Redis serves the same
+ * queues with the same settings. {@link #own} is read on every push and lease: both
+ * answer it from a map in memory.
  */
-@Component
-public class ExplicitQueues {
-
-	/** The settings of an explicit queue that has none of its own. */
-	private static final Own NONE = new Own(null, null, null, null);
-
-	private final Map<String, Own> queues = new ConcurrentHashMap<>();
-
-	private final int maxQueues;
-
-	public ExplicitQueues(QueueServiceCore service) {
-		this.maxQueues = service.capacity()
-			.map(Capacity::limits)
-			.map(Capacity.Limits::maxQueues)
-			.orElse(Integer.MAX_VALUE);
-	}
+public interface ExplicitQueues {
 
 	/**
-	 * Records the queue as created explicitly, without a dead-letter policy if it is new.
-	 * @return {@code false} if it was not, because {@code qs.limits.max-queues} names are
-	 * kept already
+	 * What the queue has of its own, {@code null} if it was not created explicitly (its
+	 * settings are the service's).
 	 */
-	public boolean create(String queue) {
-		if (this.queues.containsKey(queue)) {
-			return true;
-		}
-		if (this.queues.size() >= this.maxQueues) {
-			return false;
-		}
-		this.queues.putIfAbsent(queue, NONE);
-		return true;
-	}
+	Own own(String queue);
 
 	/**
-	 * Sets (or, with {@code null}, removes) the dead-letter policy of an explicit queue.
+	 * Creates the queue explicitly if it was not, then applies {@code change} to its
+	 * settings.
+	 * @return whether this call created it
+	 * @throws CapacityExceededException if it was not created and no more may be
 	 */
-	void deadLetters(String queue, DeadLetterPolicy policy) {
-		this.queues.computeIfPresent(queue,
-				(name, own) -> new Own(policy, own.leaseSeconds, own.delaySeconds, own.retentionSeconds));
+	boolean configure(String queue, QueueSettings.Change change);
+
+	/**
+	 * Forgets the queue and its settings.
+	 * @return whether it was created explicitly
+	 */
+	boolean remove(String queue);
+
+	/** The names, in no order: a copy. */
+	Set<String> names();
+
+	default boolean contains(String queue) {
+		return own(queue) != null;
 	}
 
 	/** The queue's dead-letter policy, {@code null} if it has none. */
-	public DeadLetterPolicy deadLetters(String queue) {
-		Own own = this.queues.get(queue);
-		return (own != null) ? own.deadLetters : null;
-	}
-
-	/** Sets (or, with {@code null}, removes) the lease of an explicit queue. */
-	void leaseSeconds(String queue, Long leaseSeconds) {
-		this.queues.computeIfPresent(queue,
-				(name, own) -> new Own(own.deadLetters, leaseSeconds, own.delaySeconds, own.retentionSeconds));
+	default DeadLetterPolicy deadLetters(String queue) {
+		Own own = own(queue);
+		return (own != null) ? own.deadLetters() : null;
 	}
 
 	/**
 	 * The queue's own lease, {@code null} if it has none (it leases for the service's).
 	 */
-	public Long leaseSeconds(String queue) {
-		Own own = this.queues.get(queue);
-		return (own != null) ? own.leaseSeconds : null;
-	}
-
-	/** Sets (or, with {@code null}, removes) the delay of an explicit queue. */
-	void delaySeconds(String queue, Integer delaySeconds) {
-		this.queues.computeIfPresent(queue,
-				(name, own) -> new Own(own.deadLetters, own.leaseSeconds, delaySeconds, own.retentionSeconds));
+	default Long leaseSeconds(String queue) {
+		Own own = own(queue);
+		return (own != null) ? own.leaseSeconds() : null;
 	}
 
 	/** The queue's own delay, {@code null} if it has none (no delay). */
-	public Integer delaySeconds(String queue) {
-		Own own = this.queues.get(queue);
-		return (own != null) ? own.delaySeconds : null;
-	}
-
-	/** Sets (or, with {@code null}, removes) the retention of an explicit queue. */
-	void retentionSeconds(String queue, Integer retentionSeconds) {
-		this.queues.computeIfPresent(queue,
-				(name, own) -> new Own(own.deadLetters, own.leaseSeconds, own.delaySeconds, retentionSeconds));
+	default Integer delaySeconds(String queue) {
+		Own own = own(queue);
+		return (own != null) ? own.delaySeconds() : null;
 	}
 
 	/**
 	 * The queue's retention, {@code null} if it has none (messages stay until completed).
 	 */
-	public Integer retentionSeconds(String queue) {
-		Own own = this.queues.get(queue);
-		return (own != null) ? own.retentionSeconds : null;
+	default Integer retentionSeconds(String queue) {
+		Own own = own(queue);
+		return (own != null) ? own.retentionSeconds() : null;
 	}
 
 	/** The queues that have a retention, with it. */
-	Map<String, Integer> retentions() {
+	default Map<String, Integer> retentions() {
 		Map<String, Integer> retentions = new HashMap<>();
-		this.queues.forEach((name, own) -> {
-			if (own.retentionSeconds != null) {
-				retentions.put(name, own.retentionSeconds);
+		for (String name : names()) {
+			Integer retention = retentionSeconds(name);
+			if (retention != null) {
+				retentions.put(name, retention);
 			}
-		});
+		}
 		return retentions;
 	}
 
 	/** The queues whose dead-letter queue is {@code queue}, by name. */
-	public SortedSet<String> sources(String queue) {
+	default SortedSet<String> sources(String queue) {
 		SortedSet<String> sources = new TreeSet<>();
-		this.queues.forEach((name, own) -> {
-			if (own.deadLetters != null && own.deadLetters.queue().equals(queue)) {
+		for (String name : names()) {
+			DeadLetterPolicy policy = deadLetters(name);
+			if (policy != null && policy.queue().equals(queue)) {
 				sources.add(name);
 			}
-		});
+		}
 		return sources;
 	}
 
-	/**
-	 * @return whether it was created explicitly
-	 */
-	public boolean remove(String queue) {
-		return this.queues.remove(queue) != null;
-	}
-
-	public boolean contains(String queue) {
-		return this.queues.containsKey(queue);
-	}
-
-	/** The names, in no order: a copy. */
-	public Set<String> names() {
-		return Set.copyOf(this.queues.keySet());
-	}
-
-	/** The cap on names, {@code qs.limits.max-queues}. */
-	public int maxQueues() {
-		return this.maxQueues;
-	}
-
 	/** What an explicit queue has of its own; {@code null}: the service's. */
-	private record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds,
-			Integer retentionSeconds) {
+	record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds) {
+
+		/** The settings of an explicit queue that has none of its own. */
+		public static final Own NONE = new Own(null, null, null, null);
+
+		/**
+		 * These settings with {@code change} applied: what it leaves {@code null} stays,
+		 * {@link QueueSettings.Change#REMOVE} removes the dead-letter policy.
+		 */
+		public Own with(QueueSettings.Change change) {
+			DeadLetterPolicy policy = (change.deadLetters() == null) ? this.deadLetters
+					: (change.deadLetters() == QueueSettings.Change.REMOVE) ? null : change.deadLetters();
+			return new Own(policy, (change.leaseSeconds() != null) ? change.leaseSeconds() : this.leaseSeconds,
+					(change.delaySeconds() != null) ? change.delaySeconds() : this.delaySeconds,
+					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds);
+		}
+
 	}
 
 }

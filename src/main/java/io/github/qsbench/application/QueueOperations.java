@@ -13,7 +13,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.config.QueueServiceProperties;
-import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -464,10 +463,12 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 */
 	public QueueSettings settings(String queue) {
 		checkQueueName(queue);
-		Long lease = this.explicit.leaseSeconds(queue);
-		Integer delay = this.explicit.delaySeconds(queue);
-		return new QueueSettings((lease != null) ? lease : this.leaseSeconds, (delay != null) ? delay : 0,
-				this.explicit.retentionSeconds(queue), this.explicit.deadLetters(queue));
+		ExplicitQueues.Own own = this.explicit.own(queue);
+		if (own == null) {
+			own = ExplicitQueues.Own.NONE;
+		}
+		return new QueueSettings((own.leaseSeconds() != null) ? own.leaseSeconds() : this.leaseSeconds,
+				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters());
 	}
 
 	/**
@@ -477,6 +478,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @return whether this call created it
 	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
 	 * a dead-letter queue that does not exist, or is the queue itself
+	 * @throws CapacityExceededException if it did not exist and no more queues may be
+	 * created ({@code qs.limits.max-queues}, in-process strategies)
 	 */
 	public boolean configure(String queue, QueueSettings.Change change) {
 		checkQueueName(queue);
@@ -502,23 +505,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 						+ "' does not exist: create it first (PUT /queues/" + policy.queue() + ").");
 			}
 		}
-		boolean created = !this.explicit.contains(queue);
-		if (!this.explicit.create(queue)) {
-			throw new CapacityExceededException(Capacity.Limit.QUEUES, this.explicit.maxQueues());
-		}
-		if (policy != null) {
-			this.explicit.deadLetters(queue, (policy == QueueSettings.Change.REMOVE) ? null : policy);
-		}
-		if (change.leaseSeconds() != null) {
-			this.explicit.leaseSeconds(queue, change.leaseSeconds());
-		}
-		if (change.delaySeconds() != null) {
-			this.explicit.delaySeconds(queue, change.delaySeconds());
-		}
-		if (change.retentionSeconds() != null) {
-			this.explicit.retentionSeconds(queue, change.retentionSeconds());
-		}
-		return created;
+		return this.explicit.configure(queue, change);
 	}
 
 	/** The queues whose dead-letter queue this is, by name. */

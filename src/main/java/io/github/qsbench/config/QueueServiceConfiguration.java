@@ -3,6 +3,8 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 import java.util.Map;
 
+import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.InMemoryExplicitQueues;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.redis.RedisQS;
@@ -63,6 +65,12 @@ class QueueServiceConfiguration {
 			InstantSource clock) {
 		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
 		return new RedisQS(properties.toOptions(clock), connections, cluster, properties.redis().namespace());
+	}
+
+	/** Where queues created explicitly and their own settings are kept. */
+	@Bean
+	ExplicitQueues explicitQueues(QueueServiceCore service) {
+		return new InMemoryExplicitQueues(service);
 	}
 
 	@Bean

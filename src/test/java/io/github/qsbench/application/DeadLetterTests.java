@@ -83,7 +83,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueOperations operations = new QueueOperations(capped, new QueueMetrics(registry, capped),
-				new CoreTimeProperties(true), registry, new ExplicitQueues(capped), LEASE, this.clock);
+				new CoreTimeProperties(true), registry, new InMemoryExplicitQueues(capped), LEASE, this.clock);
 		try {
 			operations.configure("full-dlq", change(null));
 			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));

@@ -43,7 +43,7 @@ abstract class OperationsPerStrategy {
 	@BeforeEach
 	void create() {
 		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.explicit = new ExplicitQueues(this.core);
+		this.explicit = new InMemoryExplicitQueues(this.core);
 		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
 				new CoreTimeProperties(true), this.registry, this.explicit, LEASE, this.clock);
 	}

@@ -82,7 +82,7 @@ class PurgeTests extends OperationsPerStrategy {
 	@Test
 	void deleteQueue_explicitOrHoldingMessages_goesWithItsMessages() {
 		assertThat(this.operations.deleteQueue("nothing")).isFalse();
-		this.explicit.create("empty");
+		this.explicit.configure("empty", new QueueSettings.Change(null, null, null, null));
 		assertThat(this.operations.exists("empty")).isTrue();
 		assertThat(this.operations.deleteQueue("empty")).isTrue();
 		assertThat(this.operations.exists("empty")).isFalse();

@@ -41,7 +41,7 @@ class QueueOperationsTests {
 
 	private final QueueOperations operations = new QueueOperations(this.strategy,
 			new QueueMetrics(this.registry, this.strategy), new CoreTimeProperties(true), this.registry,
-			new ExplicitQueues(this.strategy), Duration.ofSeconds(30), new MutableClock());
+			new InMemoryExplicitQueues(this.strategy), Duration.ofSeconds(30), new MutableClock());
 
 	@AfterEach
 	void stopTimer() {
