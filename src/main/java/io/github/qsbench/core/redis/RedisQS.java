@@ -1,16 +1,10 @@
 package io.github.qsbench.core.redis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -66,17 +60,17 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 public final class RedisQS implements QueueServiceCore {
 
-	private static final Script PUSH = new Script("push", ReturnType.MULTI);
+	private static final LuaScript PUSH = LuaScript.of(RedisQS.class, "push", ReturnType.MULTI);
 
-	private static final Script LEASE = new Script("lease", ReturnType.MULTI);
+	private static final LuaScript LEASE = LuaScript.of(RedisQS.class, "lease", ReturnType.MULTI);
 
-	private static final Script COMPLETE = new Script("complete", ReturnType.MULTI);
+	private static final LuaScript COMPLETE = LuaScript.of(RedisQS.class, "complete", ReturnType.MULTI);
 
-	private static final Script END_DELAY = new Script("end-delay", ReturnType.INTEGER);
+	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
 
-	private static final Script STATS = new Script("stats", ReturnType.MULTI);
+	private static final LuaScript STATS = LuaScript.of(RedisQS.class, "stats", ReturnType.MULTI);
 
-	private static final Script PEEK = new Script("peek", ReturnType.MULTI);
+	private static final LuaScript PEEK = LuaScript.of(RedisQS.class, "peek", ReturnType.MULTI);
 
 	/**
 	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
@@ -379,27 +373,8 @@ public final class RedisQS implements QueueServiceCore {
 				((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
 	}
 
-	/**
-	 * Runs a script by its digest, sending its source only when Redis does not know it
-	 * (first use, or a restarted Redis): one round trip either way but the first.
-	 */
-	private <T> T run(Script script, List<byte[]> keys, byte[]... args) {
-		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
-		for (int i = 0; i < keys.size(); i++) {
-			keysAndArgs[i] = keys.get(i);
-		}
-		System.arraycopy(args, 0, keysAndArgs, keys.size(), args.length);
-		return redis(redis -> {
-			try {
-				return redis.scriptingCommands().evalSha(script.sha1(), script.type(), keys.size(), keysAndArgs);
-			}
-			catch (DataAccessException ex) {
-				if (!said(ex, "NOSCRIPT")) {
-					throw ex;
-				}
-				return redis.scriptingCommands().eval(script.source(), script.type(), keys.size(), keysAndArgs);
-			}
-		});
+	private <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
+		return redis(redis -> script.run(redis, keys, args));
 	}
 
 	/**
@@ -421,24 +396,14 @@ public final class RedisQS implements QueueServiceCore {
 	 * failure, unchanged.
 	 */
 	private RuntimeException refusal(DataAccessException ex) {
-		if (said(ex, "CAP")) {
+		if (LuaScript.said(ex, "CAP")) {
 			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
 					Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
 		}
-		if (said(ex, "OOM")) {
+		if (LuaScript.said(ex, "OOM")) {
 			return new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
 		}
 		return ex;
-	}
-
-	/** Whether Redis's error, wrapped in {@code ex}, begins with that code. */
-	private static boolean said(Throwable ex, String code) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (String.valueOf(cause.getMessage()).startsWith(code)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
@@ -466,40 +431,6 @@ public final class RedisQS implements QueueServiceCore {
 		if (!this.idLookup) {
 			throw new IllegalStateException("built without id lookup (the thesis's setting)");
 		}
-	}
-
-	/**
-	 * A Lua script of this package, read once: its source and its SHA-1, by which Redis
-	 * knows it.
-	 */
-	private record Script(byte[] source, String sha1, ReturnType type) {
-
-		Script(String name, ReturnType type) {
-			this(read(name), type);
-		}
-
-		private Script(byte[] source, ReturnType type) {
-			this(source, sha1(source), type);
-		}
-
-		private static String sha1(byte[] source) {
-			try {
-				return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
-			}
-			catch (NoSuchAlgorithmException ex) {
-				throw new IllegalStateException("every JDK has SHA-1", ex);
-			}
-		}
-
-		private static byte[] read(String name) {
-			try (InputStream in = RedisQS.class.getResourceAsStream(name + ".lua")) {
-				return in.readAllBytes();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("the script " + name + ".lua", ex);
-			}
-		}
-
 	}
 
 	private static byte[] ascii(long number) {

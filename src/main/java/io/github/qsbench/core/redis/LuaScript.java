@@ -1,0 +1,89 @@
+package io.github.qsbench.core.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * A Lua script read once from the classpath, with its SHA-1, by which Redis knows it: run
+ * by that digest, its source is sent only when Redis does not know it (first use, or a
+ * restarted Redis), so one round trip either way but the first.
+ */
+public final class LuaScript {
+
+	private final byte[] source;
+
+	private final String sha1;
+
+	private final ReturnType type;
+
+	private LuaScript(byte[] source, ReturnType type) {
+		this.source = source;
+		this.sha1 = sha1(source);
+		this.type = type;
+	}
+
+	/** The script {@code name.lua} in the package of {@code owner}. */
+	public static LuaScript of(Class<?> owner, String name, ReturnType type) {
+		try (InputStream in = owner.getResourceAsStream(name + ".lua")) {
+			if (in == null) {
+				throw new IllegalStateException("no script " + name + ".lua beside " + owner.getName());
+			}
+			return new LuaScript(in.readAllBytes(), type);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("the script " + name + ".lua", ex);
+		}
+	}
+
+	/**
+	 * Runs the script on {@code redis}: {@code EVALSHA}, then {@code EVAL} on NOSCRIPT.
+	 */
+	public <T> T run(RedisConnection redis, List<byte[]> keys, byte[]... args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[i] = keys.get(i);
+		}
+		System.arraycopy(args, 0, keysAndArgs, keys.size(), args.length);
+		try {
+			return redis.scriptingCommands().evalSha(this.sha1, this.type, keys.size(), keysAndArgs);
+		}
+		catch (DataAccessException ex) {
+			if (!said(ex, "NOSCRIPT")) {
+				throw ex;
+			}
+			return redis.scriptingCommands().eval(this.source, this.type, keys.size(), keysAndArgs);
+		}
+	}
+
+	/**
+	 * Whether Redis's error, wrapped in {@code ex}, begins with that code (Redis's own,
+	 * such as {@code OOM}, or one a script raised).
+	 */
+	public static boolean said(Throwable ex, String code) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (String.valueOf(cause.getMessage()).startsWith(code)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static String sha1(byte[] source) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every JDK has SHA-1", ex);
+		}
+	}
+
+}
