@@ -22,7 +22,7 @@ import io.github.qsbench.core.CapacityExceededException;
  * strategies ({@link InMemoryExplicitQueues}), in Redis for the redis strategy
  * ({@link RedisExplicitQueues}), so that every instance on one Redis serves the same
  * queues with the same settings. {@link #own} is read on every push and lease: both
- * answer it from a map in memory.
+ * answer it from a map in memory, the Redis one once it has read the queue.
  */
 public interface ExplicitQueues {
 

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.InMemoryExplicitQueues;
+import io.github.qsbench.application.RedisExplicitQueues;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.redis.RedisQS;
@@ -63,13 +64,25 @@ class QueueServiceConfiguration {
 	 */
 	private static RedisQS redis(QueueServiceProperties properties, RedisConnectionFactory connections,
 			InstantSource clock) {
-		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
-		return new RedisQS(properties.toOptions(clock), connections, cluster, properties.redis().namespace());
+		return new RedisQS(properties.toOptions(clock), connections, isCluster(connections),
+				properties.redis().namespace());
 	}
 
-	/** Where queues created explicitly and their own settings are kept. */
+	private static boolean isCluster(RedisConnectionFactory connections) {
+		return connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+	}
+
+	/**
+	 * Where queues created explicitly and their own settings are kept: with the redis
+	 * strategy in Redis, in its namespace, so that every instance on it shares them; else
+	 * in this instance's memory.
+	 */
 	@Bean
-	ExplicitQueues explicitQueues(QueueServiceCore service) {
+	ExplicitQueues explicitQueues(QueueServiceCore service, ObjectProvider<RedisConnectionFactory> redisConnections) {
+		if (service instanceof RedisQS redis) {
+			RedisConnectionFactory connections = redisConnections.getObject();
+			return new RedisExplicitQueues(connections, isCluster(connections), redis.namespace());
+		}
 		return new InMemoryExplicitQueues(service);
 	}
 

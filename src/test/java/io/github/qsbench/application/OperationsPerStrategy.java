@@ -19,8 +19,9 @@ import org.junit.jupiter.params.Parameter;
 
 /**
  * What the application layer builds on one strategy, made afresh for each test: the core
- * (lazy eviction, a lease of {@link #LEASE}, time from {@link #clock}), its meters, and
- * the queue operations. A subclass runs once per strategy with
+ * (lazy eviction, a lease of {@link #LEASE}, time from {@link #clock}), its meters, its
+ * explicit queues (in Redis for the redis strategy, as the service keeps them), and the
+ * queue operations. A subclass runs once per strategy with
  * {@code @ParameterizedClass @EnumSource(Strategy.class)}.
  */
 abstract class OperationsPerStrategy {
@@ -43,7 +44,7 @@ abstract class OperationsPerStrategy {
 	@BeforeEach
 	void create() {
 		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.explicit = new InMemoryExplicitQueues(this.core);
+		this.explicit = TestCores.explicitQueues(this.core);
 		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
 				new CoreTimeProperties(true), this.registry, this.explicit, LEASE, this.clock);
 	}
@@ -51,6 +52,9 @@ abstract class OperationsPerStrategy {
 	@AfterEach
 	void close() {
 		this.operations.destroy();
+		if (this.explicit instanceof RedisExplicitQueues redis) {
+			redis.close();
+		}
 		this.core.close();
 	}
 

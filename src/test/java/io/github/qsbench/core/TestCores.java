@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.InMemoryExplicitQueues;
+import io.github.qsbench.application.RedisExplicitQueues;
 import io.github.qsbench.core.redis.RedisQS;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.redis.LocalRedis;
@@ -53,6 +56,16 @@ public final class TestCores {
 	 */
 	public static RedisQS redis(QueueOptions options, String namespace) {
 		return new RedisQS(options, SharedConnections.FACTORY, false, namespace);
+	}
+
+	/**
+	 * The explicit queues the service keeps beside this core: in Redis, in the core's
+	 * namespace, for {@link Strategy#REDIS} (the caller closes them), else in memory.
+	 */
+	public static ExplicitQueues explicitQueues(QueueServiceCore core) {
+		return (core instanceof RedisQS redis)
+				? new RedisExplicitQueues(SharedConnections.FACTORY, false, redis.namespace())
+				: new InMemoryExplicitQueues(core);
 	}
 
 	/** One connection factory for the JVM, made on first use. */

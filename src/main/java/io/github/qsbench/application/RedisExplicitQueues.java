@@ -1,0 +1,311 @@
+package io.github.qsbench.application;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.redis.LuaScript;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.SubscriptionListener;
+
+/**
+ * The explicit queues of the redis strategy, kept in Redis beside the queues' messages,
+ * so that every instance on one namespace ({@code qs.redis.namespace}) serves the same
+ * queues with the same settings. No cap of the service's own: Redis's {@code maxmemory}
+ * is the cap, as for messages.
+ *
+ * <p>
+ * Keys: a queue's hash {@code <ns>{queue}:settings}, on the queue's slot (its name is the
+ * hash tag, as for its other keys), holds the field {@code explicit} while the queue
+ * exists and a field per setting of its own; the set {@code <ns>explicit} names them, for
+ * the listing, the dead-letter sources and the retention sweep. A change and a deletion
+ * are each one script, which writes the hash (and the set, standalone) and publishes the
+ * queue's name on the channel {@code <ns>settings}. On a cluster the set lives on a slot
+ * of its own and takes one more round trip, so the hash decides: a name is listed only
+ * while its hash exists.
+ *
+ * <p>
+ * Each instance caches what it read, queues not created explicitly included, so a push or
+ * a lease finds its queue's delay or lease in memory and asks Redis only on a miss. The
+ * channel keeps the cache true: a message drops the queue's entry (a change through this
+ * instance drops it at once, so it reads its own writes), and each subscription, the
+ * first and any after a lost connection (whose messages were lost with it), drops every
+ * entry. An entry dropped must not come back from a load that read Redis before the
+ * change: a load notes the count of drops before it reads, and caches its answer only if
+ * the count is the same, checked under the map's lock on the queue, while a drop counts
+ * first and removes after. So a change through another instance is seen once its message
+ * arrives, and a stale entry never outlives it.
+ */
+public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable {
+
+	private static final LuaScript CONFIGURE = LuaScript.of(RedisExplicitQueues.class, "explicit-configure",
+			ReturnType.INTEGER);
+
+	private static final LuaScript REMOVE = LuaScript.of(RedisExplicitQueues.class, "explicit-remove",
+			ReturnType.INTEGER);
+
+	/**
+	 * Queues cached at most: clients choose the names, so past this many the cache starts
+	 * again empty rather than grow.
+	 */
+	private static final int MAX_CACHED = 10_000;
+
+	/**
+	 * What the cache holds for a queue not created explicitly, told apart by identity
+	 * from an explicit queue without settings of its own.
+	 */
+	private static final Own NOT_EXPLICIT = new Own(null, null, null, null);
+
+	private static final String LEASE = "leaseSeconds";
+
+	private static final String DELAY = "delaySeconds";
+
+	private static final String RETENTION = "retentionSeconds";
+
+	private static final String DEAD_LETTER_QUEUE = "deadLetterQueue";
+
+	private static final String MAX_DELIVERIES = "maxDeliveries";
+
+	private final RedisConnectionFactory connections;
+
+	/** A cluster: the set of names is on a slot of its own, which no script reaches. */
+	private final boolean cluster;
+
+	private final String namespace;
+
+	private final byte[] registry;
+
+	private final byte[] channel;
+
+	private final Map<String, Own> cache = new ConcurrentHashMap<>();
+
+	/**
+	 * Entries dropped so far; a load caches its answer only if none was since it began.
+	 */
+	private final AtomicLong drops = new AtomicLong();
+
+	/** The connection subscribed to the {@link #channel}. */
+	private final RedisConnection subscription;
+
+	/**
+	 * Subscribes to the channel, so that nothing is cached before changes are heard.
+	 * @param connections Redis, standalone or a cluster
+	 * @param cluster whether {@code connections} reach a Redis Cluster
+	 * @param namespace the core's namespace: instances with the same one share their
+	 * explicit queues
+	 */
+	public RedisExplicitQueues(RedisConnectionFactory connections, boolean cluster, String namespace) {
+		this.connections = connections;
+		this.cluster = cluster;
+		this.namespace = namespace;
+		this.registry = utf8(namespace + "explicit");
+		this.channel = utf8(namespace + "settings");
+		this.subscription = subscribe();
+	}
+
+	@Override
+	public Own own(String queue) {
+		Own own = this.cache.get(queue);
+		if (own == null) {
+			own = load(queue);
+		}
+		return (own != NOT_EXPLICIT) ? own : null;
+	}
+
+	/** One script; on a cluster one more round trip, the name's {@code SADD}. */
+	@Override
+	public boolean configure(String queue, QueueSettings.Change change) {
+		byte[] name = utf8(queue);
+		List<byte[]> args = new ArrayList<>(List.of(name, this.channel));
+		field(args, LEASE, change.leaseSeconds());
+		field(args, DELAY, change.delaySeconds());
+		field(args, RETENTION, change.retentionSeconds());
+		DeadLetterPolicy policy = change.deadLetters();
+		if (policy != null) {
+			boolean remove = policy == QueueSettings.Change.REMOVE;
+			field(args, DEAD_LETTER_QUEUE, remove ? "" : policy.queue());
+			field(args, MAX_DELIVERIES, remove ? "" : policy.maxDeliveries());
+		}
+		long created = redis(redis -> CONFIGURE.<Long>run(redis, keys(queue), args.toArray(byte[][]::new)));
+		if (this.cluster) {
+			redis(redis -> redis.setCommands().sAdd(this.registry, name));
+		}
+		drop(queue);
+		return created == 1;
+	}
+
+	/** One script; on a cluster up to three more round trips, see {@link #unregister}. */
+	@Override
+	public boolean remove(String queue) {
+		byte[] name = utf8(queue);
+		long existed = redis(redis -> REMOVE.<Long>run(redis, keys(queue), name, this.channel));
+		if (this.cluster) {
+			unregister(name, settings(queue));
+		}
+		drop(queue);
+		return existed == 1;
+	}
+
+	/**
+	 * The set's names whose queue exists: one round trip, and one per name not cached.
+	 */
+	@Override
+	public Set<String> names() {
+		Set<byte[]> members = redis(redis -> redis.setCommands().sMembers(this.registry));
+		Set<String> names = new HashSet<>();
+		if (members != null) {
+			for (byte[] member : members) {
+				String name = new String(member, StandardCharsets.UTF_8);
+				if (contains(name)) {
+					names.add(name);
+				}
+			}
+		}
+		return names;
+	}
+
+	/** Ends the subscription. */
+	@Override
+	public void close() {
+		this.subscription.close();
+	}
+
+	/**
+	 * Reads the queue's settings from Redis and caches them, unless an entry was dropped
+	 * while it read: then its answer may predate a change, and the next call reads again.
+	 * Past {@link #MAX_CACHED} entries, the cache is emptied first.
+	 */
+	private Own load(String queue) {
+		long dropsBefore = this.drops.get();
+		Own own = read(queue);
+		if (this.cache.size() >= MAX_CACHED) {
+			dropAll();
+		}
+		this.cache.compute(queue,
+				(name, cached) -> (cached != null) ? cached : (this.drops.get() == dropsBefore) ? own : null);
+		return own;
+	}
+
+	/** Counts, then removes: a load that checks after the count caches nothing. */
+	private void drop(String queue) {
+		this.drops.incrementAndGet();
+		this.cache.remove(queue);
+	}
+
+	private void dropAll() {
+		this.drops.incrementAndGet();
+		this.cache.clear();
+	}
+
+	private Own read(String queue) {
+		Map<byte[], byte[]> hash = redis(redis -> redis.hashCommands().hGetAll(settings(queue)));
+		if (hash == null || hash.isEmpty()) {
+			return NOT_EXPLICIT;
+		}
+		Map<String, String> fields = new HashMap<>();
+		hash.forEach((field, value) -> fields.put(new String(field, StandardCharsets.UTF_8),
+				new String(value, StandardCharsets.UTF_8)));
+		String deadLetterQueue = fields.get(DEAD_LETTER_QUEUE);
+		return new Own(
+				(deadLetterQueue != null)
+						? new DeadLetterPolicy(deadLetterQueue, Integer.parseInt(fields.get(MAX_DELIVERIES))) : null,
+				fields.containsKey(LEASE) ? Long.valueOf(fields.get(LEASE)) : null,
+				fields.containsKey(DELAY) ? Integer.valueOf(fields.get(DELAY)) : null,
+				fields.containsKey(RETENTION) ? Integer.valueOf(fields.get(RETENTION)) : null);
+	}
+
+	/**
+	 * Removes a name from the set of a cluster, then looks again: a creation that raced
+	 * the deletion wrote its hash before it added the name, so either it added the name
+	 * after this removal, or its hash is seen here and the name is put back.
+	 */
+	private void unregister(byte[] name, byte[] settings) {
+		redis(redis -> redis.setCommands().sRem(this.registry, name));
+		if (Boolean.TRUE.equals(redis(redis -> redis.keyCommands().exists(settings)))) {
+			redis(redis -> redis.setCommands().sAdd(this.registry, name));
+		}
+	}
+
+	private RedisConnection subscribe() {
+		RedisConnection connection = this.connections.getConnection();
+		try {
+			connection.subscribe(new Drops(), this.channel);
+		}
+		catch (RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+		return connection;
+	}
+
+	/**
+	 * One call on a connection of the factory, Redis's refusal for memory answered as a
+	 * reached cap.
+	 */
+	private <T> T redis(Function<RedisConnection, T> call) {
+		try (RedisConnection connection = this.connections.getConnection()) {
+			return call.apply(connection);
+		}
+		catch (DataAccessException ex) {
+			if (LuaScript.said(ex, "OOM")) {
+				throw new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
+			}
+			throw ex;
+		}
+	}
+
+	/** The queue's settings hash, then the set of names where a script reaches it. */
+	private List<byte[]> keys(String queue) {
+		return this.cluster ? List.of(settings(queue)) : List.of(settings(queue), this.registry);
+	}
+
+	private byte[] settings(String queue) {
+		return utf8(this.namespace + "{" + queue + "}:settings");
+	}
+
+	/** Adds a field and its value to a script's arguments, unless the value is null. */
+	private static void field(List<byte[]> args, String field, Object value) {
+		if (value != null) {
+			args.add(utf8(field));
+			args.add(utf8(value.toString()));
+		}
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Drops cached entries as the channel says, on the subscription's thread: the queue a
+	 * message names, or every entry when the subscription is made (again).
+	 */
+	private final class Drops implements MessageListener, SubscriptionListener {
+
+		@Override
+		public void onMessage(Message message, byte[] pattern) {
+			drop(new String(message.getBody(), StandardCharsets.UTF_8));
+		}
+
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			dropAll();
+		}
+
+	}
+
+}

@@ -1,0 +1,221 @@
+package io.github.qsbench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.ExplicitQueues.Own;
+import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.RedisExplicitQueues;
+import io.github.qsbench.core.TestCores;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Explicit queues kept in Redis, as two instances on one namespace see them: what one
+ * creates, changes or deletes, the other sees, from its cache once the change's message
+ * has reached it (never stale for good: not after a burst of changes racing its loads,
+ * nor after a message lost with its connection). On a standalone Redis of the class's
+ * own, whose subscriptions it may cut, and on the shared cluster of three masters.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisExplicitQueuesTests.Topology.class)
+@Timeout(60)
+class RedisExplicitQueuesTests {
+
+	private static final Duration SEEN_WITHIN = Duration.ofSeconds(10);
+
+	enum Topology {
+
+		STANDALONE, CLUSTER
+
+	}
+
+	private static final Map<Topology, LettuceConnectionFactory> factories = new EnumMap<>(Topology.class);
+
+	private static LocalRedis standalone;
+
+	@Parameter
+	Topology topology;
+
+	private final List<RedisExplicitQueues> made = new ArrayList<>();
+
+	private final String namespace = TestCores.newNamespace();
+
+	@AfterEach
+	void close() {
+		this.made.forEach(RedisExplicitQueues::close);
+	}
+
+	@AfterAll
+	static void stop() {
+		synchronized (factories) {
+			factories.values().forEach(LettuceConnectionFactory::destroy);
+			factories.clear();
+			if (standalone != null) {
+				standalone.close();
+				standalone = null;
+			}
+		}
+	}
+
+	private LettuceConnectionFactory connections() {
+		synchronized (factories) {
+			return factories.computeIfAbsent(this.topology, (topology) -> {
+				if (topology == Topology.CLUSTER) {
+					return LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+				}
+				standalone = LocalRedis.start();
+				return LocalRedisConnections.standalone(standalone);
+			});
+		}
+	}
+
+	/** An instance's explicit queues, in this test's namespace. */
+	private RedisExplicitQueues instance() {
+		RedisExplicitQueues queues = new RedisExplicitQueues(connections(), this.topology == Topology.CLUSTER,
+				this.namespace);
+		this.made.add(queues);
+		return queues;
+	}
+
+	@Test
+	void createdChangedAndDeletedThroughOne_seenByTheOther() {
+		RedisExplicitQueues one = instance();
+		RedisExplicitQueues other = instance();
+		assertThat(one.configure("dlq", change(null, null, null))).as("created").isTrue();
+		assertThat(one.configure("q", change(5L, 2, new DeadLetterPolicy("dlq", 3)))).isTrue();
+
+		assertThat(other.own("q")).isEqualTo(new Own(new DeadLetterPolicy("dlq", 3), 5L, 2, null));
+		assertThat(other.own("dlq")).as("explicit, no settings of its own").isEqualTo(Own.NONE);
+		assertThat(other.names()).containsExactlyInAnyOrder("q", "dlq");
+		assertThat(other.sources("dlq")).containsExactly("q");
+		assertThat(other.configure("q", change(null, null, null))).as("created through the other").isFalse();
+
+		one.configure("q", change(7L, null, QueueSettings.Change.REMOVE));
+		assertThat(one.own("q")).as("its own change at once").isEqualTo(new Own(null, 7L, 2, null));
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.own("q")).isEqualTo(new Own(null, 7L, 2, null)));
+
+		assertThat(one.remove("q")).isTrue();
+		assertThat(other.names()).containsExactly("dlq");
+		await().atMost(SEEN_WITHIN).pollInterval(Duration.ofMillis(10)).until(() -> !other.contains("q"));
+		assertThat(other.remove("q")).as("gone").isFalse();
+	}
+
+	@Test
+	void queueLookedUpBeforeItsCreation_seenOnceCreated() {
+		RedisExplicitQueues one = instance();
+		RedisExplicitQueues other = instance();
+		assertThat(other.contains("late")).as("not explicit, and cached so").isFalse();
+
+		one.configure("late", change(null, 30, null));
+
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.delaySeconds("late")).isEqualTo(30));
+	}
+
+	/**
+	 * One instance changes a queue's lease again and again while readers on the other
+	 * load it over and over: whichever load raced which change, the other ends on the
+	 * last lease, and the writer reads each of its own at once.
+	 */
+	@Test
+	void burstOfChanges_otherEndsOnTheLast() throws Exception {
+		RedisExplicitQueues one = instance();
+		RedisExplicitQueues other = instance();
+		one.configure("q", change(0L, null, null));
+		AtomicBoolean writing = new AtomicBoolean(true);
+		ExecutorService readers = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<?>> reading = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				reading.add(readers.submit(() -> {
+					while (writing.get()) {
+						assertThat(other.leaseSeconds("q")).isNotNull();
+					}
+				}));
+			}
+			for (long lease = 1; lease <= 200; lease++) {
+				one.configure("q", change(lease, null, null));
+				assertThat(one.leaseSeconds("q")).isEqualTo(lease);
+			}
+			writing.set(false);
+			for (Future<?> reader : reading) {
+				reader.get(10, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			readers.shutdownNow();
+		}
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.leaseSeconds("q")).isEqualTo(200L));
+	}
+
+	/**
+	 * A change whose message never arrived (written here behind the channel's back, as a
+	 * change published while the other's subscription was down would be) stays unseen
+	 * while its cache holds the queue, and is seen once the subscription is made again.
+	 */
+	@Test
+	void changeWhoseMessageWasLost_seenOnceSubscribedAgain() {
+		RedisExplicitQueues one = instance();
+		RedisExplicitQueues other = instance();
+		one.configure("q", change(5L, null, null));
+		assertThat(other.leaseSeconds("q")).isEqualTo(5L);
+		try (RedisConnection redis = connections().getConnection()) {
+			redis.hashCommands().hSet(utf8(this.namespace + "{q}:settings"), utf8("leaseSeconds"), utf8("9"));
+		}
+		assertThat(other.leaseSeconds("q")).as("from its cache").isEqualTo(5L);
+
+		killSubscriptions();
+
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.leaseSeconds("q")).isEqualTo(9L));
+	}
+
+	/** Cuts every subscription, as a lost connection would: clients make them again. */
+	private void killSubscriptions() {
+		if (this.topology == Topology.CLUSTER) {
+			LocalRedisCluster cluster = LocalRedisCluster.shared3();
+			cluster.ports().forEach((port) -> cluster.cli(port, "CLIENT", "KILL", "TYPE", "pubsub"));
+		}
+		else {
+			standalone.cli("CLIENT", "KILL", "TYPE", "pubsub");
+		}
+	}
+
+	private static QueueSettings.Change change(Long leaseSeconds, Integer delaySeconds, DeadLetterPolicy policy) {
+		return new QueueSettings.Change(leaseSeconds, delaySeconds, null, policy);
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
