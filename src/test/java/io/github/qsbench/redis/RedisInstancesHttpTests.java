@@ -1,8 +1,11 @@
 package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +24,18 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.QueueServiceApplication;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.web.HttpClientSupport;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -34,13 +47,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * Three service instances on one Redis serve the same queues: a message pushed through
  * one is polled through another and completed through the third, a lease token from one
  * is honoured (and a stale one refused) by all, a long poll on one is woken by a push
- * through another, and a load spread over two instances loses and duplicates nothing. Run
- * on a standalone Redis and on a cluster of three masters.
+ * through another, a load spread over two instances loses and duplicates nothing, and a
+ * queue created, configured or deleted through one (REST or SQS) is so for all. Run on a
+ * standalone Redis and on a cluster of three masters; the instances of each share one
+ * clock, which the tests move.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(RedisInstancesHttpTests.Topology.class)
@@ -82,14 +98,22 @@ class RedisInstancesHttpTests {
 			.toList();
 	}
 
+	/** The clock of this topology's instances, one for all, as machines kept in step. */
+	private MutableClock clock() {
+		return contexts().get(0).getBean(MutableClock.class);
+	}
+
 	private static List<ConfigurableApplicationContext> start(Topology topology) {
 		String namespace = TestCores.newNamespace();
+		MutableClock clock = new MutableClock();
 		List<ConfigurableApplicationContext> started = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			List<String> args = new ArrayList<>(
 					List.of("--server.port=0", "--qs.redis.namespace=" + namespace, "--qs.lease-timeout=30s"));
 			args.addAll(List.of(topology.connection()));
 			started.add(new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
+				.initializers((context) -> ((GenericApplicationContext) context).registerBean(MutableClock.class,
+						() -> clock, (definition) -> definition.setPrimary(true)))
 				.run(args.toArray(String[]::new)));
 		}
 		return started;
@@ -219,6 +243,167 @@ class RedisInstancesHttpTests {
 		assertThat(deliveries).as("each delivered").hasSize(total);
 		assertThat(deliveries.values()).as("none delivered twice").allMatch(count -> count.get() == 1);
 		assertThat(http.get(2).get("/queues/" + queue).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void leaseAndDelayPutThroughOne_governPushesAndPollsThroughTheOthers() {
+		List<HttpClientSupport> http = clients();
+		String queue = "own-" + this.topology;
+		assertThat(put(http.get(0), queue, "{\"leaseSeconds\":5,\"delaySeconds\":10}").statusCode()).isEqualTo(201);
+		DocumentContext view = JsonPath.parse(http.get(2).get("/queues/" + queue).body());
+		assertThat(view.read("$.explicit", Boolean.class)).isTrue();
+		assertThat(view.read("$.settings.leaseSeconds", Integer.class)).isEqualTo(5);
+		assertThat(view.read("$.settings.delaySeconds", Integer.class)).isEqualTo(10);
+
+		http.get(1).post("/queues/" + queue + "/messages", "later");
+		assertThat(http.get(2).get("/queues/" + queue + "/messages").statusCode()).as("held for the queue's delay")
+			.isEqualTo(204);
+		clock().advance(Duration.ofSeconds(10));
+		assertThat(deliveries(http.get(2).get("/queues/" + queue + "/messages"))).isEqualTo(1);
+		assertThat(http.get(0).get("/queues/" + queue + "/messages").statusCode()).as("leased").isEqualTo(204);
+		clock().advance(Duration.ofSeconds(5));
+		assertThat(deliveries(http.get(1).get("/queues/" + queue + "/messages")))
+			.as("the queue's lease of 5 s lapsed, not the service's 30 s")
+			.isEqualTo(2);
+	}
+
+	@Test
+	void deadLetterPolicyPutThroughOne_movesMessagesPolledThroughTheOthers() {
+		List<HttpClientSupport> http = clients();
+		String source = "src-" + this.topology;
+		String dlq = "dlq-" + this.topology;
+		assertThat(put(http.get(0), dlq, "").statusCode()).isEqualTo(201);
+		assertThat(put(http.get(0), source, "{\"maxDeliveries\":1,\"deadLetterQueue\":\"" + dlq + "\"}").statusCode())
+			.isEqualTo(201);
+
+		http.get(1).post("/queues/" + source + "/messages", "poison");
+		assertThat(deliveries(http.get(2).get("/queues/" + source + "/messages"))).isEqualTo(1);
+		clock().advance(Duration.ofSeconds(30));
+		assertThat(http.get(1).get("/queues/" + source + "/messages").statusCode())
+			.as("moved rather than delivered a second time")
+			.isEqualTo(204);
+
+		HttpResponse<String> dead = http.get(2).get("/queues/" + dlq + "/messages");
+		assertThat(JsonPath.parse(dead.body()).read("$.body", String.class)).isEqualTo("poison");
+	}
+
+	@Test
+	void emptyQueueCreatedThroughOne_seenByAnother_untilDeletedThroughOne() {
+		List<HttpClientSupport> http = clients();
+		String queue = "empty-" + this.topology;
+		assertThat(http.get(1).get("/queues/" + queue).statusCode()).as("none yet").isEqualTo(404);
+
+		assertThat(put(http.get(0), queue, "").statusCode()).isEqualTo(201);
+		awaitStatus(http.get(1), "/queues/" + queue, 200);
+		DocumentContext view = JsonPath.parse(http.get(1).get("/queues/" + queue).body());
+		assertThat(view.read("$.explicit", Boolean.class)).isTrue();
+		assertThat(view.read("$.ready", Integer.class)).isZero();
+		try (SqsClient sqs = sqs(2)) {
+			assertThat(sqs.listQueues(list -> list.queueNamePrefix(queue)).queueUrls()).hasSize(1);
+		}
+
+		assertThat(http.get(0).delete("/queues/" + queue).statusCode()).isEqualTo(204);
+		awaitStatus(http.get(1), "/queues/" + queue, 404);
+		try (SqsClient sqs = sqs(2)) {
+			assertThat(sqs.listQueues(list -> list.queueNamePrefix(queue)).queueUrls()).isEmpty();
+		}
+	}
+
+	/**
+	 * The second instance has the queue's settings cached when the first changes them: it
+	 * answers with the new ones once the change's message reaches it, and leases for the
+	 * new lease.
+	 */
+	@Test
+	void settingsChangedThroughOne_afterAnotherCachedThem_seenByIt() {
+		List<HttpClientSupport> http = clients();
+		String queue = "changed-" + this.topology;
+		assertThat(put(http.get(0), queue, "{\"leaseSeconds\":5}").statusCode()).isEqualTo(201);
+		assertThat(leaseSeconds(http.get(1), queue)).isEqualTo(5);
+
+		assertThat(put(http.get(0), queue, "{\"leaseSeconds\":60}").statusCode()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> leaseSeconds(http.get(1), queue) == 60);
+
+		http.get(2).post("/queues/" + queue + "/messages", "m");
+		assertThat(deliveries(http.get(1).get("/queues/" + queue + "/messages"))).isEqualTo(1);
+		clock().advance(Duration.ofSeconds(30));
+		assertThat(http.get(2).get("/queues/" + queue + "/messages").statusCode())
+			.as("leased for 60 s, not the 5 s it had cached nor the service's 30 s")
+			.isEqualTo(204);
+		clock().advance(Duration.ofSeconds(30));
+		assertThat(deliveries(http.get(2).get("/queues/" + queue + "/messages"))).isEqualTo(2);
+	}
+
+	/**
+	 * The SQS face's CreateQueue, with a visibility timeout of its own, through one
+	 * instance: the others send to the queue, receive for that timeout, and see it
+	 * deleted.
+	 */
+	@Test
+	void sqsQueueCreatedThroughOne_sentToAndReceivedThroughTheOthers() {
+		List<HttpClientSupport> http = clients();
+		String queue = "sqs-" + this.topology;
+		try (SqsClient one = sqs(0); SqsClient two = sqs(1); SqsClient three = sqs(2)) {
+			String url = one.createQueue(
+					create -> create.queueName(queue).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "5")))
+				.queueUrl();
+			assertThat(two
+				.getQueueAttributes(get -> get.queueUrl(url).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+				.attributes()).containsEntry(QueueAttributeName.VISIBILITY_TIMEOUT, "5");
+
+			two.sendMessage(send -> send.queueUrl(url).messageBody("hello"));
+			assertThat(receiveCount(three, url)).isEqualTo("1");
+			clock().advance(Duration.ofSeconds(5));
+			assertThat(receiveCount(two, url)).as("visible again after the queue's 5 s").isEqualTo("2");
+
+			one.deleteQueue(delete -> delete.queueUrl(url));
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThatExceptionOfType(QueueDoesNotExistException.class)
+					.isThrownBy(() -> two.getQueueUrl(get -> get.queueName(queue))));
+		}
+	}
+
+	private static HttpResponse<String> put(HttpClientSupport http, String queue, String json) {
+		return http.send("/queues/" + queue, "PUT", BodyPublishers.ofString(json), "application/json");
+	}
+
+	private static int deliveries(HttpResponse<String> polled) {
+		assertThat(polled.statusCode()).isEqualTo(200);
+		return JsonPath.parse(polled.body()).read("$.deliveries", Integer.class);
+	}
+
+	private static int leaseSeconds(HttpClientSupport http, String queue) {
+		return JsonPath.parse(http.get("/queues/" + queue).body()).read("$.settings.leaseSeconds", Integer.class);
+	}
+
+	private static void awaitStatus(HttpClientSupport http, String path, int status) {
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> http.get(path).statusCode() == status);
+	}
+
+	/** An SDK client of the SQS face of one of the instances. */
+	private SqsClient sqs(int instance) {
+		int port = ((WebServerApplicationContext) contexts().get(instance)).getWebServer().getPort();
+		return SqsClient.builder()
+			.endpointOverride(URI.create("http://localhost:" + port))
+			.region(Region.US_EAST_1)
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
+			.httpClient(UrlConnectionHttpClient.create())
+			.build();
+	}
+
+	/** Receives one message and answers its receive count. */
+	private static String receiveCount(SqsClient sqs, String url) {
+		List<Message> received = sqs
+			.receiveMessage(receive -> receive.queueUrl(url)
+				.messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+			.messages();
+		assertThat(received).hasSize(1);
+		return received.get(0).attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
 	}
 
 }
