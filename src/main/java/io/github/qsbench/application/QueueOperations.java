@@ -472,9 +472,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Creates the queue explicitly (it stays until deleted) or changes its settings. What
-	 * is not built yet (a delay of the queue's own) is refused, never accepted and
-	 * ignored.
+	 * Creates the queue explicitly (it stays until deleted) or changes its settings (its
+	 * own lease, delay, retention and dead-letter policy); fields left out keep their
+	 * value.
 	 * @return whether this call created it
 	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
 	 * a dead-letter queue that does not exist, or is the queue itself

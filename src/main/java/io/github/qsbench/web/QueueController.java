@@ -425,9 +425,8 @@ class QueueController {
 			description = "A queue created here stays, empty or not, until deleted; one created by its first push "
 					+ "is removed when empty. Fields left out keep their value. maxDeliveries (1 to 1000) and "
 					+ "deadLetterQueue (an existing queue created here, or null for none) come together. "
-					+ "leaseSeconds (0 to 43200) and delaySeconds (0 to 900) are accepted only at the service's "
-					+ "values (qs.lease-timeout, 0): a queue's own lease and delay are not built yet, nor "
-					+ "retentionSeconds.",
+					+ "leaseSeconds (0 to 43200), delaySeconds (0 to 900) and retentionSeconds (60 to 1209600) "
+					+ "are the queue's own lease, delay and retention, in place of the service's.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = SettingsBody.class))))
