@@ -11,8 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.redis.LuaScript;
 
 import org.springframework.dao.DataAccessException;
@@ -262,10 +260,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			return call.apply(connection);
 		}
 		catch (DataAccessException ex) {
-			if (LuaScript.said(ex, "OOM")) {
-				throw new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
-			}
-			throw ex;
+			throw LuaScript.refusal(ex);
 		}
 	}
 

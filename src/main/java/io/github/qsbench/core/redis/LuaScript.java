@@ -8,6 +8,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
@@ -75,6 +78,15 @@ public final class LuaScript {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Redis's refusal for memory ("OOM": {@code maxmemory} reached with
+	 * {@code noeviction}) as a reached cap, which the API answers {@code 429}; any other
+	 * failure unchanged.
+	 */
+	public static RuntimeException refusal(DataAccessException ex) {
+		return said(ex, "OOM") ? new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0) : ex;
 	}
 
 	private static String sha1(byte[] source) {

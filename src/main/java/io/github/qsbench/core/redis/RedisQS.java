@@ -400,10 +400,7 @@ public final class RedisQS implements QueueServiceCore {
 			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
 					Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
 		}
-		if (LuaScript.said(ex, "OOM")) {
-			return new CapacityExceededException(Capacity.Limit.STORE_MEMORY, 0);
-		}
-		return ex;
+		return LuaScript.refusal(ex);
 	}
 
 	/**
