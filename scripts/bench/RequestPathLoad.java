@@ -77,7 +77,9 @@ import java.util.concurrent.atomic.LongAdder;
  * per request, whatever the client itself costs. {@code --pid} takes a comma-separated
  * list (such as the service JVM(s) and the redis-server behind them): the server's CPU is
  * then their sum, and {@code serverCpuMsByPid} gives each one's milliseconds (only when
- * more than one pid is given). Prints one line of JSON.
+ * more than one pid is given). The client's own CPU in the window is {@code clientCpuMs}
+ * and, per completed message, {@code clientCpuUsPerCycle}: with the server's, the whole
+ * machine's cost of a cycle when both share it. Prints one line of JSON.
  *
  * <pre>
  * java scripts/bench/RequestPathLoad.java --port 8080 --pid 1234 --mode queue --producers 4 --consumers 4 --seconds 15
@@ -241,12 +243,15 @@ public class RequestPathLoad {
 			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk or redis");
 		}
 		Thread.sleep((long) (warmup * 1000));
+		long[] self = { ProcessHandle.current().pid() };
+		long[][] clientStart = cpuTicks(self);
 		long[][] cpuStart = cpuTicks(pids);
 		long start = System.nanoTime();
 		inWindow.set(true);
 		Thread.sleep((long) (seconds * 1000));
 		inWindow.set(false);
 		long[][] cpuEnd = cpuTicks(pids);
+		long[][] clientEnd = cpuTicks(self);
 		long elapsed = System.nanoTime() - start;
 		producing.set(false);
 		long drainDeadline = System.nanoTime() + 60_000_000_000L;
@@ -272,16 +277,19 @@ public class RequestPathLoad {
 			byPid.append((i == 0) ? "" : ",").append('"').append(pids[i]).append("\":").append(Math.round(user + system));
 		}
 		double cpuMs = (pid > 0) ? userMs + systemMs : -1;
+		double clientMs = (clientEnd[0][0] - clientStart[0][0] + clientEnd[0][1] - clientStart[0][1]) * 10.0;
 		System.out.printf(
 				"{\"mode\":\"%s\",\"producers\":%d,\"consumers\":%d,\"backlog\":%d,\"window\":%.3f,\"requests\":%d,\"rps\":%.1f,"
 						+ "\"pushes\":%d,\"polls\":%d,\"emptyPolls\":%d,\"completes\":%d,\"noops\":%d,\"errors\":%d,"
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
+						+ "\"clientCpuMs\":%.0f,\"clientCpuUsPerCycle\":%.1f,"
 						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d%s}%n",
 				mode, producers, consumers, backlog, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
-				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
+				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, clientMs,
+				(completes.sum() > 0) ? clientMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
 				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(),
 				(pids.length > 1) ? ",\"serverCpuMsByPid\":{" + byPid + "}" : "");
 		System.exit(errors.sum() == 0 ? 0 : 1);

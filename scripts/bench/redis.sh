@@ -25,6 +25,8 @@
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
 #               CPU is both JVMs' + redis-server's
+#   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
+#               alone, the reference for the bound below; CPU is the JVM's
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
@@ -34,6 +36,10 @@
 # reverse order every other round), each for SETTLE s uncounted then DURATION s counted, after which
 # the consumers drain; lost is pushed minus completed after the drain. Every Redis is flushed
 # (FLUSHALL) between cells. The load: 8 queues, 100-byte bodies, 5 ms pause after an empty poll.
+# Every cell also gives the load generator's own CPU per cycle (client): on one machine the client,
+# the service(s) and Redis share the cores, so the summary adds a bound: the most cycles/s the
+# service on Redis could reach on these cores (nproc) if its Redis calls cost its JVM nothing, from
+# the in-process cell's client and JVM CPU per cycle plus the service cell's Redis CPU per cycle.
 # Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
 # N+N), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m), CLUSTER (0), SERVICE_JAR,
 # SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT.
@@ -91,6 +97,7 @@ cleanup() {
 	stop_service_as B
 	stop_service_as C
 	stop_service_as D
+	stop_service_as E
 	local pid
 	for pid in "${REDIS_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
@@ -205,7 +212,7 @@ start_on_redis() {
 REDIS_PORT="$(free_port)"
 start_redis "$REDIS_PORT"
 STANDALONE_PID="$REDIS_PID"
-SETUPS=(redis service 2-services)
+SETUPS=(redis in-process service 2-services)
 if [[ "$CLUSTER" == 1 ]]; then
 	start_cluster3
 	start_cluster1
@@ -213,6 +220,7 @@ if [[ "$CLUSTER" == 1 ]]; then
 fi
 start_on_redis A --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
 start_on_redis B --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
 if [[ "$CLUSTER" == 1 ]]; then
 	start_on_redis C --spring.data.redis.cluster.nodes="$(printf '127.0.0.1:%s,' "${CLUSTER3_PORTS[@]}" | sed 's/,$//')"
 	start_on_redis D --spring.data.redis.cluster.nodes="127.0.0.1:$CLUSTER1_PORT"
@@ -222,6 +230,7 @@ fi
 target() {
 	case "$1" in
 		redis) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis --port "$REDIS_PORT") ;;
+		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
 		cluster-3)
@@ -232,7 +241,8 @@ target() {
 			;;
 		cluster-1) JVMS="$D_PID" REDISES="$CLUSTER1_PID" TARGET=(--mode queue --port "$D_PORT") ;;
 	esac
-	TARGET+=(--pid "${JVMS:+$JVMS,}$REDISES")
+	local pids="$JVMS${JVMS:+${REDISES:+,}}$REDISES"
+	TARGET+=(--pid "$pids")
 }
 
 java_line="$("${SERVICE_JAVA:-java}" -version 2>&1 | head -1)"
@@ -257,7 +267,7 @@ for setup in "${SETUPS[@]}"; do
 	flush_redis
 done
 
-printf '%-6s %-11s %7s %10s %11s %8s %8s %6s %7s %7s\n' round setup clients cycles/s "cpu us/cyc" jvm redis lost load errors
+printf '%-6s %-11s %7s %10s %11s %8s %8s %8s %6s %7s %7s\n' round setup clients cycles/s "cpu us/cyc" jvm redis client lost load errors
 : >"$OUT/results.jsonl"
 for round in $(seq 1 "$ROUNDS"); do
 	order=("${SETUPS[@]}")
@@ -282,19 +292,20 @@ for round in $(seq 1 "$ROUNDS"); do
 				import json, os, sys
 				out, cell, setup, clients, rnd, load, jvms, redises = sys.argv[1:]
 				r = json.load(open(os.path.join(out, f"{cell}.json")))
-				by_pid = r.get("serverCpuMsByPid") or {redises: r["serverCpuMs"]}
+				by_pid = r.get("serverCpuMsByPid") or {jvms or redises: r["serverCpuMs"]}
 				part = lambda pids: sum(by_pid[p] for p in pids.split(",") if p) * 1000 / max(r["cycles"], 1)
 				row = dict(setup=setup, clients=clients, round=int(rnd), load=float(load), cycles=r["cyclesPerSecond"],
-				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), lost=r["lost"], errors=r["errors"])
+				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), client=r["clientCpuUsPerCycle"],
+				           lost=r["lost"], errors=r["errors"])
 				open(os.path.join(out, "results.jsonl"), "a").write(json.dumps(row) + "\n")
 				print(f"{rnd:<6} {setup:<11} {clients:>7} {row['cycles']:10,.0f} {row['us']:11.1f} {row['jvm']:8.1f} "
-				      f"{row['redis']:8.1f} {row['lost']:6} {load:>7} {row['errors']:7}")
+				      f"{row['redis']:8.1f} {row['client']:8.1f} {row['lost']:6} {load:>7} {row['errors']:7}")
 			EOF
 		done
 	done
 done
 echo "end $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$OUT/results.jsonl" <<-'EOF'
+python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	import collections, json, sys
 	rows = [json.loads(line) for line in open(sys.argv[1])]
 	by = collections.defaultdict(list)
@@ -303,20 +314,34 @@ python3 - "$OUT/results.jsonl" <<-'EOF'
 	mean = lambda rs, k: sum(r[k] for r in rs) / len(rs)
 	setups = list(dict.fromkeys(r["setup"] for r in rows))
 	clients = list(dict.fromkeys(r["clients"] for r in rows))
-	print("\n| setup | clients | cycles/s | CPU µs/cycle | JVM(s) µs/cycle | Redis µs/cycle | lost | errors | / raw Redis cycles/s |")
-	print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	print("\n| setup | clients | cycles/s | CPU µs/cycle | JVM(s) µs/cycle | Redis µs/cycle | client µs/cycle | lost | errors | / raw Redis cycles/s |")
+	print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for c in clients:
 	    raw = by[("redis", c)]
 	    for s in setups:
 	        rs = by[(s, c)]
 	        ratio = mean(rs, "cycles") / mean(raw, "cycles") if raw and mean(raw, "cycles") > 0 else float("nan")
+	        if not rs:
+	            continue
 	        jvm = f"{mean(rs, 'jvm'):.0f}" if s != "redis" else "-"
-	        print(f"| {s} | {c} | {mean(rs, 'cycles'):,.0f} | {mean(rs, 'us'):.0f} | {jvm} | {mean(rs, 'redis'):.0f} "
+	        redis = f"{mean(rs, 'redis'):.0f}" if s != "in-process" else "-"
+	        print(f"| {s} | {c} | {mean(rs, 'cycles'):,.0f} | {mean(rs, 'us'):.0f} | {jvm} | {redis} | {mean(rs, 'client'):.0f} "
 	              f"| {sum(r['lost'] for r in rs)} | {sum(r['errors'] for r in rs)} | **{ratio:.2f}** |")
 	if by[("service", "4+4")] and by[("redis", "4+4")]:
 	    ratio = mean(by[("service", "4+4")], "cycles") / mean(by[("redis", "4+4")], "cycles")
 	    print(f"\ntarget (the issue): the service on Redis at least half of raw Redis's cycles/s at 4+4: "
 	          f"{ratio:.2f}, {'met' if ratio >= 0.5 else 'NOT met'}")
+	cores = int(sys.argv[2])
+	for c in clients:
+	    inproc, service, raw = by[("in-process", c)], by[("service", c)], by[("redis", c)]
+	    if inproc and service and raw:
+	        floor = mean(inproc, "client") + mean(inproc, "jvm") + mean(service, "redis")
+	        bound = cores * 1e6 / floor
+	        print(f"bound at {c}: on {cores} cores a service on Redis whose Redis calls cost its JVM nothing would still pay "
+	              f"the client's and the HTTP path's CPU (in-process cell: {mean(inproc, 'client'):.0f} + {mean(inproc, 'jvm'):.0f} "
+	              f"µs/cycle) and Redis's ({mean(service, 'redis'):.0f}): at most {bound:,.0f} cycles/s, "
+	              f"{bound / mean(raw, 'cycles'):.2f} of raw Redis's; the JVM's Redis calls now cost "
+	              f"{mean(service, 'jvm') - mean(inproc, 'jvm'):.0f} µs/cycle more than the in-process path")
 	for c in clients:
 	    if by[("cluster-3", c)] and by[("cluster-1", c)]:
 	        print(f"cluster-3 / cluster-1 cycles/s at {c}: "
