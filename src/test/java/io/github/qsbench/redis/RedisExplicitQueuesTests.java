@@ -185,7 +185,14 @@ class RedisExplicitQueuesTests {
 	void changeWhoseMessageWasLost_seenOnceSubscribedAgain() {
 		RedisExplicitQueues one = instance();
 		RedisExplicitQueues other = instance();
+		assertThat(other.leaseSeconds("marker")).isNull();
 		one.configure("q", change(5L, null, null));
+		one.configure("marker", change(7L, null, null));
+		// the marker's message, published after q's, reached other: so did q's, which no
+		// longer drops what other caches next
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.leaseSeconds("marker")).isEqualTo(7L));
 		assertThat(other.leaseSeconds("q")).isEqualTo(5L);
 		try (RedisConnection redis = connections().getConnection()) {
 			redis.hashCommands().hSet(utf8(this.namespace + "{q}:settings"), utf8("leaseSeconds"), utf8("9"));
