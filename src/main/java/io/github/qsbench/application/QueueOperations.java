@@ -543,19 +543,19 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	public List<Completion> completeAll(String queue, List<ToComplete> entries) {
 		checkQueueName(queue);
 		checkBatch(entries.size());
+		long[] ids = new long[entries.size()];
 		int[] deliveries = new int[entries.size()];
 		for (int i = 0; i < deliveries.length; i++) {
 			ToComplete entry = entries.get(i);
+			ids[i] = entry.id();
 			deliveries[i] = LeaseTokens.delivery(entry.lease(), entry.id());
 		}
-		List<Completion> completions = new ArrayList<>(deliveries.length);
+		List<Completion> completions = this.core.completeAll(queue, ids, deliveries);
 		int completed = 0;
-		for (int i = 0; i < deliveries.length; i++) {
-			Completion completion = this.core.complete(queue, entries.get(i).id(), deliveries[i]);
+		for (Completion completion : completions) {
 			if (completion == Completion.COMPLETED) {
 				completed++;
 			}
-			completions.add(completion);
 		}
 		this.metrics.completed(completed);
 		return completions;

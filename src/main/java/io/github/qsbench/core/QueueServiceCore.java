@@ -1,5 +1,6 @@
 package io.github.qsbench.core;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,6 +74,23 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	Completion complete(String queue, long id, int delivery);
+
+	/**
+	 * Completes each message as {@link #complete(String, long, int)} does, in order, each
+	 * on its own (the batch as a whole is not atomic). In process that is a loop; a
+	 * strategy out of process overrides it to complete them in one round trip.
+	 * @param ids the messages' ids
+	 * @param deliveries the delivery of each (or {@link #ANY_DELIVERY}), as many as ids
+	 * @return each one's outcome, in order
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	default List<Completion> completeAll(String queue, long[] ids, int[] deliveries) {
+		List<Completion> completions = new ArrayList<>(ids.length);
+		for (int i = 0; i < ids.length; i++) {
+			completions.add(complete(queue, ids[i], deliveries[i]));
+		}
+		return completions;
+	}
 
 	/**
 	 * Removes the message with that id from that queue whatever its state (ready,

@@ -45,7 +45,8 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** The core's operations, each the value of the meter's {@code operation} tag. */
 	enum Operation {
 
-		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, DISCARD, END_DELAY, QUEUES, QUEUE, HAS_READY, PEEK;
+		PUSH, PUSH_BATCH, POLL, LEASE, CHANGE_LEASE, COMPLETE, COMPLETE_BATCH, DISCARD, END_DELAY, QUEUES, QUEUE,
+		HAS_READY, PEEK;
 
 		String tag() {
 			return name().toLowerCase(Locale.ROOT);
@@ -219,6 +220,17 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		}
 		finally {
 			spent(Operation.COMPLETE, start);
+		}
+	}
+
+	@Override
+	public List<Completion> completeAll(String queue, long[] ids, int[] deliveries) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.completeAll(queue, ids, deliveries);
+		}
+		finally {
+			spent(Operation.COMPLETE_BATCH, start);
 		}
 	}
 

@@ -46,10 +46,11 @@ import org.springframework.data.redis.connection.ReturnType;
  *
  * <p>
  * Round trips: a push, a lease, a completion, a lease change, a discard and an end of
- * delay are each one script; on a cluster a push takes one more (INCRBY of the id
- * counter, which lives on its own slot) and the first push into an empty queue and the
- * completion that empties it one more each (the queue registry's SADD or SREM). The
- * listing and the counts read every registered queue: one round trip per queue.
+ * delay are each one script, and so is a batch of pushes, of leases or of completions; on
+ * a cluster a push takes one more (INCRBY of the id counter, which lives on its own slot)
+ * and the first push into an empty queue and the completion that empties it one more each
+ * (the queue registry's SADD or SREM). The listing and the counts read every registered
+ * queue: one round trip per queue.
  *
  * <p>
  * Time is the service's clock ({@link QueueOptions#clock()}), passed to every script, so
@@ -226,15 +227,44 @@ public final class RedisQS implements QueueServiceCore {
 		return decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0);
 	}
 
-	/** One run of the completion script, which decides as {@code Completion.decide}. */
+	/**
+	 * Completes them all in one run of the completion script, one round trip whatever
+	 * their number.
+	 */
+	@Override
+	public List<Completion> completeAll(String queue, long[] ids, int[] deliveries) {
+		requireIdLookup();
+		if (ids.length == 0) {
+			return List.of();
+		}
+		return decide(queue, ids, deliveries, COMPLETE_OPERATION, 0);
+	}
+
 	private Completion decide(String queue, long id, int delivery, byte[] operation, long leaseMillis) {
+		return decide(queue, new long[] { id }, new int[] { delivery }, operation, leaseMillis).get(0);
+	}
+
+	/** One run of the completion script, which decides as {@code Completion.decide}. */
+	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		byte[] name = ascii(queue);
-		List<?> answer = run(COMPLETE, keys(queue, this.registry), ascii(id), ascii(delivery), operation, ascii(now()),
-				ascii(leaseMillis), name);
-		if ((Long) answer.get(1) == 1) {
+		byte[][] args = new byte[4 + 2 * ids.length][];
+		args[0] = operation;
+		args[1] = ascii(now());
+		args[2] = ascii(leaseMillis);
+		args[3] = name;
+		for (int i = 0; i < ids.length; i++) {
+			args[4 + 2 * i] = ascii(ids[i]);
+			args[5 + 2 * i] = ascii(deliveries[i]);
+		}
+		List<?> answer = run(COMPLETE, keys(queue, this.registry), args);
+		if ((Long) answer.get(ids.length) == 1) {
 			unregisterIfEmpty(queue, name);
 		}
-		return Completion.values()[((Long) answer.get(0)).intValue()];
+		List<Completion> completions = new ArrayList<>(ids.length);
+		for (int i = 0; i < ids.length; i++) {
+			completions.add(Completion.values()[((Long) answer.get(i)).intValue()]);
+		}
+		return completions;
 	}
 
 	/**

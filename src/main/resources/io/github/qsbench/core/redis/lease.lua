@@ -1,43 +1,61 @@
 -- Leases up to ARGV[2] messages: first those whose lease lapsed (longest lapsed first),
 -- then delayed ones that are due (earliest first), then the ready list from its head. Each
 -- delivery's number is counted in the deliveries hash and its lease end is its score in
--- the leased set.
+-- the leased set. One command per record for all of them, but the count of each delivery.
 -- KEYS: ready, leased, delayed, bodies, deliveries
 -- ARGV: now, max, leaseMillis
 -- Returns {id, delivery, body, id, delivery, body, ...}
 local now = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
 local ends = now + tonumber(ARGV[3])
-local out = {}
-local taken = 0
-local function deliver(id)
-  local body = redis.call('HGET', KEYS[4], id)
-  if not body then
-    return
+-- Calls Redis with the values of list after args, in parts small enough for Lua's unpack
+-- (of an even size, so pairs stay whole), and returns the replies' elements in order.
+local function inParts(command, key, list)
+  local replies = {}
+  for from = 1, #list, 1000 do
+    local reply = redis.call(command, key, unpack(list, from, math.min(from + 999, #list)))
+    if type(reply) == 'table' then
+      for i = 1, #reply do
+        replies[#replies + 1] = reply[i]
+      end
+    end
   end
-  local delivery = redis.call('HINCRBY', KEYS[5], id, 1)
-  redis.call('ZADD', KEYS[2], ends, id)
-  out[#out + 1] = tonumber(id)
-  out[#out + 1] = delivery
-  out[#out + 1] = body
-  taken = taken + 1
+  return replies
 end
-local lapsed = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, max)
-for _, id in ipairs(lapsed) do
-  deliver(id)
-end
-if taken < max then
-  local due = redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE', 'LIMIT', 0, max - taken)
-  for _, id in ipairs(due) do
-    redis.call('ZREM', KEYS[3], id)
-    deliver(id)
+local ids = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, max)
+if #ids < max then
+  local due = redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #ids)
+  if #due > 0 then
+    inParts('ZREM', KEYS[3], due)
+    for _, id in ipairs(due) do
+      ids[#ids + 1] = id
+    end
   end
 end
-while taken < max do
-  local id = redis.call('LPOP', KEYS[1])
-  if not id then
-    break
+if #ids < max then
+  local ready = redis.call('LPOP', KEYS[1], max - #ids)
+  if ready then
+    for _, id in ipairs(ready) do
+      ids[#ids + 1] = id
+    end
   end
-  deliver(id)
+end
+if #ids == 0 then
+  return {}
+end
+local bodies = inParts('HMGET', KEYS[4], ids)
+local out, leased = {}, {}
+for i, id in ipairs(ids) do
+  local body = bodies[i]
+  if body then
+    out[#out + 1] = tonumber(id)
+    out[#out + 1] = redis.call('HINCRBY', KEYS[5], id, 1)
+    out[#out + 1] = body
+    leased[#leased + 1] = ends
+    leased[#leased + 1] = id
+  end
+end
+if #leased > 0 then
+  inParts('ZADD', KEYS[2], leased)
 end
 return out

@@ -20,18 +20,32 @@ if first == 0 then
 end
 local delay = tonumber(ARGV[2])
 local due = tonumber(ARGV[1]) + delay
-if delay > 0 or redis.call('LLEN', KEYS[1]) == 0 then
-  redis.call('PUBLISH', ARGV[6], delay .. ' ' .. ARGV[5])
-end
-for i = 1, count do
-  local id = first + i - 1
-  redis.call('HSET', KEYS[4], id, ARGV[6 + i])
-  redis.call('HSET', KEYS[5], id, 0)
-  if delay > 0 then
-    redis.call('ZADD', KEYS[3], due, id)
-  else
-    redis.call('RPUSH', KEYS[1], id)
+-- One command per record for the whole batch, in parts small enough for Lua's unpack. A
+-- delay is always announced; a ready push only when the ready list was empty.
+local announce = delay > 0
+for from = 1, count, 500 do
+  local bodies, deliveries, entries = {}, {}, {}
+  for i = from, math.min(from + 499, count) do
+    local id = first + i - 1
+    bodies[#bodies + 1] = id
+    bodies[#bodies + 1] = ARGV[6 + i]
+    deliveries[#deliveries + 1] = id
+    deliveries[#deliveries + 1] = 0
+    if delay > 0 then
+      entries[#entries + 1] = due
+    end
+    entries[#entries + 1] = id
   end
+  redis.call('HSET', KEYS[4], unpack(bodies))
+  redis.call('HSET', KEYS[5], unpack(deliveries))
+  if delay > 0 then
+    redis.call('ZADD', KEYS[3], unpack(entries))
+  elseif redis.call('RPUSH', KEYS[1], unpack(entries)) == #entries and from == 1 then
+    announce = true
+  end
+end
+if announce then
+  redis.call('PUBLISH', ARGV[6], delay .. ' ' .. ARGV[5])
 end
 local created = 0
 if held == 0 then

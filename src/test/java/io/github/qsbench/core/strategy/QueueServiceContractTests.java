@@ -513,6 +513,66 @@ class QueueServiceContractTests {
 	}
 
 	@Test
+	void completeAll_decidesEachInOrder_andTheQueueGoesWhenEmptied() {
+		this.service.pushAll("q", TestBodies.utf8("a", "b", "c", "d"));
+		List<Lease> first = this.service.lease("q", 3);
+		this.clock.advance(LEASE);
+		Lease again = this.service.lease("q", 1).get(0);
+		Lease stale = first.stream().filter((lease) -> lease.message().id() == again.message().id()).findFirst().get();
+		List<Lease> lapsed = first.stream().filter((lease) -> lease != stale).toList();
+		long ready = this.service.peek("q", 4)
+			.stream()
+			.filter((peeked) -> peeked.deliveries() == 0)
+			.findFirst()
+			.orElseThrow()
+			.message()
+			.id();
+
+		List<Completion> completions = this.service.completeAll("q",
+				new long[] { stale.message().id(), lapsed.get(0).message().id(), ready, 999_999,
+						lapsed.get(1).message().id(), again.message().id() },
+				new int[] { stale.delivery(), lapsed.get(0).delivery(), QueueServiceCore.ANY_DELIVERY,
+						QueueServiceCore.ANY_DELIVERY, lapsed.get(1).delivery(), again.delivery() });
+
+		assertThat(completions).containsExactly(Completion.STALE_LEASE, Completion.COMPLETED, Completion.NOT_DELIVERED,
+				Completion.NOT_FOUND, Completion.COMPLETED, Completion.COMPLETED);
+		assertThat(this.service.queue("q")).contains(new QueueStats("q", 1, 0));
+		Lease last = this.service.lease("q", 1).get(0);
+		assertThat(this.service.completeAll("q", new long[] { last.message().id() }, new int[] { last.delivery() }))
+			.containsExactly(Completion.COMPLETED);
+		assertThat(this.service.queueCount()).isZero();
+	}
+
+	@Test
+	void batchesOfThousands_everyMessagePushedLeasedAndCompletedOnce() {
+		List<byte[]> bodies = new ArrayList<>();
+		for (int i = 0; i < 1_100; i++) {
+			bodies.add(("m" + i).getBytes(StandardCharsets.UTF_8));
+		}
+		List<Message> pushed = this.service.pushAll("q", bodies);
+		List<Message> delayed = this.service.pushAll("q", bodies.subList(0, 600), 1_000);
+
+		List<Lease> leased = this.service.lease("q", 2_000);
+		this.clock.advance(Duration.ofSeconds(1));
+		List<Lease> due = this.service.lease("q", 2_000);
+
+		assertThat(leased).extracting((lease) -> lease.message().id())
+			.containsExactlyElementsOf(pushed.stream().map(Message::id).toList());
+		assertThat(leased).extracting((lease) -> new String(lease.message().body(), StandardCharsets.UTF_8))
+			.containsExactlyElementsOf(
+					bodies.stream().map((body) -> new String(body, StandardCharsets.UTF_8)).toList());
+		assertThat(due).extracting((lease) -> lease.message().id())
+			.containsExactlyInAnyOrderElementsOf(delayed.stream().map(Message::id).toList());
+		List<Lease> all = new ArrayList<>(leased);
+		all.addAll(due);
+		List<Completion> completions = this.service.completeAll("q",
+				all.stream().mapToLong((lease) -> lease.message().id()).toArray(),
+				all.stream().mapToInt(Lease::delivery).toArray());
+		assertThat(completions).hasSize(1_700).containsOnly(Completion.COMPLETED);
+		assertThat(this.service.queueCount()).isZero();
+	}
+
+	@Test
 	void completeWithLease_lapsedButNotRedelivered_completes() {
 		this.service.push("q", "slow");
 		Lease lease = this.service.lease("q", 1).get(0);
