@@ -55,7 +55,10 @@ class CoreTimedQueueServiceTests {
 		this.service.discard("q", pushed.id() + 1);
 		this.service.poll("q");
 		this.service.peek("q", 1);
+		List<Completion> batch = this.service.completeAll("q", new long[] { pushed.id() },
+				new int[] { leased.get(0).delivery() });
 
+		assertThat(batch).containsExactly(Completion.NOT_FOUND);
 		assertThat(change).isEqualTo(LeaseChange.CHANGED);
 		assertThat(completion).isEqualTo(Completion.COMPLETED);
 		for (Operation operation : Operation.values()) {
