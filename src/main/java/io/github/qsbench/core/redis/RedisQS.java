@@ -6,12 +6,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.core.Capacity;
@@ -53,10 +50,7 @@ import org.springframework.data.redis.connection.ReturnType;
  * a cluster a push takes one more (INCRBY of the id counter, which lives on its own slot)
  * and the first push into an empty queue and the completion that empties it one more each
  * (the queue registry's SADD or SREM). The listing and the counts read every registered
- * queue: one round trip per queue. Calls of one kind made at the same time on one queue
- * share one script ({@link Batcher}): while a push runs, the pushes that arrive wait and
- * then go to Redis together, so under load a script serves several requests, which is
- * what keeps Redis's time and the round trips per message down as clients grow.
+ * queue: one round trip per queue.
  *
  * <p>
  * Time is the service's clock ({@link QueueOptions#clock()}), passed to every script, so
@@ -84,6 +78,12 @@ public final class RedisQS implements QueueServiceCore {
 	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
 	 */
 	private static final String[] QUEUE_KEYS = { "ready", "leased", "delayed", "bodies", "deliveries" };
+
+	private static final byte[] COMPLETE_OPERATION = ascii("complete");
+
+	private static final byte[] CHANGE_OPERATION = ascii("change");
+
+	private static final byte[] DISCARD_OPERATION = ascii("discard");
 
 	private final RedisConnectionFactory connections;
 
@@ -117,17 +117,6 @@ public final class RedisQS implements QueueServiceCore {
 	private RedisConnection subscription;
 
 	private volatile PushListener listener;
-
-	/*
-	 * Calls made at the same time on one queue, with the same operation and time, share
-	 * one script (see Batcher); a batcher is dropped when idle.
-	 */
-
-	private final Map<Together, Batcher<List<byte[]>, Long>> pushes = new ConcurrentHashMap<>();
-
-	private final Map<Together, Batcher<Integer, List<Lease>>> leases = new ConcurrentHashMap<>();
-
-	private final Map<Together, Batcher<Named, List<Completion>>> decisions = new ConcurrentHashMap<>();
 
 	/**
 	 * @param connections Redis, standalone or a cluster
@@ -163,39 +152,6 @@ public final class RedisQS implements QueueServiceCore {
 		if (bodies.isEmpty()) {
 			return List.of();
 		}
-		long first = batched(this.pushes, new Together(queue, null, delayMillis),
-				batch -> pushTogether(queue, batch, delayMillis), bodies);
-		List<Message> pushed = new ArrayList<>(bodies.size());
-		for (int i = 0; i < bodies.size(); i++) {
-			pushed.add(new RedisMessage(first + i, bodies.get(i), 0));
-		}
-		return pushed;
-	}
-
-	/**
-	 * Pushes the bodies of every call as one, in the calls' order.
-	 * @return the id of each call's first message
-	 */
-	private List<Long> pushTogether(String queue, List<List<byte[]>> calls, long delayMillis) {
-		if (calls.size() == 1) {
-			return List.of(runPush(queue, calls.get(0), delayMillis));
-		}
-		List<byte[]> bodies = new ArrayList<>();
-		calls.forEach(bodies::addAll);
-		long first = runPush(queue, bodies, delayMillis);
-		List<Long> firsts = new ArrayList<>(calls.size());
-		for (List<byte[]> call : calls) {
-			firsts.add(first);
-			first += call.size();
-		}
-		return firsts;
-	}
-
-	/**
-	 * One run of the push script.
-	 * @return the id of the first message
-	 */
-	private long runPush(String queue, List<byte[]> bodies, long delayMillis) {
 		long first = this.cluster
 				? redis(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1 : 0;
 		byte[][] args = new byte[6 + bodies.size()][];
@@ -213,7 +169,11 @@ public final class RedisQS implements QueueServiceCore {
 		if ((Long) answer.get(1) == 1) {
 			redis(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return first;
+		List<Message> pushed = new ArrayList<>(bodies.size());
+		for (int i = 0; i < bodies.size(); i++) {
+			pushed.add(new RedisMessage(first + i, bodies.get(i), 0));
+		}
+		return pushed;
 	}
 
 	@Override
@@ -234,35 +194,6 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private List<Lease> leaseMessages(String queue, int max, long leaseMillis) {
-		return batched(this.leases, new Together(queue, null, leaseMillis),
-				batch -> leaseTogether(queue, batch, leaseMillis), max);
-	}
-
-	/**
-	 * Leases for every call as one, the messages going to the calls in their order, each
-	 * taking up to its maximum.
-	 */
-	private List<List<Lease>> leaseTogether(String queue, List<Integer> calls, long leaseMillis) {
-		if (calls.size() == 1) {
-			return List.of(runLease(queue, calls.get(0), leaseMillis));
-		}
-		int total = 0;
-		for (int max : calls) {
-			total += max;
-		}
-		List<Lease> leased = runLease(queue, total, leaseMillis);
-		List<List<Lease>> shares = new ArrayList<>(calls.size());
-		int from = 0;
-		for (int max : calls) {
-			int to = Math.min(from + max, leased.size());
-			shares.add(List.copyOf(leased.subList(from, to)));
-			from = to;
-		}
-		return shares;
-	}
-
-	/** One run of the lease script. */
-	private List<Lease> runLease(String queue, int max, long leaseMillis) {
 		List<?> answer = run(LEASE, keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
 		List<Lease> leases = new ArrayList<>(answer.size() / 3);
 		for (int i = 0; i < answer.size(); i += 3) {
@@ -275,25 +206,25 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public boolean complete(String queue, Message message) {
-		return decide(queue, message.id(), ANY_DELIVERY, Decision.COMPLETE, 0) == Completion.COMPLETED;
+		return decide(queue, message.id(), ANY_DELIVERY, COMPLETE_OPERATION, 0) == Completion.COMPLETED;
 	}
 
 	@Override
 	public Completion complete(String queue, long id, int delivery) {
 		requireIdLookup();
-		return decide(queue, id, delivery, Decision.COMPLETE, 0);
+		return decide(queue, id, delivery, COMPLETE_OPERATION, 0);
 	}
 
 	@Override
 	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
 		requireIdLookup();
-		return LeaseChange.of(decide(queue, id, delivery, Decision.CHANGE, leaseMillis));
+		return LeaseChange.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 	}
 
 	@Override
 	public Completion discard(String queue, long id) {
 		requireIdLookup();
-		return decide(queue, id, ANY_DELIVERY, Decision.DISCARD, 0);
+		return decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0);
 	}
 
 	/**
@@ -306,53 +237,18 @@ public final class RedisQS implements QueueServiceCore {
 		if (ids.length == 0) {
 			return List.of();
 		}
-		return decide(queue, ids, deliveries, Decision.COMPLETE, 0);
+		return decide(queue, ids, deliveries, COMPLETE_OPERATION, 0);
 	}
 
-	private Completion decide(String queue, long id, int delivery, Decision decision, long leaseMillis) {
-		return decide(queue, new long[] { id }, new int[] { delivery }, decision, leaseMillis).get(0);
-	}
-
-	private List<Completion> decide(String queue, long[] ids, int[] deliveries, Decision decision, long leaseMillis) {
-		return batched(this.decisions, new Together(queue, decision, leaseMillis),
-				batch -> decideTogether(queue, batch, decision, leaseMillis), new Named(ids, deliveries));
-	}
-
-	/** Decides for the messages of every call as one, in the calls' order. */
-	private List<List<Completion>> decideTogether(String queue, List<Named> calls, Decision decision,
-			long leaseMillis) {
-		if (calls.size() == 1) {
-			Named call = calls.get(0);
-			return List.of(runDecide(queue, call.ids(), call.deliveries(), decision, leaseMillis));
-		}
-		int total = 0;
-		for (Named call : calls) {
-			total += call.ids().length;
-		}
-		long[] ids = new long[total];
-		int[] deliveries = new int[total];
-		int from = 0;
-		for (Named call : calls) {
-			System.arraycopy(call.ids(), 0, ids, from, call.ids().length);
-			System.arraycopy(call.deliveries(), 0, deliveries, from, call.ids().length);
-			from += call.ids().length;
-		}
-		List<Completion> decided = runDecide(queue, ids, deliveries, decision, leaseMillis);
-		List<List<Completion>> shares = new ArrayList<>(calls.size());
-		from = 0;
-		for (Named call : calls) {
-			shares.add(List.copyOf(decided.subList(from, from + call.ids().length)));
-			from += call.ids().length;
-		}
-		return shares;
+	private Completion decide(String queue, long id, int delivery, byte[] operation, long leaseMillis) {
+		return decide(queue, new long[] { id }, new int[] { delivery }, operation, leaseMillis).get(0);
 	}
 
 	/** One run of the completion script, which decides as {@code Completion.decide}. */
-	private List<Completion> runDecide(String queue, long[] ids, int[] deliveries, Decision decision,
-			long leaseMillis) {
+	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		byte[] name = ascii(queue);
 		byte[][] args = new byte[4 + 2 * ids.length][];
-		args[0] = decision.argument;
+		args[0] = operation;
 		args[1] = ascii(now());
 		args[2] = ascii(leaseMillis);
 		args[3] = name;
@@ -554,25 +450,6 @@ public final class RedisQS implements QueueServiceCore {
 		return keys;
 	}
 
-	/**
-	 * Runs the call through the batcher of its kind: with the calls of that kind made at
-	 * the same time, in one run of {@code together}.
-	 */
-	private static <Q, A> A batched(Map<Together, Batcher<Q, A>> batchers, Together kind,
-			Function<List<Q>, List<A>> together, Q request) {
-		Batcher<Q, A> batcher = batchers.computeIfAbsent(kind, k -> new Batcher<>(together));
-		try {
-			return batcher.call(request);
-		}
-		finally {
-			// A caller that still holds it after this works on alone, which is as
-			// correct.
-			if (batcher.idle()) {
-				batchers.remove(kind, batcher);
-			}
-		}
-	}
-
 	private long now() {
 		return this.clock.millis();
 	}
@@ -597,28 +474,6 @@ public final class RedisQS implements QueueServiceCore {
 			return new QueueStats(name, this.ready, this.inflight, this.delayed);
 		}
 
-	}
-
-	/** What the completion script does with each message named. */
-	private enum Decision {
-
-		COMPLETE, CHANGE, DISCARD;
-
-		/** The script's ARGV[1]. */
-		final byte[] argument = ascii(name().toLowerCase(Locale.ROOT));
-
-	}
-
-	/**
-	 * Which calls may share a script: on one queue, with one time (a delay or a lease)
-	 * and, for the completion script, one decision (pushes and leases have their own
-	 * batchers and no decision).
-	 */
-	private record Together(String queue, Decision decision, long millis) {
-	}
-
-	/** Messages named by id, each with the delivery named (or {@code ANY_DELIVERY}). */
-	private record Named(long[] ids, int[] deliveries) {
 	}
 
 	private record RedisMessage(long id, byte[] body, int deliveries) implements Message {
