@@ -460,8 +460,43 @@ final class SqsActions {
 		return JSON.objectNode();
 	}
 
+	/**
+	 * Deletes the entries' messages in one completion of the core (on Redis one round
+	 * trip for the batch, not one per entry), each entry answered on its own as
+	 * {@code DeleteMessage} would answer it: an entry whose handle is not one this
+	 * service hands out fails without reaching the core.
+	 */
 	ObjectNode deleteMessageBatch(SqsRequest request) {
-		return eachEntry(request, (queue, entry) -> delete(queue, entry.required("ReceiptHandle")));
+		String queue = this.urls.queue(request.required("QueueUrl"));
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode successful = answer.putArray("Successful");
+		ArrayNode failed = answer.putArray("Failed");
+		List<String> ids = new ArrayList<>();
+		List<QueueOperations.ToComplete> handles = new ArrayList<>();
+		for (SqsRequest entry : batchEntries(request)) {
+			try {
+				String handle = entry.required("ReceiptHandle");
+				handles.add(new QueueOperations.ToComplete(ReceiptHandles.id(handle), handle));
+				ids.add(entry.string("Id"));
+			}
+			catch (SqsException ex) {
+				failed(failed, entry.string("Id"), ex);
+			}
+		}
+		List<Completion> completions = handles.isEmpty() ? List.of() : this.queues.completeAll(queue, handles);
+		for (int i = 0; i < completions.size(); i++) {
+			try {
+				deleted(queue, handles.get(i).lease(), completions.get(i));
+				successful.addObject().put("Id", ids.get(i));
+			}
+			catch (SqsException ex) {
+				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
+					throw ex;
+				}
+				failed(failed, ids.get(i), ex);
+			}
+		}
+		return answer;
 	}
 
 	/**
@@ -546,7 +581,14 @@ final class SqsActions {
 	 * message was received again since is refused: the newer handle deletes it.
 	 */
 	private void delete(String queue, String handle) {
-		Completion completion = this.queues.complete(queue, ReceiptHandles.id(handle), handle);
+		deleted(queue, handle, this.queues.complete(queue, ReceiptHandles.id(handle), handle));
+	}
+
+	/**
+	 * What a deletion by {@code handle} answers when the core completed it so.
+	 * @throws SqsException if it did not delete the message
+	 */
+	private void deleted(String queue, String handle, Completion completion) {
 		switch (completion) {
 			case COMPLETED -> {
 			}

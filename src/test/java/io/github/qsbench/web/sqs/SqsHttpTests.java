@@ -337,6 +337,27 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void deleteBatch_eachEntryAnsweredAsDeleteMessageWould() {
+		String url = create("sdk-delete-batch");
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("e0", "zero"), entry("e1", "one")));
+		Message stale = this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0)).messages().get(0);
+		List<Message> current = this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages();
+		assertThat(current).extracting(Message::body).containsExactly("zero", "one");
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(current.get(1).receiptHandle()));
+
+		DeleteMessageBatchResponse deleted = this.sqs.deleteMessageBatch(b -> b.queueUrl(url)
+			.entries(d -> d.id("stale").receiptHandle(stale.receiptHandle()),
+					d -> d.id("current").receiptHandle(current.get(0).receiptHandle()),
+					d -> d.id("again").receiptHandle(current.get(1).receiptHandle()),
+					d -> d.id("junk").receiptHandle("1.x")));
+
+		assertThat(deleted.successful()).extracting(e -> e.id()).containsExactly("current", "again");
+		assertThat(deleted.failed()).extracting(failed -> failed.id() + " " + failed.code())
+			.containsExactlyInAnyOrder("stale ReceiptHandleIsInvalid", "junk ReceiptHandleIsInvalid");
+		assertThat(counts(url)).containsExactly(0, 0);
+	}
+
+	@Test
 	void sendBatch_invalidEntryFailsAlone() {
 		String url = create("sdk-batch-partial");
 
