@@ -35,13 +35,14 @@
 # warmed up for WARMUP s at 4+4 first. Each round runs, for each client count, every setup (in the
 # reverse order every other round), each for SETTLE s uncounted then DURATION s counted, after which
 # the consumers drain; lost is pushed minus completed after the drain. Every Redis is flushed
-# (FLUSHALL) between cells. The load: 8 queues, 100-byte bodies, 5 ms pause after an empty poll.
+# (FLUSHALL) between cells. The load: QUEUES queues (8; with 1 every client shares one queue, where the
+# service's calls made at the same time share a script), 100-byte bodies, 5 ms pause after an empty poll.
 # Every cell also gives the load generator's own CPU per cycle (client): on one machine the client,
 # the service(s) and Redis share the cores, so the summary adds a bound: the most cycles/s the
 # service on Redis could reach on these cores (nproc) if its Redis calls cost its JVM nothing, from
 # the in-process cell's client and JVM CPU per cycle plus the service cell's Redis CPU per cycle.
 # Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
-# N+N), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m), CLUSTER (0), SERVICE_JAR,
+# N+N), QUEUES (8), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m), CLUSTER (0), SERVICE_JAR,
 # SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT.
 set -euo pipefail
 
@@ -51,6 +52,7 @@ source "$ROOT/scripts/lib/service.sh"
 # shellcheck source=../lib/load-client.sh
 source "$ROOT/scripts/lib/load-client.sh"
 CLIENTS="${CLIENTS:-4+4}"
+QUEUES="${QUEUES:-8}"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-10}"
 SETTLE="${SETTLE:-2}"
@@ -242,7 +244,7 @@ target() {
 		cluster-1) JVMS="$D_PID" REDISES="$CLUSTER1_PID" TARGET=(--mode queue --port "$D_PORT") ;;
 	esac
 	local pids="$JVMS${JVMS:+${REDISES:+,}}$REDISES"
-	TARGET+=(--pid "$pids")
+	TARGET+=(--pid "$pids" --queues "$QUEUES")
 }
 
 java_line="$("${SERVICE_JAVA:-java}" -version 2>&1 | head -1)"
@@ -259,7 +261,7 @@ fi
 echo "service on Redis vs Redis: service redis strategy ($java_line; virtual threads $virtual;" \
 	"-Xmx$HEAP${JVM_ARGS[*]:+ ${JVM_ARGS[*]}}${APP_ARGS[*]:+ ${APP_ARGS[*]}}) at $A_PORT and $B_PORT on $("$REDIS_SERVER" --version | cut -d' ' -f1-3)" \
 	"at $REDIS_PORT${CLUSTER3_PORTS:+, cluster-3 service at $C_PORT on ${CLUSTER3_PORTS[*]}, cluster-1 service at $D_PORT on $CLUSTER1_PORT}" \
-	"| clients $CLIENTS, rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
+	"| clients $CLIENTS on $QUEUES queues, rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for setup in "${SETUPS[@]}"; do
 	target "$setup"
