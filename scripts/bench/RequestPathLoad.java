@@ -6,10 +6,14 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,7 +83,11 @@ import java.util.concurrent.atomic.LongAdder;
  * then their sum, and {@code serverCpuMsByPid} gives each one's milliseconds (only when
  * more than one pid is given). The client's own CPU in the window is {@code clientCpuMs}
  * and, per completed message, {@code clientCpuUsPerCycle}: with the server's, the whole
- * machine's cost of a cycle when both share it. Prints one line of JSON.
+ * machine's cost of a cycle when both share it. {@code serverThreads} splits each pid's
+ * CPU and context switches (voluntary and not) in the window by thread name (a pool's
+ * threads together: the digits that end a name are dropped; a thread that ended in the
+ * window is left out): where a server's time goes, such as a JVM's carriers of virtual
+ * threads against its Redis client's event loop. Prints one line of JSON.
  *
  * <pre>
  * java scripts/bench/RequestPathLoad.java --port 8080 --pid 1234 --mode queue --producers 4 --consumers 4 --seconds 15
@@ -246,11 +254,13 @@ public class RequestPathLoad {
 		long[] self = { ProcessHandle.current().pid() };
 		long[][] clientStart = cpuTicks(self);
 		long[][] cpuStart = cpuTicks(pids);
+		List<Map<Long, Task>> tasksStart = tasks(pids);
 		long start = System.nanoTime();
 		inWindow.set(true);
 		Thread.sleep((long) (seconds * 1000));
 		inWindow.set(false);
 		long[][] cpuEnd = cpuTicks(pids);
+		List<Map<Long, Task>> tasksEnd = tasks(pids);
 		long[][] clientEnd = cpuTicks(self);
 		long elapsed = System.nanoTime() - start;
 		producing.set(false);
@@ -284,13 +294,13 @@ public class RequestPathLoad {
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
 						+ "\"clientCpuMs\":%.0f,\"clientCpuUsPerCycle\":%.1f,"
-						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d%s}%n",
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d,\"serverThreads\":{%s}%s}%n",
 				mode, producers, consumers, backlog, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
 				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, clientMs,
 				(completes.sum() > 0) ? clientMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
-				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(),
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(), byThread(pids, tasksStart, tasksEnd),
 				(pids.length > 1) ? ",\"serverCpuMsByPid\":{" + byPid + "}" : "");
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
@@ -338,6 +348,77 @@ public class RequestPathLoad {
 			ticks[i] = new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
 		}
 		return ticks;
+	}
+
+	/** One thread's name, CPU (clock ticks) and context switches so far. */
+	record Task(String name, long ticks, long switches) {
+	}
+
+	/** Every thread of each process, by thread id; a process or thread gone is left out. */
+	static List<Map<Long, Task>> tasks(long[] pids) throws IOException {
+		List<Map<Long, Task>> all = new ArrayList<>();
+		for (long pid : pids) {
+			Map<Long, Task> tasks = new HashMap<>();
+			try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+				for (Path dir : dirs) {
+					try {
+						String stat = Files.readString(dir.resolve("stat"));
+						String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+						long switches = 0;
+						for (String line : Files.readAllLines(dir.resolve("status"))) {
+							if (line.contains("ctxt_switches:")) {
+								switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+							}
+						}
+						String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+							.replaceAll("[-#]?[0-9]+$", "");
+						tasks.put(Long.parseLong(dir.getFileName().toString()), new Task(name,
+								Long.parseLong(fields[11]) + Long.parseLong(fields[12]), switches));
+					}
+					catch (IOException ended) {
+						// the thread ended while it was read
+					}
+				}
+			}
+			catch (IOException gone) {
+				// the process is gone: nothing of it
+			}
+			all.add(tasks);
+		}
+		return all;
+	}
+
+	/**
+	 * "pid":{"name":[cpuMs,switches],...} for each pid: the window's share of each thread
+	 * that is there at its end (a thread started in it counts whole).
+	 */
+	static String byThread(long[] pids, List<Map<Long, Task>> start, List<Map<Long, Task>> end) {
+		StringBuilder json = new StringBuilder();
+		for (int i = 0; i < pids.length; i++) {
+			Map<String, long[]> byName = new TreeMap<>();
+			for (Map.Entry<Long, Task> thread : end.get(i).entrySet()) {
+				Task last = thread.getValue();
+				Task first = start.get(i).getOrDefault(thread.getKey(), new Task(last.name(), 0, 0));
+				long[] sum = byName.computeIfAbsent(last.name(), (name) -> new long[2]);
+				sum[0] += last.ticks() - first.ticks();
+				sum[1] += last.switches() - first.switches();
+			}
+			json.append((i == 0) ? "" : ",").append('"').append(pids[i]).append("\":{");
+			String separator = "";
+			for (Map.Entry<String, long[]> group : byName.entrySet()) {
+				json.append(separator)
+					.append('"')
+					.append(group.getKey().replace("\\", "\\\\").replace("\"", "\\\""))
+					.append("\":[")
+					.append(group.getValue()[0] * 10)
+					.append(',')
+					.append(group.getValue()[1])
+					.append(']');
+				separator = ",";
+			}
+			json.append('}');
+		}
+		return json.toString();
 	}
 
 	static String queue(long index) {

@@ -40,9 +40,13 @@
 # Every cell also gives the load generator's own CPU per cycle (client): on one machine the client,
 # the service(s) and Redis share the cores, so the summary adds a bound: the most cycles/s the
 # service on Redis could reach on these cores (nproc) if its Redis calls cost its JVM nothing, from
-# the in-process cell's client and JVM CPU per cycle plus the service cell's Redis CPU per cycle.
+# the in-process cell's client and JVM CPU per cycle plus the service cell's Redis CPU per cycle,
+# and splits each setup's JVM CPU and context switches per cycle by thread (RequestPathLoad's
+# serverThreads: carriers of virtual threads or Tomcat's workers, Tomcat's poller, Lettuce's event
+# loop, the JIT's compilers...).
 # Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
-# N+N), QUEUES (8), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m), CLUSTER (0), SERVICE_JAR,
+# N+N), QUEUES (8), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (30: less leaves JIT compilation in
+# the windows of the setups run least, see the JIT line of the summary), HEAP (512m), CLUSTER (0), SERVICE_JAR,
 # SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT.
 set -euo pipefail
 
@@ -56,7 +60,7 @@ QUEUES="${QUEUES:-8}"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-10}"
 SETTLE="${SETTLE:-2}"
-WARMUP="${WARMUP:-10}"
+WARMUP="${WARMUP:-30}"
 HEAP="${HEAP:-512m}"
 CLUSTER="${CLUSTER:-0}"
 # a loaded 2-core machine can take a minute to start the service
@@ -298,7 +302,12 @@ for round in $(seq 1 "$ROUNDS"); do
 				part = lambda pids: sum(by_pid[p] for p in pids.split(",") if p) * 1000 / max(r["cycles"], 1)
 				row = dict(setup=setup, clients=clients, round=int(rnd), load=float(load), cycles=r["cyclesPerSecond"],
 				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), client=r["clientCpuUsPerCycle"],
-				           lost=r["lost"], errors=r["errors"])
+				           lost=r["lost"], errors=r["errors"], threads={})
+				for pid in filter(None, jvms.split(",")):
+				    for name, (ms, switches) in r.get("serverThreads", {}).get(pid, {}).items():
+				        sums = row["threads"].setdefault(name, [0, 0])
+				        sums[0] += ms * 1000 / max(r["cycles"], 1)
+				        sums[1] += switches / max(r["cycles"], 1)
 				open(os.path.join(out, "results.jsonl"), "a").write(json.dumps(row) + "\n")
 				print(f"{rnd:<6} {setup:<11} {clients:>7} {row['cycles']:10,.0f} {row['us']:11.1f} {row['jvm']:8.1f} "
 				      f"{row['redis']:8.1f} {row['client']:8.1f} {row['lost']:6} {load:>7} {row['errors']:7}")
@@ -344,6 +353,19 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	              f"µs/cycle) and Redis's ({mean(service, 'redis'):.0f}): at most {bound:,.0f} cycles/s, "
 	              f"{bound / mean(raw, 'cycles'):.2f} of raw Redis's; the JVM's Redis calls now cost "
 	              f"{mean(service, 'jvm') - mean(inproc, 'jvm'):.0f} µs/cycle more than the in-process path")
+	print("\nthe JVM(s)' CPU and context switches per cycle by thread (mean of the rounds; the four that cost most):")
+	for c in clients:
+	    for s in setups:
+	        rs = by[(s, c)]
+	        names = {n for r in rs for n in r["threads"]}
+	        part = {n: [sum(r["threads"].get(n, [0, 0])[i] for r in rs) / len(rs) for i in (0, 1)] for n in names}
+	        top = sorted(part.items(), key=lambda item: -item[1][0])[:4]
+	        if top:
+	            print(f"  {s} {c}: " + "; ".join(f"{n} {cpu:.0f} µs, {switches:.1f}" for n, (cpu, switches) in top))
+	        jit = sum(cpu for n, (cpu, _) in part.items() if "CompilerThre" in n)
+	        if rs and s != "redis" and jit > 0.1 * mean(rs, "jvm"):
+	            print(f"    (the JIT compilers took {jit:.0f} µs of its {mean(rs, 'jvm'):.0f}: still warming up; a longer WARMUP "
+	                  f"leaves them out)")
 	for c in clients:
 	    if by[("cluster-3", c)] and by[("cluster-1", c)]:
 	        print(f"cluster-3 / cluster-1 cycles/s at {c}: "
