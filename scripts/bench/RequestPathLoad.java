@@ -343,11 +343,15 @@ public class RequestPathLoad {
 	static long[][] cpuTicks(long[] pids) throws IOException {
 		long[][] ticks = new long[pids.length][];
 		for (int i = 0; i < pids.length; i++) {
-			String stat = Files.readString(Path.of("/proc/" + pids[i] + "/stat"));
-			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			ticks[i] = new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
+			ticks[i] = userAndSystemTicks(Files.readString(Path.of("/proc/" + pids[i] + "/stat")));
 		}
 		return ticks;
+	}
+
+	/** utime and stime of a /proc stat line (a process's or one of its threads'). */
+	static long[] userAndSystemTicks(String stat) {
+		String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+		return new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
 	}
 
 	/** One thread's name, CPU (clock ticks) and context switches so far. */
@@ -363,7 +367,7 @@ public class RequestPathLoad {
 				for (Path dir : dirs) {
 					try {
 						String stat = Files.readString(dir.resolve("stat"));
-						String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+						long[] ticks = userAndSystemTicks(stat);
 						long switches = 0;
 						for (String line : Files.readAllLines(dir.resolve("status"))) {
 							if (line.contains("ctxt_switches:")) {
@@ -372,8 +376,8 @@ public class RequestPathLoad {
 						}
 						String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
 							.replaceAll("[-#]?[0-9]+$", "");
-						tasks.put(Long.parseLong(dir.getFileName().toString()), new Task(name,
-								Long.parseLong(fields[11]) + Long.parseLong(fields[12]), switches));
+						tasks.put(Long.parseLong(dir.getFileName().toString()),
+								new Task(name, ticks[0] + ticks[1], switches));
 					}
 					catch (IOException ended) {
 						// the thread ended while it was read
