@@ -490,10 +490,7 @@ final class SqsActions {
 				successful.addObject().put("Id", ids.get(i));
 			}
 			catch (SqsException ex) {
-				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
-					throw ex;
-				}
-				failed(failed, ids.get(i), ex);
+				failedUnlessQueueGone(failed, ids.get(i), ex);
 			}
 		}
 		return answer;
@@ -517,10 +514,7 @@ final class SqsActions {
 				successful.addObject().put("Id", id);
 			}
 			catch (SqsException ex) {
-				if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
-					throw ex;
-				}
-				failed(failed, id, ex);
+				failedUnlessQueueGone(failed, id, ex);
 			}
 		}
 		return answer;
@@ -854,6 +848,17 @@ final class SqsActions {
 			}
 		}
 		return entries;
+	}
+
+	/**
+	 * A batch entry's failure, answered in {@code Failed}; but a queue that does not
+	 * exist fails the whole request, as in SQS.
+	 */
+	private static void failedUnlessQueueGone(ArrayNode failed, String id, SqsException ex) {
+		if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
+			throw ex;
+		}
+		failed(failed, id, ex);
 	}
 
 	private static void failed(ArrayNode failed, String id, SqsException ex) {
