@@ -807,10 +807,13 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		return this.sweeps != null;
 	}
 
-	/** Before the web server's graceful shutdown, which would wait for the waiters. */
+	/**
+	 * Before the web server's graceful shutdown, which would wait for the waiters, and
+	 * before the web layer waits for the answers to be written.
+	 */
 	@Override
 	public int getPhase() {
-		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 2;
 	}
 
 	@Override

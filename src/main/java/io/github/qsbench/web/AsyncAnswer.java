@@ -17,7 +17,8 @@ import jakarta.servlet.http.HttpServletResponse;
  * writes it. So a waiting request holds no thread, the answering thread never blocks on
  * another client's socket, and the answer passes no other filter nor the
  * {@code DispatcherServlet}. The container's timeout, a backstop, and a failed connection
- * end the wait.
+ * end the wait. Each suspended request is counted in {@link SuspendedRequests} until the
+ * container completes it, for shutdown.
  *
  * @param <T> the answer, as the filter writes it
  */
@@ -44,11 +45,13 @@ public final class AsyncAnswer<T> {
 	 * @param timeout the container's timeout: the wait plus a grace
 	 * @param end ends the wait, answering it with nothing unless it was answered already:
 	 * called on the container's timeout and on a failed connection
+	 * @param suspended counts the request until the container completes it
 	 */
 	public static <T> AsyncAnswer<T> suspend(HttpServletRequest request, HttpServletResponse response, long start,
-			Duration timeout, Runnable end) {
+			Duration timeout, Runnable end, SuspendedRequests suspended) {
 		AsyncContext async = request.startAsync(request, response);
 		async.setTimeout(timeout.toMillis());
+		suspended.suspended();
 		async.addListener(new AsyncListener() {
 
 			@Override
@@ -63,6 +66,7 @@ public final class AsyncAnswer<T> {
 
 			@Override
 			public void onComplete(AsyncEvent event) {
+				suspended.completed();
 			}
 
 			@Override

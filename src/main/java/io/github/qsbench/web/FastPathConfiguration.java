@@ -29,9 +29,9 @@ class FastPathConfiguration {
 	@Bean
 	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, QueueServiceProperties properties,
 			JsonMapper mapper, @Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver,
-			MeterRegistry registry) {
+			MeterRegistry registry, SuspendedRequests suspended) {
 		FilterRegistrationBean<QueueFastPath> registration = new FilterRegistrationBean<>(new QueueFastPath(operations,
-				(int) properties.maxMessageSize().toBytes(), mapper, exceptionResolver, registry));
+				(int) properties.maxMessageSize().toBytes(), mapper, exceptionResolver, registry, suspended));
 		registration.addUrlPatterns(Routes.QUEUES + "/*");
 		// the async dispatch that writes a long poll's answer comes back to it
 		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);

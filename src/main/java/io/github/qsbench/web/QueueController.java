@@ -84,8 +84,11 @@ class QueueController {
 
 	private final JsonRequests json;
 
-	QueueController(QueueOperations operations, QueueServiceProperties properties) {
+	private final SuspendedRequests suspended;
+
+	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended) {
 		this.operations = operations;
+		this.suspended = suspended;
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		this.json = new JsonRequests(this.maxMessageBytes);
 	}
@@ -220,6 +223,8 @@ class QueueController {
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
 		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(QueueAnswers.asyncTimeout(seconds).toMillis());
+		this.suspended.suspended();
+		result.onCompletion(this.suspended::completed);
 		result.onTimeout(poll::end);
 		result.onError(error -> poll.end());
 		poll.thenAccept(leases -> result.setResult(QueueAnswers.polled(queue, leases, batch != null)));

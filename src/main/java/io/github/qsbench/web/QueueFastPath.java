@@ -68,6 +68,8 @@ final class QueueFastPath extends HttpFilter {
 
 	private final HandlerExceptionResolver exceptionResolver;
 
+	private final SuspendedRequests suspended;
+
 	private final ServerRequestTimers pushes;
 
 	private final ServerRequestTimers polls;
@@ -75,8 +77,9 @@ final class QueueFastPath extends HttpFilter {
 	private final ServerRequestTimers completions;
 
 	QueueFastPath(QueueOperations operations, int maxMessageBytes, JsonMapper mapper,
-			HandlerExceptionResolver exceptionResolver, MeterRegistry registry) {
+			HandlerExceptionResolver exceptionResolver, MeterRegistry registry, SuspendedRequests suspended) {
 		this.operations = operations;
+		this.suspended = suspended;
 		this.maxMessageBytes = maxMessageBytes;
 		this.json = mapper.writer();
 		this.exceptionResolver = exceptionResolver;
@@ -93,6 +96,9 @@ final class QueueFastPath extends HttpFilter {
 			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
 			if (waiting != null) {
 				serve(request, response, this.polls, waiting.start(), () -> (ResponseEntity<?>) waiting.answer());
+				// on the socket before the container counts the request complete (see
+				// SuspendedRequests): a 204's head would otherwise be written only after
+				response.flushBuffer();
 			}
 			else {
 				chain.doFilter(request, response);
@@ -201,7 +207,8 @@ final class QueueFastPath extends HttpFilter {
 	 */
 	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
 			LongPoll poll, String queue, boolean batch) {
-		AsyncAnswer<ResponseEntity<?>> waiting = AsyncAnswer.suspend(request, response, start, timeout, poll::end);
+		AsyncAnswer<ResponseEntity<?>> waiting = AsyncAnswer.suspend(request, response, start, timeout, poll::end,
+				this.suspended);
 		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch)));
 	}
 

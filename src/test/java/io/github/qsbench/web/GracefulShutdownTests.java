@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 import io.github.qsbench.QueueServiceApplication;
 import io.github.qsbench.application.QueueOperations;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -59,27 +62,59 @@ class GracefulShutdownTests {
 		assertThat(context.isActive()).isFalse();
 	}
 
-	@Test
-	void shutdown_answersWaitingLongPollsAtOnce() throws Exception {
+	/**
+	 * Each path a long poll can wait on: the fast path, Spring MVC (an Accept the fast
+	 * path leaves to it) and SQS's ReceiveMessage. The answer must reach the client
+	 * before the connection closes, not only be given: it is written on an async dispatch
+	 * that the web server's graceful shutdown does not see (see
+	 * {@link SuspendedRequests}).
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "fast path", "spring mvc", "sqs" })
+	void shutdown_answersWaitingLongPollsAtOnce(String path) throws Exception {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(QueueServiceApplication.class)
 			.run("--server.port=0");
 		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
 		QueueOperations longPolls = context.getBean(QueueOperations.class);
-		HttpRequest poll = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + port + "/queues/idle/messages?wait=20"))
-			.build();
-		CompletableFuture<HttpResponse<Void>> waiting = HttpClient.newHttpClient()
-			.sendAsync(poll, BodyHandlers.discarding());
-		await().atMost(Duration.ofSeconds(10)).until(() -> longPolls.waiting().containsKey("idle"));
+		SuspendedRequests suspended = context.getBean(SuspendedRequests.class);
+		HttpClient client = HttpClient.newHttpClient();
+		String base = "http://127.0.0.1:" + port;
+		HttpRequest poll = switch (path) {
+			case "fast path" -> HttpRequest.newBuilder(URI.create(base + "/queues/idle/messages?wait=20")).build();
+			case "spring mvc" -> HttpRequest.newBuilder(URI.create(base + "/queues/idle/messages?wait=20"))
+				.header("Accept", "application/*")
+				.build();
+			default -> {
+				String url = JsonPath
+					.parse(client.send(sqs(base, "CreateQueue", "{\"QueueName\":\"idle\"}"), BodyHandlers.ofString())
+						.body())
+					.read("$.QueueUrl");
+				yield sqs(base, "ReceiveMessage", "{\"QueueUrl\":\"" + url + "\",\"WaitTimeSeconds\":20}");
+			}
+		};
+		CompletableFuture<HttpResponse<String>> waiting = client.sendAsync(poll, BodyHandlers.ofString());
+		// the poll registers as a waiter, then its request goes into async mode
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> longPolls.waiting().containsKey("idle") && suspended.count() == 1);
 
 		long closing = System.nanoTime();
 		CompletableFuture<Void> closed = CompletableFuture.runAsync(context::close);
 
-		assertThat(waiting.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+		HttpResponse<String> answer = waiting.get(5, TimeUnit.SECONDS);
+		assertThat(answer.statusCode()).isEqualTo(path.equals("sqs") ? 200 : 204);
 		closed.get(10, TimeUnit.SECONDS);
 		Duration shutdown = Duration.ofNanos(System.nanoTime() - closing);
 		assertThat(shutdown).as("not held up by the 20 s wait").isLessThan(Duration.ofSeconds(10));
+		assertThat(suspended.count()).as("every suspended request completed").isZero();
 		assertThat(context.isActive()).isFalse();
+	}
+
+	private static HttpRequest sqs(String base, String action, String body) {
+		return HttpRequest.newBuilder(URI.create(base + "/"))
+			.header("X-Amz-Target", "AmazonSQS." + action)
+			.header("Content-Type", "application/x-amz-json-1.0")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build();
 	}
 
 	private static void send(OutputStream out, String text) throws java.io.IOException {

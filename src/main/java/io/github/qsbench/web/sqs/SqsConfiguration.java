@@ -4,6 +4,7 @@ import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.web.ServerRequestTimers;
+import io.github.qsbench.web.SuspendedRequests;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 
@@ -23,11 +24,11 @@ class SqsConfiguration {
 	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, ExplicitQueues explicit,
-			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry) {
+			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes);
 		FilterRegistrationBean<SqsFace> registration = new FilterRegistrationBean<>(
-				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/")));
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended));
 		registration.addUrlPatterns("/");
 		// the async dispatch that writes a waiting receive's answer comes back to it
 		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);

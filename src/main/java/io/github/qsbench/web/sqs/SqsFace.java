@@ -7,6 +7,7 @@ import java.util.Map;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.web.AsyncAnswer;
+import io.github.qsbench.web.SuspendedRequests;
 import io.github.qsbench.web.RequestJson;
 import io.github.qsbench.web.ServerRequestTimers;
 import jakarta.servlet.DispatcherType;
@@ -79,7 +80,10 @@ final class SqsFace extends HttpFilter {
 
 	private final ServerRequestTimers timers;
 
-	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers) {
+	private final SuspendedRequests suspended;
+
+	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended) {
+		this.suspended = suspended;
 		this.actions = actions;
 		this.timers = timers;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
@@ -96,6 +100,9 @@ final class SqsFace extends HttpFilter {
 			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
 			if (waiting != null) {
 				write(response, 200, (ObjectNode) waiting.answer());
+				// on the socket before the container counts the request complete (see
+				// SuspendedRequests)
+				response.flushBuffer();
 				this.timers.record(200, waiting.start());
 			}
 			else {
@@ -153,8 +160,8 @@ final class SqsFace extends HttpFilter {
 			case "ListQueues" -> this.actions.listQueues(sqs, request);
 			case "SendMessage" -> this.actions.sendMessage(sqs);
 			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
-			case "ReceiveMessage" -> this.actions.receiveMessage(sqs,
-					(timeout, end) -> AsyncAnswer.<ObjectNode>suspend(request, response, start, timeout, end)::answer);
+			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, (timeout, end) -> AsyncAnswer
+				.<ObjectNode>suspend(request, response, start, timeout, end, this.suspended)::answer);
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "ChangeMessageVisibility" -> this.actions.changeMessageVisibility(sqs);
