@@ -54,6 +54,13 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code LREM inflight 1 body}. Every body is unique (its last 20 bytes are the
  * producer's number and its count; {@code --bytes} at least 20), so {@code LREM} removes
  * exactly the message delivered and answers 1, or the completion is an error.
+ * {@code redis-lua} mode is the same load on the same Redis through the redis
+ * strategy's own Lua scripts ({@code push.lua}, {@code lease.lua}, {@code complete.lua} from
+ * {@code --scripts}, the source tree's by default), called with {@code EVALSHA} as
+ * {@code RedisQS} calls them on a standalone Redis (its keys under the namespace
+ * {@code load:}, a lease of 30 s, a completion naming no delivery, as a {@code DELETE}
+ * without If-Match), by the same lean client: what the strategy's semantics cost Redis,
+ * without the service's client library and HTTP.
  *
  * <p>
  * In every mode but {@code noop}, producers wait while {@code --backlog} messages (1,000 by
@@ -149,6 +156,9 @@ public class RequestPathLoad {
 
 	static String prefix = "lean-" + Long.toString(System.currentTimeMillis(), 36);
 
+	/** The redis strategy's Lua scripts, for {@code redis-lua} mode. */
+	static Path scripts = Path.of("src/main/resources/io/github/qsbench/core/redis");
+
 	public static void main(String[] args) throws Exception {
 		String mode = "queue";
 		String path = "/actuator/info";
@@ -174,6 +184,7 @@ public class RequestPathLoad {
 				case "--bytes" -> bytes = Integer.parseInt(value);
 				case "--queues" -> queues = Integer.parseInt(value);
 				case "--backlog" -> backlog = Integer.parseInt(value);
+				case "--scripts" -> scripts = Path.of(value);
 				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
 					.toArray();
 				default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -247,8 +258,20 @@ public class RequestPathLoad {
 				threads.add(start("consumer-" + c, () -> Redis.consume(first)));
 			}
 		}
+		else if (mode.equals("redis-lua")) {
+			Redis.loadScripts();
+			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> Redis.produceScripted(first, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> Redis.consumeScripted(first)));
+			}
+		}
 		else {
-			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk or redis");
+			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk, redis or redis-lua");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] self = { ProcessHandle.current().pid() };
@@ -905,9 +928,136 @@ public class RequestPathLoad {
 			connection.socket.close();
 		}
 
+		/** The SHA-1 of push.lua, lease.lua and complete.lua, once loaded. */
+		static String push, lease, complete;
+
+		/** Loads the strategy's scripts into Redis, as RedisQS does on its first call. */
+		static void loadScripts() throws IOException {
+			Redis connection = new Redis();
+			push = connection.load("push.lua");
+			lease = connection.load("lease.lua");
+			complete = connection.load("complete.lua");
+			connection.socket.close();
+		}
+
+		private String load(String script) throws IOException {
+			byte[] text = Files.readAllBytes(scripts.resolve(script));
+			this.out.write(ascii("*3\r\n" + bulkString("SCRIPT") + bulkString("LOAD") + "$" + text.length + "\r\n"));
+			this.out.write(text);
+			this.out.write(ascii("\r\n"));
+			this.out.flush();
+			String answer = reply();
+			if (answer.charAt(0) != '$') {
+				throw new IOException("SCRIPT LOAD " + script + " answered " + answer);
+			}
+			return new String(this.bulk, 0, this.bulkLength, StandardCharsets.US_ASCII);
+		}
+
+		/** A queue's keys as RedisQS names them: ready, leased, delayed, bodies, deliveries. */
+		static String queueKeys(int q) {
+			String prefix = "load:{" + queue(q) + "}:";
+			StringBuilder keys = new StringBuilder();
+			for (String key : new String[] { "ready", "leased", "delayed", "bodies", "deliveries" }) {
+				keys.append(bulkString(prefix + key));
+			}
+			return keys.toString();
+		}
+
+		/**
+		 * {@code EVALSHA} of push.lua as RedisQS sends a push of one message to a standalone
+		 * Redis (ids from the shared counter, the queue registered by the script).
+		 */
+		static void produceScripted(int first, byte[] body) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			String[] heads = new String[queues];
+			for (int q = 0; q < queues; q++) {
+				heads[q] = "*17\r\n" + bulkString("EVALSHA") + bulkString(push) + bulkString("7") + queueKeys(q)
+						+ bulkString("load:ids") + bulkString("load:queues");
+			}
+			String tail = bulkString("0") + bulkString("0") + bulkString("1000000");
+			String bodyHead = "$" + body.length + "\r\n";
+			for (long n = first; admitted(); n++) {
+				int q = (int) (n % queues);
+				connection.out.write(ascii(heads[q] + bulkString(Long.toString(System.currentTimeMillis())) + tail
+						+ bulkString(queue(q)) + bulkString("load:pushed") + bodyHead));
+				connection.out.write(body);
+				connection.out.write(ascii("\r\n"));
+				connection.out.flush();
+				String answer = connection.reply();
+				if (answer.equals("*2")) {
+					connection.reply();
+					connection.reply();
+					pushedOne();
+				}
+				else {
+					connection.error("push.lua", answer);
+					pushRefused();
+				}
+			}
+			connection.socket.close();
+		}
+
+		/**
+		 * {@code EVALSHA} of lease.lua for one message, round robin over the queues, then of
+		 * complete.lua for the message delivered, naming no delivery.
+		 */
+		static void consumeScripted(int first) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			String[] leases = new String[queues];
+			String[] completes = new String[queues];
+			for (int q = 0; q < queues; q++) {
+				leases[q] = "*11\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("5") + queueKeys(q);
+				completes[q] = "*15\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("6")
+						+ queueKeys(q) + bulkString("load:queues") + bulkString("complete");
+			}
+			String leaseTail = bulkString("1") + bulkString("30000");
+			int emptyInARow = 0;
+			for (long n = first; !stop.get(); n++) {
+				int q = (int) (n % queues);
+				String now = bulkString(Long.toString(System.currentTimeMillis()));
+				connection.out.write(ascii(leases[q] + now + leaseTail));
+				connection.out.flush();
+				String answer = connection.reply();
+				boolean counted = inWindow.get();
+				if (answer.equals("*0")) {
+					emptyInARow = emptyPoll(counted, emptyInARow);
+					if (emptyInARow >= queues) {
+						break;
+					}
+					continue;
+				}
+				if (!answer.equals("*3")) {
+					connection.error("lease.lua", answer);
+					continue;
+				}
+				String id = connection.reply().substring(1);
+				connection.reply();
+				connection.reply();
+				emptyInARow = 0;
+				if (counted) {
+					polls.increment();
+				}
+				connection.out.write(ascii(completes[q] + now + bulkString("30000") + bulkString(queue(q))
+						+ bulkString(id) + bulkString("0")));
+				connection.out.flush();
+				String completed = connection.reply();
+				String outcome = completed.equals("*2") ? connection.reply() : completed;
+				if (completed.equals("*2")) {
+					connection.reply();
+				}
+				if (!outcome.equals(":0")) {
+					connection.error("complete.lua", outcome);
+				}
+				else {
+					completedOne();
+				}
+			}
+			connection.socket.close();
+		}
+
 		/**
 		 * Reads one answer: its first line, and for a bulk string its bytes into
-		 * {@code bulk}. Arrays are not read: no command here answers one.
+		 * {@code bulk}. An array's elements are read by calling this again for each.
 		 */
 		private String reply() throws IOException {
 			String answer = RequestPathLoad.readLine(this.in, this.line);

@@ -21,6 +21,9 @@
 # in memory (--save "" --appendonly no), started and stopped by the script. The setups:
 #   redis       Redis itself under RequestPathLoad's redis mode: LPUSH, LMOVE to an in-flight list,
 #               LREM from it (plain lists, no Lua), one connection per client; CPU is redis-server's
+#   redis-lua   Redis under RequestPathLoad's redis-lua mode: the same load through the redis
+#               strategy's own Lua scripts (EVALSHA as RedisQS calls them), by the same lean client:
+#               what the strategy's semantics cost Redis, without the service; CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -218,7 +221,7 @@ start_on_redis() {
 REDIS_PORT="$(free_port)"
 start_redis "$REDIS_PORT"
 STANDALONE_PID="$REDIS_PID"
-SETUPS=(redis in-process service 2-services)
+SETUPS=(redis redis-lua in-process service 2-services)
 if [[ "$CLUSTER" == 1 ]]; then
 	start_cluster3
 	start_cluster1
@@ -236,6 +239,10 @@ fi
 target() {
 	case "$1" in
 		redis) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis --port "$REDIS_PORT") ;;
+		redis-lua)
+			JVMS="" REDISES="$STANDALONE_PID"
+			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/core/redis")
+			;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
@@ -334,7 +341,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        ratio = mean(rs, "cycles") / mean(raw, "cycles") if raw and mean(raw, "cycles") > 0 else float("nan")
 	        if not rs:
 	            continue
-	        jvm = f"{mean(rs, 'jvm'):.0f}" if s != "redis" else "-"
+	        jvm = f"{mean(rs, 'jvm'):.0f}" if not s.startswith("redis") else "-"
 	        redis = f"{mean(rs, 'redis'):.0f}" if s != "in-process" else "-"
 	        print(f"| {s} | {c} | {mean(rs, 'cycles'):,.0f} | {mean(rs, 'us'):.0f} | {jvm} | {redis} | {mean(rs, 'client'):.0f} "
 	              f"| {sum(r['lost'] for r in rs)} | {sum(r['errors'] for r in rs)} | **{ratio:.2f}** |")
@@ -342,6 +349,13 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    ratio = mean(by[("service", "4+4")], "cycles") / mean(by[("redis", "4+4")], "cycles")
 	    print(f"\ntarget (the issue): the service on Redis at least half of raw Redis's cycles/s at 4+4: "
 	          f"{ratio:.2f}, {'met' if ratio >= 0.5 else 'NOT met'}")
+	for c in clients:
+	    raw, lua, service = by[("redis", c)], by[("redis-lua", c)], by[("service", c)]
+	    if raw and lua and service:
+	        print(f"the gap at {c}, split: the strategy's scripts called directly cost Redis {mean(lua, 'redis'):.0f} µs/cycle "
+	              f"against raw Redis's {mean(raw, 'redis'):.0f} and reach {mean(lua, 'cycles') / mean(raw, 'cycles'):.2f} of its "
+	              f"cycles/s; the service (its Redis client and HTTP) reaches {mean(service, 'cycles') / mean(lua, 'cycles'):.2f} "
+	              f"of the scripts' own")
 	cores = int(sys.argv[2])
 	for c in clients:
 	    inproc, service, raw = by[("in-process", c)], by[("service", c)], by[("redis", c)]
@@ -363,7 +377,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        if top:
 	            print(f"  {s} {c}: " + "; ".join(f"{n} {cpu:.0f} µs, {switches:.1f}" for n, (cpu, switches) in top))
 	        jit = sum(cpu for n, (cpu, _) in part.items() if "CompilerThre" in n)
-	        if rs and s != "redis" and jit > 0.1 * mean(rs, "jvm"):
+	        if rs and not s.startswith("redis") and jit > 0.1 * mean(rs, "jvm"):
 	            print(f"    (the JIT compilers took {jit:.0f} µs of its {mean(rs, 'jvm'):.0f}: still warming up; a longer WARMUP "
 	                  f"leaves them out)")
 	for c in clients:
