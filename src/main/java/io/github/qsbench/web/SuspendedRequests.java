@@ -72,10 +72,9 @@ public class SuspendedRequests implements SmartLifecycle {
 		this.running = false;
 		long deadline = System.nanoTime() + MOST.toNanos();
 		try {
-			while (this.suspended.get() > 0) {
+			while (count() > 0) {
 				if (System.nanoTime() - deadline >= 0) {
-					logger.warn("{} requests still in async mode after {}: shutdown goes on", this.suspended.get(),
-							MOST);
+					logger.warn("{} requests still in async mode after {}: shutdown goes on", count(), MOST);
 					return;
 				}
 				TimeUnit.MILLISECONDS.sleep(CHECK_MILLIS);
