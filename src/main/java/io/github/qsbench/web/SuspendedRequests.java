@@ -26,9 +26,11 @@ import org.springframework.stereotype.Component;
  * close the connection, and the client gets no answer (the JDK's client then retries its
  * GET and fails to connect). Tomcat completes the request (the listeners' onComplete) at
  * the end of the dispatch, before it writes the head of a response nobody committed: so
- * whatever writes an answer on the dispatch flushes it (the fast path and the SQS face
- * do; Spring MVC flushes a body-less answer itself). Stops after {@link QueueOperations}
- * (which answers every waiter) and before the web server's graceful shutdown.
+ * whatever writes an answer on the dispatch has it on the socket before it returns (a
+ * body is, once its stream is closed, as the fast path's and the SQS face's JSON writers
+ * close it; the fast path flushes a body-less 204, Spring MVC flushes a body-less answer
+ * itself). Stops after {@link QueueOperations} (which answers every waiter) and before
+ * the web server's graceful shutdown.
  */
 @Component
 public class SuspendedRequests implements SmartLifecycle {

@@ -100,9 +100,6 @@ final class SqsFace extends HttpFilter {
 			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
 			if (waiting != null) {
 				write(response, 200, (ObjectNode) waiting.answer());
-				// on the socket before the container counts the request complete (see
-				// SuspendedRequests)
-				response.flushBuffer();
 				this.timers.record(200, waiting.start());
 			}
 			else {
