@@ -1040,9 +1040,10 @@ public class RequestPathLoad {
 				connection.out.write(ascii(completes[q] + now + bulkString("30000") + bulkString(queue(q))
 						+ bulkString(id) + bulkString("0")));
 				connection.out.flush();
-				String completed = connection.reply();
-				String outcome = completed.equals("*2") ? connection.reply() : completed;
-				if (completed.equals("*2")) {
+				String outcome = connection.reply();
+				if (outcome.equals("*2")) {
+					// the message's outcome, then whether the queue is now empty
+					outcome = connection.reply();
 					connection.reply();
 				}
 				if (!outcome.equals(":0")) {
