@@ -157,7 +157,7 @@ public class RequestPathLoad {
 	static String prefix = "lean-" + Long.toString(System.currentTimeMillis(), 36);
 
 	/** The redis strategy's Lua scripts, for {@code redis-lua} mode. */
-	static Path scripts = Path.of("src/main/resources/io/github/qsbench/core/redis");
+	static Path scripts = Path.of("src/main/resources/io/github/qsbench/redis");
 
 	public static void main(String[] args) throws Exception {
 		String mode = "queue";

@@ -241,7 +241,7 @@ target() {
 		redis) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis --port "$REDIS_PORT") ;;
 		redis-lua)
 			JVMS="" REDISES="$STANDALONE_PID"
-			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/core/redis")
+			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/redis")
 			;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;

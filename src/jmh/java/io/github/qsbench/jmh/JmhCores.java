@@ -15,7 +15,8 @@ import org.springframework.data.redis.core.ScanOptions;
 
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.redis.RedisQS;
+import io.github.qsbench.redis.RedisQS;
+import io.github.qsbench.redis.RedisStore;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
@@ -56,7 +57,7 @@ final class JmhCores {
 	 * {@value #PORT_PROPERTY}, or when no Redis answers there
 	 */
 	static QueueServiceCore create(Strategy strategy, QueueOptions options) {
-		if (strategy != Strategy.REDIS) {
+		if (strategy.framework() != Strategy.Framework.EXTERNAL) {
 			return strategy.create(options);
 		}
 		int port = port();
@@ -75,7 +76,8 @@ final class JmhCores {
 						"No Redis answers at " + HOST + ":" + port + " (-D" + PORT_PROPERTY + "): " + ex.getMessage(),
 						ex);
 			}
-			RedisQS core = new RedisQS(options, factory, false, namespace);
+			RedisStore store = new RedisStore(factory, false, namespace);
+			QueueServiceCore core = strategy.create(new Strategy.Context(options, () -> store));
 			connections.put(core, factory);
 			return core;
 		}

@@ -5,11 +5,11 @@ import java.util.Map;
 
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.InMemoryExplicitQueues;
-import io.github.qsbench.application.RedisExplicitQueues;
-import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.redis.RedisQS;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.redis.RedisQS;
+import io.github.qsbench.redis.RedisStore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +19,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCu
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -41,15 +41,15 @@ class QueueServiceConfiguration {
 
 	/**
 	 * The strategy itself: the application layer ({@code QueueOperations}) is its one
-	 * caller and times the calls; the gauges read its lock-free counts.
+	 * caller and times the calls; the gauges read its lock-free counts. A strategy kept
+	 * in Redis opens on the {@link #redisStore}; the others never ask for it.
 	 */
 	@Bean
 	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock,
-			ObjectProvider<RedisConnectionFactory> redisConnections) {
+			ObjectProvider<RedisStore> redisStore) {
 		StrategyProfiles.check(environment, properties);
-		QueueServiceCore service = (properties.strategy() == Strategy.REDIS)
-				? redis(properties, redisConnections.getObject(), clock)
-				: properties.strategy().create(properties.toOptions(clock));
+		QueueServiceCore service = properties.strategy()
+			.create(new Strategy.Context(properties.toOptions(clock), redisStore::getObject));
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
@@ -58,18 +58,14 @@ class QueueServiceConfiguration {
 	}
 
 	/**
-	 * The redis strategy on the connection Spring Boot made from
-	 * {@code spring.data.redis.*}: standalone, or a cluster when
-	 * {@code spring.data.redis.cluster.nodes} is set.
+	 * Redis, as Spring Boot connects to it from {@code spring.data.redis.*}: standalone,
+	 * or a cluster when {@code spring.data.redis.cluster.nodes} is set. Made only when a
+	 * strategy asks for it.
 	 */
-	private static RedisQS redis(QueueServiceProperties properties, RedisConnectionFactory connections,
-			InstantSource clock) {
-		return new RedisQS(properties.toOptions(clock), connections, isCluster(connections),
-				properties.redis().namespace());
-	}
-
-	private static boolean isCluster(RedisConnectionFactory connections) {
-		return connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+	@Bean
+	@Lazy
+	RedisStore redisStore(QueueServiceProperties properties, RedisConnectionFactory connections) {
+		return RedisStore.of(connections, properties.redis().namespace());
 	}
 
 	/**
@@ -78,12 +74,9 @@ class QueueServiceConfiguration {
 	 * in this instance's memory.
 	 */
 	@Bean
-	ExplicitQueues explicitQueues(QueueServiceCore service, ObjectProvider<RedisConnectionFactory> redisConnections) {
-		if (service instanceof RedisQS redis) {
-			RedisConnectionFactory connections = redisConnections.getObject();
-			return new RedisExplicitQueues(connections, isCluster(connections), redis.namespace());
-		}
-		return new InMemoryExplicitQueues(service);
+	ExplicitQueues explicitQueues(QueueServiceCore service) {
+		return (service instanceof RedisQS redis) ? redis.store().explicitQueues()
+				: new InMemoryExplicitQueues(service);
 	}
 
 	@Bean

@@ -50,10 +50,10 @@ abstract class OperationsPerStrategy {
 	}
 
 	@AfterEach
-	void close() {
+	void close() throws Exception {
 		this.operations.destroy();
-		if (this.explicit instanceof RedisExplicitQueues redis) {
-			redis.close();
+		if (this.explicit instanceof AutoCloseable kept) {
+			kept.close();
 		}
 		this.core.close();
 	}

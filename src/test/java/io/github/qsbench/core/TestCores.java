@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.InMemoryExplicitQueues;
-import io.github.qsbench.application.RedisExplicitQueues;
-import io.github.qsbench.core.redis.RedisQS;
+import io.github.qsbench.redis.RedisQS;
+import io.github.qsbench.redis.RedisStore;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.redis.LocalRedis;
 import io.github.qsbench.redis.LocalRedisConnections;
@@ -27,7 +27,7 @@ public final class TestCores {
 	}
 
 	public static QueueServiceCore create(Strategy strategy, QueueOptions options) {
-		return (strategy == Strategy.REDIS) ? redis(options, newNamespace()) : strategy.create(options);
+		return strategy.create(new Strategy.Context(options, () -> store(newNamespace())));
 	}
 
 	/**
@@ -55,7 +55,12 @@ public final class TestCores {
 	 * same one are two instances serving the same queues.
 	 */
 	public static RedisQS redis(QueueOptions options, String namespace) {
-		return new RedisQS(options, SharedConnections.FACTORY, false, namespace);
+		return (RedisQS) store(namespace).open(options);
+	}
+
+	/** The shared redis-server, in that namespace. */
+	public static RedisStore store(String namespace) {
+		return new RedisStore(SharedConnections.FACTORY, false, namespace);
 	}
 
 	/**
@@ -63,9 +68,7 @@ public final class TestCores {
 	 * namespace, for {@link Strategy#REDIS} (the caller closes them), else in memory.
 	 */
 	public static ExplicitQueues explicitQueues(QueueServiceCore core) {
-		return (core instanceof RedisQS redis)
-				? new RedisExplicitQueues(SharedConnections.FACTORY, false, redis.namespace())
-				: new InMemoryExplicitQueues(core);
+		return (core instanceof RedisQS redis) ? redis.store().explicitQueues() : new InMemoryExplicitQueues(core);
 	}
 
 	/** One connection factory for the JVM, made on first use. */

@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.ExplicitQueues.Own;
 import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.RedisExplicitQueues;
 import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.AfterAll;
@@ -96,8 +95,8 @@ class RedisExplicitQueuesTests {
 
 	/** An instance's explicit queues, in this test's namespace. */
 	private RedisExplicitQueues instance() {
-		RedisExplicitQueues queues = new RedisExplicitQueues(connections(), this.topology == Topology.CLUSTER,
-				this.namespace);
+		RedisExplicitQueues queues = new RedisStore(connections(), this.topology == Topology.CLUSTER, this.namespace)
+			.explicitQueues();
 		this.made.add(queues);
 		return queues;
 	}

@@ -19,7 +19,6 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestCores;
-import io.github.qsbench.core.redis.RedisQS;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -104,7 +103,7 @@ class RedisQSTests {
 	void redisOutOfMemory_refusesPushesAsACapAndLosesNothing() {
 		try (LocalRedis small = LocalRedis.start("--maxmemory", "2mb", "--maxmemory-policy", "noeviction")) {
 			LettuceConnectionFactory connections = LocalRedisConnections.standalone(small);
-			RedisQS redis = new RedisQS(this.options, connections, false, "oom:");
+			RedisQS redis = (RedisQS) new RedisStore(connections, false, "oom:").open(this.options);
 			byte[] body = new byte[10_000];
 			int pushed = 0;
 			CapacityExceededException refused = null;
@@ -136,7 +135,7 @@ class RedisQSTests {
 		try (LocalRedis durable = LocalRedis.start("--appendonly", "yes", "--appendfsync", "always")) {
 			LettuceConnectionFactory connections = LocalRedisConnections.standalone(durable);
 			try {
-				RedisQS redis = new RedisQS(this.options, connections, false, "aof:");
+				RedisQS redis = (RedisQS) new RedisStore(connections, false, "aof:").open(this.options);
 				for (int i = 0; i < 100; i++) {
 					redis.push("q", "m" + i);
 				}

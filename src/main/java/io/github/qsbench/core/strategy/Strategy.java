@@ -4,15 +4,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.qsbench.core.AbstractLaneLockedQS;
 import io.github.qsbench.core.AbstractQS;
 import io.github.qsbench.core.AbstractSplitQS;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.redis.RedisQS;
 
 /**
  * The thread-safety strategies: the one place a strategy is chosen, whether by a Spring
@@ -25,8 +26,13 @@ import io.github.qsbench.core.redis.RedisQS;
  * {@link AbstractSplitQS} or with a lock per queue on {@link AbstractLaneLockedQS}.
  *
  * <p>
+ * Every strategy is built here ({@link #create(Context)}), from its options and, for one
+ * kept out of process, the store that keeps it ({@link ExternalStore}), which this
+ * catalogue knows only by that interface.
+ *
+ * <p>
  * Adding a strategy: its class, its constant here, and its profile file
- * {@code application-<profile>.properties}; the README's strategy tables must name it
+ * {@code application-<profile>.properties}; the strategy tables in the docs must name it
  * ({@code StrategyTableTests}).
  */
 public enum Strategy {
@@ -99,16 +105,16 @@ public enum Strategy {
 			Waits.PARKS),
 
 	/**
-	 * Out of process: Redis runs one script at a time. Built with a connection
-	 * ({@link RedisQS}), not by {@link #create}.
+	 * Out of process: Redis runs one script at a time. Opened on the context's store
+	 * ({@code io.github.qsbench.redis.RedisStore}).
 	 */
-	REDIS("redis", "Redis", Strategy::needsRedis, Framework.REDIS, Guarantee.EXACTLY_ONCE, Waits.SERVER);
+	REDIS("redis", "Redis", Framework.EXTERNAL, Guarantee.EXACTLY_ONCE, Waits.SERVER);
 
 	private final String profile;
 
 	private final String tableName;
 
-	private final Function<QueueOptions, QueueServiceCore> factory;
+	private final Factory factory;
 
 	private final Framework framework;
 
@@ -116,8 +122,19 @@ public enum Strategy {
 
 	private final Waits waits;
 
-	Strategy(String profile, String tableName, Function<QueueOptions, QueueServiceCore> factory, Framework framework,
+	/** A strategy in this process, built by {@code inProcess}. */
+	Strategy(String profile, String tableName, Function<QueueOptions, QueueServiceCore> inProcess, Framework framework,
 			Guarantee guarantee, Waits waits) {
+		this((context) -> inProcess.apply(context.options()), profile, tableName, framework, guarantee, waits);
+	}
+
+	/** A strategy kept out of process: opened on the context's store. */
+	Strategy(String profile, String tableName, Framework framework, Guarantee guarantee, Waits waits) {
+		this(Context::open, profile, tableName, framework, guarantee, waits);
+	}
+
+	private Strategy(Factory factory, String profile, String tableName, Framework framework, Guarantee guarantee,
+			Waits waits) {
 		this.profile = profile;
 		this.tableName = tableName;
 		this.factory = factory;
@@ -126,17 +143,17 @@ public enum Strategy {
 		this.waits = waits;
 	}
 
-	/**
-	 * Builds the strategy in this process.
-	 * @throws IllegalStateException for {@link #REDIS}, which needs a connection: see
-	 * {@link RedisQS}
-	 */
-	public QueueServiceCore create(QueueOptions options) {
-		return this.factory.apply(options);
+	/** Builds the strategy. */
+	public QueueServiceCore create(Context context) {
+		return this.factory.create(context);
 	}
 
-	private static QueueServiceCore needsRedis(QueueOptions options) {
-		throw new IllegalStateException("the redis strategy is built with a Redis connection: new RedisQS(...)");
+	/**
+	 * Builds the strategy with no store outside this process.
+	 * @throws IllegalStateException for a strategy kept in a store ({@link #REDIS})
+	 */
+	public QueueServiceCore create(QueueOptions options) {
+		return create(new Context(options, Context.NO_STORE));
 	}
 
 	/** The Spring profile (and property value) that selects this strategy. */
@@ -178,6 +195,35 @@ public enum Strategy {
 		return Arrays.stream(values()).map(Strategy::profile).toList();
 	}
 
+	/**
+	 * What every strategy is built from.
+	 *
+	 * @param options the options every strategy takes
+	 * @param store the store that keeps a strategy out of process, asked for only by such
+	 * a strategy ({@link #REDIS}), so that the others need none
+	 */
+	public record Context(QueueOptions options, Supplier<? extends ExternalStore> store) {
+
+		/** For strategies in this process only. */
+		public static final Supplier<ExternalStore> NO_STORE = () -> {
+			throw new IllegalStateException(
+					"this strategy is kept in a store outside the process (Redis): build it with Strategy.Context's store");
+		};
+
+		QueueServiceCore open() {
+			return this.store.get().open(this.options);
+		}
+
+	}
+
+	/** How a strategy is built. */
+	@FunctionalInterface
+	interface Factory {
+
+		QueueServiceCore create(Context context);
+
+	}
+
 	/** The framework a strategy is built on. */
 	public enum Framework {
 
@@ -190,8 +236,11 @@ public enum Strategy {
 		/** Messages in flight apart, a lock per queue. */
 		LANE_LOCKED(AbstractLaneLockedQS.class),
 
-		/** Messages in Redis, each operation a script. */
-		REDIS(RedisQS.class);
+		/**
+		 * Messages in a store outside this process (Redis, each operation a script),
+		 * opened by its {@link ExternalStore}.
+		 */
+		EXTERNAL(QueueServiceCore.class);
 
 		private final Class<? extends QueueServiceCore> type;
 

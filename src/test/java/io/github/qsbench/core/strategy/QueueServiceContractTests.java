@@ -207,7 +207,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void thesisSetting_emptyQueue_disappearsOnNextPoll() {
-		assumeTrue(this.strategy.framework() != Strategy.Framework.REDIS,
+		assumeTrue(this.strategy.framework() != Strategy.Framework.EXTERNAL,
 				"lazy eviction is the in-process frameworks'");
 		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		thesis.push("q", "only");
@@ -771,7 +771,7 @@ class QueueServiceContractTests {
 	 * ({@code RedisStrategyTests}); a queue's message cap it keeps too.
 	 */
 	private boolean heapCaps() {
-		return this.strategy.framework() != Strategy.Framework.REDIS;
+		return this.strategy.framework() != Strategy.Framework.EXTERNAL;
 	}
 
 	private static final String HEAP_CAPS_ONLY = "caps on this process's heap";

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,17 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
-import io.github.qsbench.core.redis.LuaScript;
+import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.QueueSettings;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.SubscriptionListener;
 
 /**
  * The explicit queues of the redis strategy, kept in Redis beside the queues' messages,
@@ -69,6 +64,8 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	private static final Own NOT_EXPLICIT = new Own(null, null, null, null);
 
+	private static final List<String> SETTINGS = List.of("settings");
+
 	private static final String LEASE = "leaseSeconds";
 
 	private static final String DELAY = "delaySeconds";
@@ -79,16 +76,12 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 
 	private static final String MAX_DELIVERIES = "maxDeliveries";
 
-	private final RedisConnectionFactory connections;
+	/** The channel on which changes are announced. */
+	private static final String CHANGED = "settings";
 
-	/** A cluster: the set of names is on a slot of its own, which no script reaches. */
-	private final boolean cluster;
-
-	private final String namespace;
+	private final RedisStore store;
 
 	private final byte[] registry;
-
-	private final byte[] channel;
 
 	private final Map<String, Own> cache = new ConcurrentHashMap<>();
 
@@ -97,23 +90,17 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	private final AtomicLong drops = new AtomicLong();
 
-	/** The connection subscribed to the {@link #channel}. */
-	private final RedisConnection subscription;
+	/** The subscription to the channel. */
+	private final AutoCloseable subscription;
 
 	/**
 	 * Subscribes to the channel, so that nothing is cached before changes are heard.
-	 * @param connections Redis, standalone or a cluster
-	 * @param cluster whether {@code connections} reach a Redis Cluster
-	 * @param namespace the core's namespace: instances with the same one share their
-	 * explicit queues
+	 * Instances on one store's namespace share their explicit queues.
 	 */
-	public RedisExplicitQueues(RedisConnectionFactory connections, boolean cluster, String namespace) {
-		this.connections = connections;
-		this.cluster = cluster;
-		this.namespace = namespace;
-		this.registry = utf8(namespace + "explicit");
-		this.channel = utf8(namespace + "settings");
-		this.subscription = subscribe();
+	RedisExplicitQueues(RedisStore store) {
+		this.store = store;
+		this.registry = store.key("explicit");
+		this.subscription = store.subscribe(CHANGED, new Drops());
 	}
 
 	@Override
@@ -128,8 +115,8 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/** One script; on a cluster one more round trip, the name's {@code SADD}. */
 	@Override
 	public boolean configure(String queue, QueueSettings.Change change) {
-		byte[] name = utf8(queue);
-		List<byte[]> args = new ArrayList<>(List.of(name, this.channel));
+		byte[] name = RedisStore.utf8(queue);
+		List<byte[]> args = new ArrayList<>(List.of(name, this.store.key(CHANGED)));
 		field(args, LEASE, change.leaseSeconds());
 		field(args, DELAY, change.delaySeconds());
 		field(args, RETENTION, change.retentionSeconds());
@@ -139,9 +126,9 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			field(args, DEAD_LETTER_QUEUE, remove ? "" : policy.queue());
 			field(args, MAX_DELIVERIES, remove ? "" : policy.maxDeliveries());
 		}
-		long created = redis(redis -> CONFIGURE.<Long>run(redis, keys(queue), args.toArray(byte[][]::new)));
-		if (this.cluster) {
-			redis(redis -> redis.setCommands().sAdd(this.registry, name));
+		long created = this.store.<Long>run(CONFIGURE, keys(queue), args.toArray(byte[][]::new));
+		if (this.store.cluster()) {
+			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
 		drop(queue);
 		return created == 1;
@@ -150,9 +137,9 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/** One script; on a cluster up to three more round trips, see {@link #unregister}. */
 	@Override
 	public boolean remove(String queue) {
-		byte[] name = utf8(queue);
-		long existed = redis(redis -> REMOVE.<Long>run(redis, keys(queue), name, this.channel));
-		if (this.cluster) {
+		byte[] name = RedisStore.utf8(queue);
+		long existed = this.store.<Long>run(REMOVE, keys(queue), name, this.store.key(CHANGED));
+		if (this.store.cluster()) {
 			unregister(name, settings(queue));
 		}
 		drop(queue);
@@ -164,7 +151,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	@Override
 	public Set<String> names() {
-		Set<byte[]> members = redis(redis -> redis.setCommands().sMembers(this.registry));
+		Set<byte[]> members = this.store.call(redis -> redis.setCommands().sMembers(this.registry));
 		Set<String> names = new HashSet<>();
 		if (members != null) {
 			for (byte[] member : members) {
@@ -180,7 +167,12 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/** Ends the subscription. */
 	@Override
 	public void close() {
-		this.subscription.close();
+		try {
+			this.subscription.close();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("closing the subscription", ex);
+		}
 	}
 
 	/**
@@ -211,7 +203,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	}
 
 	private Own read(String queue) {
-		Map<byte[], byte[]> hash = redis(redis -> redis.hashCommands().hGetAll(settings(queue)));
+		Map<byte[], byte[]> hash = this.store.call(redis -> redis.hashCommands().hGetAll(settings(queue)));
 		if (hash == null || hash.isEmpty()) {
 			return NOT_EXPLICIT;
 		}
@@ -233,71 +225,42 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 * after this removal, or its hash is seen here and the name is put back.
 	 */
 	private void unregister(byte[] name, byte[] settings) {
-		redis(redis -> redis.setCommands().sRem(this.registry, name));
-		if (Boolean.TRUE.equals(redis(redis -> redis.keyCommands().exists(settings)))) {
-			redis(redis -> redis.setCommands().sAdd(this.registry, name));
-		}
-	}
-
-	private RedisConnection subscribe() {
-		RedisConnection connection = this.connections.getConnection();
-		try {
-			connection.subscribe(new Drops(), this.channel);
-		}
-		catch (RuntimeException ex) {
-			connection.close();
-			throw ex;
-		}
-		return connection;
-	}
-
-	/**
-	 * One call on a connection of the factory, Redis's refusal for memory answered as a
-	 * reached cap.
-	 */
-	private <T> T redis(Function<RedisConnection, T> call) {
-		try (RedisConnection connection = this.connections.getConnection()) {
-			return call.apply(connection);
-		}
-		catch (DataAccessException ex) {
-			throw LuaScript.refusal(ex);
+		this.store.call(redis -> redis.setCommands().sRem(this.registry, name));
+		if (Boolean.TRUE.equals(this.store.call(redis -> redis.keyCommands().exists(settings)))) {
+			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
 	}
 
 	/** The queue's settings hash, then the set of names where a script reaches it. */
 	private List<byte[]> keys(String queue) {
-		return this.cluster ? List.of(settings(queue)) : List.of(settings(queue), this.registry);
+		return this.store.queueKeys(queue, SETTINGS, this.registry);
 	}
 
 	private byte[] settings(String queue) {
-		return utf8(this.namespace + "{" + queue + "}:settings");
+		return this.store.queueKeys(queue, SETTINGS).get(0);
 	}
 
 	/** Adds a field and its value to a script's arguments, unless the value is null. */
 	private static void field(List<byte[]> args, String field, Object value) {
 		if (value != null) {
-			args.add(utf8(field));
-			args.add(utf8(value.toString()));
+			args.add(RedisStore.utf8(field));
+			args.add(RedisStore.utf8(value.toString()));
 		}
-	}
-
-	private static byte[] utf8(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
 	 * Drops cached entries as the channel says, on the subscription's thread: the queue a
 	 * message names, or every entry when the subscription is made (again).
 	 */
-	private final class Drops implements MessageListener, SubscriptionListener {
+	private final class Drops implements RedisStore.ChannelListener {
 
 		@Override
-		public void onMessage(Message message, byte[] pattern) {
-			drop(new String(message.getBody(), StandardCharsets.UTF_8));
+		public void message(byte[] body) {
+			drop(RedisStore.utf8(body));
 		}
 
 		@Override
-		public void onChannelSubscribed(byte[] channel, long count) {
+		public void subscribed() {
 			dropAll();
 		}
 

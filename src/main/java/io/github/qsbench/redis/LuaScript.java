@@ -1,4 +1,4 @@
-package io.github.qsbench.core.redis;
+package io.github.qsbench.redis;
 
 import java.io.IOException;
 import java.io.InputStream;

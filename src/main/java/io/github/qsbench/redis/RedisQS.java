@@ -1,9 +1,8 @@
-package io.github.qsbench.core.redis;
+package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +23,6 @@ import io.github.qsbench.core.QueueStats;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 /**
@@ -79,13 +77,18 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	private static final String[] QUEUE_KEYS = { "ready", "leased", "delayed", "bodies", "deliveries" };
 
+	private static final List<String> QUEUE_KEY_NAMES = List.of(QUEUE_KEYS);
+
+	/** The channel on which pushes are announced. */
+	private static final String PUSHED = "pushed";
+
 	private static final byte[] COMPLETE_OPERATION = ascii("complete");
 
 	private static final byte[] CHANGE_OPERATION = ascii("change");
 
 	private static final byte[] DISCARD_OPERATION = ascii("discard");
 
-	private final RedisConnectionFactory connections;
+	private final RedisStore store;
 
 	private final InstantSource clock;
 
@@ -95,14 +98,6 @@ public final class RedisQS implements QueueServiceCore {
 
 	private final boolean idLookup;
 
-	/**
-	 * A cluster: the id counter and the queue registry are on slots of their own, which a
-	 * queue's script cannot reach.
-	 */
-	private final boolean cluster;
-
-	private final String namespace;
-
 	private final byte[] ids;
 
 	private final byte[] registry;
@@ -110,31 +105,20 @@ public final class RedisQS implements QueueServiceCore {
 	/** Where pushes are announced to every instance, see {@link #onPushes}. */
 	private final byte[] channel;
 
-	/**
-	 * The connection subscribed to the {@link #channel} (Lettuce subscribes without
-	 * holding a thread), once {@link #onPushes} was called.
-	 */
-	private RedisConnection subscription;
+	/** The subscription to the {@link #channel}, once {@link #onPushes} was called. */
+	private AutoCloseable subscription;
 
 	private volatile PushListener listener;
 
-	/**
-	 * @param connections Redis, standalone or a cluster
-	 * @param cluster whether {@code connections} reach a Redis Cluster
-	 * @param namespace the prefix of every key and of the channel: instances with the
-	 * same one share their queues
-	 */
-	public RedisQS(QueueOptions options, RedisConnectionFactory connections, boolean cluster, String namespace) {
-		this.connections = connections;
+	RedisQS(QueueOptions options, RedisStore store) {
+		this.store = store;
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.maxPerQueue = ascii(options.limits().maxMessagesPerQueue());
 		this.idLookup = options.idLookup();
-		this.cluster = cluster;
-		this.namespace = namespace;
-		this.ids = ascii(namespace + "ids");
-		this.registry = ascii(namespace + "queues");
-		this.channel = ascii(namespace + "pushed");
+		this.ids = store.key("ids");
+		this.registry = store.key("queues");
+		this.channel = store.key(PUSHED);
 	}
 
 	@Override
@@ -152,7 +136,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (bodies.isEmpty()) {
 			return List.of();
 		}
-		long first = this.cluster
+		long first = this.store.cluster()
 				? redis(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1 : 0;
 		byte[][] args = new byte[6 + bodies.size()][];
 		args[0] = ascii(now());
@@ -262,7 +246,7 @@ public final class RedisQS implements QueueServiceCore {
 		}
 		List<Completion> completions = new ArrayList<>(ids.length);
 		for (int i = 0; i < ids.length; i++) {
-			completions.add(Completion.values()[((Long) answer.get(i)).intValue()]);
+			completions.add(RedisCodes.completion((Long) answer.get(i)));
 		}
 		return completions;
 	}
@@ -319,7 +303,7 @@ public final class RedisQS implements QueueServiceCore {
 		for (int i = 0; i < answer.size(); i += 4) {
 			int deliveries = ((Long) answer.get(i + 2)).intValue();
 			seen.add(new Peeked(new RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 3), deliveries),
-					Peeked.State.values()[((Long) answer.get(i + 1)).intValue()], deliveries));
+					RedisCodes.state((Long) answer.get(i + 1)), deliveries));
 		}
 		seen.sort(Comparator.comparingLong(peeked -> peeked.message().id()));
 		return (seen.size() > max) ? List.copyOf(seen.subList(0, max)) : seen;
@@ -361,29 +345,39 @@ public final class RedisQS implements QueueServiceCore {
 	@Override
 	public synchronized void onPushes(PushListener listener) {
 		this.listener = listener;
-		if (this.subscription != null) {
-			return;
+		if (this.subscription == null) {
+			this.subscription = this.store.subscribe(PUSHED, this::pushed);
 		}
-		RedisConnection connection = this.connections.getConnection();
-		connection.subscribe((message, pattern) -> {
-			String pushed = new String(message.getBody(), StandardCharsets.UTF_8);
-			int space = pushed.indexOf(' ');
-			this.listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
-		}, this.channel);
-		this.subscription = connection;
+	}
+
+	/** A push announced on the channel: {@code "<delay> <queue>"}. */
+	private void pushed(byte[] message) {
+		String pushed = new String(message, StandardCharsets.UTF_8);
+		int space = pushed.indexOf(' ');
+		this.listener.pushed(pushed.substring(space + 1), Long.parseLong(pushed, 0, space, 10));
 	}
 
 	@Override
 	public synchronized void close() {
 		if (this.subscription != null) {
-			this.subscription.close();
+			try {
+				this.subscription.close();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("closing the subscription", ex);
+			}
 			this.subscription = null;
 		}
 	}
 
+	/** The store this service is kept in. */
+	public RedisStore store() {
+		return this.store;
+	}
+
 	/** The namespace this service's keys and channel start with. */
 	public String namespace() {
-		return this.namespace;
+		return this.store.namespace();
 	}
 
 	private Set<String> registered() {
@@ -408,46 +402,25 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	/**
-	 * One call on a connection of the factory (Lettuce shares one connection between
-	 * threads, so this costs no connection of its own), with Redis's refusals translated.
+	 * {@link RedisStore#call}, with the push script's refusal ("CAP": the queue's cap
+	 * reached) answered as that cap.
 	 */
 	private <T> T redis(Function<RedisConnection, T> call) {
-		try (RedisConnection connection = this.connections.getConnection()) {
-			return call.apply(connection);
+		try {
+			return this.store.call(call);
 		}
 		catch (DataAccessException ex) {
-			throw refusal(ex);
+			if (LuaScript.said(ex, "CAP")) {
+				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
+						Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
+			}
+			throw ex;
 		}
 	}
 
-	/**
-	 * What a script's error means: the queue's cap ("CAP", raised by the push script), or
-	 * Redis's memory ("OOM", {@code maxmemory} with {@code noeviction}); else Redis's own
-	 * failure, unchanged.
-	 */
-	private RuntimeException refusal(DataAccessException ex) {
-		if (LuaScript.said(ex, "CAP")) {
-			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
-					Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
-		}
-		return LuaScript.refusal(ex);
-	}
-
-	/**
-	 * The queue's keys, the same five for every script (its name in braces, the hash tag
-	 * that puts them on one slot, after the namespace), then {@code shared} keys outside
-	 * the queue's slot where a script may reach them: not on a cluster.
-	 */
+	/** The queue's keys, then {@code shared} keys where a script may reach them. */
 	private List<byte[]> keys(String queue, byte[]... shared) {
-		String prefix = this.namespace + "{" + queue + "}:";
-		List<byte[]> keys = new ArrayList<>(QUEUE_KEYS.length + shared.length);
-		for (String key : QUEUE_KEYS) {
-			keys.add(ascii(prefix + key));
-		}
-		if (!this.cluster) {
-			Collections.addAll(keys, shared);
-		}
-		return keys;
+		return this.store.queueKeys(queue, QUEUE_KEY_NAMES, shared);
 	}
 
 	private long now() {

@@ -5,27 +5,28 @@
 -- STALE_LEASE. A discard removes it whatever its state.
 -- KEYS: ready, leased, delayed, bodies, deliveries[, queues] (standalone only)
 -- ARGV: operation, now, leaseMillis, queue, then id, delivery (0: any) of each message
--- Returns each message's outcome (0 done, 1 not found, 2 not delivered, 3 stale lease),
+-- Returns each message's outcome (a Completion's code, below, pinned by RedisCodesTests),
 -- then 1 if the queue is now empty and KEYS[6] was not given (the caller tidies the
 -- registry), else 0.
+local COMPLETED, NOT_FOUND, NOT_DELIVERED, STALE_LEASE = 0, 1, 2, 3
 local operation = ARGV[1]
 local removed = false
 local function decide(id, delivery)
   local deliveries = redis.call('HGET', KEYS[5], id)
   if not deliveries then
-    return 1
+    return NOT_FOUND
   end
   deliveries = tonumber(deliveries)
   if operation ~= 'discard' then
     if deliveries == 0 then
-      return 2
+      return NOT_DELIVERED
     end
     if delivery ~= 0 and delivery ~= deliveries then
-      return 3
+      return STALE_LEASE
     end
     if operation == 'change' then
       redis.call('ZADD', KEYS[2], tonumber(ARGV[2]) + tonumber(ARGV[3]), id)
-      return 0
+      return COMPLETED
     end
   end
   redis.call('HDEL', KEYS[4], id)
@@ -34,7 +35,7 @@ local function decide(id, delivery)
     redis.call('LREM', KEYS[1], 1, id)
   end
   removed = true
-  return 0
+  return COMPLETED
 end
 local out = {}
 for i = 5, #ARGV, 2 do

@@ -1,0 +1,223 @@
+package io.github.qsbench.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.github.qsbench.core.ExternalStore;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One Redis, standalone or a cluster, as every Redis class of the service reaches it: the
+ * one call helper (a call on a shared connection, Redis's refusals translated), the one
+ * key scheme (every key starts with the namespace; a queue's keys carry its name as the
+ * hash tag, so a cluster keeps a queue on one slot), and the one subscription, on which
+ * the pushes ({@link RedisQS}) and the settings changes ({@link RedisExplicitQueues}) are
+ * heard. Instances on one Redis with the same namespace serve the same queues.
+ *
+ * <p>
+ * The subscription is one connection for all channels, made on the first
+ * {@link #subscribe}; Lettuce subscribes it again after a lost connection, and each
+ * channel's listener is then told ({@link ChannelListener#subscribed}), since what was
+ * published meanwhile was lost.
+ */
+public final class RedisStore implements ExternalStore, AutoCloseable {
+
+	private final RedisConnectionFactory connections;
+
+	/**
+	 * A cluster: keys outside a queue's slot (the id counter, the registries) are on
+	 * slots of their own, which a queue's script cannot reach.
+	 */
+	private final boolean cluster;
+
+	private final String namespace;
+
+	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
+
+	/** The subscribed connection, once a channel was subscribed; guarded by this. */
+	private RedisConnection subscription;
+
+	/**
+	 * @param connections Redis, standalone or a cluster
+	 * @param cluster whether {@code connections} reach a Redis Cluster
+	 * @param namespace the prefix of every key and channel: instances with the same one
+	 * share their queues
+	 */
+	public RedisStore(RedisConnectionFactory connections, boolean cluster, String namespace) {
+		this.connections = connections;
+		this.cluster = cluster;
+		this.namespace = namespace;
+	}
+
+	/** On the connections Spring Boot made, a cluster if they are cluster-aware. */
+	public static RedisStore of(RedisConnectionFactory connections, String namespace) {
+		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+		return new RedisStore(connections, cluster, namespace);
+	}
+
+	/** The redis strategy on this store. */
+	@Override
+	public QueueServiceCore open(QueueOptions options) {
+		return new RedisQS(options, this);
+	}
+
+	/** The explicit queues kept in this store; the caller closes them. */
+	public RedisExplicitQueues explicitQueues() {
+		return new RedisExplicitQueues(this);
+	}
+
+	public String namespace() {
+		return this.namespace;
+	}
+
+	public boolean cluster() {
+		return this.cluster;
+	}
+
+	/**
+	 * One call on a connection of the factory (Lettuce shares one connection between
+	 * threads, so this costs no connection of its own), with Redis's refusals translated
+	 * ({@link LuaScript#refusal}).
+	 */
+	public <T> T call(Function<RedisConnection, T> call) {
+		try (RedisConnection connection = this.connections.getConnection()) {
+			return call.apply(connection);
+		}
+		catch (DataAccessException ex) {
+			throw LuaScript.refusal(ex);
+		}
+	}
+
+	/** Runs {@code script} as {@link #call} does. */
+	public <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
+		return call(redis -> script.run(redis, keys, args));
+	}
+
+	/** A key of the whole namespace (on a slot of its own in a cluster). */
+	public byte[] key(String name) {
+		return utf8(this.namespace + name);
+	}
+
+	/**
+	 * The keys of {@code queue} with those suffixes, in that order, on the queue's slot;
+	 * then the {@code shared} keys, where a script can reach them: not on a cluster.
+	 */
+	public List<byte[]> queueKeys(String queue, List<String> suffixes, byte[]... shared) {
+		String prefix = this.namespace + "{" + queue + "}:";
+		List<byte[]> keys = new ArrayList<>(suffixes.size() + shared.length);
+		for (String suffix : suffixes) {
+			keys.add(utf8(prefix + suffix));
+		}
+		if (!this.cluster) {
+			Collections.addAll(keys, shared);
+		}
+		return keys;
+	}
+
+	/**
+	 * Hears the namespace's channel {@code name} (its key, {@link #key}) until the answer
+	 * is closed. A second listener for one channel replaces the first.
+	 */
+	public synchronized AutoCloseable subscribe(String name, ChannelListener listener) {
+		byte[] channel = key(name);
+		String channelName = new String(channel, StandardCharsets.UTF_8);
+		this.listeners.put(channelName, listener);
+		if (this.subscription == null) {
+			RedisConnection connection = this.connections.getConnection();
+			try {
+				connection.subscribe(new Dispatch(), channel);
+			}
+			catch (RuntimeException ex) {
+				this.listeners.remove(channelName);
+				connection.close();
+				throw ex;
+			}
+			this.subscription = connection;
+		}
+		else {
+			this.subscription.getSubscription().subscribe(channel);
+		}
+		return () -> unsubscribe(channelName, listener);
+	}
+
+	private synchronized void unsubscribe(String channelName, ChannelListener listener) {
+		if (!this.listeners.remove(channelName, listener) || this.subscription == null) {
+			return;
+		}
+		if (this.listeners.isEmpty()) {
+			this.subscription.close();
+			this.subscription = null;
+		}
+		else {
+			this.subscription.getSubscription().unsubscribe(utf8(channelName));
+		}
+	}
+
+	/** Ends the subscription, if any. */
+	@Override
+	public synchronized void close() {
+		this.listeners.clear();
+		if (this.subscription != null) {
+			this.subscription.close();
+			this.subscription = null;
+		}
+	}
+
+	static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	static String utf8(byte[] bytes) {
+		return new String(bytes, StandardCharsets.UTF_8);
+	}
+
+	/** What hears one channel, on the subscription's thread. */
+	public interface ChannelListener {
+
+		void message(byte[] body);
+
+		/**
+		 * The channel was subscribed: first, or again after a lost connection, whose
+		 * messages were lost with it.
+		 */
+		default void subscribed() {
+		}
+
+	}
+
+	/** Hands each message and subscription to its channel's listener. */
+	private final class Dispatch implements MessageListener, SubscriptionListener {
+
+		@Override
+		public void onMessage(Message message, byte[] pattern) {
+			ChannelListener listener = RedisStore.this.listeners.get(utf8(message.getChannel()));
+			if (listener != null) {
+				listener.message(message.getBody());
+			}
+		}
+
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			ChannelListener listener = RedisStore.this.listeners.get(utf8(channel));
+			if (listener != null) {
+				listener.subscribed();
+			}
+		}
+
+	}
+
+}
