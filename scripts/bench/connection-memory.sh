@@ -2,7 +2,7 @@
 # What an open connection costs the service's heap: idle kept-alive connections (one request
 # answered, then silent) and connections trickling request headers (a first header byte, then
 # nothing), N of each kind in turn, the heap used after a full GC before and while they are open.
-# See README, "Connections".
+# See docs/configuration.md, "Connections".
 #
 #   flock /tmp/qs-bench.lock scripts/bench/connection-memory.sh
 #   N=5000 scripts/bench/connection-memory.sh --server.tomcat.max-connections=12000

@@ -21,13 +21,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What each {@link Strategy} constant records is true, and where a reader looks for it:
- * its framework is the class it extends, and the README's strategy tables (everything
- * above its first {@code ## } section) have a row for it with its class and its delivery
- * guarantee, so a strategy added without its row fails here.
+ * its framework is the class it extends, and the strategy tables of
+ * {@code docs/strategies.md} (everything above its first {@code ## } section) have a row
+ * for it with its class and its delivery guarantee, so a strategy added without its row
+ * fails here.
  */
 class StrategyTableTests {
 
-	private static final List<String> README_ROWS = readmeStrategyRows();
+	private static final List<String> TABLE_ROWS = strategyTableRows();
 
 	@ParameterizedTest
 	@EnumSource(Strategy.class)
@@ -40,7 +41,7 @@ class StrategyTableTests {
 
 	@ParameterizedTest
 	@EnumSource(Strategy.class)
-	void readmeTables_haveARowWithItsClassAndDelivery(Strategy strategy) {
+	void strategyTables_haveARowWithItsClassAndDelivery(Strategy strategy) {
 		String className;
 		try (QueueServiceCore service = TestCores.create(strategy,
 				new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), false))) {
@@ -48,7 +49,7 @@ class StrategyTableTests {
 		}
 		String delivery = (strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE) ? "exactly-once"
 				: "at-least-once";
-		assertThat(README_ROWS).as("README.md's strategy tables")
+		assertThat(TABLE_ROWS).as("docs/strategies.md's strategy tables")
 			.filteredOn(row -> row.startsWith("| `" + strategy.profile() + "`"))
 			.singleElement()
 			.asString()
@@ -56,14 +57,14 @@ class StrategyTableTests {
 			.contains("| " + delivery + " |");
 	}
 
-	private static List<String> readmeStrategyRows() {
+	private static List<String> strategyTableRows() {
 		try {
-			String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-			int firstSection = readme.indexOf("\n## ");
-			return readme.substring(0, firstSection).lines().filter(line -> line.startsWith("| `")).toList();
+			String page = Files.readString(Path.of("docs", "strategies.md"), StandardCharsets.UTF_8);
+			int firstSection = page.indexOf("\n## ");
+			return page.substring(0, firstSection).lines().filter(line -> line.startsWith("| `")).toList();
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("tests run in the project's directory, beside README.md", ex);
+			throw new IllegalStateException("tests run in the project's directory, above docs/strategies.md", ex);
 		}
 	}
 
