@@ -40,8 +40,9 @@ class QueueServiceConfiguration {
 	}
 
 	/**
-	 * The strategy itself: the application layer ({@code QueueOperations}) is its one
-	 * caller and times the calls; the gauges read its lock-free counts.
+	 * The strategy itself: the application layer is its one caller, through
+	 * {@link ApplicationConfiguration#applicationCore}; the gauges read its lock-free
+	 * counts.
 	 */
 	@Bean
 	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock,

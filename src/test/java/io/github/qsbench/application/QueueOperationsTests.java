@@ -21,7 +21,7 @@ import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -39,9 +39,9 @@ class QueueOperationsTests {
 	private final QueueServiceCore strategy = Strategy.CONCURRENT_ATOMIC.create(new QueueOptions(Duration.ofSeconds(30),
 			Eviction.LAZY, new MutableClock(), true, new Capacity.Limits(10, 2, 1_000_000)));
 
-	private final QueueOperations operations = new QueueOperations(this.strategy,
-			new QueueMetrics(this.registry, this.strategy), new CoreTimeProperties(true), this.registry,
-			new InMemoryExplicitQueues(this.strategy), Duration.ofSeconds(30), new MutableClock());
+	private final QueueOperations operations = new QueueOperations(
+			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
+			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30));
 
 	@AfterEach
 	void stopTimer() {
