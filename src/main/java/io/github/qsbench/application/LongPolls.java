@@ -24,7 +24,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 /**
  * Long polls waiting for a message, by queue name. Kept in the application layer: the
  * core, what JMH measures, knows nothing of waiting. {@link QueueOperations} owns it and
- * runs its lifecycle.
+ * runs its lifecycle; {@link DeadLetters} wakes it when a moved message becomes ready.
  * <p>
  * A waiter holds no thread: its request is in Servlet async mode, and whichever thread
  * finds it a message answers it: the push that made one ready ({@link #pushed}), its own
@@ -54,7 +54,10 @@ final class LongPolls {
 	/** Wake-ups scheduled for delayed messages ({@link #dueIn}). */
 	private final Set<Wake> wakes = ConcurrentHashMap.newKeySet();
 
-	/** Leases for a waiter: the application layer's lease, dead letters moved. */
+	/**
+	 * Leases for a waiter: the application layer's lease, dead letters moved
+	 * ({@link DeadLetters}).
+	 */
 	private final Leasing lease;
 
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
@@ -134,6 +137,20 @@ final class LongPolls {
 		}
 		catch (RejectedExecutionException shuttingDown) {
 			// every waiter is answered on shutdown
+		}
+	}
+
+	/**
+	 * Wakes the waiters on a queue that another instance pushed to (a store shared by
+	 * instances, {@link io.github.qsbench.core.QueueServiceCore#onPushes}), on the
+	 * timer's thread: the store's listener thread must not lease.
+	 */
+	void pushedElsewhere(String queue, long delayMillis) {
+		if (delayMillis == 0) {
+			pushedLater(queue);
+		}
+		else {
+			dueIn(queue, Duration.ofMillis(delayMillis));
 		}
 	}
 

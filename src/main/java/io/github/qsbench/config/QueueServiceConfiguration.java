@@ -40,9 +40,10 @@ class QueueServiceConfiguration {
 	}
 
 	/**
-	 * The strategy itself: the application layer ({@code QueueOperations}) is its one
-	 * caller and times the calls; the gauges read its lock-free counts. A strategy kept
-	 * in Redis opens on the {@link #redisStore}; the others never ask for it.
+	 * The strategy itself: the application layer is its one caller, through
+	 * {@link ApplicationConfiguration#applicationCore}; the gauges read its lock-free
+	 * counts. A strategy kept in Redis opens on the {@link #redisStore}; the others never
+	 * ask for it.
 	 */
 	@Bean
 	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock,

@@ -26,15 +26,15 @@ import io.github.qsbench.core.QueueStats;
  * per message.
  *
  * <p>
- * It wraps the strategy from above: the application layer
- * ({@code io.github.qsbench.application.QueueOperations}) calls the core through it, and
- * each call costs two {@link System#nanoTime()} reads and one {@link LongAdder#add}
- * (striped, so request threads do not contend on one counter), no allocation. The core
- * itself stays uninstrumented, so JMH measures what it always did. The time includes
- * whatever the call waited for a strategy's lock, which is why
- * {@code qs_contention_seconds_total} reads beside it: contention is a part of this. The
- * lock-free reads the gauges make ({@link #queueCount()}, {@link #heldCount()},
- * {@link #capacity()}) are not timed: they are not requests' work.
+ * It wraps the strategy from above: the service's configuration hands it to the
+ * application layer as the core to call ({@code io.github.qsbench.application}), and each
+ * call costs two {@link System#nanoTime()} reads and one {@link LongAdder#add} (striped,
+ * so request threads do not contend on one counter), no allocation. The core itself stays
+ * uninstrumented, so JMH measures what it always did. The time includes whatever the call
+ * waited for a strategy's lock, which is why {@code qs_contention_seconds_total} reads
+ * beside it: contention is a part of this. The lock-free reads the gauges make
+ * ({@link #queueCount()}, {@link #heldCount()}, {@link #capacity()}) are not timed: they
+ * are not requests' work.
  *
  * <p>
  * Off with {@code qs.metrics.core-time.enabled=false}, where the application layer calls

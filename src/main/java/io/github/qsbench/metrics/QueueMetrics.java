@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
@@ -17,14 +18,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
- * The {@code qs.*} meters, counted by the application layer
- * ({@code io.github.qsbench.application.QueueOperations}) around each call into the core,
- * so that the core (what JMH measures) pays nothing for them. Gauges are derived from
+ * The {@code qs.*} meters, counted from the application layer's {@link QueueEvents} as it
+ * reports them after each call into the core, so that the core (what JMH measures) pays
+ * nothing for them and the application knows nothing of meters. Gauges are derived from
  * these counters and from the service's lock-free size reads: a scrape never takes a
  * strategy's lock. No per-queue tag: queue names are unbounded.
  */
 @Component
-public class QueueMetrics {
+public class QueueMetrics implements QueueEvents {
 
 	private final Counter pushed;
 
@@ -76,7 +77,7 @@ public class QueueMetrics {
 				.description("Messages delivered maxDeliveries times whose last lease lapsed, by what became of them: "
 						+ "moved to the dead-letter queue, or refused there by a cap (then they stay in their queue, "
 						+ "delivered again when the lease of the poll that tried lapses)")
-				.tag("outcome", outcome.tag())
+				.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
 				.register(registry));
 		}
 		this.redriven = Counter.builder("qs.messages.redriven")
@@ -151,68 +152,55 @@ public class QueueMetrics {
 			.register(registry);
 	}
 
-	/** Messages accepted by one push or batch push. */
+	@Override
 	public void pushed(int messages) {
 		this.pushed.increment(messages);
 	}
 
 	/** The messages one poll delivered, each counted as a first delivery or again. */
+	@Override
 	public void delivered(List<Lease> leases) {
 		for (Lease lease : leases) {
 			(lease.delivery() > 1 ? this.redeliveries : this.firstDeliveries).increment();
 		}
 	}
 
+	@Override
 	public void emptyPoll() {
 		this.emptyPolls.increment();
 	}
 
 	/** A push or batch push refused: counts requests, not the messages they carried. */
+	@Override
 	public void refused(Capacity.Limit limit) {
 		this.refused.get(limit).increment();
 	}
 
-	/**
-	 * Messages one purge removed: {@code ready} never delivered, {@code inFlight}
-	 * delivered at least once, {@code delayed} pushed with a delay that had not passed.
-	 */
+	@Override
 	public void purged(int ready, int inFlight, int delayed) {
 		this.purgedReady.increment(ready);
 		this.purgedInFlight.increment(inFlight);
 		this.purgedDelayed.increment(delayed);
 	}
 
-	/** Messages one retention sweep dropped, by the state they were in, as a purge. */
+	@Override
 	public void expired(int ready, int inFlight, int delayed) {
 		this.expiredReady.increment(ready);
 		this.expiredInFlight.increment(inFlight);
 		this.expiredDelayed.increment(delayed);
 	}
 
-	/** A message due for its dead-letter queue, and what became of it. */
+	@Override
 	public void deadLettered(DeadLetterOutcome outcome) {
 		this.deadLettered.get(outcome).increment();
 	}
 
+	@Override
 	public void redriven(int messages) {
 		this.redriven.increment(messages);
 	}
 
-	/** What became of a message due for its dead-letter queue. */
-	public enum DeadLetterOutcome {
-
-		MOVED,
-
-		/** A cap refused it in the dead-letter queue: it stays in its queue. */
-		REFUSED;
-
-		String tag() {
-			return name().toLowerCase(Locale.ROOT);
-		}
-
-	}
-
-	/** Messages completed by one DELETE or completions batch. */
+	@Override
 	public void completed(int messages) {
 		this.completed.increment(messages);
 	}

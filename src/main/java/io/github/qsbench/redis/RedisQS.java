@@ -40,7 +40,7 @@ import org.springframework.data.redis.connection.ReturnType;
  * delivery counts by id. A lapsed lease stays in the leased set until a lease takes it
  * again, so, as in the other frameworks, it counts as in flight until redelivered. Why
  * lists and sets rather than Streams: a lease change and a delay are per message and need
- * a record sorted by time, which Streams lack; see the README's Redis section.
+ * a record sorted by time, which Streams lack; see docs/redis.md.
  *
  * <p>
  * Round trips: a push, a lease, a completion, a lease change, a discard and an end of

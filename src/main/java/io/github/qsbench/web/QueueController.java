@@ -402,7 +402,7 @@ class QueueController {
 	}
 
 	@GetMapping
-	@Operation(summary = "Every queue with its ready and in-flight counts")
+	@Operation(summary = "Every queue, created explicitly (empty or not) or holding messages, with its counts")
 	Queues queues() {
 		return new Queues(this.operations.queues());
 	}

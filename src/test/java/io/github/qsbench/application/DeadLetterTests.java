@@ -22,7 +22,7 @@ import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.github.qsbench.metrics.QueueMetrics;
-import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueOptions;
@@ -82,8 +82,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 		QueueServiceCore capped = TestCores.create(this.strategy,
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		QueueOperations operations = new QueueOperations(capped, new QueueMetrics(registry, capped),
-				new CoreTimeProperties(true), registry, new InMemoryExplicitQueues(capped), LEASE, this.clock);
+		QueueOperations operations = new QueueOperations(new CoreTimedQueueService(capped, registry),
+				new InMemoryExplicitQueues(capped), new QueueMetrics(registry, capped), LEASE);
 		try {
 			operations.configure("full-dlq", change(null));
 			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));

@@ -9,7 +9,7 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -21,7 +21,8 @@ import org.junit.jupiter.params.Parameter;
  * What the application layer builds on one strategy, made afresh for each test: the core
  * (lazy eviction, a lease of {@link #LEASE}, time from {@link #clock}), its meters, its
  * explicit queues (in Redis for the redis strategy, as the service keeps them), and the
- * queue operations. A subclass runs once per strategy with
+ * queue operations and retention sweeps on it, timed and metered as the service wires
+ * them. A subclass runs once per strategy with
  * {@code @ParameterizedClass @EnumSource(Strategy.class)}.
  */
 abstract class OperationsPerStrategy {
@@ -41,17 +42,22 @@ abstract class OperationsPerStrategy {
 
 	QueueOperations operations;
 
+	Retention retention;
+
 	@BeforeEach
 	void create() {
 		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		this.explicit = TestCores.explicitQueues(this.core);
-		this.operations = new QueueOperations(this.core, new QueueMetrics(this.registry, this.core),
-				new CoreTimeProperties(true), this.registry, this.explicit, LEASE, this.clock);
+		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
+		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
+		this.operations = new QueueOperations(timed, this.explicit, metrics, LEASE);
+		this.retention = new Retention(timed, this.explicit, metrics, this.clock);
 	}
 
 	@AfterEach
 	void close() throws Exception {
 		this.operations.destroy();
+		this.retention.destroy();
 		if (this.explicit instanceof AutoCloseable kept) {
 			kept.close();
 		}

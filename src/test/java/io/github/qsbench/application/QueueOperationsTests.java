@@ -19,9 +19,10 @@ import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.metrics.CoreTimeProperties;
+import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -39,9 +40,9 @@ class QueueOperationsTests {
 	private final QueueServiceCore strategy = Strategy.CONCURRENT_ATOMIC.create(new QueueOptions(Duration.ofSeconds(30),
 			Eviction.LAZY, new MutableClock(), true, new Capacity.Limits(10, 2, 1_000_000)));
 
-	private final QueueOperations operations = new QueueOperations(this.strategy,
-			new QueueMetrics(this.registry, this.strategy), new CoreTimeProperties(true), this.registry,
-			new InMemoryExplicitQueues(this.strategy), Duration.ofSeconds(30), new MutableClock());
+	private final QueueOperations operations = new QueueOperations(
+			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
+			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30));
 
 	@AfterEach
 	void stopTimer() {
@@ -172,6 +173,17 @@ class QueueOperationsTests {
 		assertThat(poll.getNow(null)).isEmpty();
 		assertThat(this.operations.hasReady("q")).as("the push's message is still there").isTrue();
 		assertThat(counter("qs.polls.empty")).isOne();
+	}
+
+	@Test
+	void queues_explicitEvenEmpty_andThoseHoldingMessages_byName() {
+		this.operations.configure("b-explicit", new QueueSettings.Change(null, null, null, null));
+		this.operations.push("a-pushed", body());
+		this.operations.push("c-both", body());
+		this.operations.configure("c-both", new QueueSettings.Change(null, null, null, null));
+
+		assertThat(this.operations.queues()).containsExactly(new QueueStats("a-pushed", 1, 0),
+				new QueueStats("b-explicit", 0, 0), new QueueStats("c-both", 1, 0));
 	}
 
 	private double counter(String name) {

@@ -272,6 +272,15 @@ class QueueApiHttpTests {
 	}
 
 	@Test
+	void queues_createdQueueEmpty_listed() {
+		assertThat(put("/queues/list-explicit", "").statusCode()).isEqualTo(201);
+
+		DocumentContext all = JsonPath.parse(this.http.get("/queues").body());
+		assertThat(all.read("$.queues[?(@.name == 'list-explicit')].ready", int[].class)).containsExactly(0);
+		assertThat(all.read("$.queues[?(@.name == 'list-explicit')].inflight", int[].class)).containsExactly(0);
+	}
+
+	@Test
 	void queue_unknown_notFound() {
 		assertProblem(this.http.get("/queues/no-such-queue"), 404, "No such queue");
 	}

@@ -172,7 +172,7 @@ final class SqsActions {
 		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
 			throw SqsRequest.invalid("NextToken", "must be the NextToken of a ListQueues answer with MaxResults");
 		}
-		TreeSet<String> names = new TreeSet<>(this.explicit.names());
+		TreeSet<String> names = new TreeSet<>();
 		for (QueueStats queue : this.queues.queues()) {
 			names.add(queue.name());
 		}

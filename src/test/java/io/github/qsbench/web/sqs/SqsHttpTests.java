@@ -106,6 +106,16 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void listQueues_createdQueueEmptied_stillListed() {
+		String url = create("sdk-emptied-listed");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("gone"));
+		Message received = receiveOne(url);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(received.receiptHandle()));
+
+		assertThat(this.sqs.listQueues(q -> q.queueNamePrefix("sdk-emptied-listed")).queueUrls()).containsExactly(url);
+	}
+
+	@Test
 	void createQueue_visibilityTimeoutOfItsOwn_otherAttributesOnlyAsEveryQueueHasThem() {
 		String url = this.sqs
 			.createQueue(q -> q.queueName("sdk-visibility-own")

@@ -1,0 +1,48 @@
+package io.github.qsbench.application;
+
+/**
+ * The application layer's checks of what the core takes for granted, each refusing with
+ * an {@link InvalidRequestException} before the core is called; the limits are
+ * {@link QueueOperations}'s constants.
+ */
+final class Checks {
+
+	private Checks() {
+	}
+
+	static void queueName(String name) {
+		if (!QueueOperations.isQueueName(name)) {
+			throw new InvalidRequestException("Invalid queue name",
+					"A queue name is 1 to 80 characters of A-Z, a-z, 0-9, '_' and '-'.");
+		}
+	}
+
+	/** A count of messages to lease or browse. */
+	static void max(int max) {
+		if (max < 1 || max > QueueOperations.MAX_BATCH) {
+			throw InvalidRequestException.outOfRange("max", 1, QueueOperations.MAX_BATCH);
+		}
+	}
+
+	static void batch(int entries) {
+		if (entries < 1 || entries > QueueOperations.MAX_BATCH) {
+			throw new InvalidRequestException("Invalid batch",
+					"A batch holds 1 to " + QueueOperations.MAX_BATCH + " entries; this one holds " + entries + ".");
+		}
+	}
+
+	static long leaseSeconds(long leaseSeconds) {
+		if (leaseSeconds < 0 || leaseSeconds > QueueOperations.MAX_LEASE_SECONDS) {
+			throw InvalidRequestException.outOfRange("leaseSeconds", 0, QueueOperations.MAX_LEASE_SECONDS);
+		}
+		return leaseSeconds;
+	}
+
+	static int delaySeconds(int delaySeconds) {
+		if (delaySeconds < 0 || delaySeconds > QueueOperations.MAX_DELAY_SECONDS) {
+			throw InvalidRequestException.outOfRange("delaySeconds", 0, QueueOperations.MAX_DELAY_SECONDS);
+		}
+		return delaySeconds;
+	}
+
+}

@@ -1,0 +1,99 @@
+package io.github.qsbench.application;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+
+/**
+ * Queues as wholes: which exist (created explicitly, or holding messages), their counts,
+ * and their emptying (purge) and deletion. Thread safe; what races a purge is described
+ * at {@link QueueOperations#purge}.
+ */
+final class QueueLifecycle {
+
+	private final QueueServiceCore core;
+
+	private final ExplicitQueues explicit;
+
+	private final QueueEvents events;
+
+	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events) {
+		this.core = core;
+		this.explicit = explicit;
+		this.events = events;
+	}
+
+	/** See {@link QueueOperations#purge}. */
+	int purge(String queue) {
+		Checks.queueName(queue);
+		long before = this.core.lastId();
+		Sweep removed = new Sweep(this.core);
+		do {
+			List<Lease> leased;
+			drain: while (!(leased = this.core.lease(queue, QueueOperations.MAX_BATCH)).isEmpty()) {
+				for (Lease lease : leased) {
+					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
+						if (lease.delivery() == 1) {
+							removed.ready++;
+						}
+						else {
+							removed.inFlight++;
+						}
+					}
+				}
+				for (Lease lease : leased) {
+					if (lease.message().id() > before) {
+						break drain; // reached messages pushed since the purge began
+					}
+				}
+			}
+		}
+		while (removed.discardHead(queue, before));
+		this.events.purged(removed.ready, removed.inFlight, removed.delayed);
+		return removed.total();
+	}
+
+	/** See {@link QueueOperations#deleteQueue}. */
+	boolean deleteQueue(String queue) {
+		Checks.queueName(queue);
+		boolean existed = this.explicit.remove(queue) | this.core.queue(queue).isPresent();
+		purge(queue);
+		return existed;
+	}
+
+	/** See {@link QueueOperations#isExplicit}. */
+	boolean isExplicit(String queue) {
+		Checks.queueName(queue);
+		return this.explicit.contains(queue);
+	}
+
+	/** See {@link QueueOperations#exists}. */
+	boolean exists(String queue) {
+		Checks.queueName(queue);
+		return this.explicit.contains(queue) || this.core.queue(queue).isPresent();
+	}
+
+	/** See {@link QueueOperations#queues}. */
+	List<QueueStats> queues() {
+		TreeMap<String, QueueStats> queues = new TreeMap<>();
+		for (String name : this.explicit.names()) {
+			queues.put(name, new QueueStats(name, 0, 0));
+		}
+		for (QueueStats stats : this.core.queues()) {
+			queues.put(stats.name(), stats);
+		}
+		return List.copyOf(queues.values());
+	}
+
+	/** See {@link QueueOperations#queue}. */
+	Optional<QueueStats> queue(String name) {
+		Checks.queueName(name);
+		return this.core.queue(name);
+	}
+
+}

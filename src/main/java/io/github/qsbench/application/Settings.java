@@ -1,0 +1,99 @@
+package io.github.qsbench.application;
+
+import java.time.Duration;
+import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.core.CapacityExceededException;
+
+/**
+ * The queues' own settings, kept in {@link ExplicitQueues}: read with the service's
+ * defaults filled in, changed within SQS's ranges, and resolved for one push or lease
+ * (what the request asked for, else the queue's own, else the service's). Thread safe as
+ * its store is.
+ */
+final class Settings {
+
+	private final ExplicitQueues explicit;
+
+	/** The lease of a queue without one of its own, {@code qs.lease-timeout}. */
+	private final long leaseSeconds;
+
+	/**
+	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
+	 * built with it
+	 */
+	Settings(ExplicitQueues explicit, Duration leaseTimeout) {
+		this.explicit = explicit;
+		this.leaseSeconds = leaseTimeout.toSeconds();
+	}
+
+	/** The delay asked for (checked), else the queue's own, else none. */
+	int delaySeconds(String queue, Integer delaySeconds) {
+		if (delaySeconds != null) {
+			return Checks.delaySeconds(delaySeconds);
+		}
+		Integer own = this.explicit.delaySeconds(queue);
+		return (own != null) ? own : 0;
+	}
+
+	/** The lease asked for (checked), else the queue's own, else the service's. */
+	long leaseMillis(String queue, Integer leaseSeconds) {
+		if (leaseSeconds != null) {
+			return TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds));
+		}
+		Long own = this.explicit.leaseSeconds(queue);
+		return TimeUnit.SECONDS.toMillis((own != null) ? own : this.leaseSeconds);
+	}
+
+	/** See {@link QueueOperations#settings}. */
+	QueueSettings settings(String queue) {
+		Checks.queueName(queue);
+		ExplicitQueues.Own own = this.explicit.own(queue);
+		if (own == null) {
+			own = ExplicitQueues.Own.NONE;
+		}
+		return new QueueSettings((own.leaseSeconds() != null) ? own.leaseSeconds() : this.leaseSeconds,
+				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters());
+	}
+
+	/**
+	 * See {@link QueueOperations#configure}.
+	 * @throws CapacityExceededException if the queue did not exist and no more may be
+	 * created
+	 */
+	boolean configure(String queue, QueueSettings.Change change) {
+		Checks.queueName(queue);
+		if (change.leaseSeconds() != null) {
+			Checks.leaseSeconds(change.leaseSeconds());
+		}
+		if (change.delaySeconds() != null) {
+			Checks.delaySeconds(change.delaySeconds());
+		}
+		if (change.retentionSeconds() != null && (change.retentionSeconds() < QueueOperations.MIN_RETENTION_SECONDS
+				|| change.retentionSeconds() > QueueOperations.MAX_RETENTION_SECONDS)) {
+			throw InvalidRequestException.outOfRange("retentionSeconds", QueueOperations.MIN_RETENTION_SECONDS,
+					QueueOperations.MAX_RETENTION_SECONDS);
+		}
+		DeadLetterPolicy policy = change.deadLetters();
+		if (policy != null && policy != QueueSettings.Change.REMOVE) {
+			Checks.queueName(policy.queue());
+			if (policy.queue().equals(queue)) {
+				throw new InvalidRequestException("Invalid dead-letter queue",
+						"A queue cannot be its own dead-letter queue.");
+			}
+			if (!this.explicit.contains(policy.queue())) {
+				throw new InvalidRequestException("Invalid dead-letter queue", "Dead-letter queue '" + policy.queue()
+						+ "' does not exist: create it first (PUT /queues/" + policy.queue() + ").");
+			}
+		}
+		return this.explicit.configure(queue, change);
+	}
+
+	/** See {@link QueueOperations#deadLetterSources}. */
+	SortedSet<String> deadLetterSources(String queue) {
+		Checks.queueName(queue);
+		return this.explicit.sources(queue);
+	}
+
+}
