@@ -15,7 +15,7 @@ import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.MessageAttributes.Attribute;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class JsonRequests {
 
 	/** Entries a batch may carry, and messages a poll may deliver at once. */
-	static final int MAX_ENTRIES = QueueOperations.MAX_BATCH;
+	static final int MAX_ENTRIES = Limits.MAX_BATCH;
 
 	/**
 	 * What a batch request may carry beside its bodies: brackets, quotes, commas,
@@ -229,7 +229,7 @@ final class JsonRequests {
 		JsonNode root = parse(bytes, JsonRequests::invalidLeaseChange);
 		if (root == null || !root.isObject() || root.size() != 1 || !root.has("leaseSeconds")) {
 			throw invalidLeaseChange(
-					"The body must be {\"leaseSeconds\": N}, N from 0 to " + QueueOperations.MAX_LEASE_SECONDS + ".");
+					"The body must be {\"leaseSeconds\": N}, N from 0 to " + Limits.MAX_LEASE_SECONDS + ".");
 		}
 		JsonNode value = root.get("leaseSeconds");
 		if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
@@ -245,7 +245,7 @@ final class JsonRequests {
 	/** The body of a lease change, as the OpenAPI description shows it. */
 	@Schema(name = "LeaseChange", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record LeaseChangeBody(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "0",
-			maximum = "" + QueueOperations.MAX_LEASE_SECONDS,
+			maximum = "" + Limits.MAX_LEASE_SECONDS,
 			description = "Seconds from now until the lease ends; 0 makes the message ready at once") int leaseSeconds) {
 	}
 

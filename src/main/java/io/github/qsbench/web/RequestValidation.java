@@ -13,7 +13,7 @@ import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.Limits;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -53,27 +53,27 @@ final class RequestValidation {
 
 	/** A poll's {@code max}: 1 to the largest batch, or {@code null} when absent. */
 	static Integer maxMessages(String max) {
-		return (max != null) ? number("max", max, 1, QueueOperations.MAX_BATCH) : null;
+		return (max != null) ? number("max", max, 1, Limits.MAX_BATCH) : null;
 	}
 
 	/** A browse's {@code peek}: 1 to the largest batch. */
 	static int peekCount(String peek) {
-		return number("peek", peek, 1, QueueOperations.MAX_BATCH);
+		return number("peek", peek, 1, Limits.MAX_BATCH);
 	}
 
 	/** A poll's {@code lease}: 0 to the longest lease, in seconds; {@code null}: none. */
 	static Integer leaseSeconds(String lease) {
-		return (lease != null) ? number("lease", lease, 0, QueueOperations.MAX_LEASE_SECONDS) : null;
+		return (lease != null) ? number("lease", lease, 0, Limits.MAX_LEASE_SECONDS) : null;
 	}
 
 	/** A push's {@code delay}: 0 to the longest delay, in seconds; {@code null}: none. */
 	static Integer delaySeconds(String delay) {
-		return (delay != null) ? number("delay", delay, 0, QueueOperations.MAX_DELAY_SECONDS) : null;
+		return (delay != null) ? number("delay", delay, 0, Limits.MAX_DELAY_SECONDS) : null;
 	}
 
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
 	static Duration waitSeconds(String wait) {
-		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));
+		return Duration.ofSeconds(number("wait", wait, 0, Limits.MAX_WAIT_SECONDS));
 	}
 
 	static long messageId(String id) {
