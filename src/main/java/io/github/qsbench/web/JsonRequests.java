@@ -2,19 +2,15 @@ package io.github.qsbench.web;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
-import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
@@ -102,25 +98,25 @@ final class JsonRequests {
 
 	private byte[] message(JsonNode object, Function<String, ApiProblem> malformed) {
 		String body = null;
-		Map<String, Attribute> attributes = new LinkedHashMap<>();
-		for (Map.Entry<String, JsonNode> field : object.properties()) {
-			JsonNode value = field.getValue();
-			switch (field.getKey()) {
-				case "body" -> {
-					if (!value.isString()) {
-						throw malformed.apply("'body' must be a string, the message body.");
-					}
-					body = value.stringValue();
-				}
-				case "attributes" -> attributes(value, attributes, malformed);
-				default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
-			}
-		}
-		if (body == null) {
-			throw malformed.apply("A message needs a 'body'.");
-		}
+		MessageAttributes attributes = MessageAttributes.NONE;
 		try {
-			return MessageAttributes.of(attributes).store(body(body), this.maxMessageBytes);
+			for (Map.Entry<String, JsonNode> field : object.properties()) {
+				JsonNode value = field.getValue();
+				switch (field.getKey()) {
+					case "body" -> {
+						if (!value.isString()) {
+							throw malformed.apply("'body' must be a string, the message body.");
+						}
+						body = value.stringValue();
+					}
+					case "attributes" -> attributes = JsonAttributes.read(value, new AttributeForm(malformed));
+					default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
+				}
+			}
+			if (body == null) {
+				throw malformed.apply("A message needs a 'body'.");
+			}
+			return attributes.store(body(body), this.maxMessageBytes);
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());
@@ -128,31 +124,30 @@ final class JsonRequests {
 	}
 
 	/**
+	 * Attributes as the REST API writes them:
 	 * {@code {"name":{"type":"String|Number|Binary","value":"..."}}}, binary values in
-	 * base64.
+	 * base64, and nothing else.
 	 */
-	private static void attributes(JsonNode given, Map<String, Attribute> attributes,
-			Function<String, ApiProblem> malformed) {
-		if (!given.isObject()) {
-			throw malformed
+	private record AttributeForm(Function<String, ApiProblem> malformed) implements JsonAttributes.Form {
+
+		@Override
+		public RuntimeException notAMap() {
+			return this.malformed
 				.apply("'attributes' maps each name to {\"type\":\"String|Number|Binary\",\"value\":\"...\"}.");
 		}
-		for (Map.Entry<String, JsonNode> entry : given.properties()) {
-			JsonNode attribute = entry.getValue();
+
+		@Override
+		public JsonAttributes.Typed entry(String name, JsonNode attribute) {
 			JsonNode type = attribute.get("type");
 			JsonNode value = attribute.get("value");
 			if (!attribute.isObject() || attribute.size() != 2 || type == null || !type.isString() || value == null
 					|| !value.isString()) {
-				throw malformed.apply("Attribute '" + entry.getKey()
+				throw this.malformed.apply("Attribute '" + name
 						+ "' must be {\"type\":\"String|Number|Binary\",\"value\":\"...\"} and nothing else.");
 			}
-			try {
-				attributes.put(entry.getKey(), Attribute.parse(type.stringValue(), value.stringValue()));
-			}
-			catch (InvalidRequestException ex) {
-				throw ApiProblem.badRequest(ex.title(), ex.detail());
-			}
+			return new JsonAttributes.Typed(type.stringValue(), value.stringValue());
 		}
+
 	}
 
 	/**
@@ -170,52 +165,35 @@ final class JsonRequests {
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
-			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, maxDeliveries "
-					+ "and deadLetterQueue.");
+			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, "
+					+ "retentionSeconds, maxDeliveries and deadLetterQueue.");
 		}
-		Long lease = null;
-		Integer delay = null;
-		Integer retention = null;
-		Integer maxDeliveries = null;
-		String deadLetterQueue = null;
-		boolean deadLetterQueueGiven = false;
+		SettingsChange change = new SettingsChange();
 		for (Map.Entry<String, JsonNode> field : root.properties()) {
+			String name = field.getKey();
 			JsonNode value = field.getValue();
-			switch (field.getKey()) {
-				case "leaseSeconds" -> lease = (long) whole(field.getKey(), value);
-				case "delaySeconds" -> delay = whole(field.getKey(), value);
-				case "maxDeliveries" -> maxDeliveries = whole(field.getKey(), value);
+			switch (name) {
+				case "leaseSeconds" -> change.leaseSeconds(whole(name, value));
+				case "delaySeconds" -> change.delaySeconds(whole(name, value));
+				case "retentionSeconds" -> change.retentionSeconds(whole(name, value));
+				case "maxDeliveries" -> change.maxDeliveries(whole(name, value));
 				case "deadLetterQueue" -> {
 					if (!value.isString() && !value.isNull()) {
 						throw invalidSettings("'deadLetterQueue' is a queue's name, or null for none.");
 					}
-					deadLetterQueue = value.isNull() ? null : value.stringValue();
-					deadLetterQueueGiven = true;
+					change.deadLetterQueue(value.isNull() ? null : value.stringValue());
 				}
-				case "retentionSeconds" -> retention = whole(field.getKey(), value);
-				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, maxDeliveries and "
-						+ "deadLetterQueue; '" + field.getKey() + "' is not one.");
+				default ->
+					throw invalidSettings("Settings are leaseSeconds, delaySeconds, retentionSeconds, maxDeliveries "
+							+ "and deadLetterQueue; '" + name + "' is not one.");
 			}
 		}
-		DeadLetterPolicy policy = null;
-		if (deadLetterQueueGiven && deadLetterQueue == null) {
-			if (maxDeliveries != null) {
-				throw invalidSettings("maxDeliveries needs a deadLetterQueue.");
-			}
-			policy = QueueSettings.Change.REMOVE;
+		try {
+			return change.change();
 		}
-		else if (deadLetterQueueGiven || maxDeliveries != null) {
-			if (deadLetterQueue == null || maxDeliveries == null) {
-				throw invalidSettings("maxDeliveries and deadLetterQueue come together.");
-			}
-			try {
-				policy = new DeadLetterPolicy(deadLetterQueue, maxDeliveries);
-			}
-			catch (InvalidRequestException ex) {
-				throw ApiProblem.badRequest(ex.title(), ex.detail());
-			}
+		catch (InvalidRequestException ex) {
+			throw ApiProblem.badRequest(ex.title(), ex.detail());
 		}
-		return new QueueSettings.Change(lease, delay, retention, policy);
 	}
 
 	/**
@@ -309,8 +287,7 @@ final class JsonRequests {
 	}
 
 	private byte[] body(String text) {
-		RequestValidation.text(text, this.maxMessageBytes);
-		return text.getBytes(StandardCharsets.UTF_8);
+		return RequestValidation.text(text, this.maxMessageBytes);
 	}
 
 	/**

@@ -174,40 +174,20 @@ final class RequestValidation {
 	}
 
 	/**
-	 * Checks a body that arrived as a JSON string: not empty, at most {@code maxBytes} in
-	 * UTF-8 (what it takes sent alone as UTF-8 text), and text at all: a {@code \\u}
-	 * escape can name half a surrogate pair, which no charset can encode.
+	 * A body that arrived as a JSON string, as UTF-8 (see {@link MessageText}).
+	 * @throws ApiProblem 400 for an empty body or one that is not text, 413 for one over
+	 * {@code maxBytes}
 	 */
-	static void text(String body, int maxBytes) {
-		if (body.isEmpty()) {
-			throw empty();
+	static byte[] text(String body, int maxBytes) {
+		try {
+			return MessageText.utf8(body, maxBytes);
 		}
-		if (body.length() > maxBytes) { // at least one byte a character
-			throw tooLarge(maxBytes);
-		}
-		long bytes = 0;
-		for (int i = 0; i < body.length(); i++) {
-			char c = body.charAt(i);
-			if (c < 0x80) {
-				bytes += 1;
-			}
-			else if (c < 0x800) {
-				bytes += 2;
-			}
-			else if (!Character.isSurrogate(c)) {
-				bytes += 3;
-			}
-			else if (Character.isHighSurrogate(c) && i + 1 < body.length()
-					&& Character.isLowSurrogate(body.charAt(i + 1))) {
-				bytes += 4;
-				i++;
-			}
-			else {
-				throw invalidText(StandardCharsets.UTF_8);
-			}
-		}
-		if (bytes > maxBytes) {
-			throw tooLarge(maxBytes);
+		catch (MessageText.Refused ex) {
+			throw switch (ex.reason()) {
+				case EMPTY -> empty();
+				case TOO_LARGE -> tooLarge(maxBytes);
+				case NOT_TEXT -> invalidText(StandardCharsets.UTF_8);
+			};
 		}
 	}
 
