@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * SQS's batches: their entries, and the answer of an entry that failed. Each entry is
@@ -51,25 +53,45 @@ final class Batches {
 		return entries;
 	}
 
-	/** Answers the entry {@code id} in {@code Failed}, as {@code ex} says. */
-	static void failed(ArrayNode failed, String id, SqsException ex) {
-		failed.addObject()
-			.put("Id", id)
-			.put("SenderFault", true)
-			.put("Code", ex.error().code())
-			.put("Message", ex.getMessage());
-	}
+	/** A batch's answer: each entry in {@code Successful} or in {@code Failed}. */
+	static final class Answer {
 
-	/**
-	 * As {@link #failed}, unless the queue does not exist: that fails the whole request,
-	 * as in SQS.
-	 * @throws SqsException {@code ex}, if the queue does not exist
-	 */
-	static void failedUnlessQueueGone(ArrayNode failed, String id, SqsException ex) {
-		if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
-			throw ex;
+		private final ObjectNode answer = JsonNodeFactory.instance.objectNode();
+
+		private final ArrayNode successful = this.answer.putArray("Successful");
+
+		private final ArrayNode failed = this.answer.putArray("Failed");
+
+		/** Answers the entry {@code id} in {@code Successful}, for more members. */
+		ObjectNode succeeded(String id) {
+			return this.successful.addObject().put("Id", id);
 		}
-		failed(failed, id, ex);
+
+		/** Answers the entry {@code id} in {@code Failed}, as {@code ex} says. */
+		void failed(String id, SqsException ex) {
+			this.failed.addObject()
+				.put("Id", id)
+				.put("SenderFault", true)
+				.put("Code", ex.error().code())
+				.put("Message", ex.getMessage());
+		}
+
+		/**
+		 * As {@link #failed}, unless the queue does not exist: that fails the whole
+		 * request, as in SQS.
+		 * @throws SqsException {@code ex}, if the queue does not exist
+		 */
+		void failedUnlessQueueGone(String id, SqsException ex) {
+			if (ex.error() == SqsError.QUEUE_DOES_NOT_EXIST) {
+				throw ex;
+			}
+			failed(id, ex);
+		}
+
+		ObjectNode json() {
+			return this.answer;
+		}
+
 	}
 
 }

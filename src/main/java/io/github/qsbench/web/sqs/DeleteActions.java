@@ -6,7 +6,6 @@ import java.util.Map;
 
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Completion;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -23,11 +22,11 @@ final class DeleteActions extends QueueHandler {
 
 	@Override
 	public Map<String, SqsAction> actions() {
-		return Map.of("DeleteMessage", call -> deleteMessage(call.request()), "DeleteMessageBatch",
-				call -> deleteMessageBatch(call.request()));
+		return Map.of("DeleteMessage", this::deleteMessage, "DeleteMessageBatch", this::deleteMessageBatch);
 	}
 
-	ObjectNode deleteMessage(SqsRequest request) {
+	ObjectNode deleteMessage(SqsAction.Call call) {
+		SqsRequest request = call.request();
 		String queue = queue(request);
 		String handle = request.required("ReceiptHandle");
 		deleted(queue, handle, this.queues.complete(queue, ReceiptHandles.id(handle), handle));
@@ -40,34 +39,32 @@ final class DeleteActions extends QueueHandler {
 	 * {@code DeleteMessage} would answer it: an entry whose handle is not one this
 	 * service hands out fails without reaching the core.
 	 */
-	ObjectNode deleteMessageBatch(SqsRequest request) {
-		String queue = queue(request);
-		ObjectNode answer = JSON.objectNode();
-		ArrayNode successful = answer.putArray("Successful");
-		ArrayNode failed = answer.putArray("Failed");
+	ObjectNode deleteMessageBatch(SqsAction.Call call) {
+		String queue = queue(call.request());
+		Batches.Answer answer = new Batches.Answer();
 		List<String> ids = new ArrayList<>();
 		List<QueueOperations.ToComplete> handles = new ArrayList<>();
-		for (SqsRequest entry : Batches.entries(request)) {
+		for (SqsRequest entry : Batches.entries(call.request())) {
 			try {
 				String handle = entry.required("ReceiptHandle");
 				handles.add(new QueueOperations.ToComplete(ReceiptHandles.id(handle), handle));
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
-				Batches.failed(failed, entry.string("Id"), ex);
+				answer.failed(entry.string("Id"), ex);
 			}
 		}
 		List<Completion> completions = handles.isEmpty() ? List.of() : this.queues.completeAll(queue, handles);
 		for (int i = 0; i < completions.size(); i++) {
 			try {
 				deleted(queue, handles.get(i).lease(), completions.get(i));
-				successful.addObject().put("Id", ids.get(i));
+				answer.succeeded(ids.get(i));
 			}
 			catch (SqsException ex) {
-				Batches.failedUnlessQueueGone(failed, ids.get(i), ex);
+				answer.failedUnlessQueueGone(ids.get(i), ex);
 			}
 		}
-		return answer;
+		return answer.json();
 	}
 
 	/**

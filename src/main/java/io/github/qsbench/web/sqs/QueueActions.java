@@ -30,8 +30,7 @@ final class QueueActions extends QueueHandler {
 	@Override
 	public Map<String, SqsAction> actions() {
 		return Map.of("CreateQueue", this::createQueue, "GetQueueUrl", this::getQueueUrl, "ListQueues",
-				this::listQueues, "PurgeQueue", call -> purgeQueue(call.request()), "DeleteQueue",
-				call -> deleteQueue(call.request()));
+				this::listQueues, "PurgeQueue", this::purgeQueue, "DeleteQueue", this::deleteQueue);
 	}
 
 	/**
@@ -111,14 +110,14 @@ final class QueueActions extends QueueHandler {
 	 * the minute is not refused ({@code PurgeQueueInProgress}), since nothing is in
 	 * progress.
 	 */
-	ObjectNode purgeQueue(SqsRequest request) {
-		this.queues.purge(existingQueue(request));
+	ObjectNode purgeQueue(SqsAction.Call call) {
+		this.queues.purge(existingQueue(call.request()));
 		return JSON.objectNode();
 	}
 
 	/** Deletes the queue and its messages at once (SQS takes up to a minute). */
-	ObjectNode deleteQueue(SqsRequest request) {
-		if (!this.queues.deleteQueue(queue(request))) {
+	ObjectNode deleteQueue(SqsAction.Call call) {
+		if (!this.queues.deleteQueue(queue(call.request()))) {
 			throw QueueUrls.doesNotExist();
 		}
 		return JSON.objectNode();

@@ -69,8 +69,7 @@ final class QueueAttributeActions extends QueueHandler {
 
 	@Override
 	public Map<String, SqsAction> actions() {
-		return Map.of("GetQueueAttributes", call -> getQueueAttributes(call.request()), "SetQueueAttributes",
-				call -> setQueueAttributes(call.request()));
+		return Map.of("GetQueueAttributes", this::getQueueAttributes, "SetQueueAttributes", this::setQueueAttributes);
 	}
 
 	/**
@@ -79,9 +78,9 @@ final class QueueAttributeActions extends QueueHandler {
 	 * does not apply, and so is {@code MessageRetentionPeriod} of a queue that keeps its
 	 * messages until completed.
 	 */
-	ObjectNode getQueueAttributes(SqsRequest request) {
-		String queue = existingQueue(request);
-		Set<String> names = new HashSet<>(request.strings("AttributeNames"));
+	ObjectNode getQueueAttributes(SqsAction.Call call) {
+		String queue = existingQueue(call.request());
+		Set<String> names = new HashSet<>(call.request().strings("AttributeNames"));
 		for (String name : names) {
 			if (!ANSWERED.contains(name) && !this.alike.containsKey(name) && !NOT_KEPT.contains(name)) {
 				throw invalidAttributeName(name);
@@ -135,8 +134,8 @@ final class QueueAttributeActions extends QueueHandler {
 	 * and {@code ReceiveMessageWaitTimeSeconds} and {@code MaximumMessageSize} at the
 	 * values every queue has.
 	 */
-	ObjectNode setQueueAttributes(SqsRequest request) {
-		configure(existingQueue(request), request.stringMap("Attributes"));
+	ObjectNode setQueueAttributes(SqsAction.Call call) {
+		configure(existingQueue(call.request()), call.request().stringMap("Attributes"));
 		return JSON.objectNode();
 	}
 

@@ -14,7 +14,6 @@ import io.github.qsbench.core.Message;
 import io.github.qsbench.web.JsonAttributes;
 import io.github.qsbench.web.MessageText;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -33,13 +32,12 @@ final class SendActions extends QueueHandler {
 
 	@Override
 	public Map<String, SqsAction> actions() {
-		return Map.of("SendMessage", call -> sendMessage(call.request()), "SendMessageBatch",
-				call -> sendMessageBatch(call.request()));
+		return Map.of("SendMessage", this::sendMessage, "SendMessageBatch", this::sendMessageBatch);
 	}
 
-	ObjectNode sendMessage(SqsRequest request) {
-		String queue = existingQueue(request);
-		Outgoing outgoing = outgoing(request);
+	ObjectNode sendMessage(SqsAction.Call call) {
+		String queue = existingQueue(call.request());
+		Outgoing outgoing = outgoing(call.request());
 		Message message = this.queues.push(queue, outgoing.stored(), outgoing.delaySeconds());
 		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
 	}
@@ -50,12 +48,10 @@ final class SendActions extends QueueHandler {
 	 * delay's entries answers them in {@code Failed}); an entry that is not valid is
 	 * answered in {@code Failed} and pushes nothing, as in SQS.
 	 */
-	ObjectNode sendMessageBatch(SqsRequest request) {
-		String queue = existingQueue(request);
-		List<SqsRequest> entries = Batches.entries(request);
-		ObjectNode answer = JSON.objectNode();
-		ArrayNode successful = answer.putArray("Successful");
-		ArrayNode failed = answer.putArray("Failed");
+	ObjectNode sendMessageBatch(SqsAction.Call call) {
+		String queue = existingQueue(call.request());
+		List<SqsRequest> entries = Batches.entries(call.request());
+		Batches.Answer answer = new Batches.Answer();
 		List<String> ids = new ArrayList<>(entries.size());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		long total = 0;
@@ -67,7 +63,7 @@ final class SendActions extends QueueHandler {
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
-				Batches.failed(failed, entry.string("Id"), ex);
+				answer.failed(entry.string("Id"), ex);
 			}
 		}
 		if (total > this.maxMessageBytes) {
@@ -90,7 +86,7 @@ final class SendActions extends QueueHandler {
 					throw ex;
 				}
 				for (int i : members) {
-					Batches.failed(failed, ids.get(i), SqsError.OVER_LIMIT
+					answer.failed(ids.get(i), SqsError.OVER_LIMIT
 						.exception("A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): not sent."));
 				}
 				continue;
@@ -98,12 +94,10 @@ final class SendActions extends QueueHandler {
 			for (int i = 0; i < messages.size(); i++) {
 				int entry = members.get(i);
 				outgoing.get(entry)
-					.answer(successful.addObject()
-						.put("Id", ids.get(entry))
-						.put("MessageId", Long.toString(messages.get(i).id())));
+					.answer(answer.succeeded(ids.get(entry)).put("MessageId", Long.toString(messages.get(i).id())));
 			}
 		}
-		return answer;
+		return answer.json();
 	}
 
 	/**

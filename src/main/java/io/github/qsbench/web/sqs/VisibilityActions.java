@@ -5,7 +5,6 @@ import java.util.Map;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.LeaseChange;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -25,34 +24,32 @@ final class VisibilityActions extends QueueHandler {
 
 	@Override
 	public Map<String, SqsAction> actions() {
-		return Map.of("ChangeMessageVisibility", call -> changeMessageVisibility(call.request()),
-				"ChangeMessageVisibilityBatch", call -> changeMessageVisibilityBatch(call.request()));
+		return Map.of("ChangeMessageVisibility", this::changeMessageVisibility, "ChangeMessageVisibilityBatch",
+				this::changeMessageVisibilityBatch);
 	}
 
-	ObjectNode changeMessageVisibility(SqsRequest request) {
-		changeVisibility(queue(request), request);
+	ObjectNode changeMessageVisibility(SqsAction.Call call) {
+		changeVisibility(queue(call.request()), call.request());
 		return JSON.objectNode();
 	}
 
 	/**
 	 * Each entry changed on its own and answered in {@code Successful} or {@code Failed}.
 	 */
-	ObjectNode changeMessageVisibilityBatch(SqsRequest request) {
-		String queue = queue(request);
-		ObjectNode answer = JSON.objectNode();
-		ArrayNode successful = answer.putArray("Successful");
-		ArrayNode failed = answer.putArray("Failed");
-		for (SqsRequest entry : Batches.entries(request)) {
+	ObjectNode changeMessageVisibilityBatch(SqsAction.Call call) {
+		String queue = queue(call.request());
+		Batches.Answer answer = new Batches.Answer();
+		for (SqsRequest entry : Batches.entries(call.request())) {
 			String id = entry.string("Id");
 			try {
 				changeVisibility(queue, entry);
-				successful.addObject().put("Id", id);
+				answer.succeeded(id);
 			}
 			catch (SqsException ex) {
-				Batches.failedUnlessQueueGone(failed, id, ex);
+				answer.failedUnlessQueueGone(id, ex);
 			}
 		}
-		return answer;
+		return answer.json();
 	}
 
 	/** Changes what {@code request} (or a batch entry) asks for on {@code queue}. */
