@@ -29,9 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class JsonRequests {
 
-	/** Entries a batch may carry, and messages a poll may deliver at once. */
-	static final int MAX_ENTRIES = Limits.MAX_BATCH;
-
 	/**
 	 * What a batch request may carry beside its bodies: brackets, quotes, commas,
 	 * whitespace, and escapes (a {@code "} or {@code \} in a body takes two bytes).
@@ -47,7 +44,7 @@ final class JsonRequests {
 	JsonRequests(int maxMessageBytes) {
 		this.maxMessageBytes = maxMessageBytes;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
-				(long) MAX_ENTRIES * maxMessageBytes + JSON_OVERHEAD_BYTES);
+				(long) Limits.MAX_BATCH * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		this.mapper = RequestJson.mapper(maxMessageBytes);
 	}
 
@@ -385,7 +382,7 @@ final class JsonRequests {
 
 	private ApiProblem tooLarge() {
 		return ApiProblem.tooLarge("Batch too large",
-				"A batch request body may be at most " + this.maxRequestBytes + " bytes (" + MAX_ENTRIES
+				"A batch request body may be at most " + this.maxRequestBytes + " bytes (" + Limits.MAX_BATCH
 						+ " messages at qs.max-message-size plus " + JSON_OVERHEAD_BYTES + " bytes of JSON).");
 	}
 
@@ -396,7 +393,7 @@ final class JsonRequests {
 	/** The body of a batch push, as the OpenAPI description shows it. */
 	@Schema(name = "PushBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record PushBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1,
-			maxItems = MAX_ENTRIES,
+			maxItems = Limits.MAX_BATCH,
 			schema = @Schema(description = "A message body, or a message with attributes", oneOf = {
 					MessageBody.class, PushMessage.class })) List<Object> messages){
 	}
@@ -425,7 +422,7 @@ final class JsonRequests {
 	/** The body of a completions batch, as the OpenAPI description shows it. */
 	@Schema(name = "CompletionBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record CompletionBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED),
-			minItems = 1, maxItems = MAX_ENTRIES) List<CompletionEntry> messages) {
+			minItems = 1, maxItems = Limits.MAX_BATCH) List<CompletionEntry> messages) {
 	}
 
 	/** One entry of {@link CompletionBatch}. */
