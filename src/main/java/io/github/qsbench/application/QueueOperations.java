@@ -40,11 +40,11 @@ import org.springframework.context.SmartLifecycle;
  */
 public class QueueOperations implements SmartLifecycle, DisposableBean {
 
-	/** Entries a batch may carry, and messages one poll may lease. */
-	public static final int MAX_BATCH = 100;
+	/** See {@link Limits#MAX_BATCH}. */
+	public static final int MAX_BATCH = Limits.MAX_BATCH;
 
-	/** The longest a poll may wait for a message, as SQS allows. */
-	public static final int MAX_WAIT_SECONDS = 20;
+	/** See {@link Limits#MAX_WAIT_SECONDS}. */
+	public static final int MAX_WAIT_SECONDS = Limits.MAX_WAIT_SECONDS;
 
 	/** What {@link #isQueueName} accepts, for API descriptions. */
 	public static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
@@ -53,17 +53,17 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private static final Duration MAX_WAIT = Duration.ofSeconds(MAX_WAIT_SECONDS);
 
-	/** The longest lease, SQS's longest visibility timeout. */
-	public static final int MAX_LEASE_SECONDS = 43_200;
+	/** See {@link Limits#MAX_LEASE_SECONDS}. */
+	public static final int MAX_LEASE_SECONDS = Limits.MAX_LEASE_SECONDS;
 
-	/** The shortest retention, as in SQS. */
-	public static final int MIN_RETENTION_SECONDS = 60;
+	/** See {@link Limits#MIN_RETENTION_SECONDS}. */
+	public static final int MIN_RETENTION_SECONDS = Limits.MIN_RETENTION_SECONDS;
 
-	/** The longest retention (14 days), as in SQS. */
-	public static final int MAX_RETENTION_SECONDS = 1_209_600;
+	/** See {@link Limits#MAX_RETENTION_SECONDS}. */
+	public static final int MAX_RETENTION_SECONDS = Limits.MAX_RETENTION_SECONDS;
 
-	/** The longest delay, as in SQS. */
-	public static final int MAX_DELAY_SECONDS = 900;
+	/** See {@link Limits#MAX_DELAY_SECONDS}. */
+	public static final int MAX_DELAY_SECONDS = Limits.MAX_DELAY_SECONDS;
 
 	private final QueueServiceCore core;
 

@@ -2,20 +2,16 @@ package io.github.qsbench.web;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
-import io.github.qsbench.application.MessageAttributes.Attribute;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -33,9 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class JsonRequests {
 
-	/** Entries a batch may carry, and messages a poll may deliver at once. */
-	static final int MAX_ENTRIES = QueueOperations.MAX_BATCH;
-
 	/**
 	 * What a batch request may carry beside its bodies: brackets, quotes, commas,
 	 * whitespace, and escapes (a {@code "} or {@code \} in a body takes two bytes).
@@ -51,7 +44,7 @@ final class JsonRequests {
 	JsonRequests(int maxMessageBytes) {
 		this.maxMessageBytes = maxMessageBytes;
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
-				(long) MAX_ENTRIES * maxMessageBytes + JSON_OVERHEAD_BYTES);
+				(long) Limits.MAX_BATCH * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		this.mapper = RequestJson.mapper(maxMessageBytes);
 	}
 
@@ -102,25 +95,25 @@ final class JsonRequests {
 
 	private byte[] message(JsonNode object, Function<String, ApiProblem> malformed) {
 		String body = null;
-		Map<String, Attribute> attributes = new LinkedHashMap<>();
-		for (Map.Entry<String, JsonNode> field : object.properties()) {
-			JsonNode value = field.getValue();
-			switch (field.getKey()) {
-				case "body" -> {
-					if (!value.isString()) {
-						throw malformed.apply("'body' must be a string, the message body.");
-					}
-					body = value.stringValue();
-				}
-				case "attributes" -> attributes(value, attributes, malformed);
-				default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
-			}
-		}
-		if (body == null) {
-			throw malformed.apply("A message needs a 'body'.");
-		}
+		MessageAttributes attributes = MessageAttributes.NONE;
 		try {
-			return MessageAttributes.of(attributes).store(body(body), this.maxMessageBytes);
+			for (Map.Entry<String, JsonNode> field : object.properties()) {
+				JsonNode value = field.getValue();
+				switch (field.getKey()) {
+					case "body" -> {
+						if (!value.isString()) {
+							throw malformed.apply("'body' must be a string, the message body.");
+						}
+						body = value.stringValue();
+					}
+					case "attributes" -> attributes = JsonAttributes.read(value, new AttributeForm(malformed));
+					default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
+				}
+			}
+			if (body == null) {
+				throw malformed.apply("A message needs a 'body'.");
+			}
+			return attributes.store(body(body), this.maxMessageBytes);
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());
@@ -128,31 +121,30 @@ final class JsonRequests {
 	}
 
 	/**
+	 * Attributes as the REST API writes them:
 	 * {@code {"name":{"type":"String|Number|Binary","value":"..."}}}, binary values in
-	 * base64.
+	 * base64, and nothing else.
 	 */
-	private static void attributes(JsonNode given, Map<String, Attribute> attributes,
-			Function<String, ApiProblem> malformed) {
-		if (!given.isObject()) {
-			throw malformed
+	private record AttributeForm(Function<String, ApiProblem> malformed) implements JsonAttributes.Form {
+
+		@Override
+		public RuntimeException notAMap() {
+			return this.malformed
 				.apply("'attributes' maps each name to {\"type\":\"String|Number|Binary\",\"value\":\"...\"}.");
 		}
-		for (Map.Entry<String, JsonNode> entry : given.properties()) {
-			JsonNode attribute = entry.getValue();
+
+		@Override
+		public JsonAttributes.Typed entry(String name, JsonNode attribute) {
 			JsonNode type = attribute.get("type");
 			JsonNode value = attribute.get("value");
 			if (!attribute.isObject() || attribute.size() != 2 || type == null || !type.isString() || value == null
 					|| !value.isString()) {
-				throw malformed.apply("Attribute '" + entry.getKey()
+				throw this.malformed.apply("Attribute '" + name
 						+ "' must be {\"type\":\"String|Number|Binary\",\"value\":\"...\"} and nothing else.");
 			}
-			try {
-				attributes.put(entry.getKey(), Attribute.parse(type.stringValue(), value.stringValue()));
-			}
-			catch (InvalidRequestException ex) {
-				throw ApiProblem.badRequest(ex.title(), ex.detail());
-			}
+			return new JsonAttributes.Typed(type.stringValue(), value.stringValue());
 		}
+
 	}
 
 	/**
@@ -170,52 +162,35 @@ final class JsonRequests {
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
-			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, maxDeliveries "
-					+ "and deadLetterQueue.");
+			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, "
+					+ "retentionSeconds, maxDeliveries and deadLetterQueue.");
 		}
-		Long lease = null;
-		Integer delay = null;
-		Integer retention = null;
-		Integer maxDeliveries = null;
-		String deadLetterQueue = null;
-		boolean deadLetterQueueGiven = false;
+		SettingsChange change = new SettingsChange();
 		for (Map.Entry<String, JsonNode> field : root.properties()) {
+			String name = field.getKey();
 			JsonNode value = field.getValue();
-			switch (field.getKey()) {
-				case "leaseSeconds" -> lease = (long) whole(field.getKey(), value);
-				case "delaySeconds" -> delay = whole(field.getKey(), value);
-				case "maxDeliveries" -> maxDeliveries = whole(field.getKey(), value);
+			switch (name) {
+				case "leaseSeconds" -> change.leaseSeconds(whole(name, value));
+				case "delaySeconds" -> change.delaySeconds(whole(name, value));
+				case "retentionSeconds" -> change.retentionSeconds(whole(name, value));
+				case "maxDeliveries" -> change.maxDeliveries(whole(name, value));
 				case "deadLetterQueue" -> {
 					if (!value.isString() && !value.isNull()) {
 						throw invalidSettings("'deadLetterQueue' is a queue's name, or null for none.");
 					}
-					deadLetterQueue = value.isNull() ? null : value.stringValue();
-					deadLetterQueueGiven = true;
+					change.deadLetterQueue(value.isNull() ? null : value.stringValue());
 				}
-				case "retentionSeconds" -> retention = whole(field.getKey(), value);
-				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, maxDeliveries and "
-						+ "deadLetterQueue; '" + field.getKey() + "' is not one.");
+				default ->
+					throw invalidSettings("Settings are leaseSeconds, delaySeconds, retentionSeconds, maxDeliveries "
+							+ "and deadLetterQueue; '" + name + "' is not one.");
 			}
 		}
-		DeadLetterPolicy policy = null;
-		if (deadLetterQueueGiven && deadLetterQueue == null) {
-			if (maxDeliveries != null) {
-				throw invalidSettings("maxDeliveries needs a deadLetterQueue.");
-			}
-			policy = QueueSettings.Change.REMOVE;
+		try {
+			return change.change();
 		}
-		else if (deadLetterQueueGiven || maxDeliveries != null) {
-			if (deadLetterQueue == null || maxDeliveries == null) {
-				throw invalidSettings("maxDeliveries and deadLetterQueue come together.");
-			}
-			try {
-				policy = new DeadLetterPolicy(deadLetterQueue, maxDeliveries);
-			}
-			catch (InvalidRequestException ex) {
-				throw ApiProblem.badRequest(ex.title(), ex.detail());
-			}
+		catch (InvalidRequestException ex) {
+			throw ApiProblem.badRequest(ex.title(), ex.detail());
 		}
-		return new QueueSettings.Change(lease, delay, retention, policy);
 	}
 
 	/**
@@ -229,7 +204,7 @@ final class JsonRequests {
 		JsonNode root = parse(bytes, JsonRequests::invalidLeaseChange);
 		if (root == null || !root.isObject() || root.size() != 1 || !root.has("leaseSeconds")) {
 			throw invalidLeaseChange(
-					"The body must be {\"leaseSeconds\": N}, N from 0 to " + QueueOperations.MAX_LEASE_SECONDS + ".");
+					"The body must be {\"leaseSeconds\": N}, N from 0 to " + Limits.MAX_LEASE_SECONDS + ".");
 		}
 		JsonNode value = root.get("leaseSeconds");
 		if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
@@ -245,7 +220,7 @@ final class JsonRequests {
 	/** The body of a lease change, as the OpenAPI description shows it. */
 	@Schema(name = "LeaseChange", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record LeaseChangeBody(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "0",
-			maximum = "" + QueueOperations.MAX_LEASE_SECONDS,
+			maximum = "" + Limits.MAX_LEASE_SECONDS,
 			description = "Seconds from now until the lease ends; 0 makes the message ready at once") int leaseSeconds) {
 	}
 
@@ -309,8 +284,7 @@ final class JsonRequests {
 	}
 
 	private byte[] body(String text) {
-		RequestValidation.text(text, this.maxMessageBytes);
-		return text.getBytes(StandardCharsets.UTF_8);
+		return RequestValidation.text(text, this.maxMessageBytes);
 	}
 
 	/**
@@ -408,7 +382,7 @@ final class JsonRequests {
 
 	private ApiProblem tooLarge() {
 		return ApiProblem.tooLarge("Batch too large",
-				"A batch request body may be at most " + this.maxRequestBytes + " bytes (" + MAX_ENTRIES
+				"A batch request body may be at most " + this.maxRequestBytes + " bytes (" + Limits.MAX_BATCH
 						+ " messages at qs.max-message-size plus " + JSON_OVERHEAD_BYTES + " bytes of JSON).");
 	}
 
@@ -419,7 +393,7 @@ final class JsonRequests {
 	/** The body of a batch push, as the OpenAPI description shows it. */
 	@Schema(name = "PushBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record PushBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED), minItems = 1,
-			maxItems = MAX_ENTRIES,
+			maxItems = Limits.MAX_BATCH,
 			schema = @Schema(description = "A message body, or a message with attributes", oneOf = {
 					MessageBody.class, PushMessage.class })) List<Object> messages){
 	}
@@ -448,7 +422,7 @@ final class JsonRequests {
 	/** The body of a completions batch, as the OpenAPI description shows it. */
 	@Schema(name = "CompletionBatch", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record CompletionBatch(@ArraySchema(arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED),
-			minItems = 1, maxItems = MAX_ENTRIES) List<CompletionEntry> messages) {
+			minItems = 1, maxItems = Limits.MAX_BATCH) List<CompletionEntry> messages) {
 	}
 
 	/** One entry of {@link CompletionBatch}. */

@@ -1,6 +1,5 @@
 package io.github.qsbench.web;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.github.qsbench.core.Completion;
@@ -23,12 +22,6 @@ import org.springframework.http.ResponseEntity;
  * that they answer alike.
  */
 final class QueueAnswers {
-
-	/**
-	 * The servlet async timeout beyond a long poll's wait: a backstop only, since the
-	 * application layer answers every long poll when its wait ends.
-	 */
-	private static final Duration ASYNC_TIMEOUT_GRACE = Duration.ofSeconds(5);
 
 	private QueueAnswers() {
 	}
@@ -108,11 +101,6 @@ final class QueueAnswers {
 		return ApiProblem.preconditionFailed("Lease no longer current", "Message " + id
 				+ " was delivered again after the lease named in If-Match lapsed (or is being delivered again now); "
 				+ "its new holder " + what + ".");
-	}
-
-	/** How long the container lets a long poll of {@code wait} stay asynchronous. */
-	static Duration asyncTimeout(Duration wait) {
-		return wait.plus(ASYNC_TIMEOUT_GRACE);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
@@ -222,7 +223,7 @@ class QueueController {
 		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
-		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(QueueAnswers.asyncTimeout(seconds).toMillis());
+		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(Limits.asyncTimeout(seconds).toMillis());
 		this.suspended.suspended();
 		result.onCompletion(this.suspended::completed);
 		result.onTimeout(poll::end);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Lease;
@@ -173,7 +174,7 @@ final class QueueFastPath extends HttpFilter {
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}
-		suspend(request, response, start, QueueAnswers.asyncTimeout(wait), poll, queue, batch != null);
+		suspend(request, response, start, Limits.asyncTimeout(wait), poll, queue, batch != null);
 		return null;
 	}
 

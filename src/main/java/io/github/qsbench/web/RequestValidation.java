@@ -13,7 +13,7 @@ import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.Limits;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -53,27 +53,27 @@ final class RequestValidation {
 
 	/** A poll's {@code max}: 1 to the largest batch, or {@code null} when absent. */
 	static Integer maxMessages(String max) {
-		return (max != null) ? number("max", max, 1, QueueOperations.MAX_BATCH) : null;
+		return (max != null) ? number("max", max, 1, Limits.MAX_BATCH) : null;
 	}
 
 	/** A browse's {@code peek}: 1 to the largest batch. */
 	static int peekCount(String peek) {
-		return number("peek", peek, 1, QueueOperations.MAX_BATCH);
+		return number("peek", peek, 1, Limits.MAX_BATCH);
 	}
 
 	/** A poll's {@code lease}: 0 to the longest lease, in seconds; {@code null}: none. */
 	static Integer leaseSeconds(String lease) {
-		return (lease != null) ? number("lease", lease, 0, QueueOperations.MAX_LEASE_SECONDS) : null;
+		return (lease != null) ? number("lease", lease, 0, Limits.MAX_LEASE_SECONDS) : null;
 	}
 
 	/** A push's {@code delay}: 0 to the longest delay, in seconds; {@code null}: none. */
 	static Integer delaySeconds(String delay) {
-		return (delay != null) ? number("delay", delay, 0, QueueOperations.MAX_DELAY_SECONDS) : null;
+		return (delay != null) ? number("delay", delay, 0, Limits.MAX_DELAY_SECONDS) : null;
 	}
 
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */
 	static Duration waitSeconds(String wait) {
-		return Duration.ofSeconds(number("wait", wait, 0, QueueOperations.MAX_WAIT_SECONDS));
+		return Duration.ofSeconds(number("wait", wait, 0, Limits.MAX_WAIT_SECONDS));
 	}
 
 	static long messageId(String id) {
@@ -174,40 +174,20 @@ final class RequestValidation {
 	}
 
 	/**
-	 * Checks a body that arrived as a JSON string: not empty, at most {@code maxBytes} in
-	 * UTF-8 (what it takes sent alone as UTF-8 text), and text at all: a {@code \\u}
-	 * escape can name half a surrogate pair, which no charset can encode.
+	 * A body that arrived as a JSON string, as UTF-8 (see {@link MessageText}).
+	 * @throws ApiProblem 400 for an empty body or one that is not text, 413 for one over
+	 * {@code maxBytes}
 	 */
-	static void text(String body, int maxBytes) {
-		if (body.isEmpty()) {
-			throw empty();
+	static byte[] text(String body, int maxBytes) {
+		try {
+			return MessageText.utf8(body, maxBytes);
 		}
-		if (body.length() > maxBytes) { // at least one byte a character
-			throw tooLarge(maxBytes);
-		}
-		long bytes = 0;
-		for (int i = 0; i < body.length(); i++) {
-			char c = body.charAt(i);
-			if (c < 0x80) {
-				bytes += 1;
-			}
-			else if (c < 0x800) {
-				bytes += 2;
-			}
-			else if (!Character.isSurrogate(c)) {
-				bytes += 3;
-			}
-			else if (Character.isHighSurrogate(c) && i + 1 < body.length()
-					&& Character.isLowSurrogate(body.charAt(i + 1))) {
-				bytes += 4;
-				i++;
-			}
-			else {
-				throw invalidText(StandardCharsets.UTF_8);
-			}
-		}
-		if (bytes > maxBytes) {
-			throw tooLarge(maxBytes);
+		catch (MessageText.Refused ex) {
+			throw switch (ex.reason()) {
+				case EMPTY -> empty();
+				case TOO_LARGE -> tooLarge(maxBytes);
+				case NOT_TEXT -> invalidText(StandardCharsets.UTF_8);
+			};
 		}
 	}
 

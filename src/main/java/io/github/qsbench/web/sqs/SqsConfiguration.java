@@ -1,6 +1,7 @@
 package io.github.qsbench.web.sqs;
 
-import io.github.qsbench.application.ExplicitQueues;
+import java.util.List;
+
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.web.ServerRequestTimers;
@@ -13,7 +14,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** Registers the SQS face ({@link SqsFace}) on {@code /}. */
+/**
+ * Registers the SQS face ({@link SqsFace}) on {@code /}, serving the actions of its
+ * handlers.
+ */
 @Configuration(proxyBeanMethods = false)
 class SqsConfiguration {
 
@@ -23,10 +27,15 @@ class SqsConfiguration {
 	 * {@code X-Amz-Target}) meets them all.
 	 */
 	@Bean
-	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, ExplicitQueues explicit,
-			QueueServiceProperties properties, SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
+	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
+			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
-		SqsActions actions = new SqsActions(queues, explicit, new QueueUrls(sqs), maxMessageBytes);
+		QueueUrls urls = new QueueUrls(sqs);
+		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
+		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
+				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
+				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
+				new DeadLetterActions(queues, urls), new NotBuiltActions()));
 		FilterRegistrationBean<SqsFace> registration = new FilterRegistrationBean<>(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended));
 		registration.addUrlPatterns("/");

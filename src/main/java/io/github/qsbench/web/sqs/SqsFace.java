@@ -2,7 +2,6 @@ package io.github.qsbench.web.sqs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Map;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
@@ -27,10 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The SQS face: {@code POST /} with {@code X-Amz-Target: AmazonSQS.<Action>} and a body
  * in the AWS JSON 1.0 protocol, which current AWS SDKs speak. It reads the envelope,
- * hands the action to {@link SqsActions}, and writes the answer or the SQS error
- * ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}} with the header
- * {@code x-amzn-query-error: <legacy code>;Sender}). Credentials and signatures are
- * accepted and not checked: a local queue.
+ * hands the request to the action its name picks ({@link SqsActions}), and writes the
+ * answer or the SQS error ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}}
+ * with the header {@code x-amzn-query-error: <legacy code>;Sender}). Credentials and
+ * signatures are accepted and not checked: a local queue.
  *
  * <p>
  * A servlet filter on {@code /}, like the REST fast path on {@code /queues/*}: a request
@@ -59,18 +58,6 @@ final class SqsFace extends HttpFilter {
 	 * bytes a byte.
 	 */
 	private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
-
-	/**
-	 * SQS actions whose semantics this service has not built yet, and what is missing.
-	 */
-	private static final Map<String, String> NOT_BUILT = Map.ofEntries(
-			Map.entry("TagQueue", "Queue tags are not stored."), Map.entry("UntagQueue", "Queue tags are not stored."),
-			Map.entry("ListQueueTags", "Queue tags are not stored."),
-			Map.entry("AddPermission", "Permissions are not kept: this local queue accepts every caller."),
-			Map.entry("RemovePermission", "Permissions are not kept: this local queue accepts every caller."),
-			Map.entry("StartMessageMoveTask", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."),
-			Map.entry("CancelMessageMoveTask", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."),
-			Map.entry("ListMessageMoveTasks", "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once."));
 
 	private final SqsActions actions;
 
@@ -151,33 +138,9 @@ final class SqsFace extends HttpFilter {
 		}
 		String action = target.substring(TARGET_PREFIX.length());
 		SqsRequest sqs = read(request);
-		return switch (action) {
-			case "CreateQueue" -> this.actions.createQueue(sqs, request);
-			case "GetQueueUrl" -> this.actions.getQueueUrl(sqs, request);
-			case "ListQueues" -> this.actions.listQueues(sqs, request);
-			case "SendMessage" -> this.actions.sendMessage(sqs);
-			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
-			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, (timeout, end) -> AsyncAnswer
-				.<ObjectNode>suspend(request, response, start, timeout, end, this.suspended)::answer);
-			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
-			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
-			case "ChangeMessageVisibility" -> this.actions.changeMessageVisibility(sqs);
-			case "ChangeMessageVisibilityBatch" -> this.actions.changeMessageVisibilityBatch(sqs);
-			case "GetQueueAttributes" -> this.actions.getQueueAttributes(sqs);
-			case "ListDeadLetterSourceQueues" -> this.actions.listDeadLetterSourceQueues(sqs, request);
-			case "SetQueueAttributes" -> this.actions.setQueueAttributes(sqs);
-			case "PurgeQueue" -> this.actions.purgeQueue(sqs);
-			case "DeleteQueue" -> this.actions.deleteQueue(sqs);
-			default -> throw notServed(action);
-		};
-	}
-
-	private static SqsException notServed(String action) {
-		String missing = NOT_BUILT.get(action);
-		if (missing != null) {
-			return SqsError.UNSUPPORTED_OPERATION.exception(action + " is not supported by this service. " + missing);
-		}
-		return SqsError.INVALID_ACTION.exception("The action " + action + " is not valid for this endpoint.");
+		return this.actions.action(action)
+			.answer(new SqsAction.Call(sqs, request, (timeout, end) -> AsyncAnswer.<ObjectNode>suspend(request,
+					response, start, timeout, end, this.suspended)::answer));
 	}
 
 	private SqsRequest read(HttpServletRequest request) throws IOException {
