@@ -24,6 +24,26 @@ class LocalRedisTests {
 		assertThat(redis.cli("CONFIG", "GET", "appendonly")).isEqualTo("appendonly\nno");
 	}
 
+	/**
+	 * The scripts need Redis 6.2: {@code ZRANGE ... BYSCORE LIMIT} and {@code LPOP} with
+	 * a count.
+	 */
+	@Test
+	void shared_runsTheChosenBinary_aRedisTheScriptsCanRun() {
+		String info = LocalRedis.shared().cli("INFO", "server");
+
+		assertThat(info).contains("executable:" + LocalRedis.binary() + "\r\n");
+		String version = info.substring(info.indexOf("redis_version:") + "redis_version:".length())
+			.lines()
+			.findFirst()
+			.orElseThrow()
+			.strip();
+		assertThat(Runtime.Version.parse(version)).isGreaterThanOrEqualTo(Runtime.Version.parse("6.2"));
+		if ("bundled".equals(System.getProperty(LocalRedis.BINARY_PROPERTY))) {
+			assertThat(LocalRedis.binary()).isNotEqualTo(LocalRedis.Binary.onPath());
+		}
+	}
+
 	@Test
 	void shared_flushAll_empties() {
 		LocalRedis redis = LocalRedis.shared();
