@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.embedded.core.ExecutableProvider;
+import redis.embedded.RedisExecProvider;
 
 /**
  * One real {@code redis-server} process on a free port of 127.0.0.1, so that the Redis
@@ -29,11 +29,10 @@ import redis.embedded.core.ExecutableProvider;
  * from the same directory ({@link #restart()}).
  * <p>
  * The binary is the first {@code redis-server} on the PATH, else the one the
- * {@code com.github.codemonstur:embedded-redis} test dependency ships (Redis 6.2 on Linux
- * x86-64), so the suites need nothing beyond a JDK; the system property
+ * {@code org.signal:embedded-redis} test dependency ships (Redis 7.0, statically linked,
+ * for Linux and macOS), so the suites need nothing beyond a JDK; the system property
  * {@value #BINARY_PROPERTY}{@code =bundled} skips the PATH, for CI to run the suites on
- * both. The scripts need Redis 6.2 ({@code ZRANGE ... BYSCORE}, {@code LPOP} with a
- * count).
+ * both. The service needs Redis 7.0 ({@link LocalRedisTests} checks it).
  * <p>
  * A shutdown hook stops every server still running when the JVM exits, so a forgotten
  * {@link #close()} leaves no process behind on a shared machine.
@@ -43,7 +42,7 @@ public final class LocalRedis implements AutoCloseable {
 	static final String HOST = "127.0.0.1";
 
 	/**
-	 * {@code bundled} runs the embedded-redis binary even where the PATH has a
+	 * {@code bundled} runs the bundled binary even where the PATH has a
 	 * {@code redis-server}.
 	 */
 	static final String BINARY_PROPERTY = "qs.test.redis";
@@ -144,8 +143,8 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	/**
-	 * The {@code redis-server} binary every server of this JVM runs: the PATH's, else
-	 * embedded-redis's.
+	 * The {@code redis-server} binary every server of this JVM runs: the PATH's, else the
+	 * bundled one.
 	 */
 	static Path binary() {
 		return Binary.PATH;
@@ -392,9 +391,8 @@ public final class LocalRedis implements AutoCloseable {
 			Path binary = (onPath != null) ? onPath : bundled();
 			String version = version(binary);
 			logger.info("Redis suites run {} ({}{})", version, binary,
-					(onPath != null) ? ", from the PATH"
-							: wanted.isEmpty() ? ", embedded-redis's: no redis-server on the PATH"
-									: ", embedded-redis's: -D" + BINARY_PROPERTY + "=bundled");
+					(onPath != null) ? ", from the PATH" : wanted.isEmpty() ? ", bundled: no redis-server on the PATH"
+							: ", bundled: -D" + BINARY_PROPERTY + "=bundled");
 			return binary;
 		}
 
@@ -415,23 +413,25 @@ public final class LocalRedis implements AutoCloseable {
 		}
 
 		/**
-		 * embedded-redis's binary for this OS and architecture, copied out of its jar.
+		 * org.signal:embedded-redis's binary for this OS and architecture, copied out of
+		 * its jar into a temporary directory deleted when the JVM exits.
 		 */
 		private static Path bundled() {
 			try {
-				return ExecutableProvider.newJarResourceProvider().get().toPath();
+				return RedisExecProvider.defaultProvider().get().toPath();
 			}
 			catch (IOException | RuntimeException ex) {
 				throw new IllegalStateException(
-						"No redis-server on the PATH, and embedded-redis has none for " + System.getProperty("os.name")
-								+ " " + System.getProperty("os.arch") + ": install one (apt-get install redis-server)",
+						"No redis-server on the PATH, and org.signal:embedded-redis has none for "
+								+ System.getProperty("os.name") + " " + System.getProperty("os.arch")
+								+ ": install one (apt-get install redis-server)",
 						ex);
 			}
 		}
 
 		/**
 		 * The version {@code redis-server --version} prints, which also proves the binary
-		 * runs here (embedded-redis's Linux one links glibc and OpenSSL 3).
+		 * runs here.
 		 */
 		private static String version(Path binary) {
 			try {
