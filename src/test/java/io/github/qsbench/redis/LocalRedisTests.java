@@ -40,7 +40,7 @@ class LocalRedisTests {
 			.findFirst()
 			.orElseThrow()
 			.strip();
-		assertThat(Runtime.Version.parse(version)).isGreaterThanOrEqualTo(Runtime.Version.parse("7.0"));
+		assertThat(Runtime.Version.parse(version)).isGreaterThanOrEqualTo(Runtime.Version.parse("7"));
 		if ("bundled".equals(System.getProperty(LocalRedis.BINARY_PROPERTY))) {
 			assertThat(LocalRedis.binary()).isNotEqualTo(LocalRedis.Binary.onPath());
 		}
