@@ -205,7 +205,7 @@ public final class LocalRedis implements AutoCloseable {
 	 * @throws IllegalStateException when the server cannot be reached
 	 */
 	public String cli(String... args) {
-		return cli(this.port, List.of(args));
+		return Resp.text(reply(this.port, List.of(args))).trim();
 	}
 
 	/**
@@ -242,10 +242,12 @@ public final class LocalRedis implements AutoCloseable {
 		return Resp.call(this.port, List.of(command));
 	}
 
-	/** {@link #cli}, on any port of {@link #HOST}. */
-	static String cli(int port, List<String> command) {
+	/**
+	 * {@link Resp#call}, failing as {@link #cli} does when the server cannot be reached.
+	 */
+	static Object reply(int port, List<String> command) {
 		try {
-			return Resp.text(Resp.call(port, command)).trim();
+			return Resp.call(port, command);
 		}
 		catch (UncheckedIOException ex) {
 			throw new IllegalStateException(

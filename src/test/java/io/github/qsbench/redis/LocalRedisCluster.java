@@ -100,15 +100,18 @@ public final class LocalRedisCluster implements AutoCloseable {
 	 */
 	public String cli(int port, String... args) {
 		List<String> command = List.of(args);
-		String reply = LocalRedis.cli(port, command);
-		for (int redirections = 0; reply.startsWith("MOVED "); redirections++) {
-			if (redirections == MAX_REDIRECTIONS) {
-				throw new IllegalStateException(command + " still redirected after " + redirections + ": " + reply);
+		int target = port;
+		for (int redirections = 0;; redirections++) {
+			Object reply = LocalRedis.reply(target, command);
+			if (!(reply instanceof Resp.ErrorReply error && error.message().startsWith("MOVED "))) {
+				return Resp.text(reply).trim();
 			}
-			String target = reply.substring(reply.lastIndexOf(' ') + 1);
-			reply = LocalRedis.cli(Integer.parseInt(target.substring(target.lastIndexOf(':') + 1)), command);
+			if (redirections == MAX_REDIRECTIONS) {
+				throw new IllegalStateException(command + " still redirected after " + redirections + ": " + error);
+			}
+			String node = error.message().substring(error.message().lastIndexOf(' ') + 1);
+			target = Integer.parseInt(node.substring(node.lastIndexOf(':') + 1));
 		}
-		return reply;
 	}
 
 	/**
