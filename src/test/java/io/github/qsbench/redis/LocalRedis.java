@@ -1,16 +1,9 @@
 package io.github.qsbench.redis;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -24,12 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.embedded.RedisExecProvider;
+
 /**
  * One real {@code redis-server} process on a free port of 127.0.0.1, so that the Redis
  * strategy's tests see Redis's own scripting, persistence and crash behaviour rather than
  * a fake's. Either the test JVM's {@link #shared() shared} in-memory server, or a process
  * of a test's own ({@link #start}) that it may crash ({@link #kill9()}) and bring back
  * from the same directory ({@link #restart()}).
+ * <p>
+ * The binary is the first {@code redis-server} on the PATH, else the one the
+ * {@code org.signal:embedded-redis} test dependency ships (Redis 7.0, statically linked,
+ * for Linux and macOS), so the suites need nothing beyond a JDK; the system property
+ * {@value #BINARY_PROPERTY}{@code =bundled} skips the PATH, for CI to run the suites on
+ * both. The service needs Redis 7.0 ({@link LocalRedisTests} checks it).
  * <p>
  * A shutdown hook stops every server still running when the JVM exits, so a forgotten
  * {@link #close()} leaves no process behind on a shared machine.
@@ -38,9 +41,15 @@ public final class LocalRedis implements AutoCloseable {
 
 	static final String HOST = "127.0.0.1";
 
-	private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+	/**
+	 * {@code bundled} runs the bundled binary even where the PATH has a
+	 * {@code redis-server}.
+	 */
+	static final String BINARY_PROPERTY = "qs.test.redis";
 
-	private static final Duration CLI_TIMEOUT = Duration.ofSeconds(10);
+	private static final Logger logger = LoggerFactory.getLogger(LocalRedis.class);
+
+	private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
 
 	/** Starts retried when another process took the chosen port before the server did. */
 	private static final int START_ATTEMPTS = 5;
@@ -105,7 +114,7 @@ public final class LocalRedis implements AutoCloseable {
 	 * @param clusterBus whether the port + 10000 must be free too, for a cluster node
 	 */
 	static LocalRedis start(boolean clusterBus, List<String> extraArgs, boolean isShared) {
-		String server = executable("redis-server");
+		String server = Binary.PATH.toString();
 		for (int attempt = 1;; attempt++) {
 			LocalRedis redis = new LocalRedis(server, freePort(clusterBus), newDir(), extraArgs, isShared);
 			try {
@@ -131,6 +140,14 @@ public final class LocalRedis implements AutoCloseable {
 
 	public int port() {
 		return this.port;
+	}
+
+	/**
+	 * The {@code redis-server} binary every server of this JVM runs: the PATH's, else the
+	 * bundled one.
+	 */
+	static Path binary() {
+		return Binary.PATH;
 	}
 
 	/** The server's working directory: its AOF, RDB, cluster config and log. */
@@ -174,22 +191,21 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	public void flushAll() {
-		String reply = inline("FLUSHALL");
-		if (!reply.equals("+OK")) {
+		Object reply = call("FLUSHALL");
+		if (!"OK".equals(reply)) {
 			throw new IllegalStateException("FLUSHALL on port " + this.port + " answered " + reply);
 		}
 	}
 
 	/**
-	 * Runs {@code redis-cli} against this server, for assertions in the terms a reader
-	 * would type: {@code cli("GET", "k")}.
-	 * @return its standard output, trimmed; an error reply is output too, e.g.
-	 * {@code "ERR unknown command ..."}
+	 * Sends one command to this server, for assertions in the terms a reader would type
+	 * into {@code redis-cli}: {@code cli("GET", "k")}.
+	 * @return the reply as {@code redis-cli} prints it ({@link Resp#text}), trimmed; an
+	 * error reply is returned too, e.g. {@code "ERR unknown command ..."}
+	 * @throws IllegalStateException when the server cannot be reached
 	 */
 	public String cli(String... args) {
-		List<String> cliArgs = new ArrayList<>(List.of("-h", HOST, "-p", String.valueOf(this.port)));
-		cliArgs.addAll(List.of(args));
-		return runCli(CLI_TIMEOUT, cliArgs);
+		return Resp.text(reply(this.port, List.of(args))).trim();
 	}
 
 	/**
@@ -221,65 +237,21 @@ public final class LocalRedis implements AutoCloseable {
 		deleteDir();
 	}
 
-	/**
-	 * One inline command on a connection of its own, without {@code redis-cli}: cheap
-	 * enough to poll with.
-	 * @return the reply's first line (such as {@code +PONG} or {@code -LOADING ...}), or
-	 * a bulk reply's body
-	 */
-	String inline(String command) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(HOST, this.port), 1000);
-			socket.setSoTimeout(5000);
-			OutputStream out = socket.getOutputStream();
-			out.write((command + "\r\n").getBytes(StandardCharsets.UTF_8));
-			out.flush();
-			InputStream in = new BufferedInputStream(socket.getInputStream());
-			String line = readLine(in);
-			if (!line.startsWith("$")) {
-				return line;
-			}
-			byte[] bulk = in.readNBytes(Math.max(0, Integer.parseInt(line.substring(1))));
-			return new String(bulk, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	/** One command on a connection of its own: cheap enough to poll with. */
+	Object call(String... command) {
+		return Resp.call(this.port, List.of(command));
 	}
 
-	/** Runs {@code redis-cli} with these arguments; fails if it cannot reach a server. */
-	static String runCli(Duration timeout, List<String> args) {
-		List<String> command = new ArrayList<>();
-		command.add(executable("redis-cli"));
-		command.addAll(args);
-		Path out = null;
-		Path err = null;
+	/**
+	 * {@link Resp#call}, failing as {@link #cli} does when the server cannot be reached.
+	 */
+	static Object reply(int port, List<String> command) {
 		try {
-			out = Files.createTempFile("redis-cli-", ".out");
-			err = Files.createTempFile("redis-cli-", ".err");
-			Process cli = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-			cli.getOutputStream().close();
-			if (!cli.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-				cli.destroyForcibly();
-				throw new IllegalStateException("redis-cli did not finish within " + timeout + ": " + command);
-			}
-			String output = Files.readString(out).trim();
-			if (cli.exitValue() != 0) {
-				throw new IllegalStateException("redis-cli exited with " + cli.exitValue() + ": " + command + "\n"
-						+ output + "\n" + Files.readString(err).trim());
-			}
-			return output;
+			return Resp.call(port, command);
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		finally {
-			deleteQuietly(out);
-			deleteQuietly(err);
+		catch (UncheckedIOException ex) {
+			throw new IllegalStateException(
+					"Could not reach Redis at " + HOST + ":" + port + ": " + ex.getCause().getMessage(), ex);
 		}
 	}
 
@@ -318,7 +290,7 @@ public final class LocalRedis implements AutoCloseable {
 	/** Up, and done loading: PING answers {@code -LOADING} while an AOF is replayed. */
 	private boolean isReady() {
 		try {
-			return inline("PING").equals("+PONG") && inline("INFO persistence").contains("loading:0");
+			return "PONG".equals(call("PING")) && Resp.text(call("INFO", "persistence")).contains("loading:0");
 		}
 		catch (UncheckedIOException ex) {
 			return false;
@@ -352,17 +324,6 @@ public final class LocalRedis implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	private static String readLine(InputStream in) throws IOException {
-		ByteArrayOutputStream line = new ByteArrayOutputStream();
-		for (int b = in.read(); b != '\n'; b = in.read()) {
-			if (b == -1) {
-				throw new EOFException("Connection closed before a reply");
-			}
-			line.write(b);
-		}
-		return line.toString(StandardCharsets.UTF_8).stripTrailing();
 	}
 
 	/**
@@ -415,25 +376,87 @@ public final class LocalRedis implements AutoCloseable {
 		}
 	}
 
-	/** Debian's binary, else the first on the PATH; the suites fail rather than skip. */
-	private static String executable(String name) {
-		Path debian = Path.of("/usr/bin", name);
-		if (Files.isExecutable(debian)) {
-			return debian.toString();
+	/**
+	 * The {@code redis-server} every server of this JVM runs, chosen and checked once, on
+	 * first use.
+	 */
+	static final class Binary {
+
+		static final Path PATH = choose();
+
+		private static Path choose() {
+			String wanted = System.getProperty(BINARY_PROPERTY, "");
+			if (!wanted.isEmpty() && !wanted.equals("bundled")) {
+				throw new IllegalStateException("-D" + BINARY_PROPERTY + "=" + wanted + ": only \"bundled\" is known");
+			}
+			Path onPath = wanted.isEmpty() ? onPath() : null;
+			Path binary = (onPath != null) ? onPath : bundled();
+			String version = version(binary);
+			logger.info("Redis suites run {} ({}{})", version, binary,
+					(onPath != null) ? ", from the PATH" : wanted.isEmpty() ? ", bundled: no redis-server on the PATH"
+							: ", bundled: -D" + BINARY_PROPERTY + "=bundled");
+			return binary;
 		}
-		for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-			try {
-				Path candidate = Path.of(entry, name);
-				if (!entry.isEmpty() && Files.isExecutable(candidate)) {
-					return candidate.toString();
+
+		/** The first {@code redis-server} on the PATH, or {@code null}. */
+		static Path onPath() {
+			for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+				try {
+					Path candidate = Path.of(entry, "redis-server");
+					if (!entry.isEmpty() && Files.isExecutable(candidate)) {
+						return candidate;
+					}
+				}
+				catch (InvalidPathException ex) {
+					// not a directory that can hold it
 				}
 			}
-			catch (InvalidPathException ex) {
-				// not a directory that can hold it
+			return null;
+		}
+
+		/**
+		 * org.signal:embedded-redis's binary for this OS and architecture, copied out of
+		 * its jar into a temporary directory deleted when the JVM exits.
+		 */
+		private static Path bundled() {
+			try {
+				return RedisExecProvider.defaultProvider().get().toPath();
+			}
+			catch (IOException | RuntimeException ex) {
+				throw new IllegalStateException(
+						"No redis-server on the PATH, and org.signal:embedded-redis has none for "
+								+ System.getProperty("os.name") + " " + System.getProperty("os.arch")
+								+ ": install one (apt-get install redis-server)",
+						ex);
 			}
 		}
-		throw new IllegalStateException(name + " not found: the Redis suites need Debian's redis-server"
-				+ " (apt-get install redis-server); .ci/run installs it");
+
+		/**
+		 * The version {@code redis-server --version} prints, which also proves the binary
+		 * runs here.
+		 */
+		private static String version(Path binary) {
+			try {
+				Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+				String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+				if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0
+						|| !output.startsWith("Redis server v=")) {
+					process.destroyForcibly();
+					throw new IllegalStateException(binary + " --version does not run here: " + output
+							+ "; install a redis-server on the PATH (apt-get install redis-server)");
+				}
+				return "Redis "
+						+ output.substring("Redis server v=".length(), output.indexOf(' ', "Redis server v=".length()));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+
 	}
 
 	private static final class PortTakenException extends RuntimeException {

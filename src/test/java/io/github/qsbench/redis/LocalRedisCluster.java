@@ -3,6 +3,7 @@ package io.github.qsbench.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A Redis Cluster of real {@code redis-server} masters, no replicas, on free ports of
@@ -11,15 +12,17 @@ import java.util.List;
  * {@link #shared3() shared} three-master cluster or one of a test's own ({@link #start}).
  * <p>
  * Each master is a {@link LocalRedis} in a directory of its own, so the same shutdown
- * hook stops whatever is still running when the JVM exits.
+ * hook stops whatever is still running when the JVM exits. The cluster is made with the
+ * commands {@code redis-cli --cluster create} sends, so it needs no {@code redis-cli}.
  */
 public final class LocalRedisCluster implements AutoCloseable {
 
-	private static final Duration CREATE_TIMEOUT = Duration.ofSeconds(30);
-
 	private static final Duration STATE_OK_TIMEOUT = Duration.ofSeconds(20);
 
-	private static final Duration CLI_TIMEOUT = Duration.ofSeconds(10);
+	private static final int SLOTS = 16384;
+
+	/** Redirections {@link #cli} follows before it gives up. */
+	private static final int MAX_REDIRECTIONS = 5;
 
 	private static final List<String> NODE_ARGS = List.of("--cluster-enabled", "yes", "--cluster-config-file",
 			"nodes.conf", "--cluster-node-timeout", "5000");
@@ -48,7 +51,8 @@ public final class LocalRedisCluster implements AutoCloseable {
 
 	/**
 	 * A cluster of the caller's own; the caller closes it.
-	 * @param masters at least 3, the fewest {@code redis-cli --cluster create} accepts
+	 * @param masters at least 3, the fewest that can elect a replacement master, and so
+	 * the fewest {@code redis-cli --cluster create} accepts
 	 */
 	public static LocalRedisCluster start(int masters) {
 		return start(masters, false);
@@ -64,10 +68,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 			for (int i = 0; i < count; i++) {
 				masters.add(LocalRedis.start(true, NODE_ARGS, false));
 			}
-			List<String> create = new ArrayList<>(List.of("--cluster", "create"));
-			create.addAll(cluster.nodes());
-			create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-			LocalRedis.runCli(CREATE_TIMEOUT, create);
+			cluster.create();
 			cluster.awaitStateOk();
 			return cluster;
 		}
@@ -77,7 +78,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 		}
 	}
 
-	/** The masters as {@code redis-cli --cluster} and cluster clients name them. */
+	/** The masters as cluster clients name them ({@code host:port}). */
 	public List<String> nodes() {
 		return this.masters.stream().map((master) -> LocalRedis.HOST + ":" + master.port()).toList();
 	}
@@ -92,14 +93,25 @@ public final class LocalRedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Runs {@code redis-cli -c} against the master on this port, which follows
-	 * {@code MOVED} redirections to the key's master: {@code cli(port, "GET", "{a}x")}.
-	 * @return its standard output, trimmed
+	 * Sends one command to the master on this port and follows {@code MOVED} redirections
+	 * to the key's master, as {@code redis-cli -c} does: {@code cli(port, "GET",
+	 * "{a}x")}.
+	 * @return the reply as {@link LocalRedis#cli} returns it
 	 */
 	public String cli(int port, String... args) {
-		List<String> cliArgs = new ArrayList<>(List.of("-c", "-h", LocalRedis.HOST, "-p", String.valueOf(port)));
-		cliArgs.addAll(List.of(args));
-		return LocalRedis.runCli(CLI_TIMEOUT, cliArgs);
+		List<String> command = List.of(args);
+		int target = port;
+		for (int redirections = 0;; redirections++) {
+			Object reply = LocalRedis.reply(target, command);
+			if (!(reply instanceof Resp.ErrorReply error && error.message().startsWith("MOVED "))) {
+				return Resp.text(reply).trim();
+			}
+			if (redirections == MAX_REDIRECTIONS) {
+				throw new IllegalStateException(command + " still redirected after " + redirections + ": " + error);
+			}
+			String node = error.message().substring(error.message().lastIndexOf(' ') + 1);
+			target = Integer.parseInt(node.substring(node.lastIndexOf(':') + 1));
+		}
 	}
 
 	/**
@@ -116,15 +128,41 @@ public final class LocalRedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every master knows every other and serves all 16384 slots: {@code
-	 * --cluster create} returns once the nodes agree on the slots, before each has marked
-	 * the cluster up.
+	 * Gives each master an equal range of the slots, in order, and a config epoch of its
+	 * own, then has the first meet the others.
+	 */
+	private void create() {
+		int count = this.masters.size();
+		for (int i = 0; i < count; i++) {
+			List<String> addSlots = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+			IntStream.range(SLOTS * i / count, SLOTS * (i + 1) / count)
+				.mapToObj(String::valueOf)
+				.forEach(addSlots::add);
+			expectOk(this.masters.get(i), addSlots);
+			expectOk(this.masters.get(i), List.of("CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1)));
+		}
+		for (LocalRedis other : this.masters.subList(1, count)) {
+			expectOk(this.masters.get(0), List.of("CLUSTER", "MEET", LocalRedis.HOST, String.valueOf(other.port())));
+		}
+	}
+
+	private static void expectOk(LocalRedis master, List<String> command) {
+		Object reply = master.call(command.toArray(String[]::new));
+		if (!"OK".equals(reply)) {
+			throw new IllegalStateException(command.subList(0, Math.min(3, command.size())) + "... on port "
+					+ master.port() + " answered " + Resp.text(reply));
+		}
+	}
+
+	/**
+	 * Waits until every master knows every other and sees all 16384 slots served: the
+	 * masters learn of each other and of each other's slots by gossip.
 	 */
 	private void awaitStateOk() {
 		long deadline = System.nanoTime() + STATE_OK_TIMEOUT.toNanos();
 		String known = "cluster_known_nodes:" + this.masters.size();
 		for (LocalRedis master : this.masters) {
-			String info = master.inline("CLUSTER INFO");
+			String info = Resp.text(master.call("CLUSTER", "INFO"));
 			while (!(info.contains("cluster_state:ok") && info.contains(known))) {
 				if (System.nanoTime() > deadline) {
 					throw new IllegalStateException(
@@ -132,7 +170,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 									+ " s; CLUSTER INFO on port " + master.port() + ":\n" + info);
 				}
 				LocalRedis.pause();
-				info = master.inline("CLUSTER INFO");
+				info = Resp.text(master.call("CLUSTER", "INFO"));
 			}
 		}
 	}

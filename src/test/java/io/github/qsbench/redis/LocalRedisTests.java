@@ -24,6 +24,28 @@ class LocalRedisTests {
 		assertThat(redis.cli("CONFIG", "GET", "appendonly")).isEqualTo("appendonly\nno");
 	}
 
+	/**
+	 * The service needs Redis 7.0: its scripts' commands need 6.2 ({@code ZRANGE ...
+	 * BYSCORE LIMIT}, {@code LPOP} with a count), and a script's write refused for
+	 * {@code maxmemory} answers {@code OOM}, which the service reads as a reached cap,
+	 * only from 7.0 on (6.2 wraps it in {@code ERR Error running script}).
+	 */
+	@Test
+	void shared_runsTheChosenBinary_aRedisTheServiceCanUse() {
+		String info = LocalRedis.shared().cli("INFO", "server");
+
+		assertThat(info).contains("executable:" + LocalRedis.binary() + "\r\n");
+		String version = info.substring(info.indexOf("redis_version:") + "redis_version:".length())
+			.lines()
+			.findFirst()
+			.orElseThrow()
+			.strip();
+		assertThat(Runtime.Version.parse(version)).isGreaterThanOrEqualTo(Runtime.Version.parse("7"));
+		if ("bundled".equals(System.getProperty(LocalRedis.BINARY_PROPERTY))) {
+			assertThat(LocalRedis.binary()).isNotEqualTo(LocalRedis.Binary.onPath());
+		}
+	}
+
 	@Test
 	void shared_flushAll_empties() {
 		LocalRedis redis = LocalRedis.shared();
