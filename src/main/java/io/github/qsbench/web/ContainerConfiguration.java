@@ -33,6 +33,18 @@ class ContainerConfiguration {
 	}
 
 	/**
+	 * No request body is ever read as parameters: Tomcat would read a {@code POST}'s
+	 * {@code application/x-www-form-urlencoded} body (curl's default content type) as
+	 * parameters as soon as anything asks for one (Spring MVC binding a query parameter),
+	 * leaving the push an empty body. Parameters come from the query string only, so a
+	 * push is the bytes of its body whatever its query and whichever path serves it.
+	 */
+	@Bean
+	TomcatConnectorCustomizer noBodyParameters() {
+		return connector -> connector.setParseBodyMethods("");
+	}
+
+	/**
 	 * Tomcat's HTTP/1.1 NIO connector plus a deadline for the request line and headers
 	 * ({@code qs.http.request-header-timeout}), so that clients trickling header bytes
 	 * cannot hold every connection; see {@link RequestHeaderDeadlineProtocol}.
