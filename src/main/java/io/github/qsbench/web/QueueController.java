@@ -12,6 +12,7 @@ import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.web.MessageResponses.BrowsedBatch;
 import io.github.qsbench.web.MessageResponses.CompletionResult;
@@ -34,6 +35,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -52,7 +56,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The queue API through Spring MVC: push, poll (also long and in batches), complete by id
@@ -84,11 +87,14 @@ class QueueController {
 
 	private final JsonRequests json;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended) {
+	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended,
+			JsonMapper mapper) {
 		this.operations = operations;
-		this.suspended = suspended;
+		ObjectWriter writer = mapper.writer();
+		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
+				null);
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		this.json = new JsonRequests(this.maxMessageBytes);
 	}
@@ -211,24 +217,29 @@ class QueueController {
 	/**
 	 * A long poll (documented with {@link #poll}: one operation in OpenAPI), for requests
 	 * that {@link QueueFastPath} leaves to Spring MVC: answered at once when a message is
-	 * ready or {@code wait} is zero, else waiting in a {@link DeferredResult} that holds
-	 * no thread.
+	 * ready or {@code wait} is zero, else suspended as the fast path suspends its own
+	 * ({@link AsyncAnswers}), holding no thread; its answer is written on the async
+	 * dispatch, which comes back to the fast path's filter, and timed by Spring's
+	 * observation filter, which this request passed.
+	 * @return the answer, or {@code null} when the poll waits
 	 */
 	@GetMapping(path = Routes.MESSAGES, params = { "wait", "!peek" })
 	@Operation(hidden = true)
-	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
-			@RequestParam String wait, @RequestParam(required = false) String lease) {
+	ResponseEntity<?> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
+			@RequestParam String wait, @RequestParam(required = false) String lease, HttpServletRequest request,
+			HttpServletResponse response) {
 		Duration seconds = RequestValidation.waitSeconds(wait);
 		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
-		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(QueueAnswers.asyncTimeout(seconds).toMillis());
-		this.suspended.suspended();
-		result.onCompletion(this.suspended::completed);
-		result.onTimeout(poll::end);
-		result.onError(error -> poll.end());
-		poll.thenAccept(leases -> result.setResult(QueueAnswers.polled(queue, leases, batch != null)));
-		return result;
+		List<Lease> now = poll.getNow(null);
+		if (now != null) {
+			return QueueAnswers.polled(queue, now, batch != null);
+		}
+		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, System.nanoTime(),
+				QueueAnswers.asyncTimeout(seconds), poll::end);
+		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch != null)));
+		return null;
 	}
 
 	/**

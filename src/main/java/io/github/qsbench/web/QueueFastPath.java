@@ -8,10 +8,8 @@ import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.ObjectWriter;
@@ -54,7 +52,7 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * is timed from its arrival to its answer, as the observation filter times an async
  * request.
  */
-final class QueueFastPath extends HttpFilter {
+final class QueueFastPath extends AnsweringFilter {
 
 	private static final String QUEUES = Routes.QUEUES + "/";
 
@@ -68,7 +66,7 @@ final class QueueFastPath extends HttpFilter {
 
 	private final HandlerExceptionResolver exceptionResolver;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ResponseEntity<?>> waits;
 
 	private final ServerRequestTimers pushes;
 
@@ -79,32 +77,19 @@ final class QueueFastPath extends HttpFilter {
 	QueueFastPath(QueueOperations operations, int maxMessageBytes, JsonMapper mapper,
 			HandlerExceptionResolver exceptionResolver, MeterRegistry registry, SuspendedRequests suspended) {
 		this.operations = operations;
-		this.suspended = suspended;
 		this.maxMessageBytes = maxMessageBytes;
 		this.json = mapper.writer();
 		this.exceptionResolver = exceptionResolver;
 		this.pushes = new ServerRequestTimers(registry, "POST", Routes.MESSAGES_PATTERN);
 		this.polls = new ServerRequestTimers(registry, "GET", Routes.MESSAGES_PATTERN);
 		this.completions = new ServerRequestTimers(registry, "DELETE", Routes.MESSAGE_PATTERN);
+		this.waits = new AsyncAnswers<>(suspended, this::write, this.polls);
 	}
 
 	@Override
-	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		long start = System.nanoTime();
-		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
-			if (waiting != null) {
-				serve(request, response, this.polls, waiting.start(), () -> (ResponseEntity<?>) waiting.answer());
-				// on the socket before the container counts the request complete (see
-				// SuspendedRequests): a 204's head would otherwise be written only after
-				response.flushBuffer();
-			}
-			else {
-				chain.doFilter(request, response);
-			}
-			return;
-		}
 		String uri = request.getRequestURI();
 		int base = request.getContextPath().length();
 		if (!uri.startsWith(QUEUES, base) || !plainAccept(request)) {
@@ -201,14 +186,13 @@ final class QueueFastPath extends HttpFilter {
 	}
 
 	/**
-	 * Puts a long poll that has to wait in the servlet's async mode until it is answered
-	 * (see {@link AsyncAnswer}): its answer comes back to this filter on the async
-	 * dispatch.
+	 * Puts a long poll that has to wait in the servlet's async mode until it is answered:
+	 * its answer comes back to this filter on the async dispatch (see
+	 * {@link AsyncAnswer}).
 	 */
 	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
 			LongPoll poll, String queue, boolean batch) {
-		AsyncAnswer<ResponseEntity<?>> waiting = AsyncAnswer.suspend(request, response, start, timeout, poll::end,
-				this.suspended);
+		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, start, timeout, poll::end);
 		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch)));
 	}
 
@@ -221,18 +205,8 @@ final class QueueFastPath extends HttpFilter {
 		return accept == null || accept.equals(MediaType.ALL_VALUE) || accept.equals(MediaType.APPLICATION_JSON_VALUE);
 	}
 
-	/**
-	 * Writes status, headers and the JSON body as Spring MVC would, closing the stream so
-	 * that Tomcat sends a {@code Content-Length} instead of chunks.
-	 */
 	private void write(ResponseEntity<?> answer, HttpServletResponse response) throws IOException {
-		response.setStatus(answer.getStatusCode().value());
-		answer.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
-		Object body = answer.getBody();
-		if (body != null) {
-			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-			this.json.writeValue(response.getOutputStream(), body);
-		}
+		QueueAnswers.write(answer, response, this.json);
 	}
 
 	/** The call that answers a request. */

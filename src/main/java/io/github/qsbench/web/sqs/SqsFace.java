@@ -6,14 +6,13 @@ import java.util.Map;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
-import io.github.qsbench.web.AsyncAnswer;
+import io.github.qsbench.web.AnsweringFilter;
+import io.github.qsbench.web.AsyncAnswers;
 import io.github.qsbench.web.SuspendedRequests;
 import io.github.qsbench.web.RequestJson;
 import io.github.qsbench.web.ServerRequestTimers;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.core.JacksonException;
@@ -42,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * ({@code POST /}), as the fast path does, a waiting receive from its arrival to its
  * answer.
  */
-final class SqsFace extends HttpFilter {
+final class SqsFace extends AnsweringFilter {
 
 	static final String CONTENT_TYPE = "application/x-amz-json-1.0";
 
@@ -80,12 +79,12 @@ final class SqsFace extends HttpFilter {
 
 	private final ServerRequestTimers timers;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ObjectNode> waits;
 
 	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended) {
-		this.suspended = suspended;
 		this.actions = actions;
 		this.timers = timers;
+		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		// any string as long as the request, so that a body over the cap is refused by
 		// the face's own check, which names the cap
@@ -93,20 +92,9 @@ final class SqsFace extends HttpFilter {
 	}
 
 	@Override
-	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		long start = System.nanoTime();
-		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
-			if (waiting != null) {
-				write(response, 200, (ObjectNode) waiting.answer());
-				this.timers.record(200, waiting.start());
-			}
-			else {
-				chain.doFilter(request, response);
-			}
-			return;
-		}
 		String target = request.getHeader(TARGET);
 		if (target == null || !"POST".equals(request.getMethod())) {
 			chain.doFilter(request, response);
@@ -157,8 +145,8 @@ final class SqsFace extends HttpFilter {
 			case "ListQueues" -> this.actions.listQueues(sqs, request);
 			case "SendMessage" -> this.actions.sendMessage(sqs);
 			case "SendMessageBatch" -> this.actions.sendMessageBatch(sqs);
-			case "ReceiveMessage" -> this.actions.receiveMessage(sqs, (timeout, end) -> AsyncAnswer
-				.<ObjectNode>suspend(request, response, start, timeout, end, this.suspended)::answer);
+			case "ReceiveMessage" -> this.actions.receiveMessage(sqs,
+					(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer);
 			case "DeleteMessage" -> this.actions.deleteMessage(sqs);
 			case "DeleteMessageBatch" -> this.actions.deleteMessageBatch(sqs);
 			case "ChangeMessageVisibility" -> this.actions.changeMessageVisibility(sqs);
