@@ -170,8 +170,8 @@ final class JsonRequests {
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
-			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, maxDeliveries "
-					+ "and deadLetterQueue.");
+			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, "
+					+ "retentionSeconds, maxDeliveries and deadLetterQueue.");
 		}
 		Long lease = null;
 		Integer delay = null;
@@ -193,8 +193,8 @@ final class JsonRequests {
 					deadLetterQueueGiven = true;
 				}
 				case "retentionSeconds" -> retention = whole(field.getKey(), value);
-				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, maxDeliveries and "
-						+ "deadLetterQueue; '" + field.getKey() + "' is not one.");
+				default -> throw invalidSettings("Settings are leaseSeconds, delaySeconds, retentionSeconds, "
+						+ "maxDeliveries and deadLetterQueue; '" + field.getKey() + "' is not one.");
 			}
 		}
 		DeadLetterPolicy policy = null;

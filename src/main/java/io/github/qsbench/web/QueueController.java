@@ -69,11 +69,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = Routes.QUEUES, produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues")
 @OpenAPIDefinition(info = @Info(title = "queue-service", version = "1",
-		description = "In-memory message queue. A polled message not completed within its lease is delivered again. "
-				+ "Messages live in memory only."))
+		description = "A message queue, in memory or, with the redis strategy, in Redis. A polled message not "
+				+ "completed within its lease is delivered again. Every error answers application/problem+json."))
 class QueueController {
-
-	private static final String PROBLEM = "application/problem+json";
 
 	private static final String QUEUE_NAME = "1 to 80 characters of A-Z a-z 0-9 _ -";
 
@@ -111,15 +109,11 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name or delay, empty body, or bytes invalid in its charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "Bad queue name or delay, empty body, or bytes invalid in its charset")
+	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset")
+	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size")
 	@ApiResponse(responseCode = "429", description = "A cap under qs.limits is reached; the problem names it",
-			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<Pushed> push(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
@@ -154,17 +148,13 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
 	@ApiResponse(responseCode = "400",
 			description = "Bad queue name or delay, malformed batch, no or over 100 bodies, an empty body or one "
-					+ "that is not text",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+					+ "that is not text")
 	@ApiResponse(responseCode = "413",
-			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
 	@ApiResponse(responseCode = "429",
 			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
-			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<PushedBatch> pushBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
@@ -198,8 +188,7 @@ class QueueController {
 					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
 	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
 			content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease")
 	ResponseEntity<?> poll(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = MAX,
@@ -251,7 +240,7 @@ class QueueController {
 	@Operation(summary = "Whether a message is ready, without polling it")
 	@ApiResponse(responseCode = "200", description = "A message is ready", content = @Content)
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name", content = @Content)
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		return this.operations.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
@@ -263,8 +252,7 @@ class QueueController {
 					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count. "
 					+ "With peek, max and wait are not used: a browse leases nothing and never waits.")
 	@ApiResponse(responseCode = "200", description = "{\"messages\":[...]}, empty if the queue holds none")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or peek",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name or peek")
 	BrowsedBatch browse(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = "How many messages to show, 1 to 100",
@@ -278,8 +266,7 @@ class QueueController {
 			description = "Messages pushed while the purge runs may be removed too, as in SQS. "
 					+ "A consumer holding a purged message gets 404 when it completes it.")
 	@ApiResponse(responseCode = "204", description = "Purged (also when the queue held nothing)")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	ResponseEntity<Void> purge(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		this.operations.purge(queue);
@@ -291,10 +278,8 @@ class QueueController {
 			description = "A queue created by a push goes when empty anyway; this also ends one that was created "
 					+ "explicitly (SQS CreateQueue).")
 	@ApiResponse(responseCode = "204", description = "Deleted")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such queue",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
+	@ApiResponse(responseCode = "404", description = "No such queue")
 	ResponseEntity<Void> deleteQueue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		if (!this.operations.deleteQueue(queue)) {
@@ -306,16 +291,11 @@ class QueueController {
 	@DeleteMapping(Routes.MESSAGE)
 	@Operation(summary = "Complete a delivered message so it is never delivered again")
 	@ApiResponse(responseCode = "204", description = "Completed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, malformed id or malformed If-Match",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "409", description = "The message was never delivered",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "412",
-			description = "If-Match names a lease that is no longer the message's "
-					+ "current delivery: it was delivered again since",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, malformed id or malformed If-Match")
+	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already")
+	@ApiResponse(responseCode = "409", description = "The message was never delivered")
+	@ApiResponse(responseCode = "412", description = "If-Match names a lease that is no longer the message's "
+			+ "current delivery: it was delivered again since")
 	ResponseEntity<Void> complete(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
@@ -342,19 +322,13 @@ class QueueController {
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = JsonRequests.LeaseChangeBody.class))))
 	@ApiResponse(responseCode = "204", description = "Changed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, id, If-Match or body, or a lease out of range",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "409", description = "The message was never delivered",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, id, If-Match or body, or a lease out of range")
+	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already")
+	@ApiResponse(responseCode = "409", description = "The message was never delivered")
 	@ApiResponse(responseCode = "412",
-			description = "If-Match names a lease that is no longer the message's current delivery",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "428", description = "No If-Match: a lease change names the lease it changes",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "If-Match names a lease that is no longer the message's current delivery")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
+	@ApiResponse(responseCode = "428", description = "No If-Match: a lease change names the lease it changes")
 	ResponseEntity<Void> changeLease(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
@@ -391,12 +365,9 @@ class QueueController {
 			description = "Every entry tried; each result is 204 completed, 404 no such message, "
 					+ "409 never delivered, or 412 its lease is no longer current")
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed")
+	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
 	ResponseEntity<CompletionResults> completeBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -421,11 +392,9 @@ class QueueController {
 	@GetMapping(Routes.QUEUE)
 	@Operation(summary = "One queue: its counts, its settings, and whether it was created explicitly")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	@ApiResponse(responseCode = "404",
-			description = "No such queue (never created nor pushed to, or emptied and removed, or deleted)",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "No such queue (never created nor pushed to, or emptied and removed, or deleted)")
 	QueueView queue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		QueueStats stats = this.operations.queue(queue).orElse(null);
@@ -448,12 +417,9 @@ class QueueController {
 							schema = @Schema(implementation = SettingsBody.class))))
 	@ApiResponse(responseCode = "201", description = "Created")
 	@ApiResponse(responseCode = "200", description = "Settings changed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or settings",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name or settings")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
+	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already")
 	ResponseEntity<QueueView> configure(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -475,8 +441,7 @@ class QueueController {
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = RedriveBody.class))))
 	@ApiResponse(responseCode = "200", description = "{\"moved\":n}")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max")
 	Redriven redrive(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -488,10 +453,17 @@ class QueueController {
 				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE));
 	}
 
-	/** A {@code PUT}'s body, as the OpenAPI description shows it. */
+	/**
+	 * A {@code PUT}'s body, as the OpenAPI description shows it: every field
+	 * {@link JsonRequests#settings} reads.
+	 */
 	@Schema(name = "QueueSettings", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record SettingsBody(@Schema(minimum = "0", maximum = "43200") Integer leaseSeconds,
 			@Schema(minimum = "0", maximum = "900") Integer delaySeconds,
+			@Schema(minimum = "" + QueueOperations.MIN_RETENTION_SECONDS,
+					maximum = "" + QueueOperations.MAX_RETENTION_SECONDS,
+					description = "Seconds a message is kept, delivered or not, before it is dropped "
+							+ "(none: until completed)") Integer retentionSeconds,
 			@Schema(minimum = "1", maximum = "1000") Integer maxDeliveries,
 			@Schema(nullable = true, pattern = QUEUE_PATTERN) String deadLetterQueue) {
 	}
