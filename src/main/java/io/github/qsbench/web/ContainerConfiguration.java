@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * Servlet-container settings so that every request, even one Tomcat refuses, gets a
- * problem+json answer.
+ * Servlet-container settings: every request, even one Tomcat refuses, gets a problem+json
+ * answer; no request body is read as parameters; request headers have a deadline.
  */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {

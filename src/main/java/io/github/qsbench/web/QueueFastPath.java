@@ -22,35 +22,34 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * The lean path for the requests producers and consumers repeat: push ({@code POST
- * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max} and
- * long polls with {@code wait}) and complete ({@code DELETE
+ * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max},
+ * {@code lease} and, for a long poll, {@code wait}) and complete ({@code DELETE
  * /queues/{queue}/messages/{id}}). An adapter like {@link QueueController}: it calls the
  * same {@link QueueOperations} and answers with the same {@link QueueAnswers}, so what a
- * request does and answers is decided in one place; what it skips is MVC's dispatch:
- * matching the path against every mapping, resolving arguments, negotiating the content
- * type and choosing a message converter, which cost several times the queue operation
- * (see docs/request-path-profile.md). It matches the segments of {@link Routes} by hand.
- * A long poll through MVC paid that twice, the second time to write the answer of its
- * {@code DeferredResult} (see docs/long-poll-profile.md); here a waiting poll uses the
- * servlet's async mode directly, and its answer is written by this filter on the async
- * dispatch.
+ * request does and answers is decided in one place. What it skips is MVC's dispatch
+ * (matching the path against every mapping, resolving arguments, negotiating the content
+ * type, choosing a message converter), which costs several times the queue operation (see
+ * docs/request-path-profile.md); it matches the segments of {@link Routes} by hand. A
+ * long poll that waits is suspended as every adapter suspends one ({@link AsyncAnswers})
+ * and answered by this filter on its async dispatch.
  *
  * <p>
  * It takes only plain requests: a valid queue name and id as raw path segments (nothing
- * percent-encoded), no query string but a poll's {@code max} and {@code wait} as plain
- * digits, an {@code Accept} of nothing, {@code *}{@code /*} or {@code application/json},
- * and no conditional-GET header. Everything else goes on to Spring MVC unchanged, which
- * answers it exactly as before. An error (a bad body, a full queue, an unknown id, a
- * {@code max} or {@code wait} out of range) is answered by Spring's own exception
- * resolvers, so it is the same {@code application/problem+json} as through MVC.
+ * percent-encoded); a push with no query string and a body that is not the JSON form
+ * ({@code application/json}, the controller's); a poll whose query holds only
+ * {@code max}, {@code wait} and {@code lease} as plain digits; an {@code Accept} of
+ * nothing, {@code *}{@code /*} or {@code application/json}; and no conditional-GET
+ * header. Everything else goes on to Spring MVC unchanged, which answers it alike. An
+ * error (a bad body, a full queue, an unknown id, a number out of range) is answered by
+ * Spring's own exception resolvers, so it is the same {@code application/problem+json} as
+ * through MVC.
  *
  * <p>
- * It runs first among the filters and times what it answers itself, in the same
- * {@code http.server.requests} series as the observation filter's (see
- * {@link ServerRequestTimers}): an observation per request, with its context, key values,
- * handler chain and two meter lookups, cost more than the request's own work. A long poll
- * is timed from its arrival to its answer, as the observation filter times an async
- * request.
+ * It times what it answers itself, in the same {@code http.server.requests} series as the
+ * observation filter's (see {@link ServerRequestTimers}): an observation per request,
+ * with its context, key values, handler chain and two meter lookups, costs more than the
+ * request's own work. A long poll is timed from its arrival to its answer, as the
+ * observation filter times an async request.
  */
 final class QueueFastPath extends AnsweringFilter {
 
@@ -218,15 +217,27 @@ final class QueueFastPath extends AnsweringFilter {
 	}
 
 	/**
-	 * The query string of a poll this path takes: {@code max} and {@code wait}, each at
-	 * most once, as plain digits, and nothing else. Anything else (another parameter, a
-	 * repeated or percent-encoded one) goes to Spring MVC, which decodes and binds it.
+	 * Whether the body is a push's JSON form: {@code application/json}, with parameters
+	 * or none, as the controller's {@code consumes} matches it.
 	 */
 	private static boolean isJson(String contentType) {
-		return contentType != null && contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0,
-				MediaType.APPLICATION_JSON_VALUE.length());
+		int length = MediaType.APPLICATION_JSON_VALUE.length();
+		if (contentType == null || !contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0, length)) {
+			return false;
+		}
+		if (contentType.length() == length) {
+			return true;
+		}
+		char next = contentType.charAt(length);
+		return next == ';' || next == ' ' || next == '\t';
 	}
 
+	/**
+	 * The query string of a poll this path takes: {@code max}, {@code wait} and
+	 * {@code lease}, each at most once, as plain digits, and nothing else. Anything else
+	 * (another parameter, a repeated or percent-encoded one) goes to Spring MVC, which
+	 * decodes and binds it.
+	 */
 	record PollQuery(String max, String waitSeconds, String leaseSeconds) {
 
 		static PollQuery parse(String query) {
