@@ -101,7 +101,8 @@ class QueueController {
 	@Operation(summary = "Push a message; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The message: non-empty text (UTF-8 unless the Content-Type declares a charset) "
-							+ "up to qs.max-message-size (256 KiB by default); or, as application/json, "
+							+ "up to qs.max-message-size (256 KiB by default), its bytes as sent whatever the content "
+							+ "type (a form or multipart body too); or, as application/json, "
 							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
 					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
 							@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
