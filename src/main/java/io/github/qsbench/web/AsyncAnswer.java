@@ -1,26 +1,22 @@
 package io.github.qsbench.web;
 
-import java.time.Duration;
+import java.io.IOException;
 
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * A request waiting in the servlet's async mode for an answer another thread finds (a
- * long poll's: a push's thread, the wait's timer), for the filters that answer requests
- * themselves ({@link QueueFastPath}, the SQS face). The answering thread only hands the
- * answer over and asks the container to dispatch the request again; the dispatch, on a
- * request thread, comes back to the filter, which takes the answer ({@link #take}) and
- * writes it. So a waiting request holds no thread, the answering thread never blocks on
- * another client's socket, and the answer passes no other filter nor the
- * {@code DispatcherServlet}. The container's timeout, a backstop, and a failed connection
- * end the wait. Each suspended request is counted in {@link SuspendedRequests} until the
- * container completes it, for shutdown.
+ * long poll's: a push's thread, the wait's timer); made by {@link AsyncAnswers}, the one
+ * way every adapter suspends a request. The answering thread only hands the answer over
+ * and asks the container to dispatch the request again; the dispatch, on a request
+ * thread, comes back to the {@link AnsweringFilter} on the request's path, which writes
+ * the answer ({@link #writeTaken}). So a waiting request holds no thread, the answering
+ * thread never blocks on another client's socket, and the answer passes no other filter
+ * nor the {@code DispatcherServlet}.
  *
- * @param <T> the answer, as the filter writes it
+ * @param <T> the answer, as its adapter's writer writes it
  */
 public final class AsyncAnswer<T> {
 
@@ -31,64 +27,44 @@ public final class AsyncAnswer<T> {
 
 	private final long start;
 
+	private final AsyncAnswers<T> adapter;
+
 	/** Set before the dispatch, read on it. */
 	private volatile T answer;
 
-	private AsyncAnswer(AsyncContext async, long start) {
+	AsyncAnswer(HttpServletRequest request, AsyncContext async, long start, AsyncAnswers<T> adapter) {
 		this.async = async;
 		this.start = start;
+		this.adapter = adapter;
+		request.setAttribute(ATTRIBUTE, this);
 	}
 
 	/**
-	 * Puts the request in async mode until {@link #answer} is called.
-	 * @param start when the request arrived ({@link System#nanoTime()}), for its timer
-	 * @param timeout the container's timeout: the wait plus a grace
-	 * @param end ends the wait, answering it with nothing unless it was answered already:
-	 * called on the container's timeout and on a failed connection
-	 * @param suspended counts the request until the container completes it
+	 * On an async dispatch: writes the answer waiting for this request, taken off it, and
+	 * flushes it, so that it is on the socket before the container counts the request
+	 * complete (see {@link SuspendedRequests}; a 204's head would otherwise be written
+	 * only after).
+	 * @return whether an answer waited; {@code false} for a dispatch someone else started
 	 */
-	public static <T> AsyncAnswer<T> suspend(HttpServletRequest request, HttpServletResponse response, long start,
-			Duration timeout, Runnable end, SuspendedRequests suspended) {
-		AsyncContext async = request.startAsync(request, response);
-		async.setTimeout(timeout.toMillis());
-		suspended.suspended();
-		async.addListener(new AsyncListener() {
-
-			@Override
-			public void onTimeout(AsyncEvent event) {
-				end.run();
-			}
-
-			@Override
-			public void onError(AsyncEvent event) {
-				end.run();
-			}
-
-			@Override
-			public void onComplete(AsyncEvent event) {
-				suspended.completed();
-			}
-
-			@Override
-			public void onStartAsync(AsyncEvent event) {
-			}
-
-		});
-		AsyncAnswer<T> waiting = new AsyncAnswer<>(async, start);
-		request.setAttribute(ATTRIBUTE, waiting);
-		return waiting;
-	}
-
-	/**
-	 * On an async dispatch: the answer waiting for this request, taken off it, or
-	 * {@code null} if none waits (a dispatch someone else started).
-	 */
-	public static AsyncAnswer<?> take(HttpServletRequest request) {
-		if (request.getAttribute(ATTRIBUTE) instanceof AsyncAnswer<?> waiting) {
-			request.removeAttribute(ATTRIBUTE);
-			return waiting;
+	static boolean writeTaken(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		if (!(request.getAttribute(ATTRIBUTE) instanceof AsyncAnswer<?> waiting)) {
+			return false;
 		}
-		return null;
+		request.removeAttribute(ATTRIBUTE);
+		waiting.write(response);
+		return true;
+	}
+
+	private void write(HttpServletResponse response) throws IOException {
+		try {
+			this.adapter.writer().write(this.answer, response);
+			response.flushBuffer();
+		}
+		catch (IOException | RuntimeException ex) {
+			this.adapter.failed(ex, this.start);
+			throw ex;
+		}
+		this.adapter.answered(response.getStatus(), this.start);
 	}
 
 	/**
@@ -103,16 +79,6 @@ public final class AsyncAnswer<T> {
 			// the request ended meanwhile (its connection failed): nobody to answer, and
 			// what was leased for it is delivered again when the lease lapses
 		}
-	}
-
-	/** The answer, on the dispatch. */
-	public T answer() {
-		return this.answer;
-	}
-
-	/** When the request arrived, for its timer. */
-	public long start() {
-		return this.start;
 	}
 
 }

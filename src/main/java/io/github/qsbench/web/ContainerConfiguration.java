@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * Servlet-container settings so that every request, even one Tomcat refuses, gets a
- * problem+json answer.
+ * Servlet-container settings: every request, even one Tomcat refuses, gets a problem+json
+ * answer; no request body is read as parameters; request headers have a deadline.
  */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {
@@ -30,6 +30,18 @@ class ContainerConfiguration {
 	@Bean
 	TomcatConnectorCustomizer encodedSlashPassThrough() {
 		return connector -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+	}
+
+	/**
+	 * No request body is ever read as parameters: Tomcat would read a {@code POST}'s
+	 * {@code application/x-www-form-urlencoded} body (curl's default content type) as
+	 * parameters as soon as anything asks for one (Spring MVC binding a query parameter),
+	 * leaving the push an empty body. Parameters come from the query string only, so a
+	 * push is the bytes of its body whatever its query and whichever path serves it.
+	 */
+	@Bean
+	TomcatConnectorCustomizer noBodyParameters() {
+		return connector -> connector.setParseBodyMethods("");
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.qsbench.web;
 
+import java.io.IOException;
 import java.util.List;
 
 import io.github.qsbench.core.Completion;
@@ -10,10 +11,13 @@ import io.github.qsbench.web.MessageResponses.Delivered;
 import io.github.qsbench.web.MessageResponses.DeliveredBatch;
 import io.github.qsbench.web.MessageResponses.Pushed;
 import io.github.qsbench.web.MessageResponses.PushedBatch;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.ObjectWriter;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /**
@@ -101,6 +105,22 @@ final class QueueAnswers {
 		return ApiProblem.preconditionFailed("Lease no longer current", "Message " + id
 				+ " was delivered again after the lease named in If-Match lapsed (or is being delivered again now); "
 				+ "its new holder " + what + ".");
+	}
+
+	/**
+	 * Writes an answer as Spring MVC would (status, headers, the body as JSON), for the
+	 * answers written outside it: the fast path's, and a long poll's on its async
+	 * dispatch. Closes the stream, so that Tomcat sends a {@code Content-Length} instead
+	 * of chunks.
+	 */
+	static void write(ResponseEntity<?> answer, HttpServletResponse response, ObjectWriter json) throws IOException {
+		response.setStatus(answer.getStatusCode().value());
+		answer.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+		Object body = answer.getBody();
+		if (body != null) {
+			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+			json.writeValue(response.getOutputStream(), body);
+		}
 	}
 
 }

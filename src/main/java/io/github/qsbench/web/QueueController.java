@@ -13,6 +13,7 @@ import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.web.MessageResponses.BrowsedBatch;
 import io.github.qsbench.web.MessageResponses.CompletionResult;
@@ -35,6 +36,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -53,7 +57,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The queue API through Spring MVC: push, poll (also long and in batches), complete by id
@@ -67,11 +70,9 @@ import org.springframework.web.context.request.async.DeferredResult;
 @RequestMapping(path = Routes.QUEUES, produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues")
 @OpenAPIDefinition(info = @Info(title = "queue-service", version = "1",
-		description = "In-memory message queue. A polled message not completed within its lease is delivered again. "
-				+ "Messages live in memory only."))
+		description = "A message queue, in memory or, with the redis strategy, in Redis. A polled message not "
+				+ "completed within its lease is delivered again. Every error answers application/problem+json."))
 class QueueController {
-
-	private static final String PROBLEM = "application/problem+json";
 
 	private static final String QUEUE_NAME = "1 to 80 characters of A-Z a-z 0-9 _ -";
 
@@ -85,11 +86,14 @@ class QueueController {
 
 	private final JsonRequests json;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended) {
+	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended,
+			JsonMapper mapper) {
 		this.operations = operations;
-		this.suspended = suspended;
+		ObjectWriter writer = mapper.writer();
+		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
+				null);
 		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		this.json = new JsonRequests(this.maxMessageBytes);
 	}
@@ -98,7 +102,8 @@ class QueueController {
 	@Operation(summary = "Push a message; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The message: non-empty text (UTF-8 unless the Content-Type declares a charset) "
-							+ "up to qs.max-message-size (256 KiB by default); or, as application/json, "
+							+ "up to qs.max-message-size (256 KiB by default), its bytes as sent whatever the content "
+							+ "type (a form or multipart body too); or, as application/json, "
 							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
 					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
 							@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -106,15 +111,11 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "Accepted",
 			headers = @Header(name = "Location", description = "The message", schema = @Schema(type = "string")))
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name or delay, empty body, or bytes invalid in its charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "Bad queue name or delay, empty body, or bytes invalid in its charset")
+	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset")
+	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size")
 	@ApiResponse(responseCode = "429", description = "A cap under qs.limits is reached; the problem names it",
-			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<Pushed> push(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
@@ -149,17 +150,13 @@ class QueueController {
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
 	@ApiResponse(responseCode = "400",
 			description = "Bad queue name or delay, malformed batch, no or over 100 bodies, an empty body or one "
-					+ "that is not text",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+					+ "that is not text")
 	@ApiResponse(responseCode = "413",
-			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
 	@ApiResponse(responseCode = "429",
 			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
-			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")),
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<PushedBatch> pushBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
@@ -193,8 +190,7 @@ class QueueController {
 					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
 	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
 			content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease")
 	ResponseEntity<?> poll(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = MAX,
@@ -212,24 +208,29 @@ class QueueController {
 	/**
 	 * A long poll (documented with {@link #poll}: one operation in OpenAPI), for requests
 	 * that {@link QueueFastPath} leaves to Spring MVC: answered at once when a message is
-	 * ready or {@code wait} is zero, else waiting in a {@link DeferredResult} that holds
-	 * no thread.
+	 * ready or {@code wait} is zero, else suspended as the fast path suspends its own
+	 * ({@link AsyncAnswers}), holding no thread; its answer is written on the async
+	 * dispatch, which comes back to the fast path's filter, and timed by Spring's
+	 * observation filter, which this request passed.
+	 * @return the answer, or {@code null} when the poll waits
 	 */
 	@GetMapping(path = Routes.MESSAGES, params = { "wait", "!peek" })
 	@Operation(hidden = true)
-	DeferredResult<ResponseEntity<?>> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
-			@RequestParam String wait, @RequestParam(required = false) String lease) {
+	ResponseEntity<?> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
+			@RequestParam String wait, @RequestParam(required = false) String lease, HttpServletRequest request,
+			HttpServletResponse response) {
 		Duration seconds = RequestValidation.waitSeconds(wait);
 		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
-		DeferredResult<ResponseEntity<?>> result = new DeferredResult<>(Limits.asyncTimeout(seconds).toMillis());
-		this.suspended.suspended();
-		result.onCompletion(this.suspended::completed);
-		result.onTimeout(poll::end);
-		result.onError(error -> poll.end());
-		poll.thenAccept(leases -> result.setResult(QueueAnswers.polled(queue, leases, batch != null)));
-		return result;
+		List<Lease> now = poll.getNow(null);
+		if (now != null) {
+			return QueueAnswers.polled(queue, now, batch != null);
+		}
+		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, System.nanoTime(),
+				Limits.asyncTimeout(seconds), poll::end);
+		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch != null)));
+		return null;
 	}
 
 	/**
@@ -241,7 +242,7 @@ class QueueController {
 	@Operation(summary = "Whether a message is ready, without polling it")
 	@ApiResponse(responseCode = "200", description = "A message is ready", content = @Content)
 	@ApiResponse(responseCode = "204", description = "Nothing ready", content = @Content)
-	@ApiResponse(responseCode = "400", description = "Bad queue name", content = @Content)
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		return this.operations.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
@@ -253,8 +254,7 @@ class QueueController {
 					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count. "
 					+ "With peek, max and wait are not used: a browse leases nothing and never waits.")
 	@ApiResponse(responseCode = "200", description = "{\"messages\":[...]}, empty if the queue holds none")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or peek",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name or peek")
 	BrowsedBatch browse(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = "How many messages to show, 1 to 100",
@@ -268,8 +268,7 @@ class QueueController {
 			description = "Messages pushed while the purge runs may be removed too, as in SQS. "
 					+ "A consumer holding a purged message gets 404 when it completes it.")
 	@ApiResponse(responseCode = "204", description = "Purged (also when the queue held nothing)")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	ResponseEntity<Void> purge(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		this.operations.purge(queue);
@@ -281,10 +280,8 @@ class QueueController {
 			description = "A queue created by a push goes when empty anyway; this also ends one that was created "
 					+ "explicitly (SQS CreateQueue).")
 	@ApiResponse(responseCode = "204", description = "Deleted")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such queue",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
+	@ApiResponse(responseCode = "404", description = "No such queue")
 	ResponseEntity<Void> deleteQueue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		if (!this.operations.deleteQueue(queue)) {
@@ -296,16 +293,11 @@ class QueueController {
 	@DeleteMapping(Routes.MESSAGE)
 	@Operation(summary = "Complete a delivered message so it is never delivered again")
 	@ApiResponse(responseCode = "204", description = "Completed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, malformed id or malformed If-Match",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "409", description = "The message was never delivered",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "412",
-			description = "If-Match names a lease that is no longer the message's "
-					+ "current delivery: it was delivered again since",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, malformed id or malformed If-Match")
+	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already")
+	@ApiResponse(responseCode = "409", description = "The message was never delivered")
+	@ApiResponse(responseCode = "412", description = "If-Match names a lease that is no longer the message's "
+			+ "current delivery: it was delivered again since")
 	ResponseEntity<Void> complete(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
@@ -332,19 +324,13 @@ class QueueController {
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = JsonRequests.LeaseChangeBody.class))))
 	@ApiResponse(responseCode = "204", description = "Changed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, id, If-Match or body, or a lease out of range",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "409", description = "The message was never delivered",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, id, If-Match or body, or a lease out of range")
+	@ApiResponse(responseCode = "404", description = "No such message in that queue, or completed already")
+	@ApiResponse(responseCode = "409", description = "The message was never delivered")
 	@ApiResponse(responseCode = "412",
-			description = "If-Match names a lease that is no longer the message's current delivery",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "428", description = "No If-Match: a lease change names the lease it changes",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "If-Match names a lease that is no longer the message's current delivery")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
+	@ApiResponse(responseCode = "428", description = "No If-Match: a lease change names the lease it changes")
 	ResponseEntity<Void> changeLease(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@PathVariable @Parameter(description = "A positive id as returned by a push",
@@ -381,12 +367,9 @@ class QueueController {
 			description = "Every entry tried; each result is 204 completed, 404 no such message, "
 					+ "409 never delivered, or 412 its lease is no longer current")
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed")
+	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
 	ResponseEntity<CompletionResults> completeBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -411,11 +394,9 @@ class QueueController {
 	@GetMapping(Routes.QUEUE)
 	@Operation(summary = "One queue: its counts, its settings, and whether it was created explicitly")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
-	@ApiResponse(responseCode = "400", description = "Bad queue name",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	@ApiResponse(responseCode = "404",
-			description = "No such queue (never created nor pushed to, or emptied and removed, or deleted)",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+			description = "No such queue (never created nor pushed to, or emptied and removed, or deleted)")
 	QueueView queue(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
 		QueueStats stats = this.operations.queue(queue).orElse(null);
@@ -438,12 +419,9 @@ class QueueController {
 							schema = @Schema(implementation = SettingsBody.class))))
 	@ApiResponse(responseCode = "201", description = "Created")
 	@ApiResponse(responseCode = "200", description = "Settings changed")
-	@ApiResponse(responseCode = "400", description = "Bad queue name or settings",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "415", description = "Not application/json",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
-	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name or settings")
+	@ApiResponse(responseCode = "415", description = "Not application/json")
+	@ApiResponse(responseCode = "429", description = "qs.limits.max-queues queues were created already")
 	ResponseEntity<QueueView> configure(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -465,8 +443,7 @@ class QueueController {
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = RedriveBody.class))))
 	@ApiResponse(responseCode = "200", description = "{\"moved\":n}")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max",
-			content = @Content(mediaType = PROBLEM, schema = @Schema(implementation = ProblemBody.class)))
+	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max")
 	Redriven redrive(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
@@ -478,10 +455,17 @@ class QueueController {
 				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE));
 	}
 
-	/** A {@code PUT}'s body, as the OpenAPI description shows it. */
+	/**
+	 * A {@code PUT}'s body, as the OpenAPI description shows it: every field
+	 * {@link JsonRequests#settings} reads.
+	 */
 	@Schema(name = "QueueSettings", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record SettingsBody(@Schema(minimum = "0", maximum = "43200") Integer leaseSeconds,
 			@Schema(minimum = "0", maximum = "900") Integer delaySeconds,
+			@Schema(minimum = "" + QueueOperations.MIN_RETENTION_SECONDS,
+					maximum = "" + QueueOperations.MAX_RETENTION_SECONDS,
+					description = "Seconds a message is kept, delivered or not, before it is dropped "
+							+ "(none: until completed)") Integer retentionSeconds,
 			@Schema(minimum = "1", maximum = "1000") Integer maxDeliveries,
 			@Schema(nullable = true, pattern = QUEUE_PATTERN) String deadLetterQueue) {
 	}

@@ -9,10 +9,8 @@ import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.ObjectWriter;
@@ -25,37 +23,36 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * The lean path for the requests producers and consumers repeat: push ({@code POST
- * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max} and
- * long polls with {@code wait}) and complete ({@code DELETE
+ * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max},
+ * {@code lease} and, for a long poll, {@code wait}) and complete ({@code DELETE
  * /queues/{queue}/messages/{id}}). An adapter like {@link QueueController}: it calls the
  * same {@link QueueOperations} and answers with the same {@link QueueAnswers}, so what a
- * request does and answers is decided in one place; what it skips is MVC's dispatch:
- * matching the path against every mapping, resolving arguments, negotiating the content
- * type and choosing a message converter, which cost several times the queue operation
- * (see docs/request-path-profile.md). It matches the segments of {@link Routes} by hand.
- * A long poll through MVC paid that twice, the second time to write the answer of its
- * {@code DeferredResult} (see docs/long-poll-profile.md); here a waiting poll uses the
- * servlet's async mode directly, and its answer is written by this filter on the async
- * dispatch.
+ * request does and answers is decided in one place. What it skips is MVC's dispatch
+ * (matching the path against every mapping, resolving arguments, negotiating the content
+ * type, choosing a message converter), which costs several times the queue operation (see
+ * docs/request-path-profile.md); it matches the segments of {@link Routes} by hand. A
+ * long poll that waits is suspended as every adapter suspends one ({@link AsyncAnswers})
+ * and answered by this filter on its async dispatch.
  *
  * <p>
  * It takes only plain requests: a valid queue name and id as raw path segments (nothing
- * percent-encoded), no query string but a poll's {@code max} and {@code wait} as plain
- * digits, an {@code Accept} of nothing, {@code *}{@code /*} or {@code application/json},
- * and no conditional-GET header. Everything else goes on to Spring MVC unchanged, which
- * answers it exactly as before. An error (a bad body, a full queue, an unknown id, a
- * {@code max} or {@code wait} out of range) is answered by Spring's own exception
- * resolvers, so it is the same {@code application/problem+json} as through MVC.
+ * percent-encoded); a push with no query string and a body that is not the JSON form
+ * ({@code application/json}, the controller's); a poll whose query holds only
+ * {@code max}, {@code wait} and {@code lease} as plain digits; an {@code Accept} of
+ * nothing, {@code *}{@code /*} or {@code application/json}; and no conditional-GET
+ * header. Everything else goes on to Spring MVC unchanged, which answers it alike. An
+ * error (a bad body, a full queue, an unknown id, a number out of range) is answered by
+ * Spring's own exception resolvers, so it is the same {@code application/problem+json} as
+ * through MVC.
  *
  * <p>
- * It runs first among the filters and times what it answers itself, in the same
- * {@code http.server.requests} series as the observation filter's (see
- * {@link ServerRequestTimers}): an observation per request, with its context, key values,
- * handler chain and two meter lookups, cost more than the request's own work. A long poll
- * is timed from its arrival to its answer, as the observation filter times an async
- * request.
+ * It times what it answers itself, in the same {@code http.server.requests} series as the
+ * observation filter's (see {@link ServerRequestTimers}): an observation per request,
+ * with its context, key values, handler chain and two meter lookups, costs more than the
+ * request's own work. A long poll is timed from its arrival to its answer, as the
+ * observation filter times an async request.
  */
-final class QueueFastPath extends HttpFilter {
+final class QueueFastPath extends AnsweringFilter {
 
 	private static final String QUEUES = Routes.QUEUES + "/";
 
@@ -69,7 +66,7 @@ final class QueueFastPath extends HttpFilter {
 
 	private final HandlerExceptionResolver exceptionResolver;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ResponseEntity<?>> waits;
 
 	private final ServerRequestTimers pushes;
 
@@ -80,32 +77,19 @@ final class QueueFastPath extends HttpFilter {
 	QueueFastPath(QueueOperations operations, int maxMessageBytes, JsonMapper mapper,
 			HandlerExceptionResolver exceptionResolver, MeterRegistry registry, SuspendedRequests suspended) {
 		this.operations = operations;
-		this.suspended = suspended;
 		this.maxMessageBytes = maxMessageBytes;
 		this.json = mapper.writer();
 		this.exceptionResolver = exceptionResolver;
 		this.pushes = new ServerRequestTimers(registry, "POST", Routes.MESSAGES_PATTERN);
 		this.polls = new ServerRequestTimers(registry, "GET", Routes.MESSAGES_PATTERN);
 		this.completions = new ServerRequestTimers(registry, "DELETE", Routes.MESSAGE_PATTERN);
+		this.waits = new AsyncAnswers<>(suspended, this::write, this.polls);
 	}
 
 	@Override
-	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		long start = System.nanoTime();
-		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
-			if (waiting != null) {
-				serve(request, response, this.polls, waiting.start(), () -> (ResponseEntity<?>) waiting.answer());
-				// on the socket before the container counts the request complete (see
-				// SuspendedRequests): a 204's head would otherwise be written only after
-				response.flushBuffer();
-			}
-			else {
-				chain.doFilter(request, response);
-			}
-			return;
-		}
 		String uri = request.getRequestURI();
 		int base = request.getContextPath().length();
 		if (!uri.startsWith(QUEUES, base) || !plainAccept(request)) {
@@ -202,14 +186,13 @@ final class QueueFastPath extends HttpFilter {
 	}
 
 	/**
-	 * Puts a long poll that has to wait in the servlet's async mode until it is answered
-	 * (see {@link AsyncAnswer}): its answer comes back to this filter on the async
-	 * dispatch.
+	 * Puts a long poll that has to wait in the servlet's async mode until it is answered:
+	 * its answer comes back to this filter on the async dispatch (see
+	 * {@link AsyncAnswer}).
 	 */
 	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
 			LongPoll poll, String queue, boolean batch) {
-		AsyncAnswer<ResponseEntity<?>> waiting = AsyncAnswer.suspend(request, response, start, timeout, poll::end,
-				this.suspended);
+		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, start, timeout, poll::end);
 		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch)));
 	}
 
@@ -222,18 +205,8 @@ final class QueueFastPath extends HttpFilter {
 		return accept == null || accept.equals(MediaType.ALL_VALUE) || accept.equals(MediaType.APPLICATION_JSON_VALUE);
 	}
 
-	/**
-	 * Writes status, headers and the JSON body as Spring MVC would, closing the stream so
-	 * that Tomcat sends a {@code Content-Length} instead of chunks.
-	 */
 	private void write(ResponseEntity<?> answer, HttpServletResponse response) throws IOException {
-		response.setStatus(answer.getStatusCode().value());
-		answer.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
-		Object body = answer.getBody();
-		if (body != null) {
-			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-			this.json.writeValue(response.getOutputStream(), body);
-		}
+		QueueAnswers.write(answer, response, this.json);
 	}
 
 	/** The call that answers a request. */
@@ -245,15 +218,27 @@ final class QueueFastPath extends HttpFilter {
 	}
 
 	/**
-	 * The query string of a poll this path takes: {@code max} and {@code wait}, each at
-	 * most once, as plain digits, and nothing else. Anything else (another parameter, a
-	 * repeated or percent-encoded one) goes to Spring MVC, which decodes and binds it.
+	 * Whether the body is a push's JSON form: {@code application/json}, with parameters
+	 * or none, as the controller's {@code consumes} matches it.
 	 */
 	private static boolean isJson(String contentType) {
-		return contentType != null && contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0,
-				MediaType.APPLICATION_JSON_VALUE.length());
+		int length = MediaType.APPLICATION_JSON_VALUE.length();
+		if (contentType == null || !contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0, length)) {
+			return false;
+		}
+		if (contentType.length() == length) {
+			return true;
+		}
+		char next = contentType.charAt(length);
+		return next == ';' || next == ' ' || next == '\t';
 	}
 
+	/**
+	 * The query string of a poll this path takes: {@code max}, {@code wait} and
+	 * {@code lease}, each at most once, as plain digits, and nothing else. Anything else
+	 * (another parameter, a repeated or percent-encoded one) goes to Spring MVC, which
+	 * decodes and binds it.
+	 */
 	record PollQuery(String max, String waitSeconds, String leaseSeconds) {
 
 		static PollQuery parse(String query) {

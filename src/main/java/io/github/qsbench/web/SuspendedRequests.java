@@ -13,10 +13,10 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The requests in the servlet's async mode (waiting long polls: REST, by the fast path or
- * Spring MVC, and SQS), counted from their suspension until the container completes them,
- * so that shutdown waits for the answers {@link QueueOperations#stop} gave them to reach
- * their sockets.
+ * The requests in the servlet's async mode (waiting long polls: REST, suspended by the
+ * fast path or the controller, and SQS; see {@link AsyncAnswers}), counted from their
+ * suspension until the container completes them, so that shutdown waits for the answers
+ * {@link QueueOperations#stop} gave them to reach their sockets.
  *
  * <p>
  * Without this wait a waiting poll could lose its answer on shutdown: the answer
@@ -26,11 +26,10 @@ import org.springframework.stereotype.Component;
  * close the connection, and the client gets no answer (the JDK's client then retries its
  * GET and fails to connect). Tomcat completes the request (the listeners' onComplete) at
  * the end of the dispatch, before it writes the head of a response nobody committed: so
- * whatever writes an answer on the dispatch has it on the socket before it returns (a
- * body is, once its stream is closed, as the fast path's and the SQS face's JSON writers
- * close it; the fast path flushes a body-less 204, Spring MVC flushes a body-less answer
- * itself). Stops after {@link QueueOperations} (which answers every waiter) and before
- * the web server's graceful shutdown.
+ * whatever writes an answer on the dispatch has it on the socket before it returns
+ * ({@link AsyncAnswer} flushes every answer it writes, a body-less 204 too). Stops after
+ * {@link QueueOperations} (which answers every waiter) and before the web server's
+ * graceful shutdown.
  */
 @Component
 public class SuspendedRequests implements SmartLifecycle {

@@ -94,6 +94,45 @@ class OpenApiHttpTests {
 			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");
 	}
 
+	/**
+	 * Every field a request body may carry is described, so that the API fuzzing sends
+	 * it; every error answers problem+json, but a HEAD's, which has no body.
+	 */
+	@Test
+	void apiDocs_describeEveryAcceptedField_andEveryErrorAsAProblem() {
+		DocumentContext spec = JsonPath.parse(new HttpClientSupport(this.port).get("/v3/api-docs").body());
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties", Map.class).keySet())
+			.containsExactly("leaseSeconds", "delaySeconds", "retentionSeconds", "maxDeliveries", "deadLetterQueue");
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties.retentionSeconds.minimum", Integer.class))
+			.isEqualTo(QueueOperations.MIN_RETENTION_SECONDS);
+		assertThat(spec.read("$.components.schemas.Problem.properties", Map.class)).containsKeys("title", "status",
+				"detail");
+
+		Map<String, Map<String, Map<String, Object>>> paths = spec.read("$.paths");
+		int errors = 0;
+		for (Map.Entry<String, Map<String, Map<String, Object>>> path : paths.entrySet()) {
+			for (Map.Entry<String, Map<String, Object>> operation : path.getValue().entrySet()) {
+				Map<String, Map<String, Object>> responses = spec
+					.read("$.paths['" + path.getKey() + "']." + operation.getKey() + ".responses");
+				for (Map.Entry<String, Map<String, Object>> response : responses.entrySet()) {
+					if (response.getKey().startsWith("4")) {
+						String where = operation.getKey() + " " + path.getKey() + " " + response.getKey();
+						if (operation.getKey().equals("head")) {
+							assertThat(response.getValue()).as(where).doesNotContainKey("content");
+						}
+						else {
+							assertThat(response.getValue().get("content")).as(where)
+								.isEqualTo(Map.of("application/problem+json",
+										Map.of("schema", Map.of("$ref", "#/components/schemas/Problem"))));
+						}
+						errors++;
+					}
+				}
+			}
+		}
+		assertThat(errors).as("the controller's error responses").isGreaterThanOrEqualTo(32);
+	}
+
 	private static Set<String> responses(DocumentContext spec, String path, String method) {
 		Map<String, Object> responses = spec.read("$.paths['" + path + "']." + method + ".responses");
 		return responses.keySet();

@@ -4,15 +4,14 @@ import java.util.List;
 
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.web.AnsweringFilter;
 import io.github.qsbench.web.ServerRequestTimers;
 import io.github.qsbench.web.SuspendedRequests;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.DispatcherType;
 
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 
 /**
  * Registers the SQS face ({@link SqsFace}) on {@code /}, serving the actions of its
@@ -21,11 +20,7 @@ import org.springframework.core.Ordered;
 @Configuration(proxyBeanMethods = false)
 class SqsConfiguration {
 
-	/**
-	 * Exactly {@code /}, ahead of every other filter, as the REST fast path on
-	 * {@code /queues/*}: what it answers needs none of them, and what it passes on (no
-	 * {@code X-Amz-Target}) meets them all.
-	 */
+	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
 			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
@@ -36,13 +31,8 @@ class SqsConfiguration {
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new NotBuiltActions()));
-		FilterRegistrationBean<SqsFace> registration = new FilterRegistrationBean<>(
-				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended));
-		registration.addUrlPatterns("/");
-		// the async dispatch that writes a waiting receive's answer comes back to it
-		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-		return registration;
+		return AnsweringFilter.registration(
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
 	}
 
 }

@@ -5,14 +5,13 @@ import java.io.InputStream;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
-import io.github.qsbench.web.AsyncAnswer;
+import io.github.qsbench.web.AnsweringFilter;
+import io.github.qsbench.web.AsyncAnswers;
 import io.github.qsbench.web.SuspendedRequests;
 import io.github.qsbench.web.RequestJson;
 import io.github.qsbench.web.ServerRequestTimers;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.core.JacksonException;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * ({@code POST /}), as the fast path does, a waiting receive from its arrival to its
  * answer.
  */
-final class SqsFace extends HttpFilter {
+final class SqsFace extends AnsweringFilter {
 
 	static final String CONTENT_TYPE = "application/x-amz-json-1.0";
 
@@ -67,12 +66,12 @@ final class SqsFace extends HttpFilter {
 
 	private final ServerRequestTimers timers;
 
-	private final SuspendedRequests suspended;
+	private final AsyncAnswers<ObjectNode> waits;
 
 	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended) {
-		this.suspended = suspended;
 		this.actions = actions;
 		this.timers = timers;
+		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		// any string as long as the request, so that a body over the cap is refused by
 		// the face's own check, which names the cap
@@ -80,20 +79,9 @@ final class SqsFace extends HttpFilter {
 	}
 
 	@Override
-	protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+	protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		long start = System.nanoTime();
-		if (request.getDispatcherType() == DispatcherType.ASYNC) {
-			AsyncAnswer<?> waiting = AsyncAnswer.take(request);
-			if (waiting != null) {
-				write(response, 200, (ObjectNode) waiting.answer());
-				this.timers.record(200, waiting.start());
-			}
-			else {
-				chain.doFilter(request, response);
-			}
-			return;
-		}
 		String target = request.getHeader(TARGET);
 		if (target == null || !"POST".equals(request.getMethod())) {
 			chain.doFilter(request, response);
@@ -139,8 +127,8 @@ final class SqsFace extends HttpFilter {
 		String action = target.substring(TARGET_PREFIX.length());
 		SqsRequest sqs = read(request);
 		return this.actions.action(action)
-			.answer(new SqsAction.Call(sqs, request, (timeout, end) -> AsyncAnswer.<ObjectNode>suspend(request,
-					response, start, timeout, end, this.suspended)::answer));
+			.answer(new SqsAction.Call(sqs, request,
+					(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
 	}
 
 	private SqsRequest read(HttpServletRequest request) throws IOException {
