@@ -16,7 +16,7 @@ import io.github.qsbench.redis.LocalRedis;
 import io.github.qsbench.config.StrategyProfiles.InvalidStrategyProfileException;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.web.HttpClientSupport;
+import io.github.qsbench.http.HttpClientSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

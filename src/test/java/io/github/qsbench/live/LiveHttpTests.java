@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.web.HttpClientSupport;
+import io.github.qsbench.http.HttpClientSupport;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.QueueServiceApplication;
-import io.github.qsbench.web.HttpClientSupport;
+import io.github.qsbench.http.HttpClientSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;

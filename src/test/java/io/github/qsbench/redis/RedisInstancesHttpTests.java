@@ -26,7 +26,7 @@ import io.github.qsbench.QueueServiceApplication;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
-import io.github.qsbench.web.HttpClientSupport;
+import io.github.qsbench.http.HttpClientSupport;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;

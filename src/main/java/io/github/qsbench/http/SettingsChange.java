@@ -1,0 +1,81 @@
+package io.github.qsbench.http;
+
+import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.QueueSettings;
+
+/**
+ * A change of a queue's settings, gathered setting by setting as a face reads them
+ * (REST's {@code leaseSeconds}, SQS's {@code VisibilityTimeout}, ...) into the one change
+ * the application takes. The rule both faces follow lives here: a dead-letter queue comes
+ * with its {@code maxDeliveries}, and naming none removes it. Ranges are the
+ * application's to check.
+ */
+public final class SettingsChange {
+
+	private Long leaseSeconds;
+
+	private Integer delaySeconds;
+
+	private Integer retentionSeconds;
+
+	private Integer maxDeliveries;
+
+	private String deadLetterQueue;
+
+	private boolean deadLetterQueueGiven;
+
+	public SettingsChange leaseSeconds(int seconds) {
+		this.leaseSeconds = (long) seconds;
+		return this;
+	}
+
+	public SettingsChange delaySeconds(int seconds) {
+		this.delaySeconds = seconds;
+		return this;
+	}
+
+	public SettingsChange retentionSeconds(int seconds) {
+		this.retentionSeconds = seconds;
+		return this;
+	}
+
+	public SettingsChange maxDeliveries(int deliveries) {
+		this.maxDeliveries = deliveries;
+		return this;
+	}
+
+	/** The dead-letter queue by name; {@code null} removes the queue's. */
+	public SettingsChange deadLetterQueue(String queue) {
+		this.deadLetterQueue = queue;
+		this.deadLetterQueueGiven = true;
+		return this;
+	}
+
+	/**
+	 * The change, settings not given left as they are.
+	 * @throws InvalidRequestException for {@code maxDeliveries} without a dead-letter
+	 * queue, a dead-letter queue without it, or one out of range
+	 */
+	public QueueSettings.Change change() {
+		DeadLetterPolicy policy = null;
+		if (this.deadLetterQueueGiven && this.deadLetterQueue == null) {
+			if (this.maxDeliveries != null) {
+				throw invalid("maxDeliveries needs a deadLetterQueue.");
+			}
+			policy = QueueSettings.Change.REMOVE;
+		}
+		else if (this.deadLetterQueueGiven || this.maxDeliveries != null) {
+			if (this.deadLetterQueue == null || this.maxDeliveries == null) {
+				throw invalid("maxDeliveries and deadLetterQueue come together.");
+			}
+			policy = new DeadLetterPolicy(this.deadLetterQueue, this.maxDeliveries);
+		}
+		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy);
+	}
+
+	private static InvalidRequestException invalid(String detail) {
+		return new InvalidRequestException("Invalid settings", detail);
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.github.qsbench.http;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.qsbench.application.QueueOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The requests in the servlet's async mode (waiting long polls: REST, suspended by the
+ * fast path or the controller, and SQS; see {@link AsyncAnswers}), counted from their
+ * suspension until the container completes them, so that shutdown waits for the answers
+ * {@link QueueOperations#stop} gave them to reach their sockets.
+ *
+ * <p>
+ * Without this wait a waiting poll could lose its answer on shutdown: the answer
+ * dispatches the request again, and Tomcat stops counting it as async when it takes up
+ * the dispatch, and as in progress when the filter returns; the web server's graceful
+ * shutdown, which looks only at those counts, can find nothing active in between and
+ * close the connection, and the client gets no answer (the JDK's client then retries its
+ * GET and fails to connect). Tomcat completes the request (the listeners' onComplete) at
+ * the end of the dispatch, before it writes the head of a response nobody committed: so
+ * whatever writes an answer on the dispatch has it on the socket before it returns
+ * ({@link AsyncAnswer} flushes every answer it writes, a body-less 204 too). Stops after
+ * {@link QueueOperations} (which answers every waiter) and before the web server's
+ * graceful shutdown.
+ */
+@Component
+public class SuspendedRequests implements SmartLifecycle {
+
+	private static final Logger logger = LoggerFactory.getLogger(SuspendedRequests.class);
+
+	/** The longest shutdown waits; an answer takes a dispatch and a small write. */
+	private static final Duration MOST = Duration.ofSeconds(5);
+
+	private static final long CHECK_MILLIS = 5;
+
+	private final AtomicInteger suspended = new AtomicInteger();
+
+	private volatile boolean running;
+
+	/** A request was put in async mode. */
+	void suspended() {
+		this.suspended.incrementAndGet();
+	}
+
+	/** A request put in async mode was completed by the container (answered or not). */
+	void completed() {
+		this.suspended.decrementAndGet();
+	}
+
+	/** Requests in async mode now. */
+	int count() {
+		return this.suspended.get();
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Waits until every request in async mode was completed, or {@link #MOST} passed.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		long deadline = System.nanoTime() + MOST.toNanos();
+		try {
+			while (count() > 0) {
+				if (System.nanoTime() - deadline >= 0) {
+					logger.warn("{} requests still in async mode after {}: shutdown goes on", count(), MOST);
+					return;
+				}
+				TimeUnit.MILLISECONDS.sleep(CHECK_MILLIS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** After {@link QueueOperations}'s, before the web server's graceful shutdown. */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;
+	}
+
+}

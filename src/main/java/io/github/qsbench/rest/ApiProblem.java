@@ -1,0 +1,76 @@
+package io.github.qsbench.rest;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+
+/**
+ * A request the API refuses, answered as {@code application/problem+json} (RFC 9457) by
+ * Spring's problem-details handling. The detail says what was wrong in the client's own
+ * terms and never carries exception text.
+ */
+final class ApiProblem extends ErrorResponseException {
+
+	private static final String RETRY_AFTER_SECONDS = "1";
+
+	private ApiProblem(HttpStatus status, String title, String detail) {
+		super(status, problem(status, title, detail), null);
+	}
+
+	private static ProblemDetail problem(HttpStatus status, String title, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setTitle(title);
+		return problem;
+	}
+
+	static ApiProblem badRequest(String title, String detail) {
+		return new ApiProblem(HttpStatus.BAD_REQUEST, title, detail);
+	}
+
+	static ApiProblem notFound(String title, String detail) {
+		return new ApiProblem(HttpStatus.NOT_FOUND, title, detail);
+	}
+
+	static ApiProblem conflict(String title, String detail) {
+		return new ApiProblem(HttpStatus.CONFLICT, title, detail);
+	}
+
+	static ApiProblem preconditionRequired(String title, String detail) {
+		return new ApiProblem(HttpStatus.PRECONDITION_REQUIRED, title, detail);
+	}
+
+	static ApiProblem preconditionFailed(String title, String detail) {
+		return new ApiProblem(HttpStatus.PRECONDITION_FAILED, title, detail);
+	}
+
+	/**
+	 * A cap is reached: the client should retry once consumers have completed messages.
+	 */
+	static ApiProblem full(CapacityExceededException ex) {
+		String cap = (ex.limit() == Capacity.Limit.STORE_MEMORY) ? "Redis's maxmemory"
+				: "The cap qs.limits." + ex.limit().property() + " (" + ex.max() + ")";
+		ApiProblem problem = new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "Queue service full",
+				cap + " is reached; retry once consumers have completed messages.");
+		problem.getBody().setProperty("limit", ex.limit().property());
+		problem.getBody().setProperty("max", ex.max());
+		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+		return problem;
+	}
+
+	static ApiProblem unsupportedMediaType(String detail) {
+		return new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type", detail);
+	}
+
+	static ApiProblem tooLarge(String detail) {
+		return tooLarge("Message too large", detail);
+	}
+
+	static ApiProblem tooLarge(String title, String detail) {
+		return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, title, detail);
+	}
+
+}

@@ -1,0 +1,182 @@
+package io.github.qsbench.rest;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
+import io.github.qsbench.core.QueueStats;
+
+/** The JSON bodies of the API. */
+final class MessageResponses {
+
+	private MessageResponses() {
+	}
+
+	/** The answer to a push. */
+	record Pushed(long id, String queue) {
+
+		static Pushed of(String queue, Message message) {
+			return new Pushed(message.id(), queue);
+		}
+
+	}
+
+	/**
+	 * The answer to a poll that delivered a message; {@code lease} names this delivery
+	 * (also sent as the {@code ETag}).
+	 */
+	record Delivered(long id, String queue, String body, int deliveries, String lease,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
+
+		static Delivered of(String queue, Lease lease) {
+			Message message = lease.message();
+			StoredMessage stored = StoredMessage.read(message.body());
+			return new Delivered(message.id(), queue, stored.text(), lease.delivery(), LeaseTokens.token(lease),
+					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
+		}
+
+	}
+
+	/**
+	 * One message attribute as JSON: its type and its value (base64 for {@code Binary}).
+	 */
+	record AttributeValue(String type, String value) {
+
+		/** {@code null} for none, so that the field is left out. */
+		static Map<String, AttributeValue> of(MessageAttributes attributes) {
+			if (attributes.isEmpty()) {
+				return null;
+			}
+			Map<String, AttributeValue> json = new LinkedHashMap<>();
+			attributes.attributes().forEach((name, one) -> json.put(name, new AttributeValue(one.type(), one.text())));
+			return json;
+		}
+
+	}
+
+	/** A message as a browse saw it: nothing leased, so no lease. */
+	record Browsed(long id, String queue, String body, String state, int deliveries,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
+
+		static Browsed of(String queue, Peeked peeked) {
+			String state = switch (peeked.state()) {
+				case READY -> "ready";
+				case IN_FLIGHT -> "inflight";
+				case DELAYED -> "delayed";
+			};
+			StoredMessage stored = StoredMessage.read(peeked.message().body());
+			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
+					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
+		}
+
+	}
+
+	/** The answer to a browse: the messages from the queue's head, maybe none. */
+	record BrowsedBatch(List<Browsed> messages) {
+
+		static BrowsedBatch of(String queue, List<Peeked> peeked) {
+			return new BrowsedBatch(peeked.stream().map(one -> Browsed.of(queue, one)).toList());
+		}
+
+	}
+
+	/**
+	 * A queue as {@code GET /queues/{queue}} shows it: its counts, its settings, and
+	 * whether it was created explicitly.
+	 */
+	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit) {
+
+		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit) {
+			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,
+					(stats != null) ? stats.delayed() : 0, SettingsView.of(settings), explicit);
+		}
+
+	}
+
+	/**
+	 * A queue's settings; without a retention or a dead-letter queue, their fields are
+	 * left out.
+	 */
+	record SettingsView(long leaseSeconds, int delaySeconds,
+			@JsonInclude(JsonInclude.Include.NON_NULL) Integer retentionSeconds,
+			@JsonInclude(JsonInclude.Include.NON_NULL) Integer maxDeliveries,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue) {
+
+		static SettingsView of(QueueSettings settings) {
+			DeadLetterPolicy policy = settings.deadLetters();
+			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(), settings.retentionSeconds(),
+					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null);
+		}
+
+	}
+
+	/** The answer to a redrive. */
+	record Redriven(int moved) {
+	}
+
+	/** Where a dead letter came from, as polls and browses show it. */
+	record DeadLetterView(String source, int deliveries) {
+
+		static DeadLetterView of(StoredMessage stored) {
+			StoredMessage.DeadLetter origin = stored.deadLetter();
+			return (origin != null) ? new DeadLetterView(origin.source(), origin.deliveries()) : null;
+		}
+
+	}
+
+	/** The answer to a batch push: the ids in push order. */
+	record PushedBatch(String queue, List<Long> ids) {
+
+		static PushedBatch of(String queue, List<Message> messages) {
+			return new PushedBatch(queue, messages.stream().map(Message::id).toList());
+		}
+
+	}
+
+	/** The answer to a poll with {@code max}: 1 to max messages, each with its lease. */
+	record DeliveredBatch(List<Delivered> messages) {
+
+		static DeliveredBatch of(String queue, List<Lease> leases) {
+			return new DeliveredBatch(leases.stream().map(lease -> Delivered.of(queue, lease)).toList());
+		}
+
+	}
+
+	/** The answer to a completions batch: one result per entry, in order. */
+	record CompletionResults(List<CompletionResult> results) {
+	}
+
+	/**
+	 * One entry's result: the status a {@code DELETE} of that id (with {@code If-Match}
+	 * when the entry named a lease) would have answered.
+	 */
+	record CompletionResult(long id, int status) {
+
+		static CompletionResult of(long id, Completion completion) {
+			return new CompletionResult(id, switch (completion) {
+				case COMPLETED -> 204;
+				case NOT_FOUND -> 404;
+				case NOT_DELIVERED -> 409;
+				case STALE_LEASE -> 412;
+			});
+		}
+
+	}
+
+	/** The answer to a listing of queues. */
+	record Queues(List<QueueStats> queues) {
+	}
+
+}

@@ -1,0 +1,124 @@
+package io.github.qsbench.sqs;
+
+import java.util.Map;
+import java.util.TreeSet;
+
+import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.core.QueueStats;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The queues themselves: {@code CreateQueue}, {@code GetQueueUrl}, {@code ListQueues},
+ * {@code PurgeQueue} and {@code DeleteQueue}.
+ */
+final class QueueActions extends QueueHandler {
+
+	private static final int MAX_LIST_RESULTS = 1000;
+
+	private final QueueAttributeActions attributes;
+
+	QueueActions(QueueOperations queues, QueueUrls urls, QueueAttributeActions attributes) {
+		super(queues, urls);
+		this.attributes = attributes;
+	}
+
+	@Override
+	public Map<String, SqsAction> actions() {
+		return Map.of("CreateQueue", this::createQueue, "GetQueueUrl", this::getQueueUrl, "ListQueues",
+				this::listQueues, "PurgeQueue", this::purgeQueue, "DeleteQueue", this::deleteQueue);
+	}
+
+	/**
+	 * Creates a queue that exists while empty (see {@link ExplicitQueues}); idempotent.
+	 * Attributes are those {@code SetQueueAttributes} takes.
+	 */
+	ObjectNode createQueue(SqsAction.Call call) {
+		SqsRequest request = call.request();
+		String name = request.required("QueueName");
+		if (!QueueOperations.isQueueName(name)) {
+			throw SqsError.INVALID_PARAMETER_VALUE
+				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
+						+ (name.endsWith(".fifo") ? " FIFO queues are not supported." : ""));
+		}
+		if (request.present("tags")) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("Queue tags are not stored: create the queue without tags.");
+		}
+		Map<String, String> attributes = request.stringMap("Attributes");
+		for (String attribute : attributes.keySet()) {
+			if (attribute.startsWith("Approximate") || attribute.equals("QueueArn")) {
+				throw invalidAttributeName(attribute);
+			}
+		}
+		this.attributes.configure(name, attributes);
+		return JSON.objectNode().put("QueueUrl", this.urls.url(call.http(), name));
+	}
+
+	ObjectNode getQueueUrl(SqsAction.Call call) {
+		SqsRequest request = call.request();
+		String name = request.required("QueueName");
+		String owner = request.string("QueueOwnerAWSAccountId");
+		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner))
+				|| !this.queues.exists(name)) {
+			throw QueueUrls.doesNotExist();
+		}
+		return JSON.objectNode().put("QueueUrl", this.urls.url(call.http(), name));
+	}
+
+	/**
+	 * The application's listing (queues created explicitly, and queues holding messages),
+	 * by name; pages by name after {@code NextToken}, which is the last name of the page
+	 * before.
+	 */
+	ObjectNode listQueues(SqsAction.Call call) {
+		SqsRequest request = call.request();
+		String prefix = request.string("QueueNamePrefix");
+		Integer maxResults = request.integer("MaxResults", 1, MAX_LIST_RESULTS);
+		String after = request.string("NextToken");
+		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
+			throw SqsRequest.invalid("NextToken", "must be the NextToken of a ListQueues answer with MaxResults");
+		}
+		TreeSet<String> names = new TreeSet<>();
+		for (QueueStats queue : this.queues.queues()) {
+			names.add(queue.name());
+		}
+		ObjectNode answer = JSON.objectNode();
+		ArrayNode urls = answer.putArray("QueueUrls");
+		int limit = (maxResults != null) ? maxResults : MAX_LIST_RESULTS;
+		String last = null;
+		for (String name : (after != null) ? names.tailSet(after, false) : names) {
+			if (prefix != null && !name.startsWith(prefix)) {
+				continue;
+			}
+			if (urls.size() == limit) {
+				if (maxResults != null) {
+					answer.put("NextToken", last);
+				}
+				break;
+			}
+			urls.add(this.urls.url(call.http(), name));
+			last = name;
+		}
+		return answer;
+	}
+
+	/**
+	 * Purges at once, where SQS takes up to a minute; unlike SQS, a second purge within
+	 * the minute is not refused ({@code PurgeQueueInProgress}), since nothing is in
+	 * progress.
+	 */
+	ObjectNode purgeQueue(SqsAction.Call call) {
+		this.queues.purge(existingQueue(call.request()));
+		return JSON.objectNode();
+	}
+
+	/** Deletes the queue and its messages at once (SQS takes up to a minute). */
+	ObjectNode deleteQueue(SqsAction.Call call) {
+		if (!this.queues.deleteQueue(queue(call.request()))) {
+			throw QueueUrls.doesNotExist();
+		}
+		return JSON.objectNode();
+	}
+
+}

@@ -1,0 +1,217 @@
+package io.github.qsbench.sqs;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.http.JsonAttributes;
+import io.github.qsbench.http.MessageText;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code SendMessage} and {@code SendMessageBatch}. Bodies and attributes are read by the
+ * parsers the REST API uses ({@link MessageText}, {@link JsonAttributes}), and answered
+ * with the MD5s the SDKs check.
+ */
+final class SendActions extends QueueHandler {
+
+	private final int maxMessageBytes;
+
+	SendActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
+		super(queues, urls);
+		this.maxMessageBytes = maxMessageBytes;
+	}
+
+	@Override
+	public Map<String, SqsAction> actions() {
+		return Map.of("SendMessage", this::sendMessage, "SendMessageBatch", this::sendMessageBatch);
+	}
+
+	ObjectNode sendMessage(SqsAction.Call call) {
+		String queue = existingQueue(call.request());
+		Outgoing outgoing = outgoing(call.request());
+		Message message = this.queues.push(queue, outgoing.stored(), outgoing.delaySeconds());
+		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
+	}
+
+	/**
+	 * Pushes the valid entries together, in order, all or none (those of each delay
+	 * together, when entries ask for different delays: then a cap that refuses one
+	 * delay's entries answers them in {@code Failed}); an entry that is not valid is
+	 * answered in {@code Failed} and pushes nothing, as in SQS.
+	 */
+	ObjectNode sendMessageBatch(SqsAction.Call call) {
+		String queue = existingQueue(call.request());
+		List<SqsRequest> entries = Batches.entries(call.request());
+		Batches.Answer answer = new Batches.Answer();
+		List<String> ids = new ArrayList<>(entries.size());
+		List<Outgoing> outgoing = new ArrayList<>(entries.size());
+		long total = 0;
+		for (SqsRequest entry : entries) {
+			try {
+				Outgoing one = outgoing(entry);
+				total += one.stored().length;
+				outgoing.add(one);
+				ids.add(entry.string("Id"));
+			}
+			catch (SqsException ex) {
+				answer.failed(entry.string("Id"), ex);
+			}
+		}
+		if (total > this.maxMessageBytes) {
+			throw SqsError.BATCH_REQUEST_TOO_LONG
+				.exception("The bodies of a batch may add up to at most " + this.maxMessageBytes + " bytes.");
+		}
+		Map<Integer, List<Integer>> byDelay = new LinkedHashMap<>();
+		for (int i = 0; i < outgoing.size(); i++) {
+			byDelay.computeIfAbsent(outgoing.get(i).delaySeconds(), delay -> new ArrayList<>()).add(i);
+		}
+		for (Map.Entry<Integer, List<Integer>> group : byDelay.entrySet()) {
+			List<Integer> members = group.getValue();
+			List<Message> messages;
+			try {
+				messages = this.queues.pushAll(queue, members.stream().map(i -> outgoing.get(i).stored()).toList(),
+						group.getKey());
+			}
+			catch (CapacityExceededException ex) {
+				if (byDelay.size() == 1) {
+					throw ex;
+				}
+				for (int i : members) {
+					answer.failed(ids.get(i), SqsError.OVER_LIMIT
+						.exception("A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): not sent."));
+				}
+				continue;
+			}
+			for (int i = 0; i < messages.size(); i++) {
+				int entry = members.get(i);
+				outgoing.get(entry)
+					.answer(answer.succeeded(ids.get(entry)).put("MessageId", Long.toString(messages.get(i).id())));
+			}
+		}
+		return answer.json();
+	}
+
+	/**
+	 * A message to send: the bytes the core keeps, the MD5s answered, and its delay
+	 * ({@code null}: the queue's).
+	 */
+	private record Outgoing(byte[] stored, String md5OfBody, String md5OfAttributes, Integer delaySeconds) {
+
+		ObjectNode answer(ObjectNode answer) {
+			answer.put("MD5OfMessageBody", this.md5OfBody);
+			if (this.md5OfAttributes != null) {
+				answer.put("MD5OfMessageAttributes", this.md5OfAttributes);
+			}
+			return answer;
+		}
+
+	}
+
+	private Outgoing outgoing(SqsRequest request) {
+		byte[] body = body(request);
+		try {
+			MessageAttributes attributes = messageAttributes(request);
+			return new Outgoing(attributes.store(body, this.maxMessageBytes), Md5.hex(body),
+					attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
+					request.integer("DelaySeconds", 0, Limits.MAX_DELAY_SECONDS));
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
+		}
+	}
+
+	/**
+	 * A message's body as UTF-8, after refusing what a send may carry but this service
+	 * cannot keep yet: system attributes would be dropped.
+	 */
+	private byte[] body(SqsRequest request) {
+		String text = request.required("MessageBody");
+		if (request.present("MessageSystemAttributes")) {
+			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
+					+ "and a message is not accepted only to lose them: send it without MessageSystemAttributes.");
+		}
+		if (request.present("MessageGroupId") || request.present("MessageDeduplicationId")) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(
+					"MessageGroupId and MessageDeduplicationId are for FIFO queues, which this service does not have.");
+		}
+		try {
+			return MessageText.utf8(text, this.maxMessageBytes);
+		}
+		catch (MessageText.Refused ex) {
+			throw switch (ex.reason()) {
+				case EMPTY ->
+					SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageBody.");
+				case TOO_LARGE -> SqsError.INVALID_PARAMETER_VALUE.exception("One or more parameters are invalid. "
+						+ "Reason: Message must be shorter than " + (this.maxMessageBytes + 1) + " bytes.");
+				case NOT_TEXT -> SqsError.INVALID_MESSAGE_CONTENTS
+					.exception("The message body is not text: it holds half of a UTF-16 surrogate pair.");
+			};
+		}
+	}
+
+	private static MessageAttributes messageAttributes(SqsRequest request) {
+		JsonNode given = request.members().get("MessageAttributes");
+		return (given == null || given.isNull()) ? MessageAttributes.NONE
+				: JsonAttributes.read(given, AttributeForm.INSTANCE);
+	}
+
+	/**
+	 * Attributes as SQS writes them: each {@code {"DataType","StringValue"}} or, for
+	 * {@code Binary}, {@code {"DataType","BinaryValue"}} (base64). The list values SQS
+	 * reserves are refused; other members are ignored, as SQS ignores them.
+	 */
+	private enum AttributeForm implements JsonAttributes.Form {
+
+		INSTANCE;
+
+		@Override
+		public RuntimeException notAMap() {
+			return SqsRequest.invalid("MessageAttributes", "must be a map");
+		}
+
+		@Override
+		public JsonAttributes.Typed entry(String name, JsonNode value) {
+			if (!value.isObject()) {
+				throw SqsRequest.invalid("MessageAttributes", "maps each name to {DataType, StringValue}");
+			}
+			if (nonEmptyList(value, "StringListValues") || nonEmptyList(value, "BinaryListValues")) {
+				throw SqsError.UNSUPPORTED_OPERATION
+					.exception("StringListValues and BinaryListValues are reserved in SQS and not supported.");
+			}
+			String type = text(value, "DataType");
+			boolean binary = type != null && type.startsWith("Binary");
+			if (text(value, binary ? "StringValue" : "BinaryValue") != null) {
+				throw SqsError.INVALID_PARAMETER_VALUE.exception("Message attribute '" + name + "' of type " + type
+						+ " carries " + (binary ? "a BinaryValue" : "a StringValue") + " only.");
+			}
+			return new JsonAttributes.Typed(type, text(value, binary ? "BinaryValue" : "StringValue"));
+		}
+
+		private static String text(JsonNode object, String field) {
+			JsonNode value = object.get(field);
+			if (value == null || value.isNull()) {
+				return null;
+			}
+			if (!value.isString()) {
+				throw SqsRequest.invalid(field, "must be a string");
+			}
+			return value.stringValue();
+		}
+
+		private static boolean nonEmptyList(JsonNode object, String field) {
+			JsonNode value = object.get(field);
+			return value != null && value.isArray() && !value.isEmpty();
+		}
+
+	}
+
+}

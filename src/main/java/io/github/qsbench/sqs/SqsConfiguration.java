@@ -1,0 +1,38 @@
+package io.github.qsbench.sqs;
+
+import java.util.List;
+
+import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.http.AnsweringFilter;
+import io.github.qsbench.http.ServerRequestTimers;
+import io.github.qsbench.http.SuspendedRequests;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Registers the SQS face ({@link SqsFace}) on {@code /}, serving the actions of its
+ * handlers.
+ */
+@Configuration(proxyBeanMethods = false)
+class SqsConfiguration {
+
+	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
+	@Bean
+	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
+			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
+		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
+		QueueUrls urls = new QueueUrls(sqs);
+		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
+		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
+				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
+				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
+				new DeadLetterActions(queues, urls), new NotBuiltActions()));
+		return AnsweringFilter.registration(
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
+	}
+
+}

@@ -1,0 +1,84 @@
+package io.github.qsbench.sqs;
+
+/**
+ * The SQS errors this face answers: the code of the JSON protocol (the {@code __type}
+ * after {@code com.amazonaws.sqs#}), the legacy code of the Query protocol (header
+ * {@code x-amzn-query-error}, which the SDKs read to keep old exception codes), and the
+ * HTTP status, as the SQS API reference lists them.
+ */
+enum SqsError {
+
+	QUEUE_DOES_NOT_EXIST("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
+
+	INVALID_ADDRESS("InvalidAddress", "InvalidAddress", 400),
+
+	INVALID_PARAMETER_VALUE("InvalidParameterValue", "InvalidParameterValue", 400),
+
+	MISSING_PARAMETER("MissingParameter", "MissingParameter", 400),
+
+	INVALID_ATTRIBUTE_NAME("InvalidAttributeName", "InvalidAttributeName", 400),
+
+	INVALID_ATTRIBUTE_VALUE("InvalidAttributeValue", "InvalidAttributeValue", 400),
+
+	INVALID_MESSAGE_CONTENTS("InvalidMessageContents", "InvalidMessageContents", 400),
+
+	RECEIPT_HANDLE_IS_INVALID("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid", 400),
+
+	/** A visibility change for a delivery that is no longer the message's current one. */
+	MESSAGE_NOT_INFLIGHT("MessageNotInflight", "AWS.SimpleQueueService.MessageNotInflight", 400),
+
+	EMPTY_BATCH_REQUEST("EmptyBatchRequest", "AWS.SimpleQueueService.EmptyBatchRequest", 400),
+
+	TOO_MANY_ENTRIES_IN_BATCH_REQUEST("TooManyEntriesInBatchRequest",
+			"AWS.SimpleQueueService.TooManyEntriesInBatchRequest", 400),
+
+	BATCH_ENTRY_IDS_NOT_DISTINCT("BatchEntryIdsNotDistinct", "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", 400),
+
+	INVALID_BATCH_ENTRY_ID("InvalidBatchEntryId", "AWS.SimpleQueueService.InvalidBatchEntryId", 400),
+
+	BATCH_REQUEST_TOO_LONG("BatchRequestTooLong", "AWS.SimpleQueueService.BatchRequestTooLong", 400),
+
+	UNSUPPORTED_OPERATION("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400),
+
+	INVALID_ACTION("InvalidAction", "InvalidAction", 400),
+
+	/** A cap under {@code qs.limits} is reached: SQS's answer to a limit. */
+	OVER_LIMIT("OverLimit", "OverLimit", 403),
+
+	INTERNAL_ERROR("InternalError", "InternalError", 500);
+
+	private final String code;
+
+	private final String legacyCode;
+
+	private final int status;
+
+	SqsError(String code, String legacyCode, int status) {
+		this.code = code;
+		this.legacyCode = legacyCode;
+		this.status = status;
+	}
+
+	/** The JSON protocol's {@code __type}. */
+	String type() {
+		return "com.amazonaws.sqs#" + this.code;
+	}
+
+	String code() {
+		return this.code;
+	}
+
+	/** The {@code x-amzn-query-error} header: the legacy code and who is at fault. */
+	String queryError() {
+		return this.legacyCode + ((this.status < 500) ? ";Sender" : ";Receiver");
+	}
+
+	int status() {
+		return this.status;
+	}
+
+	SqsException exception(String message) {
+		return new SqsException(this, message);
+	}
+
+}

@@ -1,0 +1,179 @@
+package io.github.qsbench.sqs;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.http.AnsweringFilter;
+import io.github.qsbench.http.AsyncAnswers;
+import io.github.qsbench.http.SuspendedRequests;
+import io.github.qsbench.http.RequestJson;
+import io.github.qsbench.http.ServerRequestTimers;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SQS face: {@code POST /} with {@code X-Amz-Target: AmazonSQS.<Action>} and a body
+ * in the AWS JSON 1.0 protocol, which current AWS SDKs speak. It reads the envelope,
+ * hands the request to the action its name picks ({@link SqsActions}), and writes the
+ * answer or the SQS error ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}}
+ * with the header {@code x-amzn-query-error: <legacy code>;Sender}). Credentials and
+ * signatures are accepted and not checked: a local queue.
+ *
+ * <p>
+ * A servlet filter on {@code /}, like the REST fast path on {@code /queues/*}: a request
+ * without {@code X-Amz-Target} (the live page's {@code GET /}) passes on untouched, and
+ * an SQS request skips Spring MVC's dispatch, which would cost more than its queue
+ * operation. A receive that waits uses the servlet's async mode; its answer is written by
+ * this filter on the async dispatch, so the thread that found its messages never writes
+ * to another client's socket. It times what it answers in {@code http.server.requests}
+ * ({@code POST /}), as the fast path does, a waiting receive from its arrival to its
+ * answer.
+ */
+final class SqsFace extends AnsweringFilter {
+
+	static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+
+	static final String TARGET = "X-Amz-Target";
+
+	static final String QUERY_ERROR = "x-amzn-query-error";
+
+	private static final String TARGET_PREFIX = "AmazonSQS.";
+
+	private static final Logger logger = LoggerFactory.getLogger(SqsFace.class);
+
+	/**
+	 * What SQS's requests may carry beside the bodies, whose JSON escapes take up to six
+	 * bytes a byte.
+	 */
+	private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
+
+	private final SqsActions actions;
+
+	private final JsonMapper mapper;
+
+	private final int maxRequestBytes;
+
+	private final ServerRequestTimers timers;
+
+	private final AsyncAnswers<ObjectNode> waits;
+
+	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended) {
+		this.actions = actions;
+		this.timers = timers;
+		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
+		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
+		// any string as long as the request, so that a body over the cap is refused by
+		// the face's own check, which names the cap
+		this.mapper = RequestJson.mapper(this.maxRequestBytes);
+	}
+
+	@Override
+	protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws IOException, ServletException {
+		long start = System.nanoTime();
+		String target = request.getHeader(TARGET);
+		if (target == null || !"POST".equals(request.getMethod())) {
+			chain.doFilter(request, response);
+			return;
+		}
+		ObjectNode answer = null;
+		try {
+			answer = answer(target, request, response, start);
+		}
+		catch (SqsException ex) {
+			error(response, ex.error(), ex.getMessage());
+		}
+		catch (InvalidRequestException ex) {
+			error(response, SqsError.INVALID_PARAMETER_VALUE, ex.detail());
+		}
+		catch (CapacityExceededException ex) {
+			error(response, SqsError.OVER_LIMIT,
+					"A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): nothing was sent.");
+		}
+		catch (RuntimeException ex) {
+			logger.error("SQS action {} failed", target, ex);
+			error(response, SqsError.INTERNAL_ERROR, "The service failed to process the request.");
+		}
+		if (answer != null) {
+			write(response, 200, answer);
+		}
+		if (!request.isAsyncStarted()) {
+			this.timers.record(response.getStatus(), start);
+		}
+	}
+
+	/** The action's answer, or {@code null} for a receive that waits. */
+	private ObjectNode answer(String target, HttpServletRequest request, HttpServletResponse response, long start)
+			throws IOException {
+		if (!target.startsWith(TARGET_PREFIX)) {
+			throw SqsError.INVALID_ACTION.exception("X-Amz-Target must be AmazonSQS.<Action>, was " + target + ".");
+		}
+		String contentType = request.getContentType();
+		if (contentType == null || !contentType.startsWith(CONTENT_TYPE)) {
+			throw SqsError.INVALID_PARAMETER_VALUE
+				.exception("Only the AWS JSON 1.0 protocol is served: Content-Type " + CONTENT_TYPE + ".");
+		}
+		String action = target.substring(TARGET_PREFIX.length());
+		SqsRequest sqs = read(request);
+		return this.actions.action(action)
+			.answer(new SqsAction.Call(sqs, request,
+					(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
+	}
+
+	private SqsRequest read(HttpServletRequest request) throws IOException {
+		if (request.getContentLengthLong() > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		byte[] bytes;
+		try (InputStream in = request.getInputStream()) {
+			bytes = in.readNBytes(this.maxRequestBytes + 1);
+		}
+		if (bytes.length > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		JsonNode members;
+		try {
+			members = this.mapper.readTree(bytes);
+		}
+		catch (JacksonException ex) {
+			throw malformed();
+		}
+		if (members == null || !members.isObject()) {
+			throw malformed();
+		}
+		return new SqsRequest(members);
+	}
+
+	private SqsException tooLarge() {
+		return SqsError.INVALID_PARAMETER_VALUE
+			.exception("The request is larger than " + this.maxRequestBytes + " bytes.");
+	}
+
+	private static SqsException malformed() {
+		return SqsError.INVALID_PARAMETER_VALUE.exception("The request body must be one JSON object.");
+	}
+
+	private void write(HttpServletResponse response, int status, ObjectNode body) throws IOException {
+		response.setStatus(status);
+		response.setContentType(CONTENT_TYPE);
+		this.mapper.writeValue(response.getOutputStream(), body);
+	}
+
+	private void error(HttpServletResponse response, SqsError error, String message) throws IOException {
+		response.setHeader(QUERY_ERROR, error.queryError());
+		ObjectNode body = this.mapper.createObjectNode().put("__type", error.type()).put("message", message);
+		write(response, error.status(), body);
+	}
+
+}

@@ -1,0 +1,142 @@
+package io.github.qsbench.rest;
+
+import io.github.qsbench.http.HttpClientSupport;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+
+import io.github.qsbench.application.QueueOperations;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * The served OpenAPI description covers every controller mapping with the statuses it
+ * answers.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
+class OpenApiHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	@Qualifier("requestMappingHandlerMapping")
+	RequestMappingHandlerMapping mappings;
+
+	@Test
+	void apiDocs_describeEveryQueueEndpoint() {
+		HttpResponse<String> response = new HttpClientSupport(this.port).get("/v3/api-docs");
+		assertThat(response.statusCode()).isEqualTo(200);
+		DocumentContext spec = JsonPath.parse(response.body());
+		assertThat(spec.read("$.openapi", String.class)).startsWith("3.");
+
+		int described = 0;
+		for (Map.Entry<RequestMappingInfo, HandlerMethod> mapping : this.mappings.getHandlerMethods().entrySet()) {
+			if (mapping.getValue().getBeanType() != QueueController.class) {
+				continue;
+			}
+			for (String path : mapping.getKey().getPathPatternsCondition().getPatternValues()) {
+				for (RequestMethod method : mapping.getKey().getMethodsCondition().getMethods()) {
+					Map<String, Object> operation = spec.read("$.paths['" + path + "']." + method.name().toLowerCase());
+					assertThat(operation).as(method + " " + path).isNotNull();
+					described++;
+				}
+			}
+		}
+		assertThat(described)
+			.as("push, push in JSON form, batch push, poll, long poll, browse, look (HEAD), purge, complete, "
+					+ "batch complete, lease change, list, one queue, settings (PUT), delete queue, redrive")
+			.isEqualTo(16);
+
+		assertThat(responses(spec, "/queues/{queue}/messages", "post")).containsAll(Set.of("201", "400", "413", "429"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "get")).containsAll(Set.of("200", "204", "400"));
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[*].name", List.class)).contains("max",
+				"wait", "peek");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].get.parameters[?(@.name == 'wait')].required",
+				List.class))
+			.as("one operation documents both GET mappings: wait is optional")
+			.doesNotContain(true);
+		assertThat(responses(spec, "/queues/{queue}/messages/batch", "post"))
+			.containsAll(Set.of("201", "400", "413", "415", "429"));
+		assertThat(responses(spec, "/queues/{queue}/messages/completions", "post"))
+			.containsAll(Set.of("200", "400", "413", "415"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "head")).containsAll(Set.of("200", "204", "400"));
+		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "delete"))
+			.containsAll(Set.of("204", "400", "404", "409", "412"));
+		assertThat(responses(spec, "/queues/{queue}", "get")).containsAll(Set.of("200", "400", "404"));
+		assertThat(responses(spec, "/queues/{queue}", "delete")).containsAll(Set.of("204", "400", "404"));
+		assertThat(responses(spec, "/queues/{queue}/messages/{id}", "patch"))
+			.containsAll(Set.of("204", "400", "404", "409", "412", "415", "428"));
+		assertThat(responses(spec, "/queues/{queue}/messages", "delete")).containsAll(Set.of("204", "400"));
+		assertThat(responses(spec, "/queues/{queue}", "put")).containsAll(Set.of("200", "201", "400", "429"));
+		assertThat(responses(spec, "/queues/{queue}/redrive", "post")).containsAll(Set.of("200", "400"));
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['text/plain']", Map.class))
+			.isNotNull();
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.requestBody.content['application/json']",
+				Map.class))
+			.isNotNull();
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
+			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");
+	}
+
+	/**
+	 * Every field a request body may carry is described, so that the API fuzzing sends
+	 * it; every error answers problem+json, but a HEAD's, which has no body.
+	 */
+	@Test
+	void apiDocs_describeEveryAcceptedField_andEveryErrorAsAProblem() {
+		DocumentContext spec = JsonPath.parse(new HttpClientSupport(this.port).get("/v3/api-docs").body());
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties", Map.class).keySet())
+			.containsExactly("leaseSeconds", "delaySeconds", "retentionSeconds", "maxDeliveries", "deadLetterQueue");
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties.retentionSeconds.minimum", Integer.class))
+			.isEqualTo(QueueOperations.MIN_RETENTION_SECONDS);
+		assertThat(spec.read("$.components.schemas.Problem.properties", Map.class)).containsKeys("title", "status",
+				"detail");
+
+		Map<String, Map<String, Map<String, Object>>> paths = spec.read("$.paths");
+		int errors = 0;
+		for (Map.Entry<String, Map<String, Map<String, Object>>> path : paths.entrySet()) {
+			for (Map.Entry<String, Map<String, Object>> operation : path.getValue().entrySet()) {
+				Map<String, Map<String, Object>> responses = spec
+					.read("$.paths['" + path.getKey() + "']." + operation.getKey() + ".responses");
+				for (Map.Entry<String, Map<String, Object>> response : responses.entrySet()) {
+					if (response.getKey().startsWith("4")) {
+						String where = operation.getKey() + " " + path.getKey() + " " + response.getKey();
+						if (operation.getKey().equals("head")) {
+							assertThat(response.getValue()).as(where).doesNotContainKey("content");
+						}
+						else {
+							assertThat(response.getValue().get("content")).as(where)
+								.isEqualTo(Map.of("application/problem+json",
+										Map.of("schema", Map.of("$ref", "#/components/schemas/Problem"))));
+						}
+						errors++;
+					}
+				}
+			}
+		}
+		assertThat(errors).as("the controller's error responses").isGreaterThanOrEqualTo(32);
+	}
+
+	private static Set<String> responses(DocumentContext spec, String path, String method) {
+		Map<String, Object> responses = spec.read("$.paths['" + path + "']." + method + ".responses");
+		return responses.keySet();
+	}
+
+}

@@ -1,0 +1,9 @@
+package io.github.qsbench.rest;
+
+import io.github.qsbench.redis.OnLocalRedis;
+
+/** {@link BatchHttpTests} with the redis strategy on a real redis-server. */
+@OnLocalRedis
+class RedisBatchHttpTests extends BatchHttpTests {
+
+}

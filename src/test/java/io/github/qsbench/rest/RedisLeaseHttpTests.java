@@ -1,0 +1,9 @@
+package io.github.qsbench.rest;
+
+import io.github.qsbench.redis.OnLocalRedis;
+
+/** {@link LeaseHttpTests} with the redis strategy on a real redis-server. */
+@OnLocalRedis
+class RedisLeaseHttpTests extends LeaseHttpTests {
+
+}

@@ -1,0 +1,627 @@
+package io.github.qsbench.sqs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.MutableClockConfiguration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResultEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.EmptyBatchRequestException;
+import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageNotInflightException;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException;
+import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
+import software.amazon.awssdk.services.sqs.model.SqsException;
+import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
+import software.amazon.awssdk.services.sqs.model.UnsupportedOperationException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The SQS face driven by the AWS SDK for Java v2, configured as the README shows: queues,
+ * send, batches, receive (the SDK checks every MD5), long polling, a visibility timeout
+ * that lapses (the test moves the service's clock), a stale receipt handle, deletes, and
+ * SQS's errors as the SDK's own exceptions.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
+@Import(MutableClockConfiguration.class)
+class SqsHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	SqsClient sqs;
+
+	@BeforeEach
+	void client() {
+		this.sqs = SqsClient.builder()
+			.endpointOverride(URI.create("http://localhost:" + this.port))
+			.region(Region.US_EAST_1)
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
+			.httpClient(UrlConnectionHttpClient.create())
+			.build();
+	}
+
+	@AfterEach
+	void close() {
+		this.sqs.close();
+	}
+
+	@Test
+	void createQueue_getUrlAndListed_pagedByName() {
+		String url = create("sdk-list-b");
+		create("sdk-list-a");
+
+		assertThat(url).isEqualTo("http://localhost:" + this.port + "/000000000000/sdk-list-b");
+		assertThat(this.sqs.getQueueUrl(q -> q.queueName("sdk-list-b")).queueUrl()).isEqualTo(url);
+		assertThat(create("sdk-list-b")).as("idempotent").isEqualTo(url);
+		assertThat(this.sqs.listQueues(q -> q.queueNamePrefix("sdk-list-")).queueUrls()).containsExactly(
+				"http://localhost:" + this.port + "/000000000000/sdk-list-a",
+				"http://localhost:" + this.port + "/000000000000/sdk-list-b");
+		ListQueuesResponse first = this.sqs.listQueues(q -> q.queueNamePrefix("sdk-list-").maxResults(1));
+		assertThat(first.queueUrls()).containsExactly("http://localhost:" + this.port + "/000000000000/sdk-list-a");
+		ListQueuesResponse second = this.sqs
+			.listQueues(q -> q.queueNamePrefix("sdk-list-").maxResults(1).nextToken(first.nextToken()));
+		assertThat(second.queueUrls()).containsExactly(url);
+		assertThat(second.nextToken()).isNull();
+	}
+
+	@Test
+	void listQueues_createdQueueEmptied_stillListed() {
+		String url = create("sdk-emptied-listed");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("gone"));
+		Message received = receiveOne(url);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(received.receiptHandle()));
+
+		assertThat(this.sqs.listQueues(q -> q.queueNamePrefix("sdk-emptied-listed")).queueUrls()).containsExactly(url);
+	}
+
+	@Test
+	void createQueue_visibilityTimeoutOfItsOwn_otherAttributesOnlyAsEveryQueueHasThem() {
+		String url = this.sqs
+			.createQueue(q -> q.queueName("sdk-visibility-own")
+				.attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "60", QueueAttributeName.DELAY_SECONDS, "0")))
+			.queueUrl();
+		assertThat(
+				this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.VISIBILITY_TIMEOUT))
+					.attributesAsStrings())
+			.containsExactly(Map.entry("VisibilityTimeout", "60"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("leased for the queue's 60 s"));
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("past the service's 30 s").isEmpty();
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(receiveOne(url).attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+				"2");
+
+		String retained = this.sqs
+			.createQueue(q -> q.queueName("sdk-retention")
+				.attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "120")))
+			.queueUrl();
+		assertThat(this.sqs
+			.getQueueAttributes(g -> g.queueUrl(retained).attributeNames(QueueAttributeName.MESSAGE_RETENTION_PERIOD))
+			.attributesAsStrings()).containsExactly(Map.entry("MessageRetentionPeriod", "120"));
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(
+					s -> s.queueUrl(retained).attributes(Map.of(QueueAttributeName.MESSAGE_RETENTION_PERIOD, "59"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs
+				.createQueue(q -> q.queueName("sdk-retained").attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
+			.withMessageContaining("not kept");
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-retained")));
+	}
+
+	/**
+	 * A receive's own visibility timeout, then the holder's changes: extended past the
+	 * queue's, then given back at once (0), after which the old handle is no longer in
+	 * flight; the batch form fails per entry.
+	 */
+	/**
+	 * Delays as the SDK sends them: the queue's own, a send's, a batch's per entry;
+	 * counted as delayed, received only once due, and a receive waiting on the queue is
+	 * woken then (its wake-up runs on real time: one second).
+	 */
+	@Test
+	void delays_queueSendAndBatch_countedAndReceivedWhenDue() throws Exception {
+		String url = this.sqs
+			.createQueue(q -> q.queueName("sdk-delays").attributes(Map.of(QueueAttributeName.DELAY_SECONDS, "60")))
+			.queueUrl();
+		assertThat(this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.DELAY_SECONDS))
+			.attributesAsStrings()).containsExactly(Map.entry("DelaySeconds", "60"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("queue's 60 s"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("now").delaySeconds(0));
+		SendMessageBatchResponse batch = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("ten", "10 s").toBuilder().delaySeconds(10).build(),
+					entry("twenty", "20 s").toBuilder().delaySeconds(20).build()));
+		assertThat(batch.successful()).hasSize(2);
+
+		assertThat(delayedCounts(url)).containsExactly(1, 0, 3);
+		assertThat(take(url)).isEqualTo("now");
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(take(url)).isEqualTo("10 s");
+		assertThat(delayedCounts(url)).containsExactly(0, 0, 2);
+
+		CompletableFuture<List<Message>> waiting = CompletableFuture
+			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(20).maxNumberOfMessages(10))
+				.messages());
+		long start = System.nanoTime();
+		Thread.sleep(200); // the receive waits
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one second").delaySeconds(1));
+		this.clock.advance(Duration.ofSeconds(1));
+		List<Message> woken = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(woken).extracting(Message::body).containsExactly("one second");
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(woken.get(0).receiptHandle()));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("woken when due, not at the wait's end")
+			.isLessThan(Duration.ofSeconds(10));
+
+		this.clock.advance(Duration.ofSeconds(49));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages())
+			.extracting(Message::body)
+			.containsExactlyInAnyOrder("20 s", "queue's 60 s");
+		assertThat(delayedCounts(url)).containsExactly(0, 2, 0);
+	}
+
+	@Test
+	void visibilityTimeout_perReceive_andChanged_handleStaysValid() {
+		String url = create("sdk-visibility");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("slow work"));
+		Message brief = this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(5)).messages().get(0);
+		this.clock.advance(Duration.ofSeconds(5));
+		Message held = receiveOne(url);
+		assertThat(held.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2");
+
+		this.sqs
+			.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(120));
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("extended").isEmpty();
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(0));
+		Message again = receiveOne(url);
+		assertThat(again.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "3");
+
+		assertThatExceptionOfType(MessageNotInflightException.class).isThrownBy(() -> this.sqs
+			.changeMessageVisibility(c -> c.queueUrl(url).receiptHandle(held.receiptHandle()).visibilityTimeout(10)));
+		ChangeMessageVisibilityBatchResponse batch = this.sqs.changeMessageVisibilityBatch(c -> c.queueUrl(url)
+			.entries(
+					ChangeMessageVisibilityBatchRequestEntry.builder()
+						.id("current")
+						.receiptHandle(again.receiptHandle())
+						.visibilityTimeout(300)
+						.build(),
+					ChangeMessageVisibilityBatchRequestEntry.builder()
+						.id("stale")
+						.receiptHandle(brief.receiptHandle())
+						.visibilityTimeout(300)
+						.build()));
+		assertThat(batch.successful()).extracting(ChangeMessageVisibilityBatchResultEntry::id)
+			.containsExactly("current");
+		assertThat(batch.failed()).singleElement().satisfies(failure -> {
+			assertThat(failure.id()).isEqualTo("stale");
+			assertThat(failure.code()).isEqualTo("MessageNotInflight");
+			assertThat(failure.senderFault()).isTrue();
+		});
+		this.clock.advance(Duration.ofSeconds(299));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(again.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.changeMessageVisibility(
+					c -> c.queueUrl(url).receiptHandle(again.receiptHandle()).visibilityTimeout(10)))
+			.withMessageContaining("not available for visibility timeout change");
+	}
+
+	@Test
+	void send_receive_delete_sdkChecksMd5s() {
+		String url = create("sdk-cycle");
+		SendMessageResponse sent = this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("hello, SQS face: åäö €"));
+
+		ReceiveMessageResponse received = this.sqs.receiveMessage(r -> r.queueUrl(url)
+			.maxNumberOfMessages(10)
+			.messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
+
+		assertThat(received.messages()).hasSize(1);
+		Message message = received.messages().get(0);
+		assertThat(message.messageId()).isEqualTo(sent.messageId());
+		assertThat(message.body()).isEqualTo("hello, SQS face: åäö €");
+		assertThat(message.md5OfBody()).isEqualTo(sent.md5OfMessageBody());
+		assertThat(message.attributes())
+			.containsExactly(Map.entry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"));
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(message.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+	}
+
+	@Test
+	void messageAttributes_storedAndReturned_sdkChecksTheirMd5() {
+		String url = create("sdk-attributes");
+		Map<String, MessageAttributeValue> attributes = Map.of("kind",
+				MessageAttributeValue.builder().dataType("String").stringValue("order ✓").build(), "count",
+				MessageAttributeValue.builder().dataType("Number.int").stringValue("42").build(), "blob",
+				MessageAttributeValue.builder()
+					.dataType("Binary")
+					.binaryValue(SdkBytes.fromByteArray(new byte[] { 0, 1, (byte) 0xFF }))
+					.build());
+		SendMessageResponse sent = this.sqs
+			.sendMessage(m -> m.queueUrl(url).messageBody("with attributes").messageAttributes(attributes));
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(SendMessageBatchRequestEntry.builder()
+				.id("one")
+				.messageBody("batched")
+				.messageAttributes(Map.of("kind", attributes.get("kind")))
+				.build(), entry("two", "plain")));
+
+		List<Message> all = this.sqs
+			.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).messageAttributeNames("All"))
+			.messages();
+
+		assertThat(sent.md5OfMessageAttributes()).isNotNull();
+		assertThat(all).extracting(Message::body).containsExactly("with attributes", "batched", "plain");
+		assertThat(all.get(0).messageAttributes()).isEqualTo(attributes);
+		assertThat(all.get(0).md5OfMessageAttributes()).isEqualTo(sent.md5OfMessageAttributes());
+		assertThat(all.get(1).messageAttributes()).containsOnlyKeys("kind");
+		assertThat(all.get(2).messageAttributes()).isEmpty();
+		assertThat(all.get(2).md5OfMessageAttributes()).isNull();
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("selected").messageAttributes(attributes));
+		Message selected = this.sqs.receiveMessage(r -> r.queueUrl(url).messageAttributeNames("kind", "co.*"))
+			.messages()
+			.get(0);
+		assertThat(selected.messageAttributes()).containsOnlyKeys("kind");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("unasked").messageAttributes(attributes));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages().get(0).messageAttributes())
+			.as("attributes come only when asked for")
+			.isEmpty();
+
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+				.messageBody("bad")
+				.messageAttributes(Map.of("AWS.reserved",
+						MessageAttributeValue.builder().dataType("String").stringValue("x").build()))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+	@Test
+	void sendBatch_receiveAll_deleteBatchWithOneInvalid() {
+		String url = create("sdk-batch");
+		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(IntStream.range(0, 3).mapToObj(i -> entry("e" + i, "body " + i)).toList()));
+		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("e0", "e1", "e2");
+		assertThat(sent.failed()).isEmpty();
+
+		List<Message> messages = this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages();
+
+		assertThat(messages).extracting(Message::body).containsExactly("body 0", "body 1", "body 2");
+		DeleteMessageBatchResponse deleted = this.sqs.deleteMessageBatch(b -> b.queueUrl(url)
+			.entries(d -> d.id("a").receiptHandle(messages.get(0).receiptHandle()),
+					d -> d.id("b").receiptHandle(messages.get(1).receiptHandle()),
+					d -> d.id("c").receiptHandle("not-a-handle")));
+		assertThat(deleted.successful()).extracting(e -> e.id()).containsExactly("a", "b");
+		assertThat(deleted.failed()).singleElement().satisfies(failed -> {
+			assertThat(failed.id()).isEqualTo("c");
+			assertThat(failed.code()).isEqualTo("ReceiptHandleIsInvalid");
+			assertThat(failed.senderFault()).isTrue();
+		});
+		assertThat(counts(url)).containsExactly(0, 1);
+	}
+
+	@Test
+	void deleteBatch_eachEntryAnsweredAsDeleteMessageWould() {
+		String url = create("sdk-delete-batch");
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("e0", "zero"), entry("e1", "one")));
+		Message stale = this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0)).messages().get(0);
+		List<Message> current = this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages();
+		assertThat(current).extracting(Message::body).containsExactly("zero", "one");
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(current.get(1).receiptHandle()));
+
+		DeleteMessageBatchResponse deleted = this.sqs.deleteMessageBatch(b -> b.queueUrl(url)
+			.entries(d -> d.id("stale").receiptHandle(stale.receiptHandle()),
+					d -> d.id("current").receiptHandle(current.get(0).receiptHandle()),
+					d -> d.id("again").receiptHandle(current.get(1).receiptHandle()),
+					d -> d.id("junk").receiptHandle("1.x")));
+
+		assertThat(deleted.successful()).extracting(e -> e.id()).containsExactly("current", "again");
+		assertThat(deleted.failed()).extracting(failed -> failed.id() + " " + failed.code())
+			.containsExactlyInAnyOrder("stale ReceiptHandleIsInvalid", "junk ReceiptHandleIsInvalid");
+		assertThat(counts(url)).containsExactly(0, 0);
+	}
+
+	@Test
+	void sendBatch_invalidEntryFailsAlone() {
+		String url = create("sdk-batch-partial");
+
+		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("ok", "fine"), entry("fifo", "grouped").toBuilder().messageGroupId("g").build()));
+
+		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("ok");
+		assertThat(sent.failed()).singleElement().satisfies(failed -> {
+			assertThat(failed.id()).isEqualTo("fifo");
+			assertThat(failed.code()).isEqualTo("InvalidParameterValue");
+		});
+		assertThat(counts(url)).containsExactly(1, 0);
+	}
+
+	@Test
+	void receive_waitTimeSeconds_wokenBySend() throws Exception {
+		String url = create("sdk-long-poll");
+		long start = System.nanoTime();
+		CompletableFuture<ReceiveMessageResponse> waiting = CompletableFuture
+			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(15)));
+		Thread.sleep(300); // let the receive start waiting: not a lapse, the wake-up is
+							// the point
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("wake up"));
+
+		ReceiveMessageResponse received = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(received.messages()).extracting(Message::body).containsExactly("wake up");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void receive_waitEndsEmpty() {
+		String url = create("sdk-long-poll-empty");
+
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(1)).messages()).isEmpty();
+	}
+
+	@Test
+	void visibilityLapse_redelivered_staleHandleCannotDelete() {
+		String url = create("sdk-lapse");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("lapsing"));
+		Message first = receiveOne(url);
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("invisible while leased").isEmpty();
+
+		this.clock.advance(Duration.ofSeconds(30));
+		Message second = receiveOne(url);
+
+		assertThat(second.messageId()).isEqualTo(first.messageId());
+		assertThat(second.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2");
+		assertThat(second.receiptHandle()).isNotEqualTo(first.receiptHandle());
+		assertThatExceptionOfType(ReceiptHandleIsInvalidException.class)
+			.isThrownBy(() -> this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(first.receiptHandle())))
+			.withMessageContaining("received again");
+		assertThat(counts(url)).containsExactly(0, 1);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(second.receiptHandle()));
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(second.receiptHandle()));
+		assertThat(counts(url)).containsExactly(0, 0);
+	}
+
+	@Test
+	void redrivePolicy_deadLetterAfterMaxReceiveCount_listedSourcesAndRemoval() {
+		String dlq = create("sdk-dlq");
+		String dlqArn = this.sqs.getQueueAttributes(g -> g.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+			.attributes()
+			.get(QueueAttributeName.QUEUE_ARN);
+		String policy = "{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}";
+		String url = this.sqs
+			.createQueue(
+					q -> q.queueName("sdk-dlq-source").attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, policy)))
+			.queueUrl();
+		this.sqs.sendMessage(m -> m.queueUrl(url)
+			.messageBody("poison")
+			.messageAttributes(
+					Map.of("kind", MessageAttributeValue.builder().dataType("String").stringValue("bad").build())));
+
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+		receiveOne(url);
+		this.clock.advance(Duration.ofSeconds(30));
+
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("moved, not received a third time")
+			.isEmpty();
+		Message dead = this.sqs.receiveMessage(r -> r.queueUrl(dlq).messageAttributeNames("All")).messages().get(0);
+		assertThat(dead.body()).isEqualTo("poison");
+		assertThat(dead.messageAttributes()).containsOnlyKeys("kind");
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq)).queueUrls()).containsExactly(url);
+		assertThat(this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+			.attributes()
+			.get(QueueAttributeName.REDRIVE_POLICY)).contains(dlqArn).contains("\"maxReceiveCount\":2");
+
+		this.sqs.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, "")));
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq)).queueUrls()).isEmpty();
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(s -> s.queueUrl(url)
+				.attributes(Map.of(QueueAttributeName.REDRIVE_POLICY,
+						"{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:sdk-no-such-dlq\","
+								+ "\"maxReceiveCount\":1}"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
+	}
+
+	@Test
+	void getQueueAttributes_countsAndSettings() {
+		String url = create("sdk-attrs");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one"));
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("two"));
+		receiveOne(url);
+
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+			.attributesAsStrings();
+
+		assertThat(attributes).containsEntry("ApproximateNumberOfMessages", "1")
+			.containsEntry("ApproximateNumberOfMessagesNotVisible", "1")
+			.containsEntry("ApproximateNumberOfMessagesDelayed", "0")
+			.containsEntry("VisibilityTimeout", "30")
+			.containsEntry("QueueArn", "arn:aws:sqs:us-east-1:000000000000:sdk-attrs")
+			.doesNotContainKeys("CreatedTimestamp", "MessageRetentionPeriod");
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(url)).queueUrls()).isEmpty();
+	}
+
+	@Test
+	void restAndSqs_twoViewsOfTheSameQueues() {
+		HttpClientSupport http = new HttpClientSupport(this.port);
+		assertThat(http.post("/queues/sdk-rest/messages", "from REST").statusCode()).isEqualTo(201);
+
+		String url = this.sqs.getQueueUrl(q -> q.queueName("sdk-rest")).queueUrl();
+		Message message = receiveOne(url);
+
+		assertThat(message.body()).isEqualTo("from REST");
+		assertThat(http
+			.deleteIfMatch("/queues/sdk-rest/messages/" + message.messageId(), "\"" + message.receiptHandle() + "\"")
+			.statusCode()).as("the receipt handle is the REST lease").isEqualTo(204);
+	}
+
+	@Test
+	void errors_asTheSdksExceptions() {
+		String url = create("sdk-errors");
+		String unknown = "http://localhost:" + this.port + "/000000000000/sdk-no-such-queue";
+
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(unknown).messageBody("x")));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-no-such-queue")));
+		assertThatExceptionOfType(EmptyBatchRequestException.class)
+			.isThrownBy(() -> this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(List.of())));
+		assertThatExceptionOfType(TooManyEntriesInBatchRequestException.class)
+			.isThrownBy(() -> this.sqs.sendMessageBatch(
+					b -> b.queueUrl(url).entries(IntStream.range(0, 11).mapToObj(i -> entry("e" + i, "x")).toList())));
+		assertThatExceptionOfType(BatchEntryIdsNotDistinctException.class).isThrownBy(
+				() -> this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("same", "1"), entry("same", "2"))));
+		assertThatExceptionOfType(ReceiptHandleIsInvalidException.class)
+			.isThrownBy(() -> this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle("garbage")));
+		assertThat(counts(url)).as("nothing was sent").containsExactly(0, 0);
+	}
+
+	@Test
+	void purgeQueue_thenDeleteQueue_heldMessagesGoAndTheUrlWithThem() {
+		String url = create("sdk-purge");
+		for (int i = 0; i < 3; i++) {
+			String body = "m" + i;
+			this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(body));
+		}
+		Message held = receiveOne(url);
+
+		this.sqs.purgeQueue(p -> p.queueUrl(url));
+
+		assertThat(counts(url)).as("ready and in flight purged").containsExactly(0, 0);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(held.receiptHandle()));
+		assertThat(counts(url)).as("deleting a purged message changes nothing, as in SQS").containsExactly(0, 0);
+		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-purge")).queueUrls())
+			.as("a created queue stays when purged")
+			.containsExactly(url);
+
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("last"));
+		this.sqs.deleteQueue(d -> d.queueUrl(url));
+
+		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-purge")).queueUrls()).isEmpty();
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-purge")));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.deleteQueue(d -> d.queueUrl(url)));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.purgeQueue(p -> p.queueUrl(url)));
+	}
+
+	@Test
+	void notBuiltYet_refusedByName_neverFakeSuccess() {
+		String url = create("sdk-not-built");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("held"));
+		Message message = receiveOne(url);
+
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs
+				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
+			.withMessageContaining("not kept");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+				.messageBody("traced")
+				.messageSystemAttributesWithStrings(Map.of("AWSTraceHeader",
+						MessageSystemAttributeValue.builder().dataType("String").stringValue("Root=1").build()))));
+		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
+	}
+
+	@Test
+	void invalidParameterValue_genericSqsException() {
+		String url = create("sdk-invalid");
+
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(11)))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+	private String create(String name) {
+		return this.sqs.createQueue(q -> q.queueName(name)).queueUrl();
+	}
+
+	private Message receiveOne(String url) {
+		List<Message> messages = this.sqs.receiveMessage(
+				r -> r.queueUrl(url).messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT))
+			.messages();
+		assertThat(messages).hasSize(1);
+		return messages.get(0);
+	}
+
+	/** Receives one message and deletes it, as a consumer does. */
+	private String take(String url) {
+		Message message = receiveOne(url);
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(message.receiptHandle()));
+		return message.body();
+	}
+
+	/** Ready, in-flight and delayed counts, as GetQueueAttributes answers them. */
+	private List<Integer> delayedCounts(String url) {
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+			.attributesAsStrings();
+		return List.of(Integer.parseInt(attributes.get("ApproximateNumberOfMessages")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesNotVisible")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesDelayed")));
+	}
+
+	/** Ready and in-flight counts, as GetQueueAttributes answers them. */
+	private List<Integer> counts(String url) {
+		Map<String, String> attributes = this.sqs
+			.getQueueAttributes(g -> g.queueUrl(url)
+				.attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+						QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+			.attributesAsStrings();
+		return List.of(Integer.parseInt(attributes.get("ApproximateNumberOfMessages")),
+				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesNotVisible")));
+	}
+
+	private static SendMessageBatchRequestEntry entry(String id, String body) {
+		return SendMessageBatchRequestEntry.builder().id(id).messageBody(body).build();
+	}
+
+}

@@ -1,9 +1,0 @@
-package io.github.qsbench.web;
-
-import io.github.qsbench.redis.OnLocalRedis;
-
-/** {@link LeaseHttpTests} with the redis strategy on a real redis-server. */
-@OnLocalRedis
-class RedisLeaseHttpTests extends LeaseHttpTests {
-
-}

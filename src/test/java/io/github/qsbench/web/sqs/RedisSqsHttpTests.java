@@ -1,9 +1,0 @@
-package io.github.qsbench.web.sqs;
-
-import io.github.qsbench.redis.OnLocalRedis;
-
-/** {@link SqsHttpTests} with the redis strategy on a real redis-server. */
-@OnLocalRedis
-class RedisSqsHttpTests extends SqsHttpTests {
-
-}
