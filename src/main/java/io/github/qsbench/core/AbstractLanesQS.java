@@ -131,6 +131,19 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	abstract boolean endDelayIn(L lane, long id);
 
 	/**
+	 * Whether a poll of the lane would find a message at {@code nowMillis}: a ready one,
+	 * or an in-flight entry whose lease (or delay) ended.
+	 */
+	abstract boolean hasReadyIn(L lane, long nowMillis);
+
+	/**
+	 * A browse of the lane, as a poll would deliver: its in-flight record first (lapsed
+	 * leases are what a poll delivers first), then messages never delivered, into
+	 * {@code seen} until it holds {@code max}.
+	 */
+	abstract void browse(L lane, long nowMillis, List<Peeked> seen, int max);
+
+	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
 	 * leaves its lane at once (or, if another thread holds it, when that thread is done).
 	 */
@@ -276,8 +289,24 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 		}
 	}
 
+	@Override
+	public boolean hasReady(String name) {
+		L lane = this.lanes.get(name);
+		return lane != null && hasReadyIn(lane, this.clock.millis());
+	}
+
+	@Override
+	public List<Peeked> peek(String name, int max) {
+		L lane = this.lanes.get(name);
+		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
+		if (lane != null) {
+			browse(lane, this.clock.millis(), seen, max);
+		}
+		return seen;
+	}
+
 	/**
-	 * {@link #peek}: adds one more message to what a browse saw.
+	 * {@link #browse}: adds one more message to what a browse saw.
 	 * @return whether it saw {@code max} now
 	 */
 	static boolean see(List<Peeked> seen, Peeked message, int max) {
