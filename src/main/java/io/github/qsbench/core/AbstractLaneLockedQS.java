@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
-import java.util.Queue;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Supplier;
 
@@ -219,82 +217,26 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	 * queue's head.
 	 */
 	private LaneMessage grab(LockedLane lane, long now, long leaseMillis) {
-		LaneMessage lapsed = redeliverHead(lane, now, leaseMillis);
-		if (lapsed == null && lane.inFlight.sorted != null) {
-			lapsed = redeliverTimed(lane, now, leaseMillis);
-		}
+		LaneMessage lapsed = redeliverLapsed(lane, lane.inFlight, now, leaseMillis);
 		if (lapsed != null) {
 			return lapsed;
 		}
 		LaneMessage message = lane.ready.pollFirst();
 		if (message != null) {
 			message.deliverFirst(now + leaseMillis);
-			track(lane, message, leaseMillis);
+			track(lane.inFlight, message, leaseMillis);
 			lane.inFlightCount++;
 		}
 		return message;
 	}
 
-	/**
-	 * Under the lane's lock: drops completed messages from the head of the in-flight
-	 * record in delivery order and delivers its head again if its lease ended.
-	 * @return the message delivered again, or {@code null}
-	 */
-	private LaneMessage redeliverHead(LockedLane lane, long now, long leaseMillis) {
-		LaneMessage head;
-		while ((head = lane.inFlight.ordered.peekFirst()) != null) {
-			long expiry = head.expiry();
-			if (expiry > now && expiry != Long.MAX_VALUE) {
-				return null; // in flight
-			}
-			lane.inFlight.ordered.pollFirst();
-			// completed, or completed since its expiry was read, if the redelivery fails
-			if (expiry != Long.MAX_VALUE && head.redeliver(now + leaseMillis)) {
-				track(lane, head, leaseMillis);
-				return head;
-			}
-			evict(lane, head);
+	/** Under the lane's lock. */
+	@Override
+	void delayEnded(LockedLane lane, boolean delivered) {
+		lane.delayedCount--;
+		if (delivered) {
+			lane.inFlightCount++;
 		}
-		return null;
-	}
-
-	/**
-	 * Under the lane's lock: as {@link #redeliverHead} for the sorted record, whose head
-	 * may also be a delayed message whose delay ended: then delivered for the first time.
-	 * (A discarded delayed message leaves the record at once, so one found here is not
-	 * completed.)
-	 */
-	private LaneMessage redeliverTimed(LockedLane lane, long now, long leaseMillis) {
-		LaneMessage head;
-		PriorityQueue<LaneMessage> sorted = lane.inFlight.sorted;
-		while ((head = sorted.peek()) != null) {
-			boolean completed = head.isCompleted();
-			if (!completed && head.leaseEnd() > now) {
-				return null; // in flight, or delayed
-			}
-			sorted.poll();
-			if (!completed && head.deliveries() == 0) {
-				head.deliverFirst(now + leaseMillis);
-				lane.delayedCount--;
-				lane.inFlightCount++;
-				track(lane, head, leaseMillis);
-				return head;
-			}
-			if (!completed && head.redeliver(now + leaseMillis)) {
-				track(lane, head, leaseMillis);
-				return head;
-			}
-			evict(lane, head);
-		}
-		return null;
-	}
-
-	/**
-	 * Under the lane's lock: records a delivery, in the order of deliveries if its lease
-	 * is the service's, else in the record sorted by lease end.
-	 */
-	private void track(LockedLane lane, LaneMessage message, long leaseMillis) {
-		lane.inFlight.track(message, leaseMillis != this.leaseMillis);
 	}
 
 	/**
@@ -336,7 +278,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 			boolean delayed = message.deliveries() == 0 && message.leaseEnd() != 0;
 			int deliveries = message.discard();
 			if (deliveries > 0) {
-				dropCompleted(lane, message);
+				completed(lane, message);
 				return Completion.COMPLETED;
 			}
 			if (delayed) {
@@ -372,11 +314,11 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 			if (verdict != Completion.COMPLETED) {
 				return LeaseChange.of(verdict);
 			}
-			lane.inFlight.remove(message);
+			lane.inFlight.removeEntryOf(message);
 			// every completion by id holds this lock, so nothing changed since the
 			// verdict
 			LeaseChange change = message.changeLease(delivery, this.clock.millis() + leaseMillis);
-			track(lane, message, leaseMillis);
+			track(lane.inFlight, message, leaseMillis);
 			return change;
 		}
 		finally {
@@ -391,7 +333,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		if (lane != null) {
 			lane.lock.lock();
 			try {
-				dropCompleted(lane, message);
+				completed(lane, message);
 			}
 			finally {
 				unlock(lane);
@@ -414,7 +356,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 			}
 			Completion completion = message.complete(delivery);
 			if (completion == Completion.COMPLETED) {
-				dropCompleted(lane, message);
+				completed(lane, message);
 			}
 			return completion;
 		}
@@ -425,36 +367,18 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	/**
 	 * Under the lane's lock, for a message just completed: out of the index and the
-	 * counts; out of memory if it is the head of its in-flight record (or, eagerly,
-	 * anywhere in it); otherwise it waits there for the head to reach it.
+	 * counts, and out of the in-flight record as {@link #dropCompleted} drops it.
 	 */
-	private void dropCompleted(LockedLane lane, LaneMessage message) {
+	private void completed(LockedLane lane, LaneMessage message) {
 		lane.index.remove(message.id(), message);
 		lane.inFlightCount--;
 		this.ledger.completed();
-		if (this.eager) {
-			if (lane.inFlight.remove(message)) {
-				evict(lane, message);
-			}
-		}
-		else {
-			dropCompletedHeads(lane, lane.inFlight.ordered);
-			if (lane.inFlight.sorted != null) {
-				dropCompletedHeads(lane, lane.inFlight.sorted);
-			}
-		}
-	}
-
-	private void dropCompletedHeads(LockedLane lane, Queue<LaneMessage> record) {
-		LaneMessage head;
-		while ((head = record.peek()) != null && head.isCompleted()) {
-			record.poll();
-			evict(lane, head);
-		}
+		dropCompleted(lane, lane.inFlight, message);
 	}
 
 	/** Under the lane's lock: a completed message left memory. */
-	private void evict(LockedLane lane, LaneMessage message) {
+	@Override
+	void evict(LockedLane lane, LaneMessage message) {
 		lane.resize(-1);
 		this.ledger.evicted(message.body());
 	}

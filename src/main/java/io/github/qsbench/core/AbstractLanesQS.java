@@ -131,6 +131,19 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	abstract boolean endDelayIn(L lane, long id);
 
 	/**
+	 * A completed message left the lane's memory (its in-flight entry was dropped, or it
+	 * was discarded before any delivery): release what it was charged.
+	 */
+	abstract void evict(L lane, M message);
+
+	/**
+	 * A delayed message's entry left the lane's in-flight record: its delay ended, and it
+	 * was delivered for the first time, or ({@code delivered} false) it had been
+	 * discarded meanwhile.
+	 */
+	abstract void delayEnded(L lane, boolean delivered);
+
+	/**
 	 * Whether a poll of the lane would find a message at {@code nowMillis}: a ready one,
 	 * or an in-flight entry whose lease (or delay) ended.
 	 */
@@ -286,6 +299,78 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 			if (displaced.removeIfClosed()) {
 				this.lanes.remove(displaced.name, displaced);
 			}
+		}
+	}
+
+	/**
+	 * Under the framework's guard: delivers again the first entry of the lane's in-flight
+	 * record whose lease ended (a delayed message: for the first time), the ordered part
+	 * first, dropping the entries of completed messages on the way; O(1) unless there are
+	 * completed ones to drop. Of a redelivery and a completion of one delivery, the
+	 * message's compare-and-set lets exactly one win.
+	 * @return the message delivered, or {@code null}
+	 */
+	final <E> M redeliverLapsed(L lane, InFlight<E> inFlight, long now, long leaseMillis) {
+		M lapsed = redeliverLapsed(lane, inFlight, false, now, leaseMillis);
+		return (lapsed == null && inFlight.hasSorted()) ? redeliverLapsed(lane, inFlight, true, now, leaseMillis)
+				: lapsed;
+	}
+
+	private <E> M redeliverLapsed(L lane, InFlight<E> inFlight, boolean sorted, long now, long leaseMillis) {
+		E head;
+		while ((head = inFlight.first(sorted)) != null) {
+			int lapse = inFlight.takeIfLapsed(sorted, head, now);
+			if (lapse == InFlight.LIVE) {
+				return null;
+			}
+			@SuppressWarnings("unchecked")
+			M message = (M) inFlight.messageOf(head);
+			E next = (lapse == InFlight.LAPSED) ? inFlight.redeliver(head, now + leaseMillis) : null;
+			if (sorted && inFlight.deliveryOf(head) == 0) {
+				delayEnded(lane, next != null);
+			}
+			if (next != null) {
+				track(inFlight, next, leaseMillis);
+				return message;
+			}
+			evict(lane, message);
+		}
+		return null;
+	}
+
+	/**
+	 * Records a delivery in the in-flight record: in the ordered part if its lease is the
+	 * service's, else in the sorted one.
+	 */
+	final <E> void track(InFlight<E> inFlight, E entry, long leaseMillis) {
+		inFlight.track(entry, leaseMillis != this.leaseMillis);
+	}
+
+	/**
+	 * Under the framework's guard, for a message just completed: with
+	 * {@link Eviction#EAGER} its entry leaves the in-flight record at once, wherever it
+	 * is; otherwise it waits there for a head to reach it, and the completed heads go
+	 * now.
+	 */
+	final <E> void dropCompleted(L lane, InFlight<E> inFlight, M message) {
+		if (this.eager) {
+			if (inFlight.removeEntryOf(message)) {
+				evict(lane, message);
+			}
+			return;
+		}
+		dropCompletedHeads(lane, inFlight, false);
+		if (inFlight.hasSorted()) {
+			dropCompletedHeads(lane, inFlight, true);
+		}
+	}
+
+	private <E> void dropCompletedHeads(L lane, InFlight<E> inFlight, boolean sorted) {
+		E head;
+		while ((head = inFlight.takeIfCompleted(sorted)) != null) {
+			@SuppressWarnings("unchecked")
+			M message = (M) inFlight.messageOf(head);
+			evict(lane, message);
 		}
 	}
 

@@ -1,7 +1,6 @@
 package io.github.qsbench.core;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -11,7 +10,6 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
 
 /**
@@ -176,20 +174,17 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	}
 
 	/**
-	 * Delivers a record's head again if its lease expired, dropping completed heads on
-	 * the way; otherwise the ready queue's head.
+	 * Delivers an in-flight entry again if its lease ended ({@link #redeliverLapsed});
+	 * otherwise the ready queue's head.
 	 */
 	private SplitMessage grab(SplitLane lane, long now, long leaseMillis) {
-		SplitMessage lapsed = redeliverHead(lane, false, now, leaseMillis);
-		if (lapsed == null && lane.inFlight.sorted != null) {
-			lapsed = redeliverHead(lane, true, now, leaseMillis);
-		}
+		SplitMessage lapsed = redeliverLapsed(lane, lane.inFlight, now, leaseMillis);
 		if (lapsed != null) {
 			return lapsed;
 		}
 		SplitMessage message;
 		while ((message = lane.ready.poll()) != null && !message.deliverFirst()) {
-			evicted(lane, message); // discarded while it waited
+			evict(lane, message); // discarded while it waited
 		}
 		if (message == null) {
 			return null;
@@ -197,47 +192,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 		if (lane.counted) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
-		track(lane, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
+		track(lane.inFlight, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
 		return message;
 	}
 
-	/**
-	 * Delivers the head of one part of the in-flight record again if its lease expired,
-	 * dropping completed heads on the way.
-	 * @return the message delivered again, or {@code null}
-	 */
-	private SplitMessage redeliverHead(SplitLane lane, boolean sorted, long now, long leaseMillis) {
-		SplitDelivery head;
-		while ((head = lane.inFlight.first(sorted)) != null) {
-			SplitMessage message = head.message;
-			boolean completed = message.isCompleted();
-			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
-				// live, or claimed by another thread that moves or drops it
-				return null;
-			}
-			lane.inFlight.takeFirst(sorted, head);
-			boolean delayed = head.delivery == 0;
-			if (delayed) {
-				SplitLane.DELAYED.getAndAdd(lane, -1);
-			}
-			if (!completed && message.redeliver(head.delivery)) {
-				if (delayed) {
-					SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
-				}
-				track(lane, new SplitDelivery(message, head.delivery + 1, now + leaseMillis), leaseMillis);
-				return message;
-			}
-			evicted(lane, message);
+	@Override
+	void delayEnded(SplitLane lane, boolean delivered) {
+		SplitLane.DELAYED.getAndAdd(lane, -1);
+		if (delivered) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
-		return null;
-	}
-
-	/**
-	 * Records a delivery, in the order of deliveries if its lease is the service's, else
-	 * in the record sorted by lease end.
-	 */
-	private void track(SplitLane lane, SplitDelivery record, long leaseMillis) {
-		lane.inFlight.track(record, leaseMillis != this.leaseMillis);
 	}
 
 	/**
@@ -268,10 +232,10 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 		}
 		lane.inFlight.remove(record);
 		if (message.isCompleted()) {
-			evicted(lane, message);
+			evict(lane, message);
 			return LeaseChange.NOT_FOUND;
 		}
-		track(lane, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
+		track(lane.inFlight, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
 		return LeaseChange.CHANGED;
 	}
 
@@ -297,19 +261,14 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 		this.ledger.completed();
 		if (deliveries > 0) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
-			if (this.eager) {
-				removeCompleted(lane, message);
-			}
-			else {
-				trim(lane);
-			}
+			dropCompleted(lane, lane.inFlight, message);
 			return Completion.COMPLETED;
 		}
 		SplitDelivery delayed = (lane.inFlight.sorted != null) ? lane.inFlight.entryOf(message, 0) : null;
 		if (delayed != null && delayed.claim()) {
 			lane.inFlight.sorted.remove(delayed);
 			SplitLane.DELAYED.getAndAdd(lane, -1);
-			evicted(lane, message);
+			evict(lane, message);
 		}
 		return Completion.COMPLETED;
 	}
@@ -337,7 +296,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	@Override
 	void evictCompleted(String queue, SplitMessage message) {
 		// still held, so its lane is still in the map
-		removeCompleted(this.lanes.get(message.queue()), message);
+		SplitLane lane = this.lanes.get(message.queue());
+		dropCompleted(lane, lane.inFlight, message);
 	}
 
 	/**
@@ -362,68 +322,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
 		SplitLane.COMPLETED.getAndAdd(lane, 1);
 		this.ledger.completed();
-		if (this.eager) {
-			removeCompleted(lane, message);
-		}
-		else {
-			trim(lane);
-		}
+		dropCompleted(lane, lane.inFlight, message);
 		return Completion.COMPLETED;
-	}
-
-	/** Drops completed messages from the heads of the in-flight record's parts. */
-	private void trim(SplitLane lane) {
-		trim(lane, false);
-		if (lane.inFlight.sorted != null) {
-			trim(lane, true);
-		}
-	}
-
-	private void trim(SplitLane lane, boolean sorted) {
-		SplitDelivery head;
-		while ((head = lane.inFlight.first(sorted)) != null && head.message.isCompleted()) {
-			if (!head.claim()) {
-				return;
-			}
-			lane.inFlight.takeFirst(sorted, head);
-			evicted(lane, head.message);
-		}
-	}
-
-	/**
-	 * Eager eviction: finds the completed message's record (a scan as far as its
-	 * position, as {@code AbstractQS}'s eager eviction scans) and removes it; if another
-	 * thread holds its claim, or its consumer has not recorded it yet, it is dropped when
-	 * it reaches the head.
-	 */
-	private void removeCompleted(SplitLane lane, SplitMessage message) {
-		ConcurrentSkipListSet<SplitDelivery> sorted = lane.inFlight.sorted;
-		if (!removeCompleted(lane, lane.inFlight.ordered, message) && sorted != null) {
-			removeCompleted(lane, sorted, message);
-		}
-	}
-
-	/**
-	 * @return whether the message's record was found in that part
-	 */
-	private boolean removeCompleted(SplitLane lane, Collection<SplitDelivery> records, SplitMessage message) {
-		for (SplitDelivery record : records) {
-			if (record.message == message) {
-				if (record.claim()) {
-					records.remove(record);
-					evicted(lane, message);
-				}
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
 	 * A completed message left memory: release what it was charged, and close and remove
 	 * its lane if it was the last.
 	 */
-	private void evicted(SplitLane lane, SplitMessage message) {
+	@Override
+	void evict(SplitLane lane, SplitMessage message) {
 		if (lane.counted) {
 			SplitLane.COMPLETED.getAndAdd(lane, -1);
 		}

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -37,6 +38,15 @@ import java.util.concurrent.ConcurrentSkipListSet;
  */
 abstract class InFlight<E> {
 
+	/** {@link #takeIfLapsed}: its lease (or delay) has not ended; left where it is. */
+	static final int LIVE = 0;
+
+	/** {@link #takeIfLapsed}: its message is completed; taken out. */
+	static final int COMPLETED = 1;
+
+	/** {@link #takeIfLapsed}: its lease (or delay) ended; taken out. */
+	static final int LAPSED = 2;
+
 	/** The message an entry delivered, or will deliver once its delay ends. */
 	abstract CompletableMessage messageOf(E entry);
 
@@ -48,6 +58,37 @@ abstract class InFlight<E> {
 
 	/** Taken by a thread that moves or drops it, so no longer the message's state. */
 	abstract boolean isClaimed(E entry);
+
+	/**
+	 * The message's next delivery, once its entry was taken out as {@link #LAPSED}: a
+	 * compare-and-set that fails if a completion won the race.
+	 * @return the entry of the new delivery, to {@link #track}; {@code null} if the
+	 * message was completed meanwhile
+	 */
+	abstract E redeliver(E lapsed, long leaseEnd);
+
+	/** The first entry of a part, without taking it; the sorted part must exist. */
+	abstract E first(boolean sortedPart);
+
+	/**
+	 * Takes the first entry of a part, {@code head}, out if its message is completed or
+	 * its lease ended (the lock-free variant claims it first, so for one caller only).
+	 * @return {@link #LIVE}, {@link #COMPLETED} or {@link #LAPSED}
+	 */
+	abstract int takeIfLapsed(boolean sortedPart, E head, long nowMillis);
+
+	/** Takes the first entry of a part out if its message is completed. */
+	abstract E takeIfCompleted(boolean sortedPart);
+
+	/**
+	 * {@link Eviction#EAGER}: takes the completed message's entry out from wherever it
+	 * waits (a scan, as far as it).
+	 * @return whether this call took it; if not, it is dropped when it reaches a head
+	 */
+	abstract boolean removeEntryOf(CompletableMessage message);
+
+	/** Whether the sorted part exists. */
+	abstract boolean hasSorted();
 
 	abstract void addOrdered(E entry);
 
@@ -173,6 +214,55 @@ abstract class InFlight<E> {
 			return false;
 		}
 
+		/** The message itself, once more: a compare-and-set of its word. */
+		@Override
+		LaneMessage redeliver(LaneMessage lapsed, long leaseEnd) {
+			return lapsed.redeliver(leaseEnd) ? lapsed : null;
+		}
+
+		@Override
+		LaneMessage first(boolean sortedPart) {
+			return sortedPart ? this.sorted.peek() : this.ordered.peekFirst();
+		}
+
+		/** One read of the message's word in the ordered part, the poll's common case. */
+		@Override
+		int takeIfLapsed(boolean sortedPart, LaneMessage head, long nowMillis) {
+			if (!sortedPart) {
+				long expiry = head.expiry(); // Long.MAX_VALUE once completed
+				if (expiry > nowMillis && expiry != Long.MAX_VALUE) {
+					return LIVE;
+				}
+				this.ordered.pollFirst();
+				return (expiry == Long.MAX_VALUE) ? COMPLETED : LAPSED;
+			}
+			boolean completed = head.isCompleted();
+			if (!completed && head.leaseEnd() > nowMillis) {
+				return LIVE;
+			}
+			this.sorted.poll();
+			return completed ? COMPLETED : LAPSED;
+		}
+
+		@Override
+		LaneMessage takeIfCompleted(boolean sortedPart) {
+			LaneMessage head = first(sortedPart);
+			if (head == null || !head.isCompleted()) {
+				return null;
+			}
+			return sortedPart ? this.sorted.poll() : this.ordered.pollFirst();
+		}
+
+		@Override
+		boolean removeEntryOf(CompletableMessage message) {
+			return this.ordered.removeFirstOccurrence(message) || (this.sorted != null && this.sorted.remove(message));
+		}
+
+		@Override
+		boolean hasSorted() {
+			return this.sorted != null;
+		}
+
 		@Override
 		void addOrdered(LaneMessage entry) {
 			this.ordered.addLast(entry);
@@ -210,11 +300,6 @@ abstract class InFlight<E> {
 				all.addAll(sortedPart);
 			}
 			return all;
-		}
-
-		/** Takes the message out of whichever part holds it (a scan, as far as it). */
-		boolean remove(LaneMessage message) {
-			return this.ordered.removeFirstOccurrence(message) || (this.sorted != null && this.sorted.remove(message));
 		}
 
 	}
@@ -268,6 +353,72 @@ abstract class InFlight<E> {
 			return entry.isClaimed();
 		}
 
+		/** A new entry with the next delivery number: the old one stays claimed. */
+		@Override
+		SplitDelivery redeliver(SplitDelivery lapsed, long leaseEnd) {
+			SplitMessage message = lapsed.message;
+			return message.redeliver(lapsed.delivery) ? new SplitDelivery(message, lapsed.delivery + 1, leaseEnd)
+					: null;
+		}
+
+		@Override
+		SplitDelivery first(boolean sortedPart) {
+			return sortedPart ? this.sorted.ceiling(FIRST) : this.ordered.peek();
+		}
+
+		/** Claimed by another thread, the head is left to it, as one still live. */
+		@Override
+		int takeIfLapsed(boolean sortedPart, SplitDelivery head, long nowMillis) {
+			boolean completed = head.message.isCompleted();
+			if (head.isClaimed() || !(completed || head.expiredAt(nowMillis)) || !head.claim()) {
+				return LIVE;
+			}
+			takeFirst(sortedPart, head);
+			return completed ? COMPLETED : LAPSED;
+		}
+
+		@Override
+		SplitDelivery takeIfCompleted(boolean sortedPart) {
+			SplitDelivery head = first(sortedPart);
+			if (head == null || !head.message.isCompleted() || !head.claim()) {
+				return null;
+			}
+			takeFirst(sortedPart, head);
+			return head;
+		}
+
+		/** Looks no further than the first entry of the message it finds. */
+		@Override
+		boolean removeEntryOf(CompletableMessage message) {
+			for (SplitDelivery record : this.ordered) {
+				if (record.message == message) {
+					return takeClaimed(this.ordered, record);
+				}
+			}
+			ConcurrentSkipListSet<SplitDelivery> made = this.sorted;
+			if (made != null) {
+				for (SplitDelivery record : made) {
+					if (record.message == message) {
+						return takeClaimed(made, record);
+					}
+				}
+			}
+			return false;
+		}
+
+		private static boolean takeClaimed(Collection<SplitDelivery> part, SplitDelivery record) {
+			if (!record.claim()) {
+				return false;
+			}
+			part.remove(record);
+			return true;
+		}
+
+		@Override
+		boolean hasSorted() {
+			return this.sorted != null;
+		}
+
 		@Override
 		void addOrdered(SplitDelivery entry) {
 			this.ordered.offer(entry);
@@ -308,17 +459,8 @@ abstract class InFlight<E> {
 			return all;
 		}
 
-		/** The first entry of a part, without taking it. */
-		SplitDelivery first(boolean sortedPart) {
-			if (!sortedPart) {
-				return this.ordered.peek();
-			}
-			ConcurrentSkipListSet<SplitDelivery> made = this.sorted;
-			return (made != null) ? made.ceiling(FIRST) : null;
-		}
-
 		/** Takes out the first entry of a part, which the caller claimed. */
-		void takeFirst(boolean sortedPart, SplitDelivery first) {
+		private void takeFirst(boolean sortedPart, SplitDelivery first) {
 			if (sortedPart) {
 				this.sorted.remove(first);
 			}
