@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * (a {@link LockedLane}) instead of lock-free structures: the outline of
  * {@link AbstractLanesQS} where everything a queue holds is touched under its own lock,
  * so it lives in plain arrays: a ready {@link java.util.ArrayDeque}, the locked variant
- * of the in-flight record ({@link InFlight.Locked}), whose entries are the messages
+ * of the in-flight record ({@link LockedInFlight}), whose entries are the messages
  * themselves ({@link LaneMessage}, which carries its lease end), and an index by id per
  * lane ({@link IdIndex#none()} without id lookup).
  *

@@ -1,7 +1,5 @@
 package io.github.qsbench.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,24 +19,26 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>
  * Written here once: a map of named queues ({@link QueueLane}s) and their lifecycle with
  * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
- * count); push, batch push and completion; listing and counting. The settings are chosen
- * once, at construction: what the service's setting keeps and the thesis's does not is a
- * {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()} without id
- * lookup, so no push or poll asks which setting it runs in.
+ * count); push, batch push and completion; what a poll does with the lane's in-flight
+ * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
+ * {@link #track}, {@link #dropCompleted}); browsing, listing and counting. The settings
+ * are chosen once, at construction: what the service's setting keeps and the thesis's
+ * does not is a {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()}
+ * without id lookup, so no push or poll asks which setting it runs in.
  *
  * <p>
  * A framework supplies its message, its lane and its guard, through the methods below
  * marked as its part: how a push enters a lane ({@link #admit}, {@link #add},
  * {@link #admitted}), how a completion leaves it ({@link #completeIn},
- * {@link #evictCompleted}), and how a lane closes and is removed
- * ({@link QueueLane#removeIfClosed}). Polls, which is where the two differ most, are each
- * framework's own.
+ * {@link #evictCompleted}, {@link #evict}), and how a lane closes and is removed
+ * ({@link QueueLane#removeIfClosed}). How a poll takes its lane (a lock, or none) and its
+ * ready queue's head is each framework's own. Why each is exactly-once:
+ * docs/design/lanes.md.
  *
  * @param <L> the framework's lane
  * @param <M> the framework's message
  */
-public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M extends CompletableMessage>
-		implements QueueServiceCore {
+public abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> implements QueueServiceCore {
 
 	/** Closed lanes kept in the map at most, see {@link #retire}. */
 	private static final int RETIRED = 64;
@@ -325,8 +325,11 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 			}
 			@SuppressWarnings("unchecked")
 			M message = (M) inFlight.messageOf(head);
+			// read before the redelivery: a locked entry is its message, whose count it
+			// moves
+			boolean delayed = sorted && inFlight.deliveryOf(head) == 0;
 			E next = (lapse == InFlight.LAPSED) ? inFlight.redeliver(head, now + leaseMillis) : null;
-			if (sorted && inFlight.deliveryOf(head) == 0) {
+			if (delayed) {
 				delayEnded(lane, next != null);
 			}
 			if (next != null) {
@@ -449,58 +452,6 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	@Override
 	public Optional<Capacity> capacity() {
 		return Optional.ofNullable(this.ledger.capacity());
-	}
-
-	/**
-	 * One named queue and its lifecycle: <em>open</em> while it holds messages (the queue
-	 * exists, counts and is charged to the caps); <em>closed</em> once it holds nothing,
-	 * waiting in the map (a retired lane) where the next push reopens it;
-	 * <em>removed</em> for good, when {@link #retire} displaces it while closed: nothing
-	 * enters it again, and a push makes another. How a lane holds its messages, and what
-	 * guards the passage from one state to the next, is its framework's.
-	 */
-	public abstract static class QueueLane {
-
-		private static final VarHandle IN_RING = VarHandles.field(MethodHandles.lookup(), "inRing", boolean.class);
-
-		final String name;
-
-		/** Whether it holds a slot of the ring of retired lanes. */
-		private volatile boolean inRing;
-
-		QueueLane(String name) {
-			this.name = name;
-		}
-
-		/** Holds messages and counts as a queue. */
-		public abstract boolean isOpen();
-
-		/**
-		 * Its counts at {@code nowMillis} (when delays end), {@code null} if it holds
-		 * nothing or is closed.
-		 */
-		public abstract QueueStats stats(long nowMillis);
-
-		/**
-		 * Removes the lane for good if it is closed (a push may have reopened it since it
-		 * was retired).
-		 * @return whether this call removed it
-		 */
-		abstract boolean removeIfClosed();
-
-		final boolean isInRing() {
-			return this.inRing;
-		}
-
-		/** {@code true} if it did not hold a slot of the ring and now does. */
-		final boolean enterRing() {
-			return IN_RING.compareAndSet(this, false, true);
-		}
-
-		final void leaveRing() {
-			this.inRing = false;
-		}
-
 	}
 
 }

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * <p>
  * Each queue (a {@link SplitLane}) has a <em>ready queue</em>, the strategy's building
  * block (any thread-safe {@link Queue} whose {@code poll} hands each element to one
- * caller), and the lock-free variant of the in-flight record ({@link InFlight.LockFree}),
+ * caller), and the lock-free variant of the in-flight record ({@link LockFreeInFlight}),
  * of {@link SplitDelivery}s: one per delivery, which a thread claims before it moves or
  * drops it.
  *

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.Lock;
  * read and written only under {@link #lock}; those are also read without it (a poll's
  * emptiness check, the queue count, the retirement, the spinning).
  */
-final class LockedLane extends AbstractLanesQS.QueueLane {
+final class LockedLane extends QueueLane {
 
 	/**
 	 * {@link AbstractLaneLockedQS.Waiting#SIDE_BEHIND_SPINS}: a lane holding more
@@ -41,7 +41,7 @@ final class LockedLane extends AbstractLanesQS.QueueLane {
 	/**
 	 * Delivered messages, and delayed ones in its sorted part, completed ones among them.
 	 */
-	InFlight.Locked inFlight = new InFlight.Locked();
+	LockedInFlight inFlight = new LockedInFlight();
 
 	/** Messages by id ({@link IdIndex#none()} without id lookup). */
 	IdIndex<LaneMessage> index;
@@ -105,7 +105,7 @@ final class LockedLane extends AbstractLanesQS.QueueLane {
 	/** On closing, empty: arrays and index of the default size again. */
 	void shrink() {
 		this.ready = new ArrayDeque<>();
-		this.inFlight = new InFlight.Locked();
+		this.inFlight = new LockedInFlight();
 		if (this.index != IdIndex.<LaneMessage>none()) {
 			this.index = IdIndex.plain();
 		}

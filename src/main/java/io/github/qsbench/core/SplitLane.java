@@ -6,7 +6,7 @@ import java.util.Queue;
 
 /**
  * One named queue of {@link AbstractSplitQS}: its ready queue, its in-flight record (the
- * lock-free variant, {@link InFlight.LockFree}), and how many messages it holds, which
+ * lock-free variant, {@link LockFreeInFlight}), and how many messages it holds, which
  * also tells when it is closed.
  *
  * <p>

@@ -17,14 +17,13 @@ final class SplitLaneLayout {
 
 	/**
 	 * What every operation on a lane reads, and nobody writes but a lane that closes or
-	 * leaves the ring of retired ones ({@link AbstractLanesQS.QueueLane}'s flag, now and
-	 * then).
+	 * leaves the ring of retired ones ({@link QueueLane}'s flag, now and then).
 	 */
-	abstract static class Refs extends AbstractLanesQS.QueueLane {
+	abstract static class Refs extends QueueLane {
 
 		final Queue<SplitMessage> ready;
 
-		final InFlight.LockFree inFlight = new InFlight.LockFree();
+		final LockFreeInFlight inFlight = new LockFreeInFlight();
 
 		/** Whether ready and in-flight messages are counted (with id lookup). */
 		final boolean counted;
