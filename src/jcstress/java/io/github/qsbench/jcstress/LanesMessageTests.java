@@ -12,7 +12,6 @@ import io.github.qsbench.core.SplitMessage;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
-import org.openjdk.jcstress.annotations.JCStressMeta;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
@@ -25,9 +24,10 @@ import org.openjdk.jcstress.infra.results.ZZZ_Result;
  * completed bit; in the split strategies, the {@link SplitMessage}'s delivery state), so
  * it meets a redelivery of the same delivery or another completion; and, in the split
  * strategies, the claim of a {@link SplitDelivery}, the in-flight entry of one delivery.
- * Each race is written once, with its outcomes ({@link JCStressMeta}); jcstress runs one
- * annotated class per message, which only says how its message is made and delivered
- * again. Outcomes read {@code actor1, actor2, arbiter}.
+ * Each race is written once, in an abstract class; jcstress runs one annotated class per
+ * message, which says how its message is made and delivered again and carries the race's
+ * outcomes (jcstress 0.16 counts no observations against outcomes shared through
+ * {@code @JCStressMeta}). Outcomes read {@code actor1, actor2, arbiter}.
  */
 public final class LanesMessageTests {
 
@@ -48,14 +48,10 @@ public final class LanesMessageTests {
 		return message;
 	}
 
-	@Description("A poll delivers an expired message again (in split, as the claimer of its entry) while its first "
-			+ "consumer completes that first delivery late.")
-	@Outcome(id = "true, STALE_LEASE, 2", expect = ACCEPTABLE,
-			desc = "Redelivered first: the late completion names a stale lease and is refused.")
-	@Outcome(id = "false, COMPLETED, 1", expect = ACCEPTABLE,
-			desc = "Completed first: the redelivery fails and the poll drops the message.")
-	@Outcome(id = "true, COMPLETED, .*", expect = FORBIDDEN, desc = "Both won: a completed message delivered again.")
-	@Outcome(expect = FORBIDDEN, desc = "Anything else: neither won, or the count is wrong.")
+	/**
+	 * A poll delivers an expired message again while its first consumer completes that
+	 * first delivery late.
+	 */
 	abstract static class RedeliverComplete {
 
 		final CompletableMessage message;
@@ -82,7 +78,13 @@ public final class LanesMessageTests {
 	}
 
 	@JCStressTest
-	@JCStressMeta(RedeliverComplete.class)
+	@Description("A poll redelivers an expired LaneMessage while its first consumer completes that first delivery late.")
+	@Outcome(id = "true, STALE_LEASE, 2", expect = ACCEPTABLE,
+			desc = "Redelivered first: the late completion names a stale lease and is refused.")
+	@Outcome(id = "false, COMPLETED, 1", expect = ACCEPTABLE,
+			desc = "Completed first: the redelivery fails and the poll drops the message.")
+	@Outcome(id = "true, COMPLETED, .*", expect = FORBIDDEN, desc = "Both won: a completed message delivered again.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: neither won, or the count is wrong.")
 	@State
 	public static class LaneRedeliverComplete extends RedeliverComplete {
 
@@ -113,7 +115,14 @@ public final class LanesMessageTests {
 	}
 
 	@JCStressTest
-	@JCStressMeta(RedeliverComplete.class)
+	@Description("The claimer of an expired SplitMessage redelivers it while its first consumer completes that first "
+			+ "delivery late.")
+	@Outcome(id = "true, STALE_LEASE, 2", expect = ACCEPTABLE,
+			desc = "Redelivered first: the late completion names a stale lease and is refused.")
+	@Outcome(id = "false, COMPLETED, 1", expect = ACCEPTABLE,
+			desc = "Completed first: the redelivery fails and the poll drops the message.")
+	@Outcome(id = "true, COMPLETED, .*", expect = FORBIDDEN, desc = "Both won: a completed message delivered again.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: neither won, or the count is wrong.")
 	@State
 	public static class SplitRedeliverComplete extends RedeliverComplete {
 
@@ -143,11 +152,7 @@ public final class LanesMessageTests {
 
 	}
 
-	@Description("Two threads complete one delivered message at once, whichever its delivery.")
-	@Outcome(id = { "COMPLETED, NOT_FOUND, 1", "NOT_FOUND, COMPLETED, 1" }, expect = ACCEPTABLE,
-			desc = "Exactly one completion wins; the other finds it completed.")
-	@Outcome(id = "COMPLETED, COMPLETED, .*", expect = FORBIDDEN, desc = "Both completions won.")
-	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody completed it.")
+	/** Two threads complete one delivered message at once, whichever its delivery. */
 	abstract static class CompleteComplete {
 
 		final CompletableMessage message;
@@ -171,7 +176,11 @@ public final class LanesMessageTests {
 	}
 
 	@JCStressTest
-	@JCStressMeta(CompleteComplete.class)
+	@Description("Two threads complete one delivered LaneMessage at once, whichever its delivery.")
+	@Outcome(id = { "COMPLETED, NOT_FOUND, 1", "NOT_FOUND, COMPLETED, 1" }, expect = ACCEPTABLE,
+			desc = "Exactly one completion wins; the other finds it completed.")
+	@Outcome(id = "COMPLETED, COMPLETED, .*", expect = FORBIDDEN, desc = "Both completions won.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody completed it.")
 	@State
 	public static class LaneCompleteComplete extends CompleteComplete {
 
@@ -197,7 +206,11 @@ public final class LanesMessageTests {
 	}
 
 	@JCStressTest
-	@JCStressMeta(CompleteComplete.class)
+	@Description("Two threads complete one delivered SplitMessage at once, whichever its delivery.")
+	@Outcome(id = { "COMPLETED, NOT_FOUND, 1", "NOT_FOUND, COMPLETED, 1" }, expect = ACCEPTABLE,
+			desc = "Exactly one completion wins; the other finds it completed.")
+	@Outcome(id = "COMPLETED, COMPLETED, .*", expect = FORBIDDEN, desc = "Both completions won.")
+	@Outcome(expect = FORBIDDEN, desc = "Anything else: nobody completed it.")
 	@State
 	public static class SplitCompleteComplete extends CompleteComplete {
 
