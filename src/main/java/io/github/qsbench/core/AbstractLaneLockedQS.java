@@ -113,7 +113,10 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		}
 	}
 
-	/** A delayed message waits in the sorted record, its delay's end as its lease end. */
+	/**
+	 * A delayed message waits in the in-flight record's sorted part, its delay's end as
+	 * its lease end.
+	 */
 	@Override
 	void add(LockedLane lane, LaneMessage message, long dueMillis) {
 		if (dueMillis == 0) {
@@ -240,7 +243,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	}
 
 	/**
-	 * Under the lane's lock: a delayed message leaves the sorted record for the ready
+	 * Under the lane's lock: a delayed message leaves the in-flight record for the ready
 	 * queue's tail.
 	 */
 	@Override
@@ -264,7 +267,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	/**
 	 * Under the lane's lock, as a completion by id: a message never delivered leaves the
-	 * ready queue (a scan, as far as its position) or, delayed, the sorted record, and
+	 * ready queue (a scan, as far as its position) or, delayed, the in-flight record, and
 	 * memory at once; a delivered one is completed and dropped as a completion drops it.
 	 */
 	@Override
@@ -299,8 +302,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	}
 
 	/**
-	 * Under the lane's lock, as a completion by id: the message leaves its record (a
-	 * scan, as far as its position) and enters it again where its new lease end sorts it.
+	 * Under the lane's lock, as a completion by id: the message leaves the in-flight
+	 * record (a scan, as far as its position) and enters it again where its new lease end
+	 * sorts it.
 	 */
 	@Override
 	LeaseChange changeLeaseIn(LockedLane lane, long id, int delivery, long leaseMillis) {
