@@ -1,7 +1,5 @@
 package io.github.qsbench.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,24 +19,26 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>
  * Written here once: a map of named queues ({@link QueueLane}s) and their lifecycle with
  * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
- * count); push, batch push and completion; listing and counting. The settings are chosen
- * once, at construction: what the service's setting keeps and the thesis's does not is a
- * {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()} without id
- * lookup, so no push or poll asks which setting it runs in.
+ * count); push, batch push and completion; what a poll does with the lane's in-flight
+ * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
+ * {@link #track}, {@link #dropCompleted}); browsing, listing and counting. The settings
+ * are chosen once, at construction: what the service's setting keeps and the thesis's
+ * does not is a {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()}
+ * without id lookup, so no push or poll asks which setting it runs in.
  *
  * <p>
  * A framework supplies its message, its lane and its guard, through the methods below
  * marked as its part: how a push enters a lane ({@link #admit}, {@link #add},
  * {@link #admitted}), how a completion leaves it ({@link #completeIn},
- * {@link #evictCompleted}), and how a lane closes and is removed
- * ({@link QueueLane#removeIfClosed}). Polls, which is where the two differ most, are each
- * framework's own.
+ * {@link #evictCompleted}, {@link #evict}), and how a lane closes and is removed
+ * ({@link QueueLane#removeIfClosed}). How a poll takes its lane (a lock, or none) and its
+ * ready queue's head is each framework's own. Why each is exactly-once:
+ * docs/design/lanes.md.
  *
  * @param <L> the framework's lane
  * @param <M> the framework's message
  */
-public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M extends CompletableMessage>
-		implements QueueServiceCore {
+public abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> implements QueueServiceCore {
 
 	/** Closed lanes kept in the map at most, see {@link #retire}. */
 	private static final int RETIRED = 64;
@@ -129,6 +129,32 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 
 	/** With id lookup: makes a delayed message of the lane ready now. */
 	abstract boolean endDelayIn(L lane, long id);
+
+	/**
+	 * A completed message left the lane's memory (its in-flight entry was dropped, or it
+	 * was discarded before any delivery): release what it was charged.
+	 */
+	abstract void evict(L lane, M message);
+
+	/**
+	 * A delayed message's entry left the lane's in-flight record: its delay ended, and it
+	 * was delivered for the first time, or ({@code delivered} false) it had been
+	 * discarded meanwhile.
+	 */
+	abstract void delayEnded(L lane, boolean delivered);
+
+	/**
+	 * Whether a poll of the lane would find a message at {@code nowMillis}: a ready one,
+	 * or an in-flight entry whose lease (or delay) ended.
+	 */
+	abstract boolean hasReadyIn(L lane, long nowMillis);
+
+	/**
+	 * A browse of the lane, as a poll would deliver: its in-flight record first (lapsed
+	 * leases are what a poll delivers first), then messages never delivered, into
+	 * {@code seen} until it holds {@code max}.
+	 */
+	abstract void browse(L lane, long nowMillis, List<Peeked> seen, int max);
 
 	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
@@ -277,7 +303,98 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	}
 
 	/**
-	 * {@link #peek}: adds one more message to what a browse saw.
+	 * Under the framework's guard: delivers again the first entry of the lane's in-flight
+	 * record whose lease ended (a delayed message: for the first time), the ordered part
+	 * first, dropping the entries of completed messages on the way; O(1) unless there are
+	 * completed ones to drop. Of a redelivery and a completion of one delivery, the
+	 * message's compare-and-set lets exactly one win.
+	 * @return the message delivered, or {@code null}
+	 */
+	final <E> M redeliverLapsed(L lane, InFlight<E> inFlight, long now, long leaseMillis) {
+		M lapsed = redeliverLapsed(lane, inFlight, false, now, leaseMillis);
+		return (lapsed == null && inFlight.hasSorted()) ? redeliverLapsed(lane, inFlight, true, now, leaseMillis)
+				: lapsed;
+	}
+
+	private <E> M redeliverLapsed(L lane, InFlight<E> inFlight, boolean sorted, long now, long leaseMillis) {
+		E head;
+		while ((head = inFlight.first(sorted)) != null) {
+			int lapse = inFlight.takeIfLapsed(sorted, head, now);
+			if (lapse == InFlight.LIVE) {
+				return null;
+			}
+			@SuppressWarnings("unchecked")
+			M message = (M) inFlight.messageOf(head);
+			// read before the redelivery: a locked entry is its message, whose count it
+			// moves
+			boolean delayed = sorted && inFlight.deliveryOf(head) == 0;
+			E next = (lapse == InFlight.LAPSED) ? inFlight.redeliver(head, now + leaseMillis) : null;
+			if (delayed) {
+				delayEnded(lane, next != null);
+			}
+			if (next != null) {
+				track(inFlight, next, leaseMillis);
+				return message;
+			}
+			evict(lane, message);
+		}
+		return null;
+	}
+
+	/**
+	 * Records a delivery in the in-flight record: in the ordered part if its lease is the
+	 * service's, else in the sorted one.
+	 */
+	final <E> void track(InFlight<E> inFlight, E entry, long leaseMillis) {
+		inFlight.track(entry, leaseMillis != this.leaseMillis);
+	}
+
+	/**
+	 * Under the framework's guard, for a message just completed: with
+	 * {@link Eviction#EAGER} its entry leaves the in-flight record at once, wherever it
+	 * is; otherwise it waits there for a head to reach it, and the completed heads go
+	 * now.
+	 */
+	final <E> void dropCompleted(L lane, InFlight<E> inFlight, M message) {
+		if (this.eager) {
+			if (inFlight.removeEntryOf(message)) {
+				evict(lane, message);
+			}
+			return;
+		}
+		dropCompletedHeads(lane, inFlight, false);
+		if (inFlight.hasSorted()) {
+			dropCompletedHeads(lane, inFlight, true);
+		}
+	}
+
+	private <E> void dropCompletedHeads(L lane, InFlight<E> inFlight, boolean sorted) {
+		E head;
+		while ((head = inFlight.takeIfCompleted(sorted)) != null) {
+			@SuppressWarnings("unchecked")
+			M message = (M) inFlight.messageOf(head);
+			evict(lane, message);
+		}
+	}
+
+	@Override
+	public boolean hasReady(String name) {
+		L lane = this.lanes.get(name);
+		return lane != null && hasReadyIn(lane, this.clock.millis());
+	}
+
+	@Override
+	public List<Peeked> peek(String name, int max) {
+		L lane = this.lanes.get(name);
+		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
+		if (lane != null) {
+			browse(lane, this.clock.millis(), seen, max);
+		}
+		return seen;
+	}
+
+	/**
+	 * {@link #browse}: adds one more message to what a browse saw.
 	 * @return whether it saw {@code max} now
 	 */
 	static boolean see(List<Peeked> seen, Peeked message, int max) {
@@ -335,58 +452,6 @@ public abstract class AbstractLanesQS<L extends AbstractLanesQS.QueueLane, M ext
 	@Override
 	public Optional<Capacity> capacity() {
 		return Optional.ofNullable(this.ledger.capacity());
-	}
-
-	/**
-	 * One named queue and its lifecycle: <em>open</em> while it holds messages (the queue
-	 * exists, counts and is charged to the caps); <em>closed</em> once it holds nothing,
-	 * waiting in the map (a retired lane) where the next push reopens it;
-	 * <em>removed</em> for good, when {@link #retire} displaces it while closed: nothing
-	 * enters it again, and a push makes another. How a lane holds its messages, and what
-	 * guards the passage from one state to the next, is its framework's.
-	 */
-	public abstract static class QueueLane {
-
-		private static final VarHandle IN_RING = VarHandles.field(MethodHandles.lookup(), "inRing", boolean.class);
-
-		final String name;
-
-		/** Whether it holds a slot of the ring of retired lanes. */
-		private volatile boolean inRing;
-
-		QueueLane(String name) {
-			this.name = name;
-		}
-
-		/** Holds messages and counts as a queue. */
-		public abstract boolean isOpen();
-
-		/**
-		 * Its counts at {@code nowMillis} (when delays end), {@code null} if it holds
-		 * nothing or is closed.
-		 */
-		public abstract QueueStats stats(long nowMillis);
-
-		/**
-		 * Removes the lane for good if it is closed (a push may have reopened it since it
-		 * was retired).
-		 * @return whether this call removed it
-		 */
-		abstract boolean removeIfClosed();
-
-		final boolean isInRing() {
-			return this.inRing;
-		}
-
-		/** {@code true} if it did not hold a slot of the ring and now does. */
-		final boolean enterRing() {
-			return IN_RING.compareAndSet(this, false, true);
-		}
-
-		final void leaveRing() {
-			this.inRing = false;
-		}
-
 	}
 
 }

@@ -1,9 +1,6 @@
 package io.github.qsbench.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -13,66 +10,34 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
 
 /**
  * The framework the thesis proposes in section 5.2.3.1, lock-free: messages in flight are
  * kept apart from ready ones, so a poll looks at two heads instead of walking past every
  * leased message. The outline is {@link AbstractLanesQS}'s; what guards a queue here is
- * no lock but compare-and-sets, on the lane's counts and on the message.
+ * no lock but compare-and-sets, on the lane's counts, on the message and on the record of
+ * each delivery.
  *
  * <p>
- * Each queue (a {@link SplitLane}) has
- * <ul>
- * <li>a <em>ready queue</em>, the strategy's building block: any thread-safe
- * {@link Queue} whose {@code poll} hands each element to one caller;</li>
- * <li>an <em>in-flight record</em>, a {@link ConcurrentLinkedQueue} of
- * {@link SplitDelivery}s (message, delivery number, lease expiry) not yet dropped, in the
- * order of the deliveries. Deliveries under the service's lease all have the same length,
- * so their leases expire in that order, and a poll checks only the record's head for an
- * expired lease before it takes the ready queue's head: O(1), however many messages are
- * in flight.</li>
- * <li>a second in-flight record for deliveries under a lease of their own (asked for by
- * the poll, or changed since), a {@link ConcurrentSkipListSet} sorted by lease end, made
- * when first needed: O(log n) for those, one null check for a queue that never has
- * one.</li>
- * </ul>
+ * Each queue (a {@link SplitLane}) has a <em>ready queue</em>, the strategy's building
+ * block (any thread-safe {@link Queue} whose {@code poll} hands each element to one
+ * caller), and the lock-free variant of the in-flight record ({@link LockFreeInFlight}),
+ * of {@link SplitDelivery}s: one per delivery, which a thread claims before it moves or
+ * drops it.
  *
  * <p>
- * <b>Why it is exactly-once</b> (as long as consumers complete within their lease):
- * <ul>
- * <li>a message enters its ready queue once, and the ready queue's {@code poll} hands it
- * to one consumer: its first delivery;</li>
- * <li>a later delivery happens only by compare-and-set of the message's state from the
- * previous delivery, not completed, to the next ({@link SplitMessage#redeliver}), and
- * only once that delivery's lease has expired; completion is a compare-and-set on the
- * same state, so of a redelivery and a completion of one delivery exactly one wins;</li>
- * <li>a record is taken from an in-flight record by one claimer
- * ({@link SplitDelivery#claim}), so it is moved or dropped once; a lease change claims
- * the delivery's record and puts a new one with the same delivery number in its
- * place.</li>
- * </ul>
- * Leases expire in record order only up to the skew of the clock reads of racing polls (a
- * few milliseconds): a lapsed lease behind one that has not lapsed waits that long, never
- * less than its lease.
- *
- * <p>
- * <b>Memory and queues.</b> A completed message leaves memory when it is dropped from the
- * in-flight head: at the next poll of its queue or, in the service's setting (id lookup),
- * at its completion if it is at the head; one behind a message still in flight waits for
- * it, and stays charged to the caps until then, as with {@link AbstractQS}'s lazy
- * eviction. With {@link Eviction#EAGER} a completion removes its message from the record
- * at once (a scan as far as its position, like {@code AbstractQS}'s). Each lane counts
- * the messages it holds; the eviction that brings the count to zero closes the lane by
- * compare-and-set: the queue no longer exists (nor counts, nor is charged). A closed lane
- * stays in the map a while ({@link AbstractLanesQS#retire}), where a push reopens it by
- * compare-and-set; one removed for good is never reopened, and a push that finds it makes
- * another. So no push can land in a removed queue, and pushes only read the map (thesis
- * 5.2.3.3) unless a queue name is new or long unused.
+ * Exactly-once, as long as consumers complete within their lease: the ready queue hands a
+ * message to one consumer, its first delivery; a later one is a compare-and-set of the
+ * message's state from the previous delivery, not completed, to the next
+ * ({@link SplitMessage#redeliver}), by the one claimer of that delivery's expired record;
+ * a completion is a compare-and-set of the same state. A completed message leaves memory
+ * when its record is dropped from a head (or, with {@link Eviction#EAGER}, at once); the
+ * eviction that empties a lane closes it by compare-and-set, a push reopens it the same
+ * way, and one removed for good is never reopened, so no push lands in a removed queue.
+ * The arguments: docs/design/lanes.md.
  */
-public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.SplitLane, SplitMessage> {
+public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMessage> {
 
 	private final Supplier<Queue<SplitMessage>> readyQueues;
 
@@ -84,16 +49,6 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	private final IdIndex<SplitMessage> index;
 
 	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
-
-	/** Sorts the records of deliveries under leases of their own: at most one each. */
-	private static final Comparator<SplitDelivery> BY_LEASE_END = Comparator
-		.comparingLong((SplitDelivery record) -> record.leaseExpiresAtMillis)
-		.thenComparingLong(record -> record.message.id())
-		.thenComparingInt(record -> record.delivery);
-
-	/** Sorts before every record: {@code ceiling} of it is the first record, if any. */
-	private static final SplitDelivery FIRST = new SplitDelivery(new SplitMessage(Long.MIN_VALUE, "", new byte[0]),
-			Integer.MIN_VALUE, Long.MIN_VALUE);
 
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
@@ -177,7 +132,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		}
 		else {
 			SplitLane.DELAYED.getAndAdd(lane, 1);
-			lane.timed().add(new SplitDelivery(message, 0, dueMillis));
+			lane.inFlight.addSorted(new SplitDelivery(message, 0, dueMillis));
 		}
 	}
 
@@ -219,21 +174,17 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	}
 
 	/**
-	 * Delivers a record's head again if its lease expired, dropping completed heads on
-	 * the way; otherwise the ready queue's head.
+	 * Delivers an in-flight entry again if its lease ended ({@link #redeliverLapsed});
+	 * otherwise the ready queue's head.
 	 */
 	private SplitMessage grab(SplitLane lane, long now, long leaseMillis) {
-		SplitMessage lapsed = redeliverHead(lane, lane.inFlight, now, leaseMillis);
-		ConcurrentSkipListSet<SplitDelivery> timed = lane.timed;
-		if (lapsed == null && timed != null) {
-			lapsed = redeliverHead(lane, timed, now, leaseMillis);
-		}
+		SplitMessage lapsed = redeliverLapsed(lane, lane.inFlight, now, leaseMillis);
 		if (lapsed != null) {
 			return lapsed;
 		}
 		SplitMessage message;
 		while ((message = lane.ready.poll()) != null && !message.deliverFirst()) {
-			evicted(lane, message); // discarded while it waited
+			evict(lane, message); // discarded while it waited
 		}
 		if (message == null) {
 			return null;
@@ -241,72 +192,15 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		if (lane.counted) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
-		track(lane, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
+		track(lane.inFlight, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
 		return message;
 	}
 
-	/**
-	 * Delivers the head of one in-flight record again if its lease expired, dropping
-	 * completed heads on the way.
-	 * @return the message delivered again, or {@code null}
-	 */
-	private SplitMessage redeliverHead(SplitLane lane, Collection<SplitDelivery> record, long now, long leaseMillis) {
-		SplitDelivery head;
-		while ((head = first(record)) != null) {
-			SplitMessage message = head.message;
-			boolean completed = message.isCompleted();
-			if (head.isClaimed() || !(completed || head.expiredAt(now)) || !head.claim()) {
-				// live, or claimed by another thread that moves or drops it
-				return null;
-			}
-			takeFirst(record, head);
-			boolean delayed = head.delivery == 0;
-			if (delayed) {
-				SplitLane.DELAYED.getAndAdd(lane, -1);
-			}
-			if (!completed && message.redeliver(head.delivery)) {
-				if (delayed) {
-					SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
-				}
-				track(lane, new SplitDelivery(message, head.delivery + 1, now + leaseMillis), leaseMillis);
-				return message;
-			}
-			evicted(lane, message);
-		}
-		return null;
-	}
-
-	/** The first element of an in-flight record, by its order, without taking it. */
-	private static SplitDelivery first(Collection<SplitDelivery> record) {
-		if (record instanceof ConcurrentSkipListSet<SplitDelivery> sorted) {
-			return sorted.ceiling(FIRST);
-		}
-		return ((Queue<SplitDelivery>) record).peek();
-	}
-
-	/**
-	 * Takes out the first element of an in-flight record, which the caller claimed (so
-	 * nobody else takes it): the queue's {@code poll}, or the sorted set's removal.
-	 */
-	private static void takeFirst(Collection<SplitDelivery> record, SplitDelivery first) {
-		if (record instanceof ConcurrentSkipListSet<SplitDelivery> sorted) {
-			sorted.remove(first);
-		}
-		else {
-			((Queue<SplitDelivery>) record).poll();
-		}
-	}
-
-	/**
-	 * Records a delivery, in the order of deliveries if its lease is the service's, else
-	 * in the record sorted by lease end.
-	 */
-	private void track(SplitLane lane, SplitDelivery record, long leaseMillis) {
-		if (leaseMillis == this.leaseMillis) {
-			lane.inFlight.offer(record);
-		}
-		else {
-			lane.timed().add(record);
+	@Override
+	void delayEnded(SplitLane lane, boolean delivered) {
+		SplitLane.DELAYED.getAndAdd(lane, -1);
+		if (delivered) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
 	}
 
@@ -331,19 +225,17 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		if (verdict != Completion.COMPLETED) {
 			return LeaseChange.of(verdict);
 		}
-		SplitDelivery record = recordOf(lane, message, current);
+		SplitDelivery record = lane.inFlight.entryOf(message, current);
 		if (record == null || !record.claim()) {
 			// a completion's eviction took the record, or a poll delivering it again
 			return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
 		}
-		if (!lane.inFlight.remove(record)) {
-			lane.timed.remove(record);
-		}
+		lane.inFlight.remove(record);
 		if (message.isCompleted()) {
-			evicted(lane, message);
+			evict(lane, message);
 			return LeaseChange.NOT_FOUND;
 		}
-		track(lane, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
+		track(lane.inFlight, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
 		return LeaseChange.CHANGED;
 	}
 
@@ -369,19 +261,14 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		this.ledger.completed();
 		if (deliveries > 0) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
-			if (this.eager) {
-				removeCompleted(lane, message);
-			}
-			else {
-				trim(lane);
-			}
+			dropCompleted(lane, lane.inFlight, message);
 			return Completion.COMPLETED;
 		}
-		SplitDelivery delayed = (lane.timed != null) ? recordOf(lane, message, 0) : null;
+		SplitDelivery delayed = (lane.inFlight.sorted != null) ? lane.inFlight.entryOf(message, 0) : null;
 		if (delayed != null && delayed.claim()) {
-			lane.timed.remove(delayed);
+			lane.inFlight.sorted.remove(delayed);
 			SplitLane.DELAYED.getAndAdd(lane, -1);
-			evicted(lane, message);
+			evict(lane, message);
 		}
 		return Completion.COMPLETED;
 	}
@@ -393,40 +280,24 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	@Override
 	boolean endDelayIn(SplitLane lane, long id) {
 		SplitMessage message = this.index.get(id);
-		if (message == null || !lane.name.equals(message.queue()) || lane.timed == null) {
+		if (message == null || !lane.name.equals(message.queue()) || lane.inFlight.sorted == null) {
 			return false;
 		}
-		SplitDelivery delayed = recordOf(lane, message, 0);
+		SplitDelivery delayed = lane.inFlight.entryOf(message, 0);
 		if (delayed == null || !delayed.claim()) {
 			return false;
 		}
-		lane.timed.remove(delayed);
+		lane.inFlight.sorted.remove(delayed);
 		SplitLane.DELAYED.getAndAdd(lane, -1);
 		enqueue(lane, message);
 		return true;
 	}
 
-	/** The unclaimed record of that delivery of the message, or {@code null}. */
-	private static SplitDelivery recordOf(SplitLane lane, SplitMessage message, int delivery) {
-		for (SplitDelivery record : lane.inFlight) {
-			if (record.message == message && record.delivery == delivery && !record.isClaimed()) {
-				return record;
-			}
-		}
-		if (lane.timed != null) {
-			for (SplitDelivery record : lane.timed) {
-				if (record.message == message && record.delivery == delivery && !record.isClaimed()) {
-					return record;
-				}
-			}
-		}
-		return null;
-	}
-
 	@Override
 	void evictCompleted(String queue, SplitMessage message) {
 		// still held, so its lane is still in the map
-		removeCompleted(this.lanes.get(message.queue()), message);
+		SplitLane lane = this.lanes.get(message.queue());
+		dropCompleted(lane, lane.inFlight, message);
 	}
 
 	/**
@@ -451,67 +322,16 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
 		SplitLane.COMPLETED.getAndAdd(lane, 1);
 		this.ledger.completed();
-		if (this.eager) {
-			removeCompleted(lane, message);
-		}
-		else {
-			trim(lane);
-		}
+		dropCompleted(lane, lane.inFlight, message);
 		return Completion.COMPLETED;
-	}
-
-	/** Drops completed messages from the heads of the in-flight records. */
-	private void trim(SplitLane lane) {
-		trim(lane, lane.inFlight);
-		if (lane.timed != null) {
-			trim(lane, lane.timed);
-		}
-	}
-
-	private void trim(SplitLane lane, Collection<SplitDelivery> record) {
-		SplitDelivery head;
-		while ((head = first(record)) != null && head.message.isCompleted()) {
-			if (!head.claim()) {
-				return;
-			}
-			takeFirst(record, head);
-			evicted(lane, head.message);
-		}
-	}
-
-	/**
-	 * Eager eviction: finds the completed message's record (a scan as far as its
-	 * position, as {@code AbstractQS}'s eager eviction scans) and removes it; if another
-	 * thread holds its claim, or its consumer has not recorded it yet, it is dropped when
-	 * it reaches the head.
-	 */
-	private void removeCompleted(SplitLane lane, SplitMessage message) {
-		if (!removeCompleted(lane, lane.inFlight, message) && lane.timed != null) {
-			removeCompleted(lane, lane.timed, message);
-		}
-	}
-
-	/**
-	 * @return whether the message's record was found in that record
-	 */
-	private boolean removeCompleted(SplitLane lane, Collection<SplitDelivery> records, SplitMessage message) {
-		for (SplitDelivery record : records) {
-			if (record.message == message) {
-				if (record.claim()) {
-					records.remove(record);
-					evicted(lane, message);
-				}
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
 	 * A completed message left memory: release what it was charged, and close and remove
 	 * its lane if it was the last.
 	 */
-	private void evicted(SplitLane lane, SplitMessage message) {
+	@Override
+	void evict(SplitLane lane, SplitMessage message) {
 		if (lane.counted) {
 			SplitLane.COMPLETED.getAndAdd(lane, -1);
 		}
@@ -523,86 +343,48 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 	}
 
 	/**
-	 * Whether a poll would find a message now: the ready queue's head, or the first
-	 * message of the in-flight record not completed, if its lease expired.
+	 * Whether a poll would find a message now: the ready queue's head, or a lapsed
+	 * in-flight entry; if not, once more after a {@link #flush}.
 	 */
 	@Override
 	public boolean hasReady(String name) {
-		return readyIn(name) || (flush() && readyIn(name));
+		return super.hasReady(name) || (flush() && super.hasReady(name));
 	}
 
-	private boolean readyIn(String name) {
-		SplitLane lane = this.lanes.get(name);
-		if (lane == null) {
-			return false;
-		}
-		if (!lane.ready.isEmpty()) {
-			return true;
-		}
-		long now = this.clock.millis();
-		for (SplitDelivery record : lane.inFlight) {
-			if (!record.message.isCompleted()) {
-				if (!record.isClaimed() && record.expiredAt(now)) {
-					return true;
-				}
-				break;
-			}
-		}
-		if (lane.timed != null) {
-			for (SplitDelivery record : lane.timed) {
-				if (!record.expiredAt(now)) {
-					break;
-				}
-				if (!record.message.isCompleted() && !record.isClaimed()) {
-					return true;
-				}
-			}
-		}
-		return false;
+	@Override
+	boolean hasReadyIn(SplitLane lane, long nowMillis) {
+		return !lane.ready.isEmpty() || lane.inFlight.anyLapsed(nowMillis);
 	}
 
 	/**
-	 * Holds no lock, as every operation here: the in-flight record first (each message's
-	 * current delivery; lapsed leases are what a poll delivers first), then messages
-	 * never delivered. Those come from the service's index, not the ready queue, which a
-	 * JCTools queue cannot walk: the {@code max} smallest ids of the queue, found in one
-	 * pass over the index, so a browse costs a step per message the service holds.
+	 * Holds no lock, as every operation here. Messages never delivered come from the
+	 * service's index, not the ready queue, which a JCTools queue cannot walk: the
+	 * {@code max} smallest ids of the queue, found in one pass over the index, so a
+	 * browse costs a step per message the service holds.
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	@Override
 	public List<Peeked> peek(String name, int max) {
 		this.ledger.requireIdLookup();
-		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
-		SplitLane lane = this.lanes.get(name);
-		if (lane == null) {
-			return seen;
+		return super.peek(name, max);
+	}
+
+	@Override
+	void browse(SplitLane lane, long nowMillis, List<Peeked> seen, int max) {
+		List<SplitDelivery> delivered = lane.inFlight.snapshot();
+		if (lane.inFlight.browse(delivered, nowMillis, seen, max)) {
+			return;
 		}
-		long now = this.clock.millis();
-		List<SplitDelivery> delivered = new ArrayList<>(lane.inFlight);
 		Set<SplitMessage> delayed = Collections.newSetFromMap(new IdentityHashMap<>());
-		if (lane.timed != null) {
-			for (SplitDelivery record : lane.timed) {
-				delivered.add(record);
-				if (record.delivery == 0) {
-					delayed.add(record.message);
-				}
-			}
-		}
 		for (SplitDelivery record : delivered) {
-			SplitMessage message = record.message;
-			int deliveries = message.deliveries();
-			if (!message.isCompleted() && !record.isClaimed() && record.delivery == deliveries) {
-				Peeked.State state = record.expiredAt(now) ? Peeked.State.READY
-						: (deliveries > 0) ? Peeked.State.IN_FLIGHT : Peeked.State.DELAYED;
-				if (see(seen, new Peeked(message, state, deliveries), max)) {
-					return seen;
-				}
+			if (record.delivery == 0) {
+				delayed.add(record.message);
 			}
 		}
 		int room = max - seen.size();
 		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
 		for (SplitMessage message : this.index.messages()) {
-			if (message.deliveries() == 0 && !message.isCompleted() && name.equals(message.queue())
+			if (message.deliveries() == 0 && !message.isCompleted() && lane.name.equals(message.queue())
 					&& !delayed.contains(message)) {
 				first.offer(message);
 				if (first.size() > room) {
@@ -615,225 +397,6 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<AbstractSplitQS.Sp
 		for (SplitMessage message : ready) {
 			seen.add(new Peeked(message, Peeked.State.READY, 0));
 		}
-		return seen;
-	}
-
-	/**
-	 * One named queue: its ready queue, its in-flight record, and how many messages it
-	 * holds, which also tells when it is closed.
-	 *
-	 * <p>
-	 * What it holds is two running totals, not one count, each on a cache line of its own
-	 * (the padding classes below): producers add to {@code admitted}, consumers to
-	 * {@code evicted}. One shared count would bounce its cache line between every push
-	 * and every eviction, and invalidate the references all of them read next to it. The
-	 * consumer that evicts the last message closes the lane by compare-and-set of
-	 * {@code admitted}, which fails if a producer came in meanwhile.
-	 */
-	protected static final class SplitLane extends LanePadAdmitted {
-
-		static final VarHandle IN_FLIGHT = VarHandles.field(MethodHandles.lookup(), "inFlightCount", int.class);
-
-		static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completedCount", int.class);
-
-		static final VarHandle DELAYED = VarHandles.field(MethodHandles.lookup(), "delayedCount", int.class);
-
-		private static final VarHandle EVICTED = VarHandles.field(MethodHandles.lookup(), "evicted", long.class);
-
-		/** Messages that left memory, ever. */
-		private volatile long evicted;
-
-		/** Messages delivered and not completed (with id lookup). */
-		@SuppressWarnings("unused") // through IN_FLIGHT
-		private volatile int inFlightCount;
-
-		/** Completed messages still in the in-flight record (with id lookup). */
-		@SuppressWarnings("unused") // through COMPLETED
-		private volatile int completedCount;
-
-		/** Delayed messages not yet delivered, their delay ended or not. */
-		@SuppressWarnings("unused") // through DELAYED
-		private volatile int delayedCount;
-
-		SplitLane(String name, Queue<SplitMessage> ready, boolean counted) {
-			super(name, ready, counted);
-		}
-
-		/** For strategies that hand messages to the ready queue themselves. */
-		public Queue<SplitMessage> ready() {
-			return this.ready;
-		}
-
-		/** {@link #enter}: counted in. */
-		static final int ENTERED = 0;
-
-		/** {@link #enter}: the lane is closed, and a push may {@link #reopen} it. */
-		static final int CLOSED = 1;
-
-		/** {@link #enter}: the lane is removed for good. */
-		static final int REMOVED = 2;
-
-		/**
-		 * Counts messages in, unless the lane is closed or removed.
-		 * @throws CapacityExceededException if that would hold more than {@code max}
-		 */
-		int enter(int count, int max) {
-			while (true) {
-				long current = this.admitted;
-				if (current < 0) {
-					return (current == CLOSED_TOTAL) ? CLOSED : REMOVED;
-				}
-				if (max != Integer.MAX_VALUE) {
-					// only then: the consumers' total is on their cache line
-					checkRoom(current - this.evicted, count, max);
-				}
-				if (ADMITTED.compareAndSet(this, current, current + count)) {
-					return ENTERED;
-				}
-			}
-		}
-
-		/**
-		 * Opens a closed lane with {@code count} messages; {@code false} if another push
-		 * reopened it first or it was removed. Nothing is evicted from a closed lane, so
-		 * its consumers' total is still.
-		 */
-		boolean reopen(int count) {
-			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, this.evicted + count);
-		}
-
-		/**
-		 * Counts one message out, after it left the ready queue and the in-flight record;
-		 * {@code true} if that emptied and closed the lane. While either still holds a
-		 * message this was not the last one, and producers' total is not even read: every
-		 * other eviction removed its message before counting it, so the last to count
-		 * finds both empty.
-		 */
-		boolean leave() {
-			long out = (long) EVICTED.getAndAdd(this, 1L) + 1;
-			if (this.inFlight.peek() != null || this.ready.peek() != null) {
-				return false;
-			}
-			long in = this.admitted;
-			return in == out && ADMITTED.compareAndSet(this, in, CLOSED_TOTAL);
-		}
-
-		/** Removes a closed lane for good; {@code false} if it was reopened. */
-		@Override
-		boolean removeIfClosed() {
-			return ADMITTED.compareAndSet(this, CLOSED_TOTAL, REMOVED_TOTAL);
-		}
-
-		@Override
-		public boolean isOpen() {
-			return this.admitted >= 0;
-		}
-
-		@Override
-		public QueueStats stats(long nowMillis) {
-			long in = this.admitted;
-			int held = (int) (in - this.evicted);
-			if (in < 0 || held <= 0) {
-				return null;
-			}
-			int inFlight = Math.max(0, this.inFlightCount);
-			int delayed = Math.max(0, this.delayedCount);
-			if (delayed > 0) {
-				// those whose delay ended are ready: the sorted record's first ones
-				for (SplitDelivery record : this.timed) {
-					if (!record.expiredAt(nowMillis)) {
-						break;
-					}
-					delayed -= (record.delivery == 0 && !record.isClaimed()) ? 1 : 0;
-				}
-			}
-			int ready = Math.max(0, held - inFlight - this.completedCount - delayed);
-			return new QueueStats(this.name, ready, inFlight, Math.max(0, delayed));
-		}
-
-	}
-
-	/**
-	 * What every operation on a lane reads, and nobody writes but a lane that closes or
-	 * leaves the ring of retired ones ({@link QueueLane}'s flag, now and then) and the
-	 * first lease of its own ({@link #timed}, once).
-	 */
-	abstract static class LaneRefs extends QueueLane {
-
-		final Queue<SplitMessage> ready;
-
-		final ConcurrentLinkedQueue<SplitDelivery> inFlight = new ConcurrentLinkedQueue<>();
-
-		/**
-		 * Deliveries under leases of their own, sorted by lease end; {@code null} until
-		 * the first, then set once by compare-and-set.
-		 */
-		volatile ConcurrentSkipListSet<SplitDelivery> timed;
-
-		private static final VarHandle TIMED = VarHandles.field(MethodHandles.lookup(), "timed",
-				ConcurrentSkipListSet.class);
-
-		/** Whether ready and in-flight messages are counted (with id lookup). */
-		final boolean counted;
-
-		LaneRefs(String name, Queue<SplitMessage> ready, boolean counted) {
-			super(name);
-			this.ready = ready;
-			this.counted = counted;
-		}
-
-		ConcurrentSkipListSet<SplitDelivery> timed() {
-			ConcurrentSkipListSet<SplitDelivery> made = this.timed;
-			if (made == null) {
-				TIMED.compareAndSet(this, null, new ConcurrentSkipListSet<>(BY_LEASE_END));
-				made = this.timed;
-			}
-			return made;
-		}
-
-	}
-
-	/** A cache line between the references and the producers' total. */
-	abstract static class LanePadRefs extends LaneRefs {
-
-		long p01, p02, p03, p04, p05, p06, p07, p08;
-
-		LanePadRefs(String name, Queue<SplitMessage> ready, boolean counted) {
-			super(name, ready, counted);
-		}
-
-	}
-
-	/** Producers' total. */
-	abstract static class LaneAdmitted extends LanePadRefs {
-
-		static final long CLOSED_TOTAL = Long.MIN_VALUE / 2;
-
-		static final long REMOVED_TOTAL = Long.MIN_VALUE;
-
-		static final VarHandle ADMITTED = VarHandles.field(MethodHandles.lookup(), "admitted", long.class);
-
-		/**
-		 * Messages admitted, ever; {@link #CLOSED_TOTAL} once its last one was evicted,
-		 * {@link #REMOVED_TOTAL} once removed.
-		 */
-		volatile long admitted;
-
-		LaneAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
-			super(name, ready, counted);
-		}
-
-	}
-
-	/** A cache line between the producers' total and the consumers'. */
-	abstract static class LanePadAdmitted extends LaneAdmitted {
-
-		long p11, p12, p13, p14, p15, p16, p17, p18;
-
-		LanePadAdmitted(String name, Queue<SplitMessage> ready, boolean counted) {
-			super(name, ready, counted);
-		}
-
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 import io.github.qsbench.core.AbstractSplitQS;
+import io.github.qsbench.core.SplitLane;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.SplitMessage;
 

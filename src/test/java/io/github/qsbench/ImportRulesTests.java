@@ -1,0 +1,90 @@
+package io.github.qsbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every room (package) of {@code src/main} imports only what its {@code package-info.java}
+ * allows, in one line of its Javadoc: {@code May import: <rooms>; <libraries>.} Rooms are
+ * named relative to {@code io.github.qsbench} ({@code core}, {@code application}, ...),
+ * libraries by a package prefix ({@code org.springframework}), {@code any library} allows
+ * every library. The JDK is always allowed, and so is the room itself.
+ */
+class ImportRulesTests {
+
+	private static final Path MAIN = Path.of("src/main/java/io/github/qsbench");
+
+	private static final String PROJECT = "io.github.qsbench.";
+
+	private static final Pattern RULE = Pattern.compile("May import: ([^;]*); (.*?)\\.(?:\\s|$)");
+
+	private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?([\\w.]+)(?:\\.\\*)?;");
+
+	@Test
+	void everyRoom_importsOnlyWhatItsPackageInfoAllows() throws IOException {
+		List<String> broken = new ArrayList<>();
+		try (Stream<Path> rooms = Files.walk(MAIN)) {
+			for (Path room : rooms.filter(Files::isDirectory).toList()) {
+				if (!hasJava(room)) {
+					continue;
+				}
+				Path info = room.resolve("package-info.java");
+				assertThat(info).as("every room says what it may import").exists();
+				Matcher rule = RULE.matcher(Files.readString(info).replaceAll("\\s*\\n\\s*\\*/?\\s*", " "));
+				assertThat(rule.find()).as(info + " has a 'May import: rooms; libraries.' line").isTrue();
+				String name = MAIN.relativize(room).toString().replace('/', '.');
+				List<String> rooms = words(rule.group(1));
+				List<String> libraries = words(rule.group(2));
+				try (Stream<Path> files = Files.list(room)) {
+					for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+						Matcher imports = IMPORT.matcher(Files.readString(file));
+						while (imports.find()) {
+							String imported = imports.group(1);
+							if (!allowed(imported, name, rooms, libraries)) {
+								broken.add(MAIN.relativize(file) + " imports " + imported);
+							}
+						}
+					}
+				}
+			}
+		}
+		assertThat(broken).as("imports their room's package-info does not allow").isEmpty();
+	}
+
+	private static boolean allowed(String imported, String room, List<String> rooms, List<String> libraries) {
+		if (imported.startsWith("java.") || imported.startsWith("javax.") || imported.startsWith("jdk.")) {
+			return true;
+		}
+		if (imported.startsWith(PROJECT)) {
+			String target = imported.substring(PROJECT.length());
+			String targetRoom = target.substring(0, target.lastIndexOf('.'));
+			while (!targetRoom.isEmpty() && Character.isUpperCase(targetRoom.charAt(targetRoom.lastIndexOf('.') + 1))) {
+				targetRoom = targetRoom.contains(".") ? targetRoom.substring(0, targetRoom.lastIndexOf('.')) : "";
+			}
+			return targetRoom.equals(room) || rooms.contains(targetRoom);
+		}
+		return libraries.contains("any library") || libraries.stream().anyMatch(imported::startsWith);
+	}
+
+	private static List<String> words(String list) {
+		return Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty() && !s.equals("nothing")).toList();
+	}
+
+	private static boolean hasJava(Path room) throws IOException {
+		try (Stream<Path> files = Files.list(room)) {
+			return files.anyMatch(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java"));
+		}
+	}
+
+}
