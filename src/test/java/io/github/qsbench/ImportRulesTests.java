@@ -15,11 +15,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every room (package) of {@code src/main} imports only what its {@code package-info.java}
- * allows, in one line of its Javadoc: {@code May import: <rooms>; <libraries>.} Rooms are
- * named relative to {@code io.github.qsbench} ({@code core}, {@code application}, ...),
- * libraries by a package prefix ({@code org.springframework}), {@code any library} allows
- * every library. The JDK is always allowed, and so is the room itself.
+ * Every room (package) of {@code src/main} imports only what its
+ * {@code package-info.java} allows, in one line of its Javadoc:
+ * {@code May import: <rooms>; <libraries>.} Rooms are named relative to
+ * {@code io.github.qsbench} ({@code core}, {@code application}, ...), libraries by a
+ * package prefix ({@code org.springframework}), {@code any library} allows every library.
+ * The JDK is always allowed, and so is the room itself.
  */
 class ImportRulesTests {
 
@@ -44,14 +45,14 @@ class ImportRulesTests {
 				Matcher rule = RULE.matcher(Files.readString(info).replaceAll("\\s*\\n\\s*\\*/?\\s*", " "));
 				assertThat(rule.find()).as(info + " has a 'May import: rooms; libraries.' line").isTrue();
 				String name = MAIN.relativize(room).toString().replace('/', '.');
-				List<String> rooms = words(rule.group(1));
+				List<String> allowedRooms = words(rule.group(1));
 				List<String> libraries = words(rule.group(2));
 				try (Stream<Path> files = Files.list(room)) {
 					for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
 						Matcher imports = IMPORT.matcher(Files.readString(file));
 						while (imports.find()) {
 							String imported = imports.group(1);
-							if (!allowed(imported, name, rooms, libraries)) {
+							if (!allowed(imported, name, allowedRooms, libraries)) {
 								broken.add(MAIN.relativize(file) + " imports " + imported);
 							}
 						}
@@ -78,7 +79,10 @@ class ImportRulesTests {
 	}
 
 	private static List<String> words(String list) {
-		return Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty() && !s.equals("nothing")).toList();
+		return Arrays.stream(list.split(","))
+			.map(String::strip)
+			.filter(s -> !s.isEmpty() && !s.equals("nothing"))
+			.toList();
 	}
 
 	private static boolean hasJava(Path room) throws IOException {

@@ -4,9 +4,9 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.github.qsbench.core.AbstractMessage;
-import io.github.qsbench.core.AtomicMessage;
-import io.github.qsbench.core.PojoMessage;
+import io.github.qsbench.core.thesis.AbstractMessage;
+import io.github.qsbench.core.thesis.AtomicMessage;
+import io.github.qsbench.core.thesis.PojoMessage;
 
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

@@ -3,11 +3,11 @@ package io.github.qsbench.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.github.qsbench.core.CompletableMessage;
-import io.github.qsbench.core.LaneMessage;
+import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.lanes.LaneMessage;
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.SplitDelivery;
-import io.github.qsbench.core.SplitMessage;
+import io.github.qsbench.core.lanes.SplitDelivery;
+import io.github.qsbench.core.lanes.SplitMessage;
 
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.github.qsbench.core.AbstractMessage;
-import io.github.qsbench.core.AbstractQS;
+import io.github.qsbench.core.thesis.AbstractMessage;
+import io.github.qsbench.core.thesis.AbstractQS;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;

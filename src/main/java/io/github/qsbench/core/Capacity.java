@@ -33,7 +33,7 @@ public final class Capacity {
 
 	private final AtomicInteger queues = new AtomicInteger();
 
-	Capacity(Limits limits) {
+	public Capacity(Limits limits) {
 		this.limits = limits;
 	}
 
@@ -45,7 +45,7 @@ public final class Capacity {
 	 * Reserves room for a message with that body, or refuses it changing nothing.
 	 * @return its charge, to release when it leaves memory or if the push fails
 	 */
-	long reserve(byte[] body) {
+	public long reserve(byte[] body) {
 		long charge = charge(body);
 		reserveBytes(charge);
 		return charge;
@@ -55,7 +55,7 @@ public final class Capacity {
 	 * Reserves room for messages with these bodies, all or none.
 	 * @return their charge, to release if the push fails
 	 */
-	long reserve(List<byte[]> bodies) {
+	public long reserve(List<byte[]> bodies) {
 		long charge = 0;
 		for (byte[] body : bodies) {
 			charge += charge(body);
@@ -65,7 +65,7 @@ public final class Capacity {
 	}
 
 	/** Releases what a message with that body was charged: it left memory. */
-	void release(byte[] body) {
+	public void release(byte[] body) {
 		releaseBytes(charge(body));
 	}
 
@@ -84,12 +84,12 @@ public final class Capacity {
 		while (!this.bytes.compareAndSet(current, current + charge));
 	}
 
-	void releaseBytes(long charge) {
+	public void releaseBytes(long charge) {
 		this.bytes.addAndGet(-charge);
 	}
 
 	/** Reserves room for one more queue, or refuses it changing nothing. */
-	void reserveQueue() {
+	public void reserveQueue() {
 		int max = this.limits.maxQueues();
 		int current;
 		do {
@@ -101,12 +101,12 @@ public final class Capacity {
 		while (!this.queues.compareAndSet(current, current + 1));
 	}
 
-	void releaseQueue() {
+	public void releaseQueue() {
 		this.queues.decrementAndGet();
 	}
 
 	/** Refuses {@code adding} messages to a queue that holds {@code held}. */
-	void checkQueue(int held, int adding) {
+	public void checkQueue(int held, int adding) {
 		if ((long) held + adding > this.limits.maxMessagesPerQueue()) {
 			throw new CapacityExceededException(Limit.MESSAGES_PER_QUEUE, this.limits.maxMessagesPerQueue());
 		}

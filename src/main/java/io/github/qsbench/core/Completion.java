@@ -30,7 +30,7 @@ public enum Completion {
 	 * @param delivery the delivery the caller holds, or
 	 * {@link QueueServiceCore#ANY_DELIVERY}
 	 */
-	static Completion decide(boolean completed, int deliveries, int delivery) {
+	public static Completion decide(boolean completed, int deliveries, int delivery) {
 		if (completed) {
 			return NOT_FOUND;
 		}

@@ -1,5 +1,6 @@
 /**
- * The live page: the sampler that reads the meters once a second and the controller that streams them.
+ * The live page: the sampler that reads the meters once a second and the controller that
+ * streams them.
  *
  * <p>
  * May import: config; io.micrometer, io.swagger, org.springframework, org.slf4j.

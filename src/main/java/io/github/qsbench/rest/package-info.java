@@ -1,7 +1,11 @@
 /**
- * The REST adapter: the fast path (a filter for plain push, poll, long poll and completion), the Spring MVC controller for the rest, their answers and problems, and the OpenAPI description.
+ * The REST adapter: the fast path (a filter for plain push, poll, long poll and
+ * completion), the Spring MVC controller for the rest, their answers and problems, and
+ * the OpenAPI description.
  *
  * <p>
- * May import: application, core, http, config; org.springframework, org.springdoc, jakarta.servlet, tools.jackson, com.fasterxml.jackson.annotation, io.micrometer, io.swagger.
+ * May import: application, core, http, config; org.springframework, org.springdoc,
+ * jakarta.servlet, tools.jackson, com.fasterxml.jackson.annotation, io.micrometer,
+ * io.swagger.
  */
 package io.github.qsbench.rest;

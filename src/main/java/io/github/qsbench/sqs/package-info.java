@@ -1,7 +1,9 @@
 /**
- * The SQS adapter: the AWS JSON 1.0 envelope (SqsFace), and one small handler per family of actions, registered by action name in SqsActions.
+ * The SQS adapter: the AWS JSON 1.0 envelope (SqsFace), and one small handler per family
+ * of actions, registered by action name in SqsActions.
  *
  * <p>
- * May import: application, core, http, config; org.springframework, jakarta.servlet, tools.jackson, io.micrometer, org.slf4j.
+ * May import: application, core, http, config; org.springframework, jakarta.servlet,
+ * tools.jackson, io.micrometer, org.slf4j.
  */
 package io.github.qsbench.sqs;

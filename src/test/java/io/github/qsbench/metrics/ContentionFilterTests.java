@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class ContentionFilterTests {
 
-	private static final String MUTEX = "io.github.qsbench.core.Lockable$Mutex";
+	private static final String MUTEX = "io.github.qsbench.core.thesis.Lockable$Mutex";
 
 	private static final String RW_SYNC = "java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync";
 
@@ -26,19 +26,19 @@ class ContentionFilterTests {
 	private static final String WORKER = "http-nio-127.0.0.1-8080-exec-3";
 
 	/** jdk.JavaMonitorEnter on the synchronized strategy's map. */
-	private static final List<String> MUTEX_STACK = List.of(MUTEX, "io.github.qsbench.core.AbstractQS",
+	private static final List<String> MUTEX_STACK = List.of(MUTEX, "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.QueueOperations");
 
 	/** jdk.ThreadPark in a read lock of the read-write-lock strategy. */
 	private static final List<String> READ_LOCK_STACK = List.of("jdk.internal.misc.Unsafe",
 			"java.util.concurrent.locks.LockSupport", "java.util.concurrent.locks.AbstractQueuedSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
-			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.QueueOperations");
 
 	/** jdk.JavaMonitorEnter in ConcurrentHashMap.compute called by the caps. */
 	private static final List<String> CAPACITY_STACK = List.of("java.util.concurrent.ConcurrentHashMap",
-			"io.github.qsbench.core.Capacity", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.core.Capacity", "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.QueueOperations");
 
 	/** An idle Tomcat worker waiting for its next request. */
@@ -57,7 +57,7 @@ class ContentionFilterTests {
 	/** A class-loading lock taken while core code first touches a class. */
 	private static final List<String> CLASS_LOADING_STACK = List.of("java.lang.ClassLoader",
 			"org.springframework.boot.loader.net.protocol.jar.JarUrlClassLoader", "java.lang.ClassLoader",
-			"io.github.qsbench.core.AtomicMessage", "io.github.qsbench.core.AbstractQS");
+			"io.github.qsbench.core.thesis.AtomicMessage", "io.github.qsbench.core.thesis.AbstractQS");
 
 	/**
 	 * {@code jdk.MethodTrace} of {@code LockSupport.park} on virtual request threads, as
@@ -68,27 +68,27 @@ class ContentionFilterTests {
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
-			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.QueueOperations");
 
 	private static final List<String> VIRTUAL_WRITE_LOCK_STACK = List.of(
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock",
-			"io.github.qsbench.core.Lockable$ReadWriteLocked", "io.github.qsbench.core.AbstractQS",
+			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.QueueOperations");
 
 	/** The reentrant-lock strategy's lock. */
 	private static final List<String> VIRTUAL_REENTRANT_LOCK_STACK = List.of(
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer", "java.util.concurrent.locks.ReentrantLock$Sync",
-			"java.util.concurrent.locks.ReentrantLock", "io.github.qsbench.core.Lockable$Locked",
-			"io.github.qsbench.core.AbstractQS");
+			"java.util.concurrent.locks.ReentrantLock", "io.github.qsbench.core.thesis.Lockable$Locked",
+			"io.github.qsbench.core.thesis.AbstractQS");
 
 	/** The stamped-lock strategy's write lock (StampedLock parks by itself). */
 	private static final List<String> VIRTUAL_STAMPED_LOCK_STACK = List.of("java.util.concurrent.locks.StampedLock",
-			"java.util.concurrent.locks.StampedLock", "io.github.qsbench.core.Lockable$Stamped",
-			"io.github.qsbench.core.AbstractQS");
+			"java.util.concurrent.locks.StampedLock", "io.github.qsbench.core.thesis.Lockable$Stamped",
+			"io.github.qsbench.core.thesis.AbstractQS");
 
 	/** Tomcat's own ReentrantLock around a request on a virtual thread. */
 	private static final List<String> VIRTUAL_TOMCAT_LOCK_STACK = List.of(
@@ -214,7 +214,7 @@ class ContentionFilterTests {
 		void sharedLocksTakenOutsideTheCore_doNotCount() {
 			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER, SOCKET_WRITE_STACK)).isFalse();
 			assertThat(this.filter.counts(CHM_NODE, WORKER, List.of("java.util.concurrent.ConcurrentHashMap",
-					"org.springframework.util.ConcurrentReferenceHashMap", "io.github.qsbench.core.AbstractQS")))
+					"org.springframework.util.ConcurrentReferenceHashMap", "io.github.qsbench.core.thesis.AbstractQS")))
 				.isFalse();
 		}
 
@@ -223,7 +223,7 @@ class ContentionFilterTests {
 			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER,
 					List.of("jdk.internal.misc.Unsafe", "java.util.concurrent.locks.LockSupport",
 							"java.util.concurrent.locks.ReentrantLock", "java.util.concurrent.LinkedBlockingQueue",
-							"io.github.qsbench.core.AbstractQS")))
+							"io.github.qsbench.core.thesis.AbstractQS")))
 				.isTrue();
 		}
 

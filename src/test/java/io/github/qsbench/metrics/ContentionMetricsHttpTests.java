@@ -55,7 +55,7 @@ class ContentionMetricsHttpTests {
 			// the only locks the synchronized core takes: its monitors, and the caps' map
 			// bins
 			assertThat(metrics.waitedSecondsByLock()).isNotEmpty()
-				.allSatisfy((lock, seconds) -> assertThat(lock).isIn("io.github.qsbench.core.Lockable$Mutex",
+				.allSatisfy((lock, seconds) -> assertThat(lock).isIn("io.github.qsbench.core.thesis.Lockable$Mutex",
 						"java.util.concurrent.ConcurrentHashMap$Node",
 						"java.util.concurrent.ConcurrentHashMap$ReservationNode"));
 			assertThat(scraped(http, "synchronized")).isPositive();

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 
-import io.github.qsbench.core.Lockable;
+import io.github.qsbench.core.thesis.Lockable;
 import io.github.qsbench.core.strategy.Strategy;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;

@@ -1,14 +1,30 @@
 package io.github.qsbench.core.strategy;
 
+import io.github.qsbench.core.lanes.LaneAdaptiveQS;
+import io.github.qsbench.core.lanes.LaneLockedQS;
+import io.github.qsbench.core.lanes.SplitConcurrentQS;
+import io.github.qsbench.core.lanes.SplitDispatcherQS;
+import io.github.qsbench.core.lanes.SplitJCToolsQS;
+import io.github.qsbench.core.thesis.ConcurrentQSWithAtomicMessage;
+import io.github.qsbench.core.thesis.ConcurrentQSWithPojoMessage;
+import io.github.qsbench.core.thesis.FairReadWriteLockedQS;
+import io.github.qsbench.core.thesis.ReadWriteLockedQS;
+import io.github.qsbench.core.thesis.ReadWriteLockedQSWithConcurrentStructures;
+import io.github.qsbench.core.thesis.ReadWriteLockedQSWithReadPush;
+import io.github.qsbench.core.thesis.ReentrantLockedQS;
+import io.github.qsbench.core.thesis.StampedLockedQS;
+import io.github.qsbench.core.thesis.SynchronizedArrayQueueQS;
+import io.github.qsbench.core.thesis.SynchronizedQS;
+import io.github.qsbench.core.thesis.SynchronizedQSWithConcurrentStructures;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.qsbench.core.AbstractLaneLockedQS;
-import io.github.qsbench.core.AbstractQS;
-import io.github.qsbench.core.AbstractSplitQS;
+import io.github.qsbench.core.lanes.AbstractLaneLockedQS;
+import io.github.qsbench.core.thesis.AbstractQS;
+import io.github.qsbench.core.lanes.AbstractSplitQS;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.ExternalStore;

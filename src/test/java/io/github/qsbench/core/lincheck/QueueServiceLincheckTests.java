@@ -21,7 +21,7 @@ import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.strategy.SplitDispatcherQS;
+import io.github.qsbench.core.lanes.SplitDispatcherQS;
 import io.github.qsbench.core.strategy.Strategy;
 
 import kotlin.Unit;

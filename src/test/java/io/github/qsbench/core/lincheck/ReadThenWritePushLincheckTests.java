@@ -6,11 +6,11 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import io.github.qsbench.core.AbstractQS;
-import io.github.qsbench.core.IdIndex;
-import io.github.qsbench.core.Lockable;
-import io.github.qsbench.core.PojoMessage;
-import io.github.qsbench.core.QSConfiguration;
+import io.github.qsbench.core.thesis.AbstractQS;
+import io.github.qsbench.core.thesis.IdIndex;
+import io.github.qsbench.core.thesis.Lockable;
+import io.github.qsbench.core.thesis.PojoMessage;
+import io.github.qsbench.core.thesis.QSConfiguration;
 import io.github.qsbench.core.QueueOptions;
 
 import org.jetbrains.lincheck.LincheckAssertionError;

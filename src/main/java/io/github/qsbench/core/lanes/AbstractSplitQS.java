@@ -1,0 +1,409 @@
+package io.github.qsbench.core.lanes;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.LeaseChange;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.Peeked;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.thesis.IdIndex;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The framework the thesis proposes in section 5.2.3.1, lock-free: messages in flight are
+ * kept apart from ready ones, so a poll looks at two heads instead of walking past every
+ * leased message. The outline is {@link AbstractLanesQS}'s; what guards a queue here is
+ * no lock but compare-and-sets, on the lane's counts, on the message and on the record of
+ * each delivery.
+ *
+ * <p>
+ * Each queue (a {@link SplitLane}) has a <em>ready queue</em>, the strategy's building
+ * block (any thread-safe {@link Queue} whose {@code poll} hands each element to one
+ * caller), and the lock-free variant of the in-flight record ({@link LockFreeInFlight}),
+ * of {@link SplitDelivery}s: one per delivery, which a thread claims before it moves or
+ * drops it.
+ *
+ * <p>
+ * Exactly-once, as long as consumers complete within their lease: the ready queue hands a
+ * message to one consumer, its first delivery; a later one is a compare-and-set of the
+ * message's state from the previous delivery, not completed, to the next
+ * ({@link SplitMessage#redeliver}), by the one claimer of that delivery's expired record;
+ * a completion is a compare-and-set of the same state. A completed message leaves memory
+ * when its record is dropped from a head (or, with {@link Eviction#EAGER}, at once); the
+ * eviction that empties a lane closes it by compare-and-set, a push reopens it the same
+ * way, and one removed for good is never reopened, so no push lands in a removed queue.
+ * The arguments: docs/design/lanes.md.
+ */
+public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMessage> {
+
+	private final Supplier<Queue<SplitMessage>> readyQueues;
+
+	/**
+	 * Held messages by id, one for the service rather than one per queue, so that a queue
+	 * that empties leaves no index behind; {@link IdIndex#none()} in the thesis's
+	 * setting.
+	 */
+	private final IdIndex<SplitMessage> index;
+
+	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
+
+	/**
+	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
+	 * element to one caller, {@code offer} must accept every message (the caps bound them
+	 * before it is called)
+	 */
+	protected AbstractSplitQS(Supplier<Queue<SplitMessage>> readyQueues, QueueOptions options) {
+		super(options);
+		this.readyQueues = Objects.requireNonNull(readyQueues, "readyQueues");
+		this.index = this.idLookup ? IdIndex.lockFree() : IdIndex.none();
+	}
+
+	/**
+	 * Hands an admitted message (counted in its lane, indexed) to its lane's ready queue.
+	 * A dispatcher strategy defers it to its own thread.
+	 */
+	protected void enqueue(SplitLane lane, SplitMessage message) {
+		lane.ready.offer(message);
+	}
+
+	/**
+	 * Called when a poll found nothing ready: makes sure that every message whose push
+	 * ended before this call is in its ready queue.
+	 * @return whether anything may have become ready, so the poll looks again
+	 */
+	protected boolean flush() {
+		return false;
+	}
+
+	@Override
+	SplitMessage newMessage(long id, String queue, byte[] body) {
+		return new SplitMessage(id, queue, body);
+	}
+
+	/**
+	 * Counts {@code count} messages into the named lane, creating it if needed (inside
+	 * {@code computeIfAbsent}, so a queue is charged to the caps once). The counts are
+	 * the guard: nothing to release after.
+	 */
+	@Override
+	SplitLane admit(String name, int count) {
+		while (true) {
+			SplitLane lane = this.lanes.get(name);
+			if (lane == null) {
+				lane = this.lanes.computeIfAbsent(name, n -> newLane(n, count));
+			}
+			int entered = lane.enter(count, this.maxPerQueue);
+			if (entered == SplitLane.ENTERED) {
+				return lane;
+			}
+			if (entered == SplitLane.CLOSED) {
+				// emptied and retired, not yet removed: the queue exists again, in it
+				this.ledger.openQueue(count);
+				if (lane.reopen(count)) {
+					return lane;
+				}
+				this.ledger.closeQueue();
+			}
+			else {
+				// removed: help take it out of the map, then make another
+				this.lanes.remove(name, lane);
+			}
+		}
+	}
+
+	private SplitLane newLane(String name, int adding) {
+		this.ledger.openQueue(adding);
+		return new SplitLane(name, this.readyQueues.get(), this.idLookup);
+	}
+
+	/**
+	 * A delayed message waits in the sorted in-flight record as a delivery 0 whose lease
+	 * is its delay, and is delivered from there for the first time.
+	 */
+	@Override
+	void add(SplitLane lane, SplitMessage message, long dueMillis) {
+		message.queuedIn(lane.name);
+		this.index.put(message.id(), message);
+		if (dueMillis == 0) {
+			enqueue(lane, message);
+		}
+		else {
+			SplitLane.DELAYED.getAndAdd(lane, 1);
+			lane.inFlight.addSorted(new SplitDelivery(message, 0, dueMillis));
+		}
+	}
+
+	@Override
+	void admitted(SplitLane lane) {
+	}
+
+	@Override
+	public Optional<Message> poll(String queue) {
+		SplitLane lane = this.lanes.get(queue);
+		SplitMessage message = (lane != null) ? grab(lane, this.clock.millis(), this.leaseMillis) : null;
+		if (message == null && flush()) {
+			lane = this.lanes.get(queue);
+			message = (lane != null) ? grab(lane, this.clock.millis(), this.leaseMillis) : null;
+		}
+		return Optional.ofNullable(message);
+	}
+
+	@Override
+	public List<Lease> lease(String queue, int max, long leaseMillis) {
+		this.ledger.requireIdLookup();
+		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
+		SplitLane lane = this.lanes.get(queue);
+		long now = this.clock.millis();
+		boolean flushed = false;
+		while (leases.size() < max) {
+			SplitMessage message = (lane != null) ? grab(lane, now, leaseMillis) : null;
+			if (message == null) {
+				if (flushed || !flush()) {
+					break;
+				}
+				flushed = true;
+				lane = this.lanes.get(queue);
+				continue;
+			}
+			leases.add(new Lease(message, message.deliveries()));
+		}
+		return leases;
+	}
+
+	/**
+	 * Delivers an in-flight entry again if its lease ended ({@link #redeliverLapsed});
+	 * otherwise the ready queue's head.
+	 */
+	private SplitMessage grab(SplitLane lane, long now, long leaseMillis) {
+		SplitMessage lapsed = redeliverLapsed(lane, lane.inFlight, now, leaseMillis);
+		if (lapsed != null) {
+			return lapsed;
+		}
+		SplitMessage message;
+		while ((message = lane.ready.poll()) != null && !message.deliverFirst()) {
+			evict(lane, message); // discarded while it waited
+		}
+		if (message == null) {
+			return null;
+		}
+		if (lane.counted) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
+		}
+		track(lane.inFlight, new SplitDelivery(message, 1, now + leaseMillis), leaseMillis);
+		return message;
+	}
+
+	@Override
+	void delayEnded(SplitLane lane, boolean delivered) {
+		SplitLane.DELAYED.getAndAdd(lane, -1);
+		if (delivered) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
+		}
+	}
+
+	/**
+	 * Claims the record of the message's current delivery (found by a scan of the
+	 * in-flight records, as far as its position), takes it out, and records the same
+	 * delivery with its new lease end. A claim lost means the lease lapsed and a poll is
+	 * delivering the message again. A completion that comes meanwhile finds no record to
+	 * drop: then this call, which took the record out, evicts the message, or the new
+	 * record is dropped as a completed one where it is.
+	 */
+	@Override
+	LeaseChange changeLeaseIn(SplitLane lane, long id, int delivery, long leaseMillis) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue())) {
+			return LeaseChange.NOT_FOUND;
+		}
+		// the delivery decided on, whose record is looked for: one read, or a redelivery
+		// in between would make this change the new holder's lease
+		int current = message.deliveries();
+		Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
+		if (verdict != Completion.COMPLETED) {
+			return LeaseChange.of(verdict);
+		}
+		SplitDelivery record = lane.inFlight.entryOf(message, current);
+		if (record == null || !record.claim()) {
+			// a completion's eviction took the record, or a poll delivering it again
+			return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
+		}
+		lane.inFlight.remove(record);
+		if (message.isCompleted()) {
+			evict(lane, message);
+			return LeaseChange.NOT_FOUND;
+		}
+		track(lane.inFlight, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
+		return LeaseChange.CHANGED;
+	}
+
+	/**
+	 * Completes the message whatever its state by the compare-and-set that also decides
+	 * deliveries and completions. A delivered one is then dropped as a completion drops
+	 * it; one that waits in the ready queue (which cannot give up an element from its
+	 * middle) when a poll reaches it; a delayed one at once, if this call claims its
+	 * record first (else the poll that claimed it drops it).
+	 */
+	@Override
+	Completion discardIn(SplitLane lane, long id) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue())) {
+			return Completion.NOT_FOUND;
+		}
+		int deliveries = message.discard();
+		if (deliveries < 0) {
+			return Completion.NOT_FOUND;
+		}
+		this.index.remove(id, message);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
+		if (deliveries > 0) {
+			SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
+			dropCompleted(lane, lane.inFlight, message);
+			return Completion.COMPLETED;
+		}
+		SplitDelivery delayed = (lane.inFlight.sorted != null) ? lane.inFlight.entryOf(message, 0) : null;
+		if (delayed != null && delayed.claim()) {
+			lane.inFlight.sorted.remove(delayed);
+			SplitLane.DELAYED.getAndAdd(lane, -1);
+			evict(lane, message);
+		}
+		return Completion.COMPLETED;
+	}
+
+	/**
+	 * Claims the delayed message's record and hands the message to its ready queue; a
+	 * claim lost means a poll is delivering it (its delay ended) or a discard took it.
+	 */
+	@Override
+	boolean endDelayIn(SplitLane lane, long id) {
+		SplitMessage message = this.index.get(id);
+		if (message == null || !lane.name.equals(message.queue()) || lane.inFlight.sorted == null) {
+			return false;
+		}
+		SplitDelivery delayed = lane.inFlight.entryOf(message, 0);
+		if (delayed == null || !delayed.claim()) {
+			return false;
+		}
+		lane.inFlight.sorted.remove(delayed);
+		SplitLane.DELAYED.getAndAdd(lane, -1);
+		enqueue(lane, message);
+		return true;
+	}
+
+	@Override
+	void evictCompleted(String queue, SplitMessage message) {
+		// still held, so its lane is still in the map
+		SplitLane lane = this.lanes.get(message.queue());
+		dropCompleted(lane, lane.inFlight, message);
+	}
+
+	/**
+	 * The message's compare-and-set decides between racing completions and a redelivery;
+	 * then the message leaves the index, and the completed head of the in-flight record
+	 * (or, eagerly, the message itself) is dropped. Never scans a queue with lazy
+	 * eviction.
+	 */
+	@Override
+	Completion completeIn(SplitLane lane, long id, int delivery) {
+		SplitMessage message = this.index.get(id);
+		// the index is the service's: the message must be in this lane (a held
+		// message's lane is open, so it is the one in the map)
+		if (message == null || !lane.name.equals(message.queue())) {
+			return Completion.NOT_FOUND;
+		}
+		Completion completion = message.complete(delivery);
+		if (completion != Completion.COMPLETED) {
+			return completion;
+		}
+		this.index.remove(id, message);
+		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
+		dropCompleted(lane, lane.inFlight, message);
+		return Completion.COMPLETED;
+	}
+
+	/**
+	 * A completed message left memory: release what it was charged, and close and remove
+	 * its lane if it was the last.
+	 */
+	@Override
+	void evict(SplitLane lane, SplitMessage message) {
+		if (lane.counted) {
+			SplitLane.COMPLETED.getAndAdd(lane, -1);
+		}
+		this.ledger.evicted(message.body());
+		if (lane.leave()) {
+			this.ledger.closeQueue();
+			retire(lane);
+		}
+	}
+
+	/**
+	 * Whether a poll would find a message now: the ready queue's head, or a lapsed
+	 * in-flight entry; if not, once more after a {@link #flush}.
+	 */
+	@Override
+	public boolean hasReady(String name) {
+		return super.hasReady(name) || (flush() && super.hasReady(name));
+	}
+
+	@Override
+	boolean hasReadyIn(SplitLane lane, long nowMillis) {
+		return !lane.ready.isEmpty() || lane.inFlight.anyLapsed(nowMillis);
+	}
+
+	/**
+	 * Holds no lock, as every operation here. Messages never delivered come from the
+	 * service's index, not the ready queue, which a JCTools queue cannot walk: the
+	 * {@code max} smallest ids of the queue, found in one pass over the index, so a
+	 * browse costs a step per message the service holds.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	@Override
+	public List<Peeked> peek(String name, int max) {
+		this.ledger.requireIdLookup();
+		return super.peek(name, max);
+	}
+
+	@Override
+	void browse(SplitLane lane, long nowMillis, List<Peeked> seen, int max) {
+		List<SplitDelivery> delivered = lane.inFlight.snapshot();
+		if (lane.inFlight.browse(delivered, nowMillis, seen, max)) {
+			return;
+		}
+		Set<SplitMessage> delayed = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (SplitDelivery record : delivered) {
+			if (record.delivery == 0) {
+				delayed.add(record.message);
+			}
+		}
+		int room = max - seen.size();
+		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
+		for (SplitMessage message : this.index.messages()) {
+			if (message.deliveries() == 0 && !message.isCompleted() && lane.name.equals(message.queue())
+					&& !delayed.contains(message)) {
+				first.offer(message);
+				if (first.size() > room) {
+					first.poll();
+				}
+			}
+		}
+		List<SplitMessage> ready = new ArrayList<>(first);
+		ready.sort(BY_ID);
+		for (SplitMessage message : ready) {
+			seen.add(new Peeked(message, Peeked.State.READY, 0));
+		}
+	}
+
+}

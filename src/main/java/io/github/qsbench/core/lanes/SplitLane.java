@@ -1,0 +1,138 @@
+package io.github.qsbench.core.lanes;
+
+import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.thesis.VarHandles;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Queue;
+
+/**
+ * One named queue of {@link AbstractSplitQS}: its ready queue, its in-flight record (the
+ * lock-free variant, {@link LockFreeInFlight}), and how many messages it holds, which
+ * also tells when it is closed.
+ *
+ * <p>
+ * What it holds is two running totals, not one count, each on a cache line of its own
+ * (the padding classes of {@link SplitLaneLayout}): producers add to {@code admitted},
+ * consumers to {@code evicted}. One shared count would bounce its cache line between
+ * every push and every eviction, and invalidate the references all of them read next to
+ * it. The consumer that evicts the last message closes the lane by compare-and-set of
+ * {@code admitted}, which fails if a producer came in meanwhile.
+ */
+public final class SplitLane extends SplitLaneLayout.PadAdmitted {
+
+	static final VarHandle IN_FLIGHT = VarHandles.field(MethodHandles.lookup(), "inFlightCount", int.class);
+
+	static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completedCount", int.class);
+
+	static final VarHandle DELAYED = VarHandles.field(MethodHandles.lookup(), "delayedCount", int.class);
+
+	private static final VarHandle EVICTED = VarHandles.field(MethodHandles.lookup(), "evicted", long.class);
+
+	/** Messages that left memory, ever. */
+	private volatile long evicted;
+
+	/** Messages delivered and not completed (with id lookup). */
+	@SuppressWarnings("unused") // through IN_FLIGHT
+	private volatile int inFlightCount;
+
+	/** Completed messages still in the in-flight record (with id lookup). */
+	@SuppressWarnings("unused") // through COMPLETED
+	private volatile int completedCount;
+
+	/** Delayed messages not yet delivered, their delay ended or not. */
+	@SuppressWarnings("unused") // through DELAYED
+	private volatile int delayedCount;
+
+	SplitLane(String name, Queue<SplitMessage> ready, boolean counted) {
+		super(name, ready, counted);
+	}
+
+	/** For strategies that hand messages to the ready queue themselves. */
+	public Queue<SplitMessage> ready() {
+		return this.ready;
+	}
+
+	/** {@link #enter}: counted in. */
+	static final int ENTERED = 0;
+
+	/** {@link #enter}: the lane is closed, and a push may {@link #reopen} it. */
+	static final int CLOSED = 1;
+
+	/** {@link #enter}: the lane is removed for good. */
+	static final int REMOVED = 2;
+
+	/**
+	 * Counts messages in, unless the lane is closed or removed.
+	 * @throws CapacityExceededException if that would hold more than {@code max}
+	 */
+	int enter(int count, int max) {
+		while (true) {
+			long current = this.admitted;
+			if (current < 0) {
+				return (current == CLOSED_TOTAL) ? CLOSED : REMOVED;
+			}
+			if (max != Integer.MAX_VALUE) {
+				// only then: the consumers' total is on their cache line
+				AbstractLanesQS.checkRoom(current - this.evicted, count, max);
+			}
+			if (ADMITTED.compareAndSet(this, current, current + count)) {
+				return ENTERED;
+			}
+		}
+	}
+
+	/**
+	 * Opens a closed lane with {@code count} messages; {@code false} if another push
+	 * reopened it first or it was removed. Nothing is evicted from a closed lane, so its
+	 * consumers' total is still.
+	 */
+	boolean reopen(int count) {
+		return ADMITTED.compareAndSet(this, CLOSED_TOTAL, this.evicted + count);
+	}
+
+	/**
+	 * Counts one message out, after it left the ready queue and the in-flight record;
+	 * {@code true} if that emptied and closed the lane. While either still holds a
+	 * message this was not the last one, and producers' total is not even read: every
+	 * other eviction removed its message before counting it, so the last to count finds
+	 * both empty.
+	 */
+	boolean leave() {
+		long out = (long) EVICTED.getAndAdd(this, 1L) + 1;
+		if (this.inFlight.ordered.peek() != null || this.ready.peek() != null) {
+			return false;
+		}
+		long in = this.admitted;
+		return in == out && ADMITTED.compareAndSet(this, in, CLOSED_TOTAL);
+	}
+
+	/** Removes a closed lane for good; {@code false} if it was reopened. */
+	@Override
+	boolean removeIfClosed() {
+		return ADMITTED.compareAndSet(this, CLOSED_TOTAL, REMOVED_TOTAL);
+	}
+
+	@Override
+	public boolean isOpen() {
+		return this.admitted >= 0;
+	}
+
+	@Override
+	public QueueStats stats(long nowMillis) {
+		long in = this.admitted;
+		int held = (int) (in - this.evicted);
+		if (in < 0 || held <= 0) {
+			return null;
+		}
+		int inFlight = Math.max(0, this.inFlightCount);
+		int delayed = Math.max(0, this.delayedCount);
+		if (delayed > 0) {
+			// those whose delay ended are ready
+			delayed -= this.inFlight.delayEnded(nowMillis);
+		}
+		int ready = Math.max(0, held - inFlight - this.completedCount - delayed);
+		return new QueueStats(this.name, ready, inFlight, Math.max(0, delayed));
+	}
+
+}

@@ -1,0 +1,145 @@
+package io.github.qsbench.core.thesis;
+
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.LeaseChange;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A message whose whole state is one immutable {@link State}, changed only by
+ * compare-and-set: of two threads racing to grab or complete it, exactly one wins, so it
+ * is safe without any lock around it.
+ *
+ * <p>
+ * The state is a field of the message set through a {@link VarHandle}, which is what an
+ * {@code AtomicReference} does inside, without a second object per message. A message
+ * never delivered shares one {@code READY} state with all others.
+ */
+public final class AtomicMessage extends AbstractMessage {
+
+	private static final State READY = new State(0, 0, false);
+
+	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", State.class);
+
+	private volatile State state = READY;
+
+	private final long id;
+
+	public AtomicMessage(long id, byte[] body) {
+		super(body);
+		this.id = id;
+	}
+
+	@Override
+	public long id() {
+		return this.id;
+	}
+
+	@Override
+	public Grab tryGrab(long nowMillis, long leaseMillis) {
+		while (true) {
+			State current = this.state;
+			if (current.completed) {
+				return Grab.DECLINED_COMPLETED;
+			}
+			if (current.inFlightAt(nowMillis)) {
+				return Grab.DECLINED_IN_FLIGHT;
+			}
+			State grabbed = new State(current.deliveries + 1, nowMillis + leaseMillis, false);
+			if (STATE.compareAndSet(this, current, grabbed)) {
+				return Grab.GRABBED;
+			}
+		}
+	}
+
+	@Override
+	public Completion complete(int delivery) {
+		while (true) {
+			State current = this.state;
+			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
+					new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+				return verdict;
+			}
+		}
+	}
+
+	@Override
+	public void delayUntil(long dueMillis) {
+		this.state = new State(0, dueMillis, false);
+	}
+
+	@Override
+	public boolean endDelay(long nowMillis) {
+		while (true) {
+			State current = this.state;
+			if (current.completed || current.deliveries > 0 || current.leaseExpiresAtMillis == 0) {
+				return false;
+			}
+			if (STATE.compareAndSet(this, current, new State(0, nowMillis, false))) {
+				return true;
+			}
+		}
+	}
+
+	@Override
+	public int discard() {
+		while (true) {
+			State current = this.state;
+			if (current.completed) {
+				return -1;
+			}
+			if (STATE.compareAndSet(this, current, new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+				return current.deliveries;
+			}
+		}
+	}
+
+	@Override
+	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
+		while (true) {
+			State current = this.state;
+			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
+			if (verdict != Completion.COMPLETED
+					|| STATE.compareAndSet(this, current, new State(current.deliveries, leaseEndMillis, false))) {
+				return LeaseChange.of(verdict);
+			}
+		}
+	}
+
+	@Override
+	public boolean isCompleted() {
+		return this.state.completed;
+	}
+
+	@Override
+	public Status status(long nowMillis) {
+		State current = this.state;
+		if (current.completed) {
+			return Status.COMPLETED;
+		}
+		if (!current.inFlightAt(nowMillis)) {
+			return Status.READY;
+		}
+		return (current.deliveries > 0) ? Status.IN_FLIGHT : Status.DELAYED;
+	}
+
+	@Override
+	public int deliveries() {
+		return this.state.deliveries;
+	}
+
+	/**
+	 * The message's state; a delayed message is one not yet delivered whose lease (its
+	 * delay) has not expired.
+	 */
+	private record State(int deliveries, long leaseExpiresAtMillis, boolean completed) {
+
+		/** In flight, or delayed. */
+		boolean inFlightAt(long nowMillis) {
+			return nowMillis < this.leaseExpiresAtMillis;
+		}
+
+	}
+
+}
