@@ -38,7 +38,7 @@ import io.github.qsbench.core.QueueStats;
  *
  * <p>
  * Off with {@code qs.metrics.core-time.enabled=false}, where the application layer calls
- * the strategy directly (see the README for what the meter costs).
+ * the strategy directly (see docs/metrics.md#core-time for what the meter costs).
  */
 public final class CoreTimedQueueService implements QueueServiceCore {
 

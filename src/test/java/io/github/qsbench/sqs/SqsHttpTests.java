@@ -54,10 +54,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 
 /**
- * The SQS face driven by the AWS SDK for Java v2, configured as the README shows: queues,
- * send, batches, receive (the SDK checks every MD5), long polling, a visibility timeout
- * that lapses (the test moves the service's clock), a stale receipt handle, deletes, and
- * SQS's errors as the SDK's own exceptions.
+ * The SQS face driven by the AWS SDK for Java v2, configured as docs/sqs.md shows:
+ * queues, send, batches, receive (the SDK checks every MD5), long polling, a visibility
+ * timeout that lapses (the test moves the service's clock), a stale receipt handle,
+ * deletes, and SQS's errors as the SDK's own exceptions.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
 @Import(MutableClockConfiguration.class)
