@@ -16,7 +16,8 @@
 # reads the service's utime+stime at the start and the end of each window: CPU per request is
 # that difference over the requests answered in the window.
 # Environment: ROUNDS (2), DURATION (s, 15), WARMUP (s, 15), PRODUCERS (4), CONSUMERS (4),
-# PROFILE (concurrent-atomic), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
+# PROFILE (concurrent-atomic), LOAD (queue: REST's fast path; sqs: the same work through the SQS
+# face, AWS JSON 1.0), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
 # is not counted in the means; see scripts/bench/jfr-layers.py), OUT.
@@ -36,6 +37,7 @@ WARMUP="${WARMUP:-15}"
 PRODUCERS="${PRODUCERS:-4}"
 CONSUMERS="${CONSUMERS:-4}"
 PROFILE="${PROFILE:-concurrent-atomic}"
+LOAD="${LOAD:-queue}"
 CEILING_PATH="${CEILING_PATH:-/actuator/info}"
 JAVA_OPTS="${JAVA_OPTS:--Xms512m -Xmx512m}"
 JFR="${JFR:-}"
@@ -54,7 +56,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
-	"profile $PROFILE, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
+	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ "$PROFILE" == redis ]]; then
 	start_shared_redis # for the jars whose arguments name no Redis; started here, before the table
@@ -98,11 +100,11 @@ for pass in "${passes[@]}"; do
 		sleep 0.5
 	done
 	common=(--port "$port" --pid "$SERVICE_PID${redis_pid:+,$redis_pid}" --producers "$PRODUCERS" --consumers "$CONSUMERS")
-	"${CLIENT[@]}" "${common[@]}" --mode queue --seconds "$WARMUP" >/dev/null
+	"${CLIENT[@]}" "${common[@]}" --mode "$LOAD" --seconds "$WARMUP" >/dev/null
 	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
 	# The no-op first: the queue load leaves a heap of completed messages to collect, which
 	# would be charged to whatever runs next. A full GC before each window starts it clean.
-	for mode in noop queue; do
+	for mode in noop "$LOAD"; do
 		jcmd "$SERVICE_PID" GC.run >/dev/null
 		if [[ "$round" == jfr ]]; then
 			jcmd "$SERVICE_PID" JFR.start name="$mode" settings=profile duration="${DURATION}s" \
@@ -123,12 +125,13 @@ for pass in "${passes[@]}"; do
 	SERVICE_PID=""
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$OUT" "$@" <<-'EOF'
+python3 - "$OUT" "$LOAD" "$@" <<-'EOF'
 	import glob, json, os, sys
-	out, specs = sys.argv[1], [s.split("=", 1)[0] for s in sys.argv[2:]]
-	print("\nmean over rounds | queue req/s | queue cpu us/req | no-op req/s | no-op cpu us/req | queue/no-op req/s")
+	out, load, specs = sys.argv[1], sys.argv[2], [s.split("=", 1)[0] for s in sys.argv[3:]]
+	print(f"\nmean over rounds | {load} req/s | {load} cpu us/req | no-op req/s | no-op cpu us/req | {load}/no-op req/s")
 	for label in specs:
-	    runs = {m: [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, f"{label}-[0-9]*-{m}.json")))] for m in ("queue", "noop")}
+	    runs = {m: [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, f"{label}-[0-9]*-{m}.json")))] for m in (load, "noop")}
+	    runs["queue"] = runs[load]
 	    mean = lambda m, k: sum(r[k] for r in runs[m]) / max(1, len(runs[m]))
 	    print(f"{label} | {mean('queue', 'rps'):,.0f} | {mean('queue', 'cpuUsPerRequest'):.1f} | {mean('noop', 'rps'):,.0f} "
 	          f"| {mean('noop', 'cpuUsPerRequest'):.1f} | {mean('queue', 'rps') / max(1, mean('noop', 'rps')):.2f}")
