@@ -27,8 +27,8 @@ import org.openjdk.jcstress.infra.grading.TestGrading;
  *
  * <p>
  * Run by {@code ./mvnw verify} (integration-test phase) with {@code -Djcstress.mode},
- * {@code -Djcstress.tests} and {@code -Djcstress.splitCompilation}; see
- * docs/testing.md, "Concurrency verification".
+ * {@code -Djcstress.tests} and {@code -Djcstress.splitCompilation}; see docs/testing.md,
+ * "Concurrency verification".
  */
 public final class JCStressGate {
 
