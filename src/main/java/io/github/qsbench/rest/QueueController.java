@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
@@ -81,7 +82,8 @@ class QueueController {
 
 	private static final String QUEUE_PATTERN = "^" + QueueOperations.QUEUE_NAME_REGEX + "$";
 
-	private static final String MAX = "Deliver up to this many messages (1 to 100), answered as {\"messages\":[...]}";
+	private static final String MAX = "Deliver up to this many messages (1 to " + Limits.MAX_BATCH
+			+ "), answered as {\"messages\":[...]}";
 
 	private final QueueOperations operations;
 
@@ -122,8 +124,10 @@ class QueueController {
 	ResponseEntity<Pushed> push(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
-					description = "Seconds before the message may be delivered, 0 to 900 (none: the queue's delay)",
-					schema = @Schema(type = "integer", minimum = "0", maximum = "900")) String delay,
+					description = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
+							+ " (none: the queue's delay)",
+					schema = @Schema(type = "integer", minimum = "0",
+							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
 		return QueueAnswers.pushed(queue, this.operations.push(queue,
 				RequestValidation.body(request, this.maxMessageBytes), RequestValidation.delaySeconds(delay)));
@@ -145,17 +149,20 @@ class QueueController {
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
-	@Operation(summary = "Push 1 to 100 messages at once, in order, all or none; creates the queue if needed",
+	@Operation(
+			summary = "Push 1 to " + Limits.MAX_BATCH
+					+ " messages at once, in order, all or none; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The bodies: each non-empty, at most qs.max-message-size in UTF-8",
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = JsonRequests.PushBatch.class))))
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name or delay, malformed batch, no or over 100 bodies, an empty body or one "
-					+ "that is not text")
+			description = "Bad queue name or delay, malformed batch, no or over " + Limits.MAX_BATCH
+					+ " bodies, an empty body or one " + "that is not text")
 	@ApiResponse(responseCode = "413",
-			description = "A body larger than qs.max-message-size, or the request larger than 100 of them plus 64 KiB")
+			description = "A body larger than qs.max-message-size, or the request larger than " + Limits.MAX_BATCH
+					+ " of them plus 64 KiB")
 	@ApiResponse(responseCode = "415", description = "Not application/json")
 	@ApiResponse(responseCode = "429",
 			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
@@ -163,8 +170,10 @@ class QueueController {
 	ResponseEntity<PushedBatch> pushBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
-					description = "Seconds before the message may be delivered, 0 to 900 (none: the queue's delay)",
-					schema = @Schema(type = "integer", minimum = "0", maximum = "900")) String delay,
+					description = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
+							+ " (none: the queue's delay)",
+					schema = @Schema(type = "integer", minimum = "0",
+							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
 		List<byte[]> bodies;
 		try (InputStream in = request.getInputStream()) {
@@ -181,8 +190,9 @@ class QueueController {
 			description = "Without max: one message, its lease also as ETag. With max: {\"messages\":[...]}. "
 					+ "With wait: answers as soon as a push makes a message ready, 204 when the wait ends with none.")
 	@Parameter(name = "wait", in = ParameterIn.QUERY,
-			description = "Long poll: seconds to wait for a message, 0 to 20 (none: answer at once)",
-			schema = @Schema(type = "integer", minimum = "0", maximum = "20"))
+			description = "Long poll: seconds to wait for a message, 0 to " + Limits.MAX_WAIT_SECONDS
+					+ " (none: answer at once)",
+			schema = @Schema(type = "integer", minimum = "0", maximum = "" + Limits.MAX_WAIT_SECONDS))
 	@ApiResponse(responseCode = "200",
 			description = "Delivered; complete before the lease expires. "
 					+ "One message without max, {\"messages\":[...]} (1 to max) with it",
@@ -197,11 +207,12 @@ class QueueController {
 	ResponseEntity<?> poll(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(description = MAX,
-					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String max,
+					schema = @Schema(type = "integer", minimum = "1", maximum = "" + Limits.MAX_BATCH)) String max,
 			@RequestParam(required = false) @Parameter(
-					description = "Seconds the delivered messages stay leased, 0 to 43200 "
+					description = "Seconds the delivered messages stay leased, 0 to " + Limits.MAX_LEASE_SECONDS + " "
 							+ "(0: ready again at once; none: the queue's lease)",
-					schema = @Schema(type = "integer", minimum = "0", maximum = "43200")) String lease) {
+					schema = @Schema(type = "integer", minimum = "0",
+							maximum = "" + Limits.MAX_LEASE_SECONDS)) String lease) {
 		Integer batch = RequestValidation.maxMessages(max);
 		return QueueAnswers.polled(queue,
 				this.operations.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
@@ -260,8 +271,9 @@ class QueueController {
 	@ApiResponse(responseCode = "400", description = "Bad queue name or peek")
 	BrowsedBatch browse(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
-			@RequestParam(required = false) @Parameter(description = "How many messages to show, 1 to 100",
-					schema = @Schema(type = "integer", minimum = "1", maximum = "100")) String peek) {
+			@RequestParam(required = false) @Parameter(
+					description = "How many messages to show, 1 to " + Limits.MAX_BATCH,
+					schema = @Schema(type = "integer", minimum = "1", maximum = "" + Limits.MAX_BATCH)) String peek) {
 		// max and wait, if given, are the poll's: a browse leases nothing and never waits
 		return BrowsedBatch.of(queue, this.operations.peek(queue, RequestValidation.peekCount(peek)));
 	}
@@ -360,7 +372,7 @@ class QueueController {
 	}
 
 	@PostMapping(path = Routes.COMPLETIONS, consumes = MediaType.APPLICATION_JSON_VALUE)
-	@Operation(summary = "Complete 1 to 100 delivered messages at once",
+	@Operation(summary = "Complete 1 to " + Limits.MAX_BATCH + " delivered messages at once",
 			description = "Each entry is completed as a DELETE of its id would be (with If-Match when it names a lease); "
 					+ "the results say, per entry and in order, the status that DELETE would have answered",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
@@ -370,7 +382,8 @@ class QueueController {
 			description = "Every entry tried; each result is 204 completed, 404 no such message, "
 					+ "409 never delivered, or 412 its lease is no longer current")
 	@ApiResponse(responseCode = "400",
-			description = "Bad queue name, malformed batch or lease, no or over 100 entries; nothing was completed")
+			description = "Bad queue name, malformed batch or lease, no or over " + Limits.MAX_BATCH
+					+ " entries; nothing was completed")
 	@ApiResponse(responseCode = "413", description = "Request larger than the batch limit")
 	@ApiResponse(responseCode = "415", description = "Not application/json")
 	ResponseEntity<CompletionResults> completeBatch(
@@ -413,9 +426,12 @@ class QueueController {
 	@PutMapping(path = Routes.QUEUE, consumes = MediaType.APPLICATION_JSON_VALUE)
 	@Operation(summary = "Create a queue with settings, or change its settings",
 			description = "A queue created here stays, empty or not, until deleted; one created by its first push "
-					+ "is removed when empty. Fields left out keep their value. maxDeliveries (1 to 1000) and "
+					+ "is removed when empty. Fields left out keep their value. maxDeliveries (1 to "
+					+ DeadLetterPolicy.MAX_DELIVERIES + ") and "
 					+ "deadLetterQueue (an existing queue created here, or null for none) come together. "
-					+ "leaseSeconds (0 to 43200), delaySeconds (0 to 900) and retentionSeconds (60 to 1209600) "
+					+ "leaseSeconds (0 to " + Limits.MAX_LEASE_SECONDS + "), delaySeconds (0 to "
+					+ Limits.MAX_DELAY_SECONDS + ") and retentionSeconds (" + Limits.MIN_RETENTION_SECONDS + " to "
+					+ Limits.MAX_RETENTION_SECONDS + ") "
 					+ "are the queue's own lease, delay and retention, in place of the service's.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -463,13 +479,12 @@ class QueueController {
 	 * {@link JsonRequests#settings} reads.
 	 */
 	@Schema(name = "QueueSettings", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
-	record SettingsBody(@Schema(minimum = "0", maximum = "43200") Integer leaseSeconds,
-			@Schema(minimum = "0", maximum = "900") Integer delaySeconds,
-			@Schema(minimum = "" + QueueOperations.MIN_RETENTION_SECONDS,
-					maximum = "" + QueueOperations.MAX_RETENTION_SECONDS,
+	record SettingsBody(@Schema(minimum = "0", maximum = "" + Limits.MAX_LEASE_SECONDS) Integer leaseSeconds,
+			@Schema(minimum = "0", maximum = "" + Limits.MAX_DELAY_SECONDS) Integer delaySeconds,
+			@Schema(minimum = "" + Limits.MIN_RETENTION_SECONDS, maximum = "" + Limits.MAX_RETENTION_SECONDS,
 					description = "Seconds a message is kept, delivered or not, before it is dropped "
 							+ "(none: until completed)") Integer retentionSeconds,
-			@Schema(minimum = "1", maximum = "1000") Integer maxDeliveries,
+			@Schema(minimum = "1", maximum = "" + DeadLetterPolicy.MAX_DELIVERIES) Integer maxDeliveries,
 			@Schema(nullable = true, pattern = QUEUE_PATTERN) String deadLetterQueue) {
 	}
 
