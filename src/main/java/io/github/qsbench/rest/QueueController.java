@@ -85,6 +85,9 @@ class QueueController {
 	private static final String MAX = "Deliver up to this many messages (1 to " + Limits.MAX_BATCH
 			+ "), answered as {\"messages\":[...]}";
 
+	private static final String DELAY = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
+			+ " (none: the queue's delay)";
+
 	private final QueueOperations operations;
 
 	private final int maxMessageBytes;
@@ -123,9 +126,7 @@ class QueueController {
 			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<Pushed> push(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
-			@RequestParam(required = false) @Parameter(
-					description = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
-							+ " (none: the queue's delay)",
+			@RequestParam(required = false) @Parameter(description = DELAY,
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
@@ -169,9 +170,7 @@ class QueueController {
 			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<PushedBatch> pushBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
-			@RequestParam(required = false) @Parameter(
-					description = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
-							+ " (none: the queue's delay)",
+			@RequestParam(required = false) @Parameter(description = DELAY,
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
