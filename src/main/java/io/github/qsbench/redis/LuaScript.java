@@ -68,12 +68,15 @@ public final class LuaScript {
 	}
 
 	/**
-	 * Whether Redis's error, wrapped in {@code ex}, begins with that code (Redis's own,
-	 * such as {@code OOM}, or one a script raised).
+	 * Whether Redis's error, wrapped in {@code ex}, is that code (Redis's own, such as
+	 * {@code OOM}, or one a script raised): the error begins with it, or, as Redis before
+	 * 7.0 reports an error of a command a script called, it follows the script's location
+	 * ({@code "ERR Error running script ...: @user_script:12: -OOM ..."}).
 	 */
 	public static boolean said(Throwable ex, String code) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (String.valueOf(cause.getMessage()).startsWith(code)) {
+			String message = String.valueOf(cause.getMessage());
+			if (message.startsWith(code) || message.contains(": -" + code + " ")) {
 				return true;
 			}
 		}
