@@ -80,6 +80,12 @@ class QueueServiceConfiguration {
 				: new InMemoryExplicitQueues(service);
 	}
 
+	/** The strategy the profile chose, for what names it (meters, the live page). */
+	@Bean
+	Strategy strategy(QueueServiceProperties properties) {
+		return properties.strategy();
+	}
+
 	@Bean
 	InfoContributor strategyInfo(QueueServiceProperties properties, QueueServiceCore service) {
 		Map<String, Object> strategy = Map.of("name", properties.strategy().profile(), "implementation",

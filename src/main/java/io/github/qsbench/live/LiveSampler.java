@@ -27,7 +27,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import io.github.qsbench.config.QueueServiceProperties;
+import io.github.qsbench.core.strategy.Strategy;
 
 /**
  * Reads the service's meters once a second, on one thread of its own, and pushes the
@@ -80,8 +80,8 @@ public class LiveSampler implements SmartLifecycle {
 	private volatile ScheduledExecutorService executor;
 
 	@Autowired
-	public LiveSampler(MeterRegistry registry, QueueServiceProperties properties, Environment environment) {
-		this(registry, properties.strategy().profile(), Threading.VIRTUAL.isActive(environment), System::nanoTime);
+	public LiveSampler(MeterRegistry registry, Strategy strategy, Environment environment) {
+		this(registry, strategy.profile(), Threading.VIRTUAL.isActive(environment), System::nanoTime);
 	}
 
 	LiveSampler(MeterRegistry registry, String strategy, boolean virtualThreads, LongSupplier nanoTime) {

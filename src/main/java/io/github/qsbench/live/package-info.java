@@ -3,6 +3,6 @@
  * streams them.
  *
  * <p>
- * May import: config; io.micrometer, io.swagger, org.springframework, org.slf4j.
+ * May import: core.strategy; io.micrometer, io.swagger, org.springframework, org.slf4j.
  */
 package io.github.qsbench.live;

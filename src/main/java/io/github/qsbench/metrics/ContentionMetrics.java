@@ -28,7 +28,6 @@ import org.springframework.stereotype.Component;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.strategy.Strategy;
 
 /**
@@ -120,9 +119,9 @@ public class ContentionMetrics implements SmartLifecycle {
 	private volatile RecordingStream stream;
 
 	@Autowired
-	public ContentionMetrics(MeterRegistry registry, ContentionProperties properties, QueueServiceProperties service,
+	public ContentionMetrics(MeterRegistry registry, ContentionProperties properties, Strategy strategy,
 			Environment environment) {
-		this(registry, properties, service.strategy(), Threading.VIRTUAL.isActive(environment));
+		this(registry, properties, strategy, Threading.VIRTUAL.isActive(environment));
 	}
 
 	/**
