@@ -22,12 +22,14 @@ public final class JsonAttributes {
 	}
 
 	/**
-	 * The attributes {@code given} names ({@code null}: none).
+	 * The attributes {@code given} names ({@code null}, absent: none). A JSON
+	 * {@code null} is not a map: a face that takes it for none says so before it calls
+	 * this.
 	 * @throws InvalidRequestException for attributes SQS's rules refuse
 	 * @throws RuntimeException the form's error for a map or an entry not in its shape
 	 */
 	public static MessageAttributes read(JsonNode given, Form form) {
-		if (given == null || given.isNull()) {
+		if (given == null) {
 			return MessageAttributes.NONE;
 		}
 		if (!given.isObject()) {

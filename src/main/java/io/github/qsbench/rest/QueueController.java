@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
@@ -80,7 +81,7 @@ class QueueController {
 
 	private static final String QUEUE_NAME = "1 to 80 characters of A-Z a-z 0-9 _ -";
 
-	private static final String QUEUE_PATTERN = "^" + QueueOperations.QUEUE_NAME_REGEX + "$";
+	static final String QUEUE_PATTERN = "^" + QueueOperations.QUEUE_NAME_REGEX + "$";
 
 	private static final String MAX = "Deliver up to this many messages (1 to " + Limits.MAX_BATCH
 			+ "), answered as {\"messages\":[...]}";
@@ -265,15 +266,16 @@ class QueueController {
 	@Operation(summary = "Browse: up to peek messages from the head with their state, leasing nothing",
 			description = "Messages not completed, in the order polls would take them: those whose lease lapsed "
 					+ "and ready ones, and those in flight, with state ready or inflight and their delivery count. "
-					+ "With peek, max and wait are not used: a browse leases nothing and never waits.")
+					+ "With peek, max, wait and lease are checked but not used: a browse leases nothing and never waits.")
 	@ApiResponse(responseCode = "200", description = "{\"messages\":[...]}, empty if the queue holds none")
 	@ApiResponse(responseCode = "400", description = "Bad queue name or peek")
 	BrowsedBatch browse(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestParam(required = false) @Parameter(
 					description = "How many messages to show, 1 to " + Limits.MAX_BATCH,
-					schema = @Schema(type = "integer", minimum = "1", maximum = "" + Limits.MAX_BATCH)) String peek) {
-		// max and wait, if given, are the poll's: a browse leases nothing and never waits
+					schema = @Schema(type = "integer", minimum = "1", maximum = "" + Limits.MAX_BATCH)) String peek,
+			@RequestParam @Parameter(hidden = true) Map<String, String> query) {
+		RequestValidation.pollParametersBesideBrowse(query);
 		return BrowsedBatch.of(queue, this.operations.peek(queue, RequestValidation.peekCount(peek)));
 	}
 
@@ -434,7 +436,7 @@ class QueueController {
 					+ "are the queue's own lease, delay and retention, in place of the service's.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = SettingsBody.class))))
+							schema = @Schema(implementation = OpenApiBodies.SettingsBody.class))))
 	@ApiResponse(responseCode = "201", description = "Created")
 	@ApiResponse(responseCode = "200", description = "Settings changed")
 	@ApiResponse(responseCode = "400", description = "Bad queue name or settings")
@@ -459,7 +461,7 @@ class QueueController {
 					+ "its source: body and attributes, not yet delivered.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-							schema = @Schema(implementation = RedriveBody.class))))
+							schema = @Schema(implementation = OpenApiBodies.RedriveBody.class))))
 	@ApiResponse(responseCode = "200", description = "{\"moved\":n}")
 	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max")
 	Redriven redrive(
@@ -471,25 +473,6 @@ class QueueController {
 		}
 		return new Redriven(this.operations.redrive(queue, redrive.to(),
 				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE));
-	}
-
-	/**
-	 * A {@code PUT}'s body, as the OpenAPI description shows it: every field
-	 * {@link JsonRequests#settings} reads.
-	 */
-	@Schema(name = "QueueSettings", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
-	record SettingsBody(@Schema(minimum = "0", maximum = "" + Limits.MAX_LEASE_SECONDS) Integer leaseSeconds,
-			@Schema(minimum = "0", maximum = "" + Limits.MAX_DELAY_SECONDS) Integer delaySeconds,
-			@Schema(minimum = "" + Limits.MIN_RETENTION_SECONDS, maximum = "" + Limits.MAX_RETENTION_SECONDS,
-					description = "Seconds a message is kept, delivered or not, before it is dropped "
-							+ "(none: until completed)") Integer retentionSeconds,
-			@Schema(minimum = "1", maximum = "" + DeadLetterPolicy.MAX_DELIVERIES) Integer maxDeliveries,
-			@Schema(nullable = true, pattern = QUEUE_PATTERN) String deadLetterQueue) {
-	}
-
-	/** A redrive's body, as the OpenAPI description shows it. */
-	@Schema(name = "Redrive", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
-	record RedriveBody(@Schema(pattern = QUEUE_PATTERN) String to, @Schema(minimum = "1") Integer max) {
 	}
 
 	private static ApiProblem noSuchQueue(String queue) {

@@ -11,6 +11,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.InvalidRequestException;
@@ -55,6 +56,19 @@ final class RequestValidation {
 	/** A poll's {@code max}: 1 to the largest batch, or {@code null} when absent. */
 	static Integer maxMessages(String max) {
 		return (max != null) ? number("max", max, 1, Limits.MAX_BATCH) : null;
+	}
+
+	/**
+	 * A poll's {@code max}, {@code wait} and {@code lease} beside a browse's
+	 * {@code peek}: not used (a browse leases nothing and never waits) but checked, so
+	 * that a value out of range is a 400 whichever mapping the request reached.
+	 */
+	static void pollParametersBesideBrowse(Map<String, String> query) {
+		maxMessages(query.get("max"));
+		leaseSeconds(query.get("lease"));
+		if (query.get("wait") != null) {
+			waitSeconds(query.get("wait"));
+		}
 	}
 
 	/** A browse's {@code peek}: 1 to the largest batch. */

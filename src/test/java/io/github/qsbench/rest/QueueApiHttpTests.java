@@ -111,6 +111,9 @@ class QueueApiHttpTests {
 		assertThat(JsonPath.parse(this.http.get("/queues/peek-test/messages?peek=1&wait=1&max=2").body())
 			.read("$.messages[*].state", List.class)).as("a browse with wait answers at once, leasing nothing")
 			.containsExactly("inflight");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&max=-3"), 400, "Invalid parameter");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&wait=21"), 400, "Invalid parameter");
+		assertProblem(this.http.get("/queues/peek-test/messages?peek=1&lease=-1"), 400, "Invalid parameter");
 	}
 
 	@Test
@@ -147,6 +150,10 @@ class QueueApiHttpTests {
 				BodyPublishers
 					.ofString("{\"body\":\"x\",\"attributes\":{\"AWS.x\":{\"type\":\"String\",\"value\":\"v\"}}}"),
 				"application/json"), 400, "Invalid message attributes");
+		assertProblem(
+				this.http.send("/queues/attr-test/messages", "POST",
+						BodyPublishers.ofString("{\"body\":\"x\",\"attributes\":null}"), "application/json"),
+				400, "Invalid message");
 		assertThat(this.http.get("/queues/attr-test/messages").statusCode()).as("nothing refused was pushed")
 			.isEqualTo(204);
 	}
