@@ -2,7 +2,7 @@ package io.github.qsbench.application;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.github.qsbench.application.LongPolls.Waiter;
 import io.github.qsbench.core.Lease;
@@ -16,29 +16,27 @@ import io.github.qsbench.core.Lease;
  * only through {@link #end()}, which keeps a message from being leased to a poll nobody
  * answers any more.
  */
-public final class LongPoll extends CompletableFuture<List<Lease>> {
+public final class LongPoll extends CompletableFuture<List<Delivery>> {
 
 	private final LongPolls longPolls;
 
 	private final Waiter waiter;
 
 	/** Answered at once. */
-	LongPoll(List<Lease> leases) {
+	LongPoll(List<Delivery> deliveries) {
 		this.longPolls = null;
 		this.waiter = null;
-		complete(leases);
+		complete(deliveries);
 	}
 
 	/**
-	 * Waits as {@code waiter} of {@code longPolls} once registered there;
-	 * {@code answered} sees its answer before this completes.
+	 * Waits as {@code waiter} of {@code longPolls} once registered there; its leases are
+	 * answered as {@code answered} makes them deliveries.
 	 */
-	LongPoll(LongPolls longPolls, String queue, int max, long leaseMillis, Consumer<List<Lease>> answered) {
+	LongPoll(LongPolls longPolls, String queue, int max, long leaseMillis,
+			Function<List<Lease>, List<Delivery>> answered) {
 		this.longPolls = longPolls;
-		this.waiter = new Waiter(queue, max, leaseMillis, leases -> {
-			answered.accept(leases);
-			complete(leases);
-		});
+		this.waiter = new Waiter(queue, max, leaseMillis, leases -> complete(answered.apply(leases)));
 	}
 
 	Waiter waiter() {

@@ -18,13 +18,12 @@ import java.util.TreeMap;
  *
  * <p>
  * They are stored in the core with the message, as a prefix of the bytes it holds, so no
- * strategy changes and a message without attributes costs nothing more: its bytes are its
- * body, unchanged. A prefix starts with the byte {@code 0xFF}, which never begins UTF-8
- * text, and every body is checked to be UTF-8 before it is pushed, so a body is never
- * taken for a prefix ({@link StoredMessage} reads it back). Layout: {@code 0xFF}, the
- * count (one byte), then per attribute, by name: name and type (each a 2-byte length and
- * UTF-8), value (a 4-byte length and the bytes: UTF-8 for {@code String} and
- * {@code Number}, raw for {@code Binary}); then the body.
+ * strategy changes and a message without attributes has no such prefix. The prefix starts
+ * with the byte {@code 0xFF}, which never begins UTF-8 text ({@link StoredMessage} says
+ * how the prefixes nest and reads them back). Layout: {@code 0xFF}, the count (one byte),
+ * then per attribute, by name: name and type (each a 2-byte length and UTF-8), value (a
+ * 4-byte length and the bytes: UTF-8 for {@code String} and {@code Number}, raw for
+ * {@code Binary}); then the body.
  *
  * @param attributes by name, sorted (the order of SQS's MD5 of attributes)
  */
@@ -71,22 +70,15 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 	 * @param maxBytes the most that body and attributes (names, types and values) may add
 	 * up to, as SQS counts them
 	 */
-	public byte[] store(byte[] body, int maxBytes) {
+	byte[] store(byte[] body, int maxBytes) {
+		checkSize(body, maxBytes);
 		if (this.attributes.isEmpty()) {
 			return body;
 		}
-		long counted = body.length;
 		int length = 2 + body.length;
 		for (Map.Entry<String, Attribute> entry : this.attributes.entrySet()) {
-			int name = utf8(entry.getKey()).length;
-			int type = utf8(entry.getValue().type()).length;
-			int value = entry.getValue().value().length;
-			counted += name + type + value;
-			length += 2 + name + 2 + type + 4 + value;
-		}
-		if (counted > maxBytes) {
-			throw invalid("Body and attributes add up to " + counted + " bytes; at most " + maxBytes
-					+ " are allowed (qs.max-message-size).");
+			length += 2 + 2 + 4 + utf8(entry.getKey()).length + utf8(entry.getValue().type()).length
+					+ entry.getValue().value().length;
 		}
 		ByteBuffer stored = ByteBuffer.allocate(length).put(PREFIX).put((byte) this.attributes.size());
 		for (Map.Entry<String, Attribute> entry : this.attributes.entrySet()) {
@@ -99,14 +91,40 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 	}
 
 	/**
-	 * Splits bytes the core holds (past any dead-letter prefix, see
+	 * What the attributes count against a message's maximum size, as SQS counts them:
+	 * their names, types and values, in bytes.
+	 */
+	public long size() {
+		long size = 0;
+		for (Map.Entry<String, Attribute> entry : this.attributes.entrySet()) {
+			size += utf8(entry.getKey()).length + utf8(entry.getValue().type()).length
+					+ entry.getValue().value().length;
+		}
+		return size;
+	}
+
+	/**
+	 * Refuses a body that, with these attributes, adds up to more than {@code maxBytes}.
+	 * @throws InvalidRequestException if it does
+	 */
+	public void checkSize(byte[] body, int maxBytes) {
+		long counted = body.length + size();
+		if (counted > maxBytes) {
+			throw invalid("Body and attributes add up to " + counted + " bytes; at most " + maxBytes
+					+ " are allowed (qs.max-message-size).");
+		}
+	}
+
+	/**
+	 * Splits bytes the core holds (past any dead-letter and system prefix, see
 	 * {@link StoredMessage}) into body and attributes; a message without attributes is
 	 * answered with its bytes as they are, without a copy.
 	 */
-	static StoredMessage read(byte[] stored, int from, StoredMessage.DeadLetter deadLetter) {
+	static StoredMessage read(byte[] stored, int from, StoredMessage.SystemAttributes system,
+			StoredMessage.DeadLetter deadLetter) {
 		if (stored.length == from || stored[from] != PREFIX) {
 			byte[] body = (from == 0) ? stored : Arrays.copyOfRange(stored, from, stored.length);
-			return new StoredMessage(body, NONE, deadLetter);
+			return new StoredMessage(body, NONE, system, deadLetter);
 		}
 		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
 		int count = in.get();
@@ -117,7 +135,7 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 			attributes.put(name, new Attribute(type, bytes(in, in.getInt())));
 		}
 		return new StoredMessage(Arrays.copyOfRange(stored, in.position(), stored.length),
-				new MessageAttributes(attributes), deadLetter);
+				new MessageAttributes(attributes), system, deadLetter);
 	}
 
 	static byte[] bytes(ByteBuffer in, int length) {

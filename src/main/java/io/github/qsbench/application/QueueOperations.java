@@ -1,6 +1,8 @@
 package io.github.qsbench.application;
 
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,11 +29,13 @@ import org.springframework.context.SmartLifecycle;
  * parts: {@link Settings}, {@link DeadLetters}, {@link QueueLifecycle} (retention runs
  * beside it, {@link Retention}). Around each core call it checks what the core takes for
  * granted (queue names, counts, lease tokens), reports what happened to
- * {@link QueueEvents}, and wakes the long polls a push can answer. What it takes and
- * answers is the core's own (bodies as UTF-8 bytes, {@link Message}, {@link Lease},
- * {@link Completion}, {@link QueueStats}) and lease tokens as strings
- * ({@link LeaseTokens}); an adapter translates those from and into its protocol and reads
- * its own wire format (paths, headers, JSON, charsets).
+ * {@link QueueEvents}, and wakes the long polls a push can answer. It takes messages as
+ * producers send them ({@link OutgoingMessage}) and answers them as consumers get them
+ * ({@link Delivery}), keeping them in the core in one format of its own
+ * ({@link StoredMessage}); completions, counts and lease tokens are the core's
+ * ({@link Completion}, {@link QueueStats}, {@link LeaseTokens}). An adapter translates
+ * those from and into its protocol and reads its own wire format (paths, headers, JSON,
+ * charsets).
  *
  * <p>
  * Refusals are exceptions an adapter answers in its protocol:
@@ -69,6 +73,10 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final QueueEvents events;
 
+	private final InstantSource clock;
+
+	private final int maxMessageBytes;
+
 	private final Settings settings;
 
 	private final LongPolls longPolls;
@@ -86,9 +94,14 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @param events told of what happens, after it happened
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
+	 * @param clock the core's clock
+	 * @param maxMessageBytes the most that a message's body and attributes may add up to
 	 */
-	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout) {
+	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout,
+			InstantSource clock, int maxMessageBytes) {
 		this.core = core;
+		this.clock = clock;
+		this.maxMessageBytes = maxMessageBytes;
 		this.events = events;
 		this.settings = new Settings(explicit, leaseTimeout);
 		this.longPolls = new LongPolls(this::deliverable);
@@ -112,87 +125,75 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Pushes one message, creating the queue if needed, and wakes a long poll waiting on
-	 * it.
-	 * @param body the message as UTF-8, checked by the adapter that read it
-	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 * Sends a message that is only its body, with the queue's delay: see
+	 * {@link #send(String, OutgoingMessage, Integer)}.
 	 */
-	public Message push(String queue, byte[] body) {
-		return push(queue, body, null);
+	public Sent push(String queue, byte[] body) {
+		return send(queue, OutgoingMessage.of(body), null);
 	}
 
 	/**
-	 * Pushes one message as {@link #push(String, byte[])} does, delayed by
-	 * {@code delaySeconds} (0 to {@value #MAX_DELAY_SECONDS}; {@code null}: the queue's
-	 * delay): held, and counted as delayed, but not delivered until then; a long poll
-	 * waiting on the queue is woken when it is due.
-	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 * Sends one message, creating the queue if needed, and wakes a long poll waiting on
+	 * it; delayed by {@code delaySeconds} (0 to {@value #MAX_DELAY_SECONDS};
+	 * {@code null}: the queue's delay): held, and counted as delayed, but not delivered
+	 * until then; a long poll waiting on the queue is woken when it is due.
+	 * @throws InvalidRequestException if body and attributes add up to more than the
+	 * service's maximum message size
+	 * @throws CapacityExceededException if a cap is reached; nothing was sent
 	 */
-	public Message push(String queue, byte[] body, Integer delaySeconds) {
+	public Sent send(String queue, OutgoingMessage message, Integer delaySeconds) {
+		return sendAll(queue, List.of(message), delaySeconds).get(0);
+	}
+
+	/**
+	 * Sends 1 to {@value #MAX_BATCH} messages in order, all or none, each delayed as
+	 * {@link #send} delays one, and wakes the long polls waiting on the queue.
+	 * @throws InvalidRequestException if one is over the maximum message size; nothing
+	 * was sent
+	 * @throws CapacityExceededException if the batch would cross a cap; nothing was sent
+	 */
+	public List<Sent> sendAll(String queue, List<OutgoingMessage> messages, Integer delaySeconds) {
 		Checks.queueName(queue);
+		Checks.batch(messages.size());
 		int delay = this.settings.delaySeconds(queue, delaySeconds);
-		Message message;
+		long now = this.clock.millis();
+		List<byte[]> stored = new ArrayList<>(messages.size());
+		for (OutgoingMessage message : messages) {
+			stored.add(StoredMessage.encode(message, now, 0, this.maxMessageBytes));
+		}
+		List<Message> pushed;
 		try {
-			message = (delay == 0) ? this.core.push(queue, body)
-					: this.core.pushAll(queue, List.of(body), TimeUnit.SECONDS.toMillis(delay)).get(0);
+			pushed = (delay == 0 && stored.size() == 1) ? List.of(this.core.push(queue, stored.get(0)))
+					: this.core.pushAll(queue, stored, TimeUnit.SECONDS.toMillis(delay));
 		}
 		catch (CapacityExceededException ex) {
 			this.events.refused(ex.limit());
 			throw ex;
 		}
-		this.events.pushed(1);
-		pushed(queue, delay);
-		return message;
-	}
-
-	/** Wakes the queue's long polls now, or when a delay ends. */
-	private void pushed(String queue, int delaySeconds) {
-		if (delaySeconds == 0) {
+		this.events.pushed(pushed.size());
+		if (delay == 0) {
 			this.longPolls.pushed(queue);
 		}
 		else {
-			this.longPolls.dueIn(queue, Duration.ofSeconds(delaySeconds));
+			this.longPolls.dueIn(queue, Duration.ofSeconds(delay));
 		}
+		List<Sent> sent = new ArrayList<>(pushed.size());
+		for (Message message : pushed) {
+			sent.add(new Sent(message.id(), 0));
+		}
+		return sent;
 	}
 
-	/**
-	 * Pushes 1 to {@value #MAX_BATCH} messages in order, all or none, and wakes the long
-	 * polls waiting on the queue.
-	 * @throws CapacityExceededException if the batch would cross a cap; nothing was
-	 * pushed
-	 */
-	public List<Message> pushAll(String queue, List<byte[]> bodies) {
-		return pushAll(queue, bodies, null);
-	}
-
-	/**
-	 * Pushes a batch as {@link #pushAll(String, List)} does, each message delayed as
-	 * {@link #push(String, byte[], Integer)} delays one.
-	 * @throws CapacityExceededException if the batch would cross a cap; nothing was
-	 * pushed
-	 */
-	public List<Message> pushAll(String queue, List<byte[]> bodies, Integer delaySeconds) {
-		Checks.queueName(queue);
-		Checks.batch(bodies.size());
-		int delay = this.settings.delaySeconds(queue, delaySeconds);
-		List<Message> messages;
-		try {
-			messages = this.core.pushAll(queue, bodies, TimeUnit.SECONDS.toMillis(delay));
-		}
-		catch (CapacityExceededException ex) {
-			this.events.refused(ex.limit());
-			throw ex;
-		}
-		this.events.pushed(messages.size());
-		pushed(queue, delay);
-		return messages;
+	/** The most that a message's body and attributes may add up to, in bytes. */
+	public int maxMessageBytes() {
+		return this.maxMessageBytes;
 	}
 
 	/**
 	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order,
 	 * for the queue's lease; none if nothing is ready.
 	 */
-	public List<Lease> lease(String queue, int max) {
+	public List<Delivery> lease(String queue, int max) {
 		return lease(queue, max, (Integer) null);
 	}
 
@@ -201,12 +202,12 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * {@value #MAX_LEASE_SECONDS} s, 0: ready again at once; {@code null}: the queue's
 	 * lease).
 	 */
-	public List<Lease> lease(String queue, int max, Integer leaseSeconds) {
+	public List<Delivery> lease(String queue, int max, Integer leaseSeconds) {
 		Checks.queueName(queue);
 		Checks.max(max);
 		List<Lease> leases = deliverable(queue, max, this.settings.leaseMillis(queue, leaseSeconds));
 		counted(leases);
-		return leases;
+		return deliveries(leases);
 	}
 
 	/**
@@ -225,9 +226,12 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		List<Lease> ready = deliverable(queue, max, leaseMillis);
 		if (!ready.isEmpty() || wait.isZero()) {
 			counted(ready);
-			return new LongPoll(ready);
+			return new LongPoll(deliveries(ready));
 		}
-		LongPoll poll = new LongPoll(this.longPolls, queue, max, leaseMillis, this::counted);
+		LongPoll poll = new LongPoll(this.longPolls, queue, max, leaseMillis, leases -> {
+			counted(leases);
+			return deliveries(leases);
+		});
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
 	}
@@ -235,6 +239,26 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** What a consumer is leased: the core's leases, dead letters moved. */
 	private List<Lease> deliverable(String queue, int max, long leaseMillis) {
 		return this.deadLetters.deliverable(queue, max, leaseMillis);
+	}
+
+	/**
+	 * The leases as deliveries, each message read back; a first delivery records its
+	 * time.
+	 */
+	private List<Delivery> deliveries(List<Lease> leases) {
+		if (leases.isEmpty()) {
+			return List.of();
+		}
+		long now = this.clock.millis();
+		List<Delivery> deliveries = new ArrayList<>(leases.size());
+		for (Lease lease : leases) {
+			byte[] stored = lease.message().body();
+			if (lease.delivery() == 1) {
+				StoredMessage.markReceived(stored, now);
+			}
+			deliveries.add(new Delivery(lease, StoredMessage.read(stored)));
+		}
+		return deliveries;
 	}
 
 	/**
@@ -301,10 +325,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * Up to {@code max} (1 to {@value #MAX_BATCH}) messages from the queue's head with
 	 * their state and delivery count, leasing nothing.
 	 */
-	public List<Peeked> peek(String queue, int max) {
+	public List<Browse> peek(String queue, int max) {
 		Checks.queueName(queue);
 		Checks.max(max);
-		return this.core.peek(queue, max);
+		List<Peeked> peeked = this.core.peek(queue, max);
+		List<Browse> browsed = new ArrayList<>(peeked.size());
+		for (Peeked one : peeked) {
+			browsed.add(new Browse(one, StoredMessage.read(one.message().body())));
+		}
+		return browsed;
 	}
 
 	/** Long polls waiting now, by queue; a queue nobody waits on has no entry. */

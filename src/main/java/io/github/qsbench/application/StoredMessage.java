@@ -1,38 +1,144 @@
 package io.github.qsbench.application;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A message as the core keeps it, read back: its body, its attributes
- * ({@link MessageAttributes}), and, for a dead letter, where it came from. The core holds
- * one byte array per message; what is not body is a prefix that starts with a byte that
- * never begins UTF-8 text: {@code 0xFF} for attributes, {@code 0xFE} for a dead letter's
- * origin (its source queue's name, a 2-byte length and UTF-8, and how often it was
- * delivered there, 4 bytes), followed by the message as it was in its source. A message
- * with neither is its body, unchanged.
+ * ({@link MessageAttributes}), what the service records of it ({@link SystemAttributes}),
+ * and, for a dead letter, where it came from. The core holds one byte array per message
+ * and never looks inside; what is not body is a series of prefixes, each starting with a
+ * byte that never begins UTF-8 text (every body is checked to be UTF-8 before it is
+ * pushed, so a body is never taken for a prefix), outermost first:
+ * <ul>
+ * <li>{@code 0xFE}, a dead letter's origin: its source queue's name (a 2-byte length and
+ * UTF-8) and how often it was delivered there (4 bytes), zero bytes up to a multiple of
+ * 8, then the message as it was in its source;</li>
+ * <li>{@code 0xFD}, the system attributes: a flag byte (1 if a group follows), when it
+ * was sent (6 bytes, epoch milliseconds) and first received (8 bytes, 0 for not yet, at
+ * an offset that is a multiple of 8, for atomic access), and if the flag says so the
+ * group, the deduplication id (each a 2-byte length and UTF-8, empty for none) and the
+ * sequence number (8 bytes, 0 for none);</li>
+ * <li>{@code 0xFF}, the attributes ({@link MessageAttributes});</li>
+ * </ul>
+ * then the body. A message written before the system prefix existed reads with
+ * {@link SystemAttributes#UNKNOWN}.
+ *
+ * <p>
+ * The first-receive time is the one part written after the push, in place, by the
+ * consumer that gets the first delivery ({@link #markReceived}); later deliveries read it
+ * with acquire semantics. A strategy that hands out a copy of the stored bytes per
+ * delivery (Redis) keeps no such write, and later deliveries there read 0: unknown.
  *
  * @param deadLetter where a dead letter came from, {@code null} for any other message
  */
-public record StoredMessage(byte[] body, MessageAttributes attributes, DeadLetter deadLetter) {
+public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAttributes system, DeadLetter deadLetter) {
 
 	private static final byte DEAD_LETTER = (byte) 0xFE;
+
+	private static final byte SYSTEM = (byte) 0xFD;
+
+	/** The system prefix's fixed part: marker, flag, sent, first received. */
+	private static final int SYSTEM_FIXED = 1 + 1 + 6 + 8;
+
+	/** Where the first-receive time lies in the system prefix. */
+	private static final int FIRST_RECEIVED = 8;
+
+	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
 	/** The body as text. */
 	public String text() {
 		return new String(this.body, StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * The bytes the core keeps for {@code message}, sent at {@code sentMillis}.
+	 * @param sequenceNumber a FIFO message's sequence number, 0 for others
+	 * @param maxBytes the most that body and attributes may add up to, as SQS counts them
+	 * @throws InvalidRequestException if body and attributes add up to more
+	 */
+	static byte[] encode(OutgoingMessage message, long sentMillis, long sequenceNumber, int maxBytes) {
+		byte[] stored = message.attributes().store(message.body(), maxBytes);
+		boolean grouped = message.group() != null;
+		byte[] group = grouped ? MessageAttributes.utf8(message.group()) : null;
+		byte[] deduplication = grouped ? MessageAttributes.utf8(nonNull(message.deduplicationId())) : null;
+		int length = SYSTEM_FIXED + (grouped ? 2 + group.length + 2 + deduplication.length + 8 : 0) + stored.length;
+		ByteBuffer out = ByteBuffer.allocate(length)
+			.put(SYSTEM)
+			.put((byte) (grouped ? 1 : 0))
+			.putShort((short) (sentMillis >>> 32))
+			.putInt((int) sentMillis)
+			.putLong(0);
+		if (grouped) {
+			out.putShort((short) group.length).put(group).putShort((short) deduplication.length).put(deduplication);
+			out.putLong(sequenceNumber);
+		}
+		return out.put(stored).array();
+	}
+
+	private static String nonNull(String text) {
+		return (text != null) ? text : "";
+	}
+
 	/** Reads what the core holds for a message. */
 	public static StoredMessage read(byte[] stored) {
 		if (stored.length == 0 || stored[0] != DEAD_LETTER) {
-			return MessageAttributes.read(stored, 0, null);
+			return readSystem(stored, 0, null);
 		}
 		ByteBuffer in = ByteBuffer.wrap(stored, 1, stored.length - 1);
 		String source = new String(MessageAttributes.bytes(in, in.getShort()), StandardCharsets.UTF_8);
 		DeadLetter origin = new DeadLetter(source, in.getInt());
-		return MessageAttributes.read(stored, in.position(), origin);
+		return readSystem(stored, originLength(stored), origin);
+	}
+
+	/** How many bytes a dead letter's origin takes, with its padding; 0 for none. */
+	private static int originLength(byte[] stored) {
+		if (stored.length == 0 || stored[0] != DEAD_LETTER) {
+			return 0;
+		}
+		return padded(1 + 2 + ByteBuffer.wrap(stored, 1, 2).getShort() + 4);
+	}
+
+	private static int padded(int length) {
+		return (length + 7) & ~7;
+	}
+
+	private static StoredMessage readSystem(byte[] stored, int from, DeadLetter deadLetter) {
+		if (stored.length == from || stored[from] != SYSTEM) {
+			return MessageAttributes.read(stored, from, SystemAttributes.UNKNOWN, deadLetter);
+		}
+		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
+		boolean grouped = in.get() == 1;
+		long sent = ((in.getShort() & 0xFFFFL) << 32) | (in.getInt() & 0xFFFFFFFFL);
+		long firstReceived = (long) LONGS.getAcquire(stored, from + FIRST_RECEIVED);
+		in.getLong();
+		SystemAttributes system;
+		if (!grouped) {
+			system = new SystemAttributes(sent, firstReceived, null, null, 0);
+		}
+		else {
+			String group = new String(MessageAttributes.bytes(in, in.getShort()), StandardCharsets.UTF_8);
+			String deduplication = new String(MessageAttributes.bytes(in, in.getShort()), StandardCharsets.UTF_8);
+			system = new SystemAttributes(sent, firstReceived, group, deduplication.isEmpty() ? null : deduplication,
+					in.getLong());
+		}
+		return MessageAttributes.read(stored, in.position(), system, deadLetter);
+	}
+
+	/**
+	 * Records {@code nowMillis} as the message's first receive, unless one is recorded
+	 * already: called with a first delivery, by the one consumer that got it.
+	 */
+	static void markReceived(byte[] stored, long nowMillis) {
+		int at = originLength(stored);
+		if (stored.length >= at + SYSTEM_FIXED && stored[at] == SYSTEM
+				&& (long) LONGS.getAcquire(stored, at + FIRST_RECEIVED) == 0) {
+			LONGS.setRelease(stored, at + FIRST_RECEIVED, nowMillis);
+		}
 	}
 
 	/**
@@ -40,27 +146,49 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, DeadLette
 	 * {@code deliveries} deliveries: the message as it was, behind its origin.
 	 */
 	static byte[] deadLettered(byte[] stored, String source, int deliveries) {
+		byte[] message = withoutOrigin(stored);
 		byte[] name = MessageAttributes.utf8(source);
-		return ByteBuffer.allocate(1 + 2 + name.length + 4 + stored.length)
-			.put(DEAD_LETTER)
-			.putShort((short) name.length)
-			.put(name)
-			.putInt(deliveries)
-			.put(stored)
-			.array();
+		int origin = padded(1 + 2 + name.length + 4);
+		ByteBuffer out = ByteBuffer.allocate(origin + message.length);
+		out.put(DEAD_LETTER).putShort((short) name.length).put(name).putInt(deliveries);
+		return out.position(origin).put(message).array();
 	}
 
-	/** A dead letter as it was in its source queue, for a redrive; others as they are. */
+	/**
+	 * A dead letter as it was in its source queue, for a redrive or a further move (a
+	 * message keeps one origin: the queue it last left); others as they are.
+	 */
 	static byte[] withoutOrigin(byte[] stored) {
-		if (stored.length == 0 || stored[0] != DEAD_LETTER) {
-			return stored;
-		}
-		int nameLength = ByteBuffer.wrap(stored, 1, 2).getShort();
-		return Arrays.copyOfRange(stored, 1 + 2 + nameLength + 4, stored.length);
+		int origin = originLength(stored);
+		return (origin == 0) ? stored : Arrays.copyOfRange(stored, origin, stored.length);
 	}
 
 	/** Where a dead letter came from: its source queue and its deliveries there. */
 	public record DeadLetter(String source, int deliveries) {
+	}
+
+	/**
+	 * What the service records of a message, as SQS's system attributes answer it.
+	 *
+	 * @param sentMillis when it was sent, 0 if unknown
+	 * @param firstReceivedMillis when it was first delivered, 0 if not yet or unknown
+	 * @param group the message's group (a FIFO message's, or one given on a standard
+	 * queue), else {@code null}
+	 * @param deduplicationId a FIFO message's deduplication id (given, or the body's
+	 * SHA-256), else {@code null}
+	 * @param sequenceNumber a FIFO message's sequence number, else 0
+	 */
+	public record SystemAttributes(long sentMillis, long firstReceivedMillis, String group, String deduplicationId,
+			long sequenceNumber) {
+
+		/** A message stored before the service recorded these. */
+		public static final SystemAttributes UNKNOWN = new SystemAttributes(0, 0, null, null, 0);
+
+		/** The sequence number as SQS writes it (20 digits), {@code null} for none. */
+		public String sequenceText() {
+			return (this.sequenceNumber != 0) ? Sent.sequenceText(this.sequenceNumber) : null;
+		}
+
 	}
 
 }

@@ -37,8 +37,9 @@ class ApplicationConfiguration {
 
 	@Bean
 	QueueOperations queueOperations(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
-			QueueEvents events, QueueServiceProperties properties) {
-		return new QueueOperations(core, explicit, events, properties.leaseTimeout());
+			QueueEvents events, QueueServiceProperties properties, InstantSource clock) {
+		return new QueueOperations(core, explicit, events, properties.leaseTimeout(), clock,
+				(int) properties.maxMessageSize().toBytes());
 	}
 
 	@Bean

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
@@ -59,11 +60,12 @@ final class JsonRequests {
 	}
 
 	/**
-	 * The bodies of {@code {"messages":["body", ...]}}, in order, as UTF-8.
+	 * The messages of {@code {"messages":["body" or {"body","attributes"}, ...]}}, in
+	 * order.
 	 * @throws ApiProblem 400 for a malformed batch or an empty body, 413 for a request
 	 * over {@link #maxRequestBytes()} or a body over the message cap
 	 */
-	List<byte[]> bodies(InputStream in, long declaredLength) throws IOException {
+	List<OutgoingMessage> messages(InputStream in, long declaredLength) throws IOException {
 		List<JsonNode> entries = new ArrayList<>();
 		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\" or {\"body\",\"attributes\"}, ...]")) {
 			if (!entry.isString() && !entry.isObject()) {
@@ -72,21 +74,21 @@ final class JsonRequests {
 			}
 			entries.add(entry);
 		}
-		List<byte[]> bodies = new ArrayList<>(entries.size());
+		List<OutgoingMessage> messages = new ArrayList<>(entries.size());
 		for (JsonNode entry : entries) {
-			bodies.add(entry.isString() ? body(entry.stringValue()) : message(entry, JsonRequests::malformed));
+			messages.add(entry.isString() ? OutgoingMessage.of(body(entry.stringValue()))
+					: message(entry, JsonRequests::malformed));
 		}
-		return bodies;
+		return messages;
 	}
 
 	/**
-	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}},
-	 * as the core keeps it (body and attributes, see {@link MessageAttributes}).
+	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}}.
 	 * @throws ApiProblem 400 for a malformed message or attributes, 413 for a request
 	 * over the message cap plus {@value #JSON_OVERHEAD_BYTES} bytes of JSON or a body
 	 * over the cap
 	 */
-	byte[] message(InputStream in, long declaredLength) throws IOException {
+	OutgoingMessage message(InputStream in, long declaredLength) throws IOException {
 		int max = (int) Math.min(Integer.MAX_VALUE - 8, (long) this.maxMessageBytes + JSON_OVERHEAD_BYTES);
 		byte[] bytes = bytes(in, declaredLength, max, () -> messageTooLarge(max));
 		JsonNode root = parse(bytes, JsonRequests::malformedMessage);
@@ -96,7 +98,7 @@ final class JsonRequests {
 		return message(root, JsonRequests::malformedMessage);
 	}
 
-	private byte[] message(JsonNode object, Function<String, ApiProblem> malformed) {
+	private OutgoingMessage message(JsonNode object, Function<String, ApiProblem> malformed) {
 		String body = null;
 		MessageAttributes attributes = MessageAttributes.NONE;
 		try {
@@ -116,7 +118,7 @@ final class JsonRequests {
 			if (body == null) {
 				throw malformed.apply("A message needs a 'body'.");
 			}
-			return attributes.store(body(body), this.maxMessageBytes);
+			return new OutgoingMessage(body(body), attributes, null, null);
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());

@@ -5,14 +5,15 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.github.qsbench.application.Browse;
 import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.Delivery;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueStats;
 
@@ -25,7 +26,7 @@ final class MessageResponses {
 	/** The answer to a push. */
 	record Pushed(long id, String queue) {
 
-		static Pushed of(String queue, Message message) {
+		static Pushed of(String queue, Sent message) {
 			return new Pushed(message.id(), queue);
 		}
 
@@ -39,11 +40,11 @@ final class MessageResponses {
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
-		static Delivered of(String queue, Lease lease) {
-			Message message = lease.message();
-			StoredMessage stored = StoredMessage.read(message.body());
-			return new Delivered(message.id(), queue, stored.text(), lease.delivery(), LeaseTokens.token(lease),
-					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
+		static Delivered of(String queue, Delivery delivery) {
+			StoredMessage stored = delivery.message();
+			return new Delivered(delivery.id(), queue, stored.text(), delivery.delivery(),
+					LeaseTokens.token(delivery.lease()), AttributeValue.of(stored.attributes()),
+					DeadLetterView.of(stored));
 		}
 
 	}
@@ -70,13 +71,14 @@ final class MessageResponses {
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
-		static Browsed of(String queue, Peeked peeked) {
+		static Browsed of(String queue, Browse browsed) {
+			Peeked peeked = browsed.peeked();
 			String state = switch (peeked.state()) {
 				case READY -> "ready";
 				case IN_FLIGHT -> "inflight";
 				case DELAYED -> "delayed";
 			};
-			StoredMessage stored = StoredMessage.read(peeked.message().body());
+			StoredMessage stored = browsed.message();
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
 					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
 		}
@@ -86,7 +88,7 @@ final class MessageResponses {
 	/** The answer to a browse: the messages from the queue's head, maybe none. */
 	record BrowsedBatch(List<Browsed> messages) {
 
-		static BrowsedBatch of(String queue, List<Peeked> peeked) {
+		static BrowsedBatch of(String queue, List<Browse> peeked) {
 			return new BrowsedBatch(peeked.stream().map(one -> Browsed.of(queue, one)).toList());
 		}
 
@@ -139,8 +141,8 @@ final class MessageResponses {
 	/** The answer to a batch push: the ids in push order. */
 	record PushedBatch(String queue, List<Long> ids) {
 
-		static PushedBatch of(String queue, List<Message> messages) {
-			return new PushedBatch(queue, messages.stream().map(Message::id).toList());
+		static PushedBatch of(String queue, List<Sent> messages) {
+			return new PushedBatch(queue, messages.stream().map(Sent::id).toList());
 		}
 
 	}
@@ -148,7 +150,7 @@ final class MessageResponses {
 	/** The answer to a poll with {@code max}: 1 to max messages, each with its lease. */
 	record DeliveredBatch(List<Delivered> messages) {
 
-		static DeliveredBatch of(String queue, List<Lease> leases) {
+		static DeliveredBatch of(String queue, List<Delivery> leases) {
 			return new DeliveredBatch(leases.stream().map(lease -> Delivered.of(queue, lease)).toList());
 		}
 

@@ -3,10 +3,10 @@ package io.github.qsbench.rest;
 import java.io.IOException;
 import java.util.List;
 
+import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Sent;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.LeaseChange;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.rest.MessageResponses.Delivered;
 import io.github.qsbench.rest.MessageResponses.DeliveredBatch;
 import io.github.qsbench.rest.MessageResponses.Pushed;
@@ -30,7 +30,7 @@ final class QueueAnswers {
 	private QueueAnswers() {
 	}
 
-	static ResponseEntity<Pushed> pushed(String queue, Message message) {
+	static ResponseEntity<Pushed> pushed(String queue, Sent message) {
 		// a plain header: a valid name and an id need no escaping, and parsing a URI per
 		// push costs more than the push
 		return ResponseEntity.status(HttpStatus.CREATED)
@@ -38,7 +38,7 @@ final class QueueAnswers {
 			.body(Pushed.of(queue, message));
 	}
 
-	static ResponseEntity<PushedBatch> pushed(String queue, List<Message> messages) {
+	static ResponseEntity<PushedBatch> pushed(String queue, List<Sent> messages) {
 		return ResponseEntity.status(HttpStatus.CREATED).body(PushedBatch.of(queue, messages));
 	}
 
@@ -49,17 +49,17 @@ final class QueueAnswers {
 	 * poll (If-None-Match) could be answered 304 for another message whose lease token
 	 * happens to be the same.
 	 */
-	static ResponseEntity<?> polled(String queue, List<Lease> leases, boolean batch) {
+	static ResponseEntity<?> polled(String queue, List<Delivery> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
 		}
 		if (batch) {
 			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(queue, leases));
 		}
-		Lease lease = leases.get(0);
+		Delivery lease = leases.get(0);
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
-			.eTag(Leases.etag(lease))
+			.eTag(Leases.etag(lease.lease()))
 			.body(Delivered.of(queue, lease));
 	}
 

@@ -12,13 +12,13 @@ import java.util.Map;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.Delivery;
 import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.rest.MessageResponses.BrowsedBatch;
 import io.github.qsbench.rest.MessageResponses.CompletionResult;
@@ -97,13 +97,12 @@ class QueueController {
 
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, QueueServiceProperties properties, SuspendedRequests suspended,
-			JsonMapper mapper) {
+	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper) {
 		this.operations = operations;
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
 				null);
-		this.maxMessageBytes = (int) properties.maxMessageSize().toBytes();
+		this.maxMessageBytes = operations.maxMessageBytes();
 		this.json = new JsonRequests(this.maxMessageBytes);
 	}
 
@@ -131,8 +130,9 @@ class QueueController {
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
-		return QueueAnswers.pushed(queue, this.operations.push(queue,
-				RequestValidation.body(request, this.maxMessageBytes), RequestValidation.delaySeconds(delay)));
+		return QueueAnswers.pushed(queue,
+				this.operations.send(queue, OutgoingMessage.of(RequestValidation.body(request, this.maxMessageBytes)),
+						RequestValidation.delaySeconds(delay)));
 	}
 
 	/**
@@ -143,11 +143,11 @@ class QueueController {
 	@Operation(hidden = true)
 	ResponseEntity<Pushed> pushJson(@PathVariable String queue, @RequestParam(required = false) String delay,
 			HttpServletRequest request) throws IOException {
-		byte[] stored;
+		OutgoingMessage message;
 		try (InputStream in = request.getInputStream()) {
-			stored = this.json.message(in, request.getContentLengthLong());
+			message = this.json.message(in, request.getContentLengthLong());
 		}
-		return QueueAnswers.pushed(queue, this.operations.push(queue, stored, RequestValidation.delaySeconds(delay)));
+		return QueueAnswers.pushed(queue, this.operations.send(queue, message, RequestValidation.delaySeconds(delay)));
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -175,12 +175,12 @@ class QueueController {
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
-		List<byte[]> bodies;
+		List<OutgoingMessage> messages;
 		try (InputStream in = request.getInputStream()) {
-			bodies = this.json.bodies(in, request.getContentLengthLong());
+			messages = this.json.messages(in, request.getContentLengthLong());
 		}
 		return QueueAnswers.pushed(queue,
-				this.operations.pushAll(queue, bodies, RequestValidation.delaySeconds(delay)));
+				this.operations.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
 	}
 
 	@GetMapping(Routes.MESSAGES)
@@ -237,7 +237,7 @@ class QueueController {
 		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
-		List<Lease> now = poll.getNow(null);
+		List<Delivery> now = poll.getNow(null);
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.Delivery;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -159,7 +159,7 @@ final class QueueFastPath extends AnsweringFilter {
 		Integer batch = RequestValidation.maxMessages(query.max());
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait,
 				RequestValidation.leaseSeconds(query.leaseSeconds()));
-		List<Lease> now = poll.getNow(null);
+		List<Delivery> now = poll.getNow(null);
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}

@@ -2,21 +2,24 @@ package io.github.qsbench.sqs;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
+import io.github.qsbench.application.Delivery;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.StoredMessage;
-import io.github.qsbench.core.Lease;
+import io.github.qsbench.application.StoredMessage.SystemAttributes;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,15 +30,22 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ReceiveActions extends QueueHandler {
 
-	private static final String APPROXIMATE_RECEIVE_COUNT = "ApproximateReceiveCount";
-
-	/** SQS's message system attributes; only the receive count is kept. */
-	private static final Set<String> SYSTEM_ATTRIBUTES = Set.of(ALL, APPROXIMATE_RECEIVE_COUNT, "SentTimestamp",
+	/**
+	 * SQS's message system attributes a receive may name; those this service records
+	 * ({@link SystemAttribute}) are answered, the others ({@code AWSTraceHeader},
+	 * {@code SqsManagedSseEnabled}, {@code DeadLetterQueueSourceArn}) accepted and left
+	 * out, as SQS leaves out what a message does not carry.
+	 */
+	private static final Set<String> SYSTEM_ATTRIBUTES = Set.of(ALL, "ApproximateReceiveCount", "SentTimestamp",
 			"SenderId", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader", "SqsManagedSseEnabled",
 			"MessageDeduplicationId", "MessageGroupId", "SequenceNumber", "DeadLetterQueueSourceArn");
 
-	ReceiveActions(QueueOperations queues, QueueUrls urls) {
+	/** Who sent a message, as {@code SenderId} answers it: the account of the URLs. */
+	private final String senderId;
+
+	ReceiveActions(QueueOperations queues, QueueUrls urls, String senderId) {
 		super(queues, urls);
+		this.senderId = senderId;
 	}
 
 	@Override
@@ -52,42 +62,56 @@ final class ReceiveActions extends QueueHandler {
 		Integer max = request.integer("MaxNumberOfMessages", 1, Batches.MAX_ENTRIES);
 		Integer wait = request.integer("WaitTimeSeconds", 0, Limits.MAX_WAIT_SECONDS);
 		Integer visibility = request.integer("VisibilityTimeout", 0, Limits.MAX_LEASE_SECONDS);
-		boolean receiveCount = false;
 		List<String> names = new ArrayList<>(request.strings("AttributeNames"));
 		names.addAll(request.strings("MessageSystemAttributeNames"));
+		EnumSet<SystemAttribute> system = EnumSet.noneOf(SystemAttribute.class);
 		for (String name : names) {
 			if (!SYSTEM_ATTRIBUTES.contains(name)) {
 				throw invalidAttributeName(name);
 			}
-			receiveCount |= name.equals(ALL) || name.equals(APPROXIMATE_RECEIVE_COUNT);
+			if (name.equals(ALL)) {
+				system = EnumSet.allOf(SystemAttribute.class);
+			}
+			else {
+				SystemAttribute.named(name).ifPresent(system::add);
+			}
 		}
 		AttributeNames wanted = AttributeNames.of(request.strings("MessageAttributeNames"));
 		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
 		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration, visibility);
-		boolean withCount = receiveCount;
+		Set<SystemAttribute> answered = system;
 		if (poll.isDone()) {
-			return received(poll.join(), withCount, wanted);
+			return received(poll.join(), answered, wanted);
 		}
 		Consumer<ObjectNode> later = call.suspension().suspend(Limits.asyncTimeout(duration), poll::end);
-		poll.thenAccept(leases -> later.accept(received(leases, withCount, wanted)));
+		poll.thenAccept(deliveries -> later.accept(received(deliveries, answered, wanted)));
 		return null;
 	}
 
-	private static ObjectNode received(List<Lease> leases, boolean receiveCount, AttributeNames wanted) {
+	private ObjectNode received(List<Delivery> deliveries, Set<SystemAttribute> system, AttributeNames wanted) {
 		ObjectNode answer = JSON.objectNode();
-		if (leases.isEmpty()) {
+		if (deliveries.isEmpty()) {
 			return answer;
 		}
 		ArrayNode messages = answer.putArray("Messages");
-		for (Lease lease : leases) {
-			StoredMessage stored = StoredMessage.read(lease.message().body());
+		for (Delivery delivery : deliveries) {
+			StoredMessage stored = delivery.message();
 			ObjectNode message = messages.addObject()
-				.put("MessageId", Long.toString(lease.message().id()))
-				.put("ReceiptHandle", ReceiptHandles.of(lease))
+				.put("MessageId", Long.toString(delivery.id()))
+				.put("ReceiptHandle", ReceiptHandles.of(delivery.lease()))
 				.put("MD5OfBody", Md5.hex(stored.body()))
 				.put("Body", stored.text());
-			if (receiveCount) {
-				message.putObject("Attributes").put(APPROXIMATE_RECEIVE_COUNT, Integer.toString(lease.delivery()));
+			if (!system.isEmpty()) {
+				ObjectNode attributes = JSON.objectNode();
+				for (SystemAttribute attribute : system) {
+					String value = attribute.of(delivery, this.senderId);
+					if (value != null) {
+						attributes.put(attribute.name, value);
+					}
+				}
+				if (!attributes.isEmpty()) {
+					message.set("Attributes", attributes);
+				}
 			}
 			MessageAttributes answered = wanted.select(stored.attributes());
 			if (!answered.isEmpty()) {
@@ -100,6 +124,45 @@ final class ReceiveActions extends QueueHandler {
 			}
 		}
 		return answer;
+	}
+
+	/** The system attributes this service records, as a receive answers them. */
+	private enum SystemAttribute {
+
+		APPROXIMATE_RECEIVE_COUNT("ApproximateReceiveCount"), SENT_TIMESTAMP("SentTimestamp"), SENDER_ID("SenderId"),
+		APPROXIMATE_FIRST_RECEIVE_TIMESTAMP("ApproximateFirstReceiveTimestamp"), MESSAGE_GROUP_ID("MessageGroupId"),
+		MESSAGE_DEDUPLICATION_ID("MessageDeduplicationId"), SEQUENCE_NUMBER("SequenceNumber");
+
+		private final String name;
+
+		SystemAttribute(String name) {
+			this.name = name;
+		}
+
+		static Optional<SystemAttribute> named(String name) {
+			for (SystemAttribute attribute : values()) {
+				if (attribute.name.equals(name)) {
+					return Optional.of(attribute);
+				}
+			}
+			return Optional.empty();
+		}
+
+		/** Its value for this delivery, {@code null} if the message does not carry it. */
+		String of(Delivery delivery, String senderId) {
+			SystemAttributes system = delivery.message().system();
+			return switch (this) {
+				case APPROXIMATE_RECEIVE_COUNT -> Integer.toString(delivery.delivery());
+				case SENT_TIMESTAMP -> (system.sentMillis() != 0) ? Long.toString(system.sentMillis()) : null;
+				case SENDER_ID -> senderId;
+				case APPROXIMATE_FIRST_RECEIVE_TIMESTAMP ->
+					(system.firstReceivedMillis() != 0) ? Long.toString(system.firstReceivedMillis()) : null;
+				case MESSAGE_GROUP_ID -> system.group();
+				case MESSAGE_DEDUPLICATION_ID -> system.deduplicationId();
+				case SEQUENCE_NUMBER -> system.sequenceText();
+			};
+		}
+
 	}
 
 	/**

@@ -4,13 +4,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.Sent;
 import io.github.qsbench.core.CapacityExceededException;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.http.JsonAttributes;
 import io.github.qsbench.http.MessageText;
 import tools.jackson.databind.JsonNode;
@@ -38,8 +40,8 @@ final class SendActions extends QueueHandler {
 	ObjectNode sendMessage(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
 		Outgoing outgoing = outgoing(call.request());
-		Message message = this.queues.push(queue, outgoing.stored(), outgoing.delaySeconds());
-		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
+		Sent sent = sent(() -> this.queues.send(queue, outgoing.message(), outgoing.delaySeconds()));
+		return outgoing.answer(JSON.objectNode(), sent);
 	}
 
 	/**
@@ -58,7 +60,7 @@ final class SendActions extends QueueHandler {
 		for (SqsRequest entry : entries) {
 			try {
 				Outgoing one = outgoing(entry);
-				total += one.stored().length;
+				total += one.size();
 				outgoing.add(one);
 				ids.add(entry.string("Id"));
 			}
@@ -76,10 +78,10 @@ final class SendActions extends QueueHandler {
 		}
 		for (Map.Entry<Integer, List<Integer>> group : byDelay.entrySet()) {
 			List<Integer> members = group.getValue();
-			List<Message> messages;
+			List<Sent> messages;
 			try {
-				messages = this.queues.pushAll(queue, members.stream().map(i -> outgoing.get(i).stored()).toList(),
-						group.getKey());
+				messages = sent(() -> this.queues.sendAll(queue,
+						members.stream().map(i -> outgoing.get(i).message()).toList(), group.getKey()));
 			}
 			catch (CapacityExceededException ex) {
 				if (byDelay.size() == 1) {
@@ -93,25 +95,33 @@ final class SendActions extends QueueHandler {
 			}
 			for (int i = 0; i < messages.size(); i++) {
 				int entry = members.get(i);
-				outgoing.get(entry)
-					.answer(answer.succeeded(ids.get(entry)).put("MessageId", Long.toString(messages.get(i).id())));
+				outgoing.get(entry).answer(answer.succeeded(ids.get(entry)), messages.get(i));
 			}
 		}
 		return answer.json();
 	}
 
 	/**
-	 * A message to send: the bytes the core keeps, the MD5s answered, and its delay
-	 * ({@code null}: the queue's).
+	 * A message to send, its MD5s answered (computed from this request, also for a send a
+	 * FIFO queue deduplicates: the SDKs check them), and its delay ({@code null}: the
+	 * queue's).
 	 */
-	private record Outgoing(byte[] stored, String md5OfBody, String md5OfAttributes, Integer delaySeconds) {
+	private record Outgoing(OutgoingMessage message, String md5OfBody, String md5OfAttributes, Integer delaySeconds) {
 
-		ObjectNode answer(ObjectNode answer) {
-			answer.put("MD5OfMessageBody", this.md5OfBody);
+		ObjectNode answer(ObjectNode answer, Sent sent) {
+			answer.put("MessageId", Long.toString(sent.id())).put("MD5OfMessageBody", this.md5OfBody);
 			if (this.md5OfAttributes != null) {
 				answer.put("MD5OfMessageAttributes", this.md5OfAttributes);
 			}
+			if (sent.sequenceNumber() != 0) {
+				answer.put("SequenceNumber", sent.sequenceText());
+			}
 			return answer;
+		}
+
+		/** What SQS counts against the maximum size: body and attributes. */
+		long size() {
+			return this.message.body().length + this.message.attributes().size();
 		}
 
 	}
@@ -120,9 +130,20 @@ final class SendActions extends QueueHandler {
 		byte[] body = body(request);
 		try {
 			MessageAttributes attributes = messageAttributes(request);
-			return new Outgoing(attributes.store(body, this.maxMessageBytes), Md5.hex(body),
-					attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
+			attributes.checkSize(body, this.maxMessageBytes);
+			OutgoingMessage message = new OutgoingMessage(body, attributes, null, null);
+			return new Outgoing(message, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
 					request.integer("DelaySeconds", 0, Limits.MAX_DELAY_SECONDS));
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
+		}
+	}
+
+	/** A send whose refusal of body and attributes over the maximum is SQS's. */
+	private static <T> T sent(Supplier<T> send) {
+		try {
+			return send.get();
 		}
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());

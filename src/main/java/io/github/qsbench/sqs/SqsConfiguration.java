@@ -3,7 +3,6 @@ package io.github.qsbench.sqs;
 import java.util.List;
 
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
@@ -22,13 +21,13 @@ class SqsConfiguration {
 
 	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
 	@Bean
-	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
-			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
-		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
+	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, SqsProperties sqs, MeterRegistry registry,
+			SuspendedRequests suspended) {
+		int maxMessageBytes = queues.maxMessageBytes();
 		QueueUrls urls = new QueueUrls(sqs);
 		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
-				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
+				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new NotBuiltActions()));
 		return AnsweringFilter.registration(

@@ -3,7 +3,7 @@
  * of actions, registered by action name in SqsActions.
  *
  * <p>
- * May import: application, core, http, config; org.springframework, jakarta.servlet,
+ * May import: application, core, http; org.springframework, jakarta.servlet,
  * tools.jackson, io.micrometer, org.slf4j.
  */
 package io.github.qsbench.sqs;

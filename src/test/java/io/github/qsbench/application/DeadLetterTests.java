@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.TestCores;
-import io.github.qsbench.core.Lease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.github.qsbench.metrics.CoreTimedQueueService;
@@ -54,17 +53,16 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 	@Test
 	void lastLeaseLapses_movesWithBodyAttributesAndDeliveries() {
-		byte[] stored = MessageAttributes.of(Map.of("kind", Attribute.parse("String", "order")))
-			.store(utf8("poison"), 1024);
-		this.operations.push("q", stored);
+		this.operations.send("q", new OutgoingMessage(utf8("poison"),
+				MessageAttributes.of(Map.of("kind", Attribute.parse("String", "order"))), null, null), null);
 		leaseAndLapse("q", 1);
 		leaseAndLapse("q", 2);
 
 		assertThat(this.operations.lease("q", 10)).as("a third delivery would exceed maxDeliveries").isEmpty();
 
-		List<Lease> dead = this.operations.lease("dlq", 10);
+		List<Delivery> dead = this.operations.lease("dlq", 10);
 		assertThat(dead).hasSize(1);
-		StoredMessage read = StoredMessage.read(dead.get(0).message().body());
+		StoredMessage read = dead.get(0).message();
 		assertThat(read.text()).isEqualTo("poison");
 		assertThat(read.attributes().attributes()).containsOnlyKeys("kind");
 		assertThat(read.deadLetter()).isEqualTo(new StoredMessage.DeadLetter("q", 2));
@@ -83,12 +81,12 @@ class DeadLetterTests extends OperationsPerStrategy {
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueOperations operations = new QueueOperations(new CoreTimedQueueService(capped, registry),
-				new InMemoryExplicitQueues(capped), new QueueMetrics(registry, capped), LEASE);
+				new InMemoryExplicitQueues(capped), new QueueMetrics(registry, capped), LEASE, this.clock, 1024);
 		try {
 			operations.configure("full-dlq", change(null));
 			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));
 			operations.push("full-dlq", utf8("blocker"));
-			Message poison = operations.push("src", utf8("poison"));
+			Sent poison = operations.push("src", utf8("poison"));
 			assertThat(operations.lease("src", 1)).hasSize(1);
 			this.clock.advance(LEASE);
 
@@ -99,13 +97,12 @@ class DeadLetterTests extends OperationsPerStrategy {
 				.containsExactly(poison.id());
 			assertThat(capped.peek("full-dlq", 10)).as("no copy left behind").hasSize(1);
 
-			Lease blocker = operations.lease("full-dlq", 1).get(0);
-			operations.complete("full-dlq", blocker.message().id(), null);
+			Delivery blocker = operations.lease("full-dlq", 1).get(0);
+			operations.complete("full-dlq", blocker.id(), null);
 			this.clock.advance(LEASE);
 			assertThat(operations.lease("src", 1)).isEmpty();
-			List<Lease> moved = operations.lease("full-dlq", 10);
-			assertThat(moved).extracting(lease -> StoredMessage.read(lease.message().body()).text())
-				.containsExactly("poison");
+			List<Delivery> moved = operations.lease("full-dlq", 10);
+			assertThat(moved).extracting(lease -> lease.message().text()).containsExactly("poison");
 			assertThat(capped.heldCount()).isOne();
 		}
 		finally {
@@ -125,18 +122,17 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 		assertThat(this.operations.lease("q", 1)).isEmpty();
 
-		List<Lease> woken = waiting.get(10, TimeUnit.SECONDS);
-		assertThat(woken).extracting(lease -> StoredMessage.read(lease.message().body()).text())
-			.containsExactly("poison");
+		List<Delivery> woken = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(woken).extracting(lease -> lease.message().text()).containsExactly("poison");
 	}
 
 	@Test
 	void lateCompletionBeforeTheMove_wins_andNothingMoves() {
 		this.operations.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
-		Lease last = leaseAndLapse("q", 2);
+		Delivery last = leaseAndLapse("q", 2);
 
-		assertThat(this.operations.complete("q", last.message().id(), null)).isEqualTo(Completion.COMPLETED);
+		assertThat(this.operations.complete("q", last.id(), null)).isEqualTo(Completion.COMPLETED);
 
 		assertThat(this.operations.lease("q", 10)).isEmpty();
 		assertThat(this.operations.lease("dlq", 10)).isEmpty();
@@ -147,15 +143,15 @@ class DeadLetterTests extends OperationsPerStrategy {
 	void moveBeforeTheLateCompletion_holderGetsNotFound() {
 		this.operations.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
-		Lease last = leaseAndLapse("q", 2);
+		Delivery last = leaseAndLapse("q", 2);
 		this.operations.push("q", utf8("next"));
 
-		List<Lease> polled = this.operations.lease("q", 10);
+		List<Delivery> polled = this.operations.lease("q", 10);
 
-		assertThat(polled).extracting(lease -> StoredMessage.read(lease.message().body()).text())
+		assertThat(polled).extracting(lease -> lease.message().text())
 			.as("the dead letter moved, the next message is delivered")
 			.containsExactly("next");
-		assertThat(this.operations.complete("q", last.message().id(), null)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.operations.complete("q", last.id(), null)).isEqualTo(Completion.NOT_FOUND);
 		assertThat(this.operations.lease("dlq", 10)).hasSize(1);
 	}
 
@@ -173,10 +169,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(this.operations.redrive("dlq", null, 2)).isEqualTo(2);
 		assertThat(this.operations.redrive("dlq", "elsewhere", 10)).isEqualTo(1);
 
-		List<Lease> back = this.operations.lease("q", 10);
-		assertThat(back).extracting(Lease::delivery).containsOnly(1);
-		assertThat(back).extracting(lease -> StoredMessage.read(lease.message().body()).deadLetter())
-			.containsOnlyNulls();
+		List<Delivery> back = this.operations.lease("q", 10);
+		assertThat(back).extracting(Delivery::delivery).containsOnly(1);
+		assertThat(back).extracting(lease -> lease.message().deadLetter()).containsOnlyNulls();
 		assertThat(this.operations.lease("elsewhere", 10)).hasSize(1);
 		assertThat(back.size()).isEqualTo(2);
 		assertThat(this.operations.queue("dlq")).isEmpty();
@@ -224,8 +219,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 		for (int i = 0; i < messages; i++) {
 			this.operations.push("q", utf8("m" + i));
 		}
-		List<Lease> held = new ArrayList<>();
-		List<Lease> leased;
+		List<Delivery> held = new ArrayList<>();
+		List<Delivery> leased;
 		while (!(leased = this.operations.lease("q", 100)).isEmpty()) {
 			held.addAll(leased);
 		}
@@ -240,9 +235,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 				tasks.add(pool.submit(() -> {
 					start.await();
 					for (int i = from; i < held.size(); i += 2) {
-						Lease lease = held.get(i);
-						if (this.operations.complete("q", lease.message().id(), null) == Completion.COMPLETED) {
-							completedLate.add(StoredMessage.read(lease.message().body()).text());
+						Delivery lease = held.get(i);
+						if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED) {
+							completedLate.add(lease.message().text());
 						}
 					}
 					return null;
@@ -265,9 +260,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(this.operations.lease("q", 100)).isEmpty();
 		Set<String> deadLettered = new HashSet<>();
 		while (!(leased = this.operations.lease("dlq", 100)).isEmpty()) {
-			for (Lease lease : leased) {
-				assertThat(deadLettered.add(StoredMessage.read(lease.message().body()).text())).as("moved twice")
-					.isTrue();
+			for (Delivery lease : leased) {
+				assertThat(deadLettered.add(lease.message().text())).as("moved twice").isTrue();
 			}
 		}
 		Set<String> both = new HashSet<>(deadLettered);
@@ -277,9 +271,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(moved()).isEqualTo(deadLettered.size());
 	}
 
-	private Lease leaseAndLapse(String queue, int delivery) {
-		List<Lease> leased = this.operations.lease(queue, 10);
-		assertThat(leased).extracting(Lease::delivery).containsExactly(delivery);
+	private Delivery leaseAndLapse(String queue, int delivery) {
+		List<Delivery> leased = this.operations.lease(queue, 10);
+		assertThat(leased).extracting(Delivery::delivery).containsExactly(delivery);
 		this.clock.advance(LEASE);
 		return leased.get(0);
 	}

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;
 
@@ -38,15 +37,15 @@ class PurgeTests extends OperationsPerStrategy {
 		for (int i = 0; i < 250; i++) {
 			this.operations.push("q", utf8("m" + i));
 		}
-		List<Lease> held = this.operations.lease("q", 3);
+		List<Delivery> held = this.operations.lease("q", 3);
 		this.operations.push("other", utf8("stays"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(250);
 
 		assertThat(this.operations.queue("q")).isEmpty();
 		assertThat(this.operations.lease("q", 1)).isEmpty();
-		Lease first = held.get(0);
-		assertThat(this.operations.complete("q", first.message().id(), null)).isEqualTo(Completion.NOT_FOUND);
+		Delivery first = held.get(0);
+		assertThat(this.operations.complete("q", first.id(), null)).isEqualTo(Completion.NOT_FOUND);
 		this.clock.advance(LEASE);
 		assertThat(this.operations.lease("q", 100)).as("nothing comes back after the leases lapse").isEmpty();
 		assertThat(this.operations.queue("other")).isPresent();
@@ -68,8 +67,8 @@ class PurgeTests extends OperationsPerStrategy {
 
 	@Test
 	void purge_delayedMessages_countedAsDelayed_andNeverDelivered() {
-		this.operations.push("q", utf8("later"), 60);
-		this.operations.pushAll("q", List.of(utf8("much"), utf8("later")), 600);
+		this.operations.send("q", OutgoingMessage.of(utf8("later")), 60);
+		this.operations.sendAll("q", List.of(OutgoingMessage.of(utf8("much")), OutgoingMessage.of(utf8("later"))), 600);
 		this.operations.push("q", utf8("now"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(4);
@@ -101,11 +100,11 @@ class PurgeTests extends OperationsPerStrategy {
 	void purgeWhilePolling_eachMessageEndsOnce() throws Exception {
 		int messages = 5_000;
 		for (int i = 0; i < messages; i += 100) {
-			List<byte[]> bodies = new ArrayList<>();
+			List<OutgoingMessage> batch = new ArrayList<>();
 			for (int j = 0; j < 100; j++) {
-				bodies.add(utf8("m" + (i + j)));
+				batch.add(OutgoingMessage.of(utf8("m" + (i + j))));
 			}
-			this.operations.pushAll("q", bodies);
+			this.operations.sendAll("q", batch, null);
 		}
 		Set<Long> completedByConsumers = ConcurrentHashMap.newKeySet();
 		AtomicBoolean duplicate = new AtomicBoolean();
@@ -118,10 +117,9 @@ class PurgeTests extends OperationsPerStrategy {
 				consumers.add(pool.submit(() -> {
 					started.countDown();
 					while (purging.get()) {
-						for (Lease lease : this.operations.lease("q", 10)) {
-							Message message = lease.message();
-							if (this.operations.complete("q", message.id(), null) == Completion.COMPLETED
-									&& !completedByConsumers.add(message.id())) {
+						for (Delivery lease : this.operations.lease("q", 10)) {
+							if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED
+									&& !completedByConsumers.add(lease.id())) {
 								duplicate.set(true);
 							}
 						}

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -14,7 +15,6 @@ import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -42,7 +42,7 @@ class QueueOperationsTests {
 
 	private final QueueOperations operations = new QueueOperations(
 			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
-			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30));
+			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30), InstantSource.system(), 262_144);
 
 	@AfterEach
 	void stopTimer() {
@@ -79,7 +79,7 @@ class QueueOperationsTests {
 		assertThatExceptionOfType(InvalidRequestException.class)
 			.isThrownBy(() -> this.operations.lease("q", 1, Duration.ofSeconds(21), null));
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.pushAll("q", List.of()))
+			.isThrownBy(() -> this.operations.sendAll("q", List.of(), null))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid batch"));
 		assertThat(this.strategy.queueCount()).isZero();
 		assertThat(counter("qs.polls.empty")).as("a refused poll is no poll").isZero();
@@ -87,11 +87,11 @@ class QueueOperationsTests {
 
 	@Test
 	void pushLeaseComplete_countedAndTimed() {
-		Message message = this.operations.push("q", body());
-		List<Lease> leases = this.operations.lease("q", 1);
+		Sent message = this.operations.push("q", body());
+		List<Delivery> leases = this.operations.lease("q", 1);
 		assertThat(this.operations.lease("q", 1)).isEmpty();
 
-		assertThat(this.operations.complete("q", message.id(), LeaseTokens.token(leases.get(0))))
+		assertThat(this.operations.complete("q", message.id(), LeaseTokens.token(leases.get(0).lease())))
 			.isEqualTo(Completion.COMPLETED);
 
 		assertThat(counter("qs.messages.pushed")).isOne();
@@ -114,10 +114,11 @@ class QueueOperationsTests {
 
 	@Test
 	void complete_leaseOfAnEarlierDeliveryOrAnotherMessage_staleLease() {
-		List<Message> pushed = this.operations.pushAll("q", TestBodies.utf8("a", "b"));
-		List<Lease> leases = this.operations.lease("q", 2);
+		List<Sent> pushed = this.operations.sendAll("q",
+				TestBodies.utf8("a", "b").stream().map(OutgoingMessage::of).toList(), null);
+		List<Delivery> leases = this.operations.lease("q", 2);
 
-		assertThat(this.operations.complete("q", pushed.get(0).id(), LeaseTokens.token(leases.get(1))))
+		assertThat(this.operations.complete("q", pushed.get(0).id(), LeaseTokens.token(leases.get(1).lease())))
 			.isEqualTo(Completion.STALE_LEASE);
 		assertThat(this.operations.complete("q", pushed.get(0).id(), pushed.get(0).id() + ".2"))
 			.isEqualTo(Completion.STALE_LEASE);
@@ -126,7 +127,8 @@ class QueueOperationsTests {
 
 	@Test
 	void completeAll_oneMalformedLease_completesNothing() {
-		List<Message> pushed = this.operations.pushAll("q", TestBodies.utf8("a", "b"));
+		List<Sent> pushed = this.operations.sendAll("q",
+				TestBodies.utf8("a", "b").stream().map(OutgoingMessage::of).toList(), null);
 		this.operations.lease("q", 2);
 
 		assertThatExceptionOfType(InvalidRequestException.class)

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;
 
@@ -32,13 +31,13 @@ class RetentionTests extends OperationsPerStrategy {
 		this.operations.configure("q", new QueueSettings.Change(null, null, (int) RETENTION.toSeconds(), null));
 		this.operations.push("q", utf8("ready"));
 		this.operations.push("q", utf8("held"));
-		Lease held = this.operations.lease("q", 1).get(0);
-		this.operations.push("q", utf8("delayed"), 120);
+		Delivery held = this.operations.lease("q", 1).get(0);
+		this.operations.send("q", OutgoingMessage.of(utf8("delayed")), 120);
 		this.operations.push("none", utf8("no retention"));
 		assertThat(this.retention.expire()).as("dates the pushes; nothing is old yet").isZero();
 
 		this.clock.advance(RETENTION.dividedBy(2));
-		Message young = this.operations.push("q", utf8("young"));
+		Sent young = this.operations.push("q", utf8("young"));
 		assertThat(this.retention.expire()).isZero();
 		this.clock.advance(RETENTION.dividedBy(2));
 
@@ -46,10 +45,9 @@ class RetentionTests extends OperationsPerStrategy {
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "ready").counter().count()).isOne();
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "inflight").counter().count()).isOne();
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "delayed").counter().count()).isOne();
-		assertThat(this.operations.complete("q", held.message().id(), null)).as("its holder")
-			.isEqualTo(Completion.NOT_FOUND);
-		List<Lease> left = this.operations.lease("q", 10);
-		assertThat(left).extracting(lease -> lease.message().id()).containsExactly(young.id());
+		assertThat(this.operations.complete("q", held.id(), null)).as("its holder").isEqualTo(Completion.NOT_FOUND);
+		List<Delivery> left = this.operations.lease("q", 10);
+		assertThat(left).extracting(lease -> lease.id()).containsExactly(young.id());
 		assertThat(this.operations.lease("none", 10)).as("a queue without retention").hasSize(1);
 
 		this.clock.advance(RETENTION);

@@ -252,6 +252,33 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void receive_all_systemAttributesFromTheServiceClock() {
+		String url = create("sdk-system-attributes");
+		long sent = this.clock.millis();
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("dated"));
+		this.clock.advance(Duration.ofSeconds(5));
+
+		Message first = this.sqs.receiveMessage(
+				r -> r.queueUrl(url).visibilityTimeout(0).messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+			.messages()
+			.get(0);
+		this.clock.advance(Duration.ofSeconds(5));
+		Message second = this.sqs.receiveMessage(r -> r.queueUrl(url).messageSystemAttributeNamesWithStrings("All"))
+			.messages()
+			.get(0);
+
+		assertThat(first.attributes()).containsOnly(
+				Map.entry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1"),
+				Map.entry(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(sent)),
+				Map.entry(MessageSystemAttributeName.APPROXIMATE_FIRST_RECEIVE_TIMESTAMP, Long.toString(sent + 5_000)),
+				Map.entry(MessageSystemAttributeName.SENDER_ID, "000000000000"));
+		assertThat(second.attributes()).containsEntry(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "2")
+			.containsEntry(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(sent))
+			.as("the first receive's time, kept")
+			.containsEntry(MessageSystemAttributeName.APPROXIMATE_FIRST_RECEIVE_TIMESTAMP, Long.toString(sent + 5_000));
+	}
+
+	@Test
 	void send_receive_delete_sdkChecksMd5s() {
 		String url = create("sdk-cycle");
 		SendMessageResponse sent = this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("hello, SQS face: åäö €"));

@@ -1,0 +1,84 @@
+package io.github.qsbench.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import io.github.qsbench.application.MessageAttributes.Attribute;
+import io.github.qsbench.application.StoredMessage.DeadLetter;
+import io.github.qsbench.application.StoredMessage.SystemAttributes;
+
+import org.junit.jupiter.api.Test;
+
+class StoredMessageTests {
+
+	private static final long SENT = 1_795_000_000_123L;
+
+	@Test
+	void plainMessage_roundTrip_sentKnown_notYetReceived() {
+		StoredMessage read = StoredMessage.read(StoredMessage.encode(OutgoingMessage.of(utf8("plain")), SENT, 0, 1024));
+
+		assertThat(read.text()).isEqualTo("plain");
+		assertThat(read.attributes().isEmpty()).isTrue();
+		assertThat(read.system()).isEqualTo(new SystemAttributes(SENT, 0, null, null, 0));
+		assertThat(read.deadLetter()).isNull();
+	}
+
+	@Test
+	void groupedMessage_roundTrip_withAttributes() {
+		OutgoingMessage message = new OutgoingMessage(utf8("body ✓"),
+				MessageAttributes.of(Map.of("k", Attribute.parse("String", "v"))), "group-1", "dedup-1");
+
+		StoredMessage read = StoredMessage.read(StoredMessage.encode(message, SENT, 42, 1024));
+
+		assertThat(read.text()).isEqualTo("body ✓");
+		assertThat(read.attributes().attributes()).containsOnlyKeys("k");
+		assertThat(read.system()).isEqualTo(new SystemAttributes(SENT, 0, "group-1", "dedup-1", 42));
+		assertThat(read.system().sequenceText()).isEqualTo("00000000000000000042");
+	}
+
+	@Test
+	void firstReceive_recordedOnce_keptThroughADeadLetterMove() {
+		byte[] stored = StoredMessage.encode(OutgoingMessage.of(utf8("x")), SENT, 0, 1024);
+
+		StoredMessage.markReceived(stored, SENT + 5);
+		StoredMessage.markReceived(stored, SENT + 9);
+		assertThat(StoredMessage.read(stored).system().firstReceivedMillis()).as("the first one stays")
+			.isEqualTo(SENT + 5);
+
+		for (String source : new String[] { "q", "a-source-queue-name-of-odd-length" }) {
+			byte[] dead = StoredMessage.deadLettered(stored, source, 3);
+			StoredMessage read = StoredMessage.read(dead);
+			assertThat(read.deadLetter()).isEqualTo(new DeadLetter(source, 3));
+			assertThat(read.system().firstReceivedMillis()).isEqualTo(SENT + 5);
+			assertThat(read.text()).isEqualTo("x");
+			StoredMessage.markReceived(dead, SENT + 100);
+			assertThat(StoredMessage.read(StoredMessage.withoutOrigin(dead)).system().sentMillis()).isEqualTo(SENT);
+		}
+	}
+
+	@Test
+	void deadLetterOfADeadLetter_keepsOneOrigin_theLastQueueItLeft() {
+		byte[] stored = StoredMessage.encode(OutgoingMessage.of(utf8("twice")), SENT, 0, 1024);
+
+		byte[] twice = StoredMessage.deadLettered(StoredMessage.deadLettered(stored, "first", 2), "dlq", 1);
+
+		StoredMessage read = StoredMessage.read(twice);
+		assertThat(read.deadLetter()).isEqualTo(new DeadLetter("dlq", 1));
+		assertThat(read.text()).isEqualTo("twice");
+	}
+
+	@Test
+	void bytesWithoutASystemPrefix_readAsBefore_systemUnknown() {
+		StoredMessage read = StoredMessage.read(utf8("written before the prefix existed"));
+
+		assertThat(read.system()).isEqualTo(SystemAttributes.UNKNOWN);
+		assertThat(read.text()).isEqualTo("written before the prefix existed");
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
