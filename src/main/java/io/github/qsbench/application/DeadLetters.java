@@ -28,11 +28,16 @@ final class DeadLetters {
 
 	private final QueueEvents events;
 
+	/** The FIFO queues' groups, which a move leaves and joins. */
+	private final FifoQueues fifo;
+
 	/** Woken when a moved message becomes ready in its new queue. */
 	private final LongPolls longPolls;
 
-	DeadLetters(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, LongPolls longPolls) {
+	DeadLetters(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, LongPolls longPolls,
+			FifoQueues fifo) {
 		this.core = core;
+		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;
 		this.longPolls = longPolls;
@@ -118,8 +123,15 @@ final class DeadLetters {
 			this.core.discard(to, copy.id());
 			return Move.NOT_LEASED;
 		}
-		this.core.endDelay(to, copy.id());
-		this.longPolls.pushedLater(to);
+		if (FifoSettings.isFifo(from) && this.fifo.release(from, lease.message().id())) {
+			this.longPolls.pushedLater(from);
+		}
+		boolean ready = FifoSettings.isFifo(to)
+				? this.fifo.admit(to, copy.id(), StoredMessage.read(stored).system().group())
+				: this.core.endDelay(to, copy.id());
+		if (ready) {
+			this.longPolls.pushedLater(to);
+		}
 		return Move.MOVED;
 	}
 

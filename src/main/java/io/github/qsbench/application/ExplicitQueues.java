@@ -105,11 +105,21 @@ public interface ExplicitQueues {
 		return sources;
 	}
 
-	/** What an explicit queue has of its own; {@code null}: the service's. */
-	record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds) {
+	/**
+	 * What an explicit queue has of its own; {@code null}: the service's.
+	 *
+	 * @param fifo a FIFO queue's settings, {@code null} for a standard queue
+	 */
+	record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds,
+			FifoSettings fifo) {
 
 		/** The settings of an explicit queue that has none of its own. */
-		public static final Own NONE = new Own(null, null, null, null);
+		public static final Own NONE = new Own(null, null, null, null, null);
+
+		/** A standard queue's. */
+		public Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds) {
+			this(deadLetters, leaseSeconds, delaySeconds, retentionSeconds, null);
+		}
 
 		/**
 		 * These settings with {@code change} applied: what it leaves {@code null} stays,
@@ -118,9 +128,11 @@ public interface ExplicitQueues {
 		public Own with(QueueSettings.Change change) {
 			DeadLetterPolicy policy = (change.deadLetters() == null) ? this.deadLetters
 					: (change.deadLetters() == QueueSettings.Change.REMOVE) ? null : change.deadLetters();
+			FifoSettings fifo = (change.fifo() == null) ? this.fifo
+					: ((this.fifo != null) ? this.fifo : FifoSettings.DEFAULTS).with(change.fifo());
 			return new Own(policy, (change.leaseSeconds() != null) ? change.leaseSeconds() : this.leaseSeconds,
 					(change.delaySeconds() != null) ? change.delaySeconds() : this.delaySeconds,
-					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds);
+					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds, fifo);
 		}
 
 	}

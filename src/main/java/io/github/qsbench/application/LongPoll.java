@@ -16,14 +16,14 @@ import io.github.qsbench.core.Lease;
  * only through {@link #end()}, which keeps a message from being leased to a poll nobody
  * answers any more.
  */
-public final class LongPoll extends CompletableFuture<List<Delivery>> {
+public final class LongPoll extends CompletableFuture<List<Received>> {
 
 	private final LongPolls longPolls;
 
 	private final Waiter waiter;
 
 	/** Answered at once. */
-	LongPoll(List<Delivery> deliveries) {
+	LongPoll(List<Received> deliveries) {
 		this.longPolls = null;
 		this.waiter = null;
 		complete(deliveries);
@@ -34,7 +34,7 @@ public final class LongPoll extends CompletableFuture<List<Delivery>> {
 	 * answered as {@code answered} makes them deliveries.
 	 */
 	LongPoll(LongPolls longPolls, String queue, int max, long leaseMillis,
-			Function<List<Lease>, List<Delivery>> answered) {
+			Function<List<Lease>, List<Received>> answered) {
 		this.longPolls = longPolls;
 		this.waiter = new Waiter(queue, max, leaseMillis, leases -> complete(answered.apply(leases)));
 	}

@@ -22,8 +22,12 @@ final class QueueLifecycle {
 
 	private final QueueEvents events;
 
-	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events) {
+	/** The FIFO queues' groups, which follow what a purge removes. */
+	private final FifoQueues fifo;
+
+	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo) {
 		this.core = core;
+		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;
 	}
@@ -32,12 +36,13 @@ final class QueueLifecycle {
 	int purge(String queue) {
 		Checks.queueName(queue);
 		long before = this.core.lastId();
-		Sweep removed = new Sweep(this.core);
+		Sweep removed = new Sweep(this.core, this.fifo);
 		do {
 			List<Lease> leased;
 			drain: while (!(leased = this.core.lease(queue, QueueOperations.MAX_BATCH)).isEmpty()) {
 				for (Lease lease : leased) {
 					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
+						this.fifo.left(queue, lease.message().id());
 						if (lease.delivery() == 1) {
 							removed.ready++;
 						}
@@ -63,6 +68,7 @@ final class QueueLifecycle {
 		Checks.queueName(queue);
 		boolean existed = this.explicit.remove(queue) | this.core.queue(queue).isPresent();
 		purge(queue);
+		this.fifo.forget(queue);
 		return existed;
 	}
 

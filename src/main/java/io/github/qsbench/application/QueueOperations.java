@@ -31,7 +31,7 @@ import org.springframework.context.SmartLifecycle;
  * granted (queue names, counts, lease tokens), reports what happened to
  * {@link QueueEvents}, and wakes the long polls a push can answer. It takes messages as
  * producers send them ({@link OutgoingMessage}) and answers them as consumers get them
- * ({@link Delivery}), keeping them in the core in one format of its own
+ * ({@link Received}), keeping them in the core in one format of its own
  * ({@link StoredMessage}); completions, counts and lease tokens are the core's
  * ({@link Completion}, {@link QueueStats}, {@link LeaseTokens}). An adapter translates
  * those from and into its protocol and reads its own wire format (paths, headers, JSON,
@@ -50,8 +50,11 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	/** See {@link Limits#MAX_WAIT_SECONDS}. */
 	public static final int MAX_WAIT_SECONDS = Limits.MAX_WAIT_SECONDS;
 
-	/** What {@link #isQueueName} accepts, for API descriptions. */
-	public static final String QUEUE_NAME_REGEX = "[A-Za-z0-9_-]{1,80}";
+	/**
+	 * What {@link #isQueueName} accepts, for API descriptions: SQS's names, a FIFO
+	 * queue's ending {@value FifoSettings#SUFFIX}.
+	 */
+	public static final String QUEUE_NAME_REGEX = "(?:[A-Za-z0-9_-]{1,80}|[A-Za-z0-9_-]{1,75}\\.fifo)";
 
 	private static final int MAX_QUEUE_NAME = 80;
 
@@ -85,6 +88,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final QueueLifecycle queues;
 
+	private final FifoQueues fifo;
+
 	private volatile boolean running;
 
 	/**
@@ -105,14 +110,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		this.events = events;
 		this.settings = new Settings(explicit, leaseTimeout);
 		this.longPolls = new LongPolls(this::deliverable);
-		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls);
-		this.queues = new QueueLifecycle(core, explicit, events);
+		this.fifo = new FifoQueues(core, clock);
+		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo);
+		this.queues = new QueueLifecycle(core, explicit, events, this.fifo);
 	}
 
 	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
 	public static boolean isQueueName(String name) {
-		int length = name.length();
-		if (length == 0 || length > MAX_QUEUE_NAME) {
+		int length = FifoSettings.isFifo(name) ? name.length() - FifoSettings.SUFFIX.length() : name.length();
+		if (length == 0 || name.length() > MAX_QUEUE_NAME) {
 			return false;
 		}
 		for (int i = 0; i < length; i++) {
@@ -155,6 +161,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	public List<Sent> sendAll(String queue, List<OutgoingMessage> messages, Integer delaySeconds) {
 		Checks.queueName(queue);
 		Checks.batch(messages.size());
+		if (FifoSettings.isFifo(queue)) {
+			return sendFifo(queue, messages, delaySeconds);
+		}
+		for (OutgoingMessage message : messages) {
+			if (message.deduplicationId() != null) {
+				throw new InvalidRequestException("Not a FIFO queue",
+						"A deduplication id is for FIFO queues; '" + queue + "' is a standard queue.");
+			}
+		}
 		int delay = this.settings.delaySeconds(queue, delaySeconds);
 		long now = this.clock.millis();
 		List<byte[]> stored = new ArrayList<>(messages.size());
@@ -184,6 +199,39 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		return sent;
 	}
 
+	/**
+	 * Sends to a FIFO queue ({@link FifoQueues}): it must have been created as one, and
+	 * it takes no delay per message (its own delay applies).
+	 */
+	private List<Sent> sendFifo(String queue, List<OutgoingMessage> messages, Integer delaySeconds) {
+		FifoSettings fifo = this.settings.fifo(queue);
+		if (fifo == null) {
+			throw new InvalidRequestException("No such FIFO queue",
+					"FIFO queue '" + queue + "' does not exist: create it as a FIFO queue first.");
+		}
+		if (delaySeconds != null) {
+			throw new InvalidRequestException("Delay per message on a FIFO queue",
+					"A FIFO queue delays messages by its own delay only; send without a delay.");
+		}
+		int delay = this.settings.delaySeconds(queue, null);
+		FifoQueues.Sending sending;
+		try {
+			sending = this.fifo.send(queue, fifo, messages, TimeUnit.SECONDS.toMillis(delay), this.maxMessageBytes);
+		}
+		catch (CapacityExceededException ex) {
+			this.events.refused(ex.limit());
+			throw ex;
+		}
+		this.events.pushed(sending.pushed());
+		if (sending.readyNow()) {
+			this.longPolls.pushed(queue);
+		}
+		else if (delay > 0 && sending.pushed() > 0) {
+			this.longPolls.dueIn(queue, Duration.ofSeconds(delay));
+		}
+		return sending.sent();
+	}
+
 	/** The most that a message's body and attributes may add up to, in bytes. */
 	public int maxMessageBytes() {
 		return this.maxMessageBytes;
@@ -193,7 +241,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order,
 	 * for the queue's lease; none if nothing is ready.
 	 */
-	public List<Delivery> lease(String queue, int max) {
+	public List<Received> lease(String queue, int max) {
 		return lease(queue, max, (Integer) null);
 	}
 
@@ -202,7 +250,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * {@value #MAX_LEASE_SECONDS} s, 0: ready again at once; {@code null}: the queue's
 	 * lease).
 	 */
-	public List<Delivery> lease(String queue, int max, Integer leaseSeconds) {
+	public List<Received> lease(String queue, int max, Integer leaseSeconds) {
 		Checks.queueName(queue);
 		Checks.max(max);
 		List<Lease> leases = deliverable(queue, max, this.settings.leaseMillis(queue, leaseSeconds));
@@ -245,18 +293,18 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * The leases as deliveries, each message read back; a first delivery records its
 	 * time.
 	 */
-	private List<Delivery> deliveries(List<Lease> leases) {
+	private List<Received> deliveries(List<Lease> leases) {
 		if (leases.isEmpty()) {
 			return List.of();
 		}
 		long now = this.clock.millis();
-		List<Delivery> deliveries = new ArrayList<>(leases.size());
+		List<Received> deliveries = new ArrayList<>(leases.size());
 		for (Lease lease : leases) {
 			byte[] stored = lease.message().body();
 			if (lease.delivery() == 1) {
 				StoredMessage.markReceived(stored, now);
 			}
-			deliveries.add(new Delivery(lease, StoredMessage.read(stored)));
+			deliveries.add(new Received(lease, StoredMessage.read(stored)));
 		}
 		return deliveries;
 	}
@@ -291,6 +339,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		Completion completion = this.core.complete(queue, id, LeaseTokens.delivery(lease, id));
 		if (completion == Completion.COMPLETED) {
 			this.events.completed(1);
+			left(queue, id);
 		}
 		return completion;
 	}
@@ -312,13 +361,29 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		List<Completion> completions = this.core.completeAll(queue, ids, deliveries);
 		int completed = 0;
-		for (Completion completion : completions) {
-			if (completion == Completion.COMPLETED) {
+		for (int i = 0; i < ids.length; i++) {
+			if (completions.get(i) == Completion.COMPLETED) {
 				completed++;
+				left(queue, ids[i]);
 			}
 		}
 		this.events.completed(completed);
 		return completions;
+	}
+
+	/** On a FIFO queue, releases the next message of the group a completed one leaves. */
+	private void left(String queue, long id) {
+		if (FifoSettings.isFifo(queue) && this.fifo.release(queue, id)) {
+			this.longPolls.pushed(queue);
+		}
+	}
+
+	/**
+	 * What a retention sweep tells of the messages it removes, so that a FIFO queue's
+	 * groups follow.
+	 */
+	public Departures departures() {
+		return this.fifo;
 	}
 
 	/**

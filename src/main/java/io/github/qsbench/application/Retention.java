@@ -32,6 +32,9 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 
 	private final QueueEvents events;
 
+	/** Told of each message a sweep drops. */
+	private final Departures departures;
+
 	/** The core's clock. */
 	private final InstantSource clock;
 
@@ -48,8 +51,10 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 	 * @param explicit where the queues' retentions are kept
 	 * @param clock the core's clock
 	 */
-	public Retention(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, InstantSource clock) {
+	public Retention(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, InstantSource clock,
+			Departures departures) {
 		this.core = core;
+		this.departures = departures;
 		this.explicit = explicit;
 		this.events = events;
 		this.clock = clock;
@@ -76,7 +81,7 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 		long now = this.clock.millis();
 		long longest = TimeUnit.SECONDS.toMillis(Collections.max(retentions.values()));
 		this.timeline.sample(now, this.core.lastId(), longest);
-		Sweep expired = new Sweep(this.core);
+		Sweep expired = new Sweep(this.core, this.departures);
 		retentions.forEach((queue, seconds) -> {
 			long lastId = this.timeline.lastIdAtOrBefore(now - TimeUnit.SECONDS.toMillis(seconds));
 			if (lastId > 0) {

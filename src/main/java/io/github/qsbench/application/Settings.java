@@ -54,7 +54,8 @@ final class Settings {
 			own = ExplicitQueues.Own.NONE;
 		}
 		return new QueueSettings((own.leaseSeconds() != null) ? own.leaseSeconds() : this.leaseSeconds,
-				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters());
+				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters(),
+				own.fifo());
 	}
 
 	/**
@@ -75,9 +76,14 @@ final class Settings {
 			throw InvalidRequestException.outOfRange("retentionSeconds", QueueOperations.MIN_RETENTION_SECONDS,
 					QueueOperations.MAX_RETENTION_SECONDS);
 		}
+		checkFifo(queue, change);
 		DeadLetterPolicy policy = change.deadLetters();
 		if (policy != null && policy != QueueSettings.Change.REMOVE) {
 			Checks.queueName(policy.queue());
+			if (FifoSettings.isFifo(policy.queue()) != FifoSettings.isFifo(queue)) {
+				throw new InvalidRequestException("Invalid dead-letter queue",
+						"A FIFO queue's dead-letter queue is a FIFO queue, and a standard queue's a standard one.");
+			}
 			if (policy.queue().equals(queue)) {
 				throw new InvalidRequestException("Invalid dead-letter queue",
 						"A queue cannot be its own dead-letter queue.");
@@ -88,6 +94,33 @@ final class Settings {
 			}
 		}
 		return this.explicit.configure(queue, change);
+	}
+
+	/**
+	 * A queue whose name ends {@value FifoSettings#SUFFIX} is created as a FIFO queue,
+	 * and no other queue has FIFO settings.
+	 */
+	private void checkFifo(String queue, QueueSettings.Change change) {
+		if (!FifoSettings.isFifo(queue)) {
+			if (change.fifo() != null) {
+				throw new InvalidRequestException("Not a FIFO queue",
+						"Only a queue whose name ends " + FifoSettings.SUFFIX + " is a FIFO queue.");
+			}
+		}
+		else if (change.fifo() == null && !this.explicit.contains(queue)) {
+			throw new InvalidRequestException("FIFO queue not created as one",
+					"A queue whose name ends " + FifoSettings.SUFFIX + " is a FIFO queue: create it as one.");
+		}
+		else if (change.fifo() != null) {
+			ExplicitQueues.Own own = this.explicit.own(queue);
+			((own != null && own.fifo() != null) ? own.fifo() : FifoSettings.DEFAULTS).with(change.fifo());
+		}
+	}
+
+	/** The FIFO settings of a FIFO queue, {@code null} if it was not created. */
+	FifoSettings fifo(String queue) {
+		ExplicitQueues.Own own = this.explicit.own(queue);
+		return (own != null) ? own.fifo() : null;
 	}
 
 	/** See {@link QueueOperations#deadLetterSources}. */

@@ -22,8 +22,12 @@ final class Sweep {
 
 	int delayed;
 
-	Sweep(QueueServiceCore core) {
+	/** Told of each message this removal removed. */
+	private final Departures departures;
+
+	Sweep(QueueServiceCore core, Departures departures) {
 		this.core = core;
+		this.departures = departures;
 	}
 
 	/**
@@ -36,6 +40,7 @@ final class Sweep {
 		for (Peeked peeked : this.core.peek(queue, SCAN)) {
 			long id = peeked.message().id();
 			if (id <= lastId && this.core.discard(queue, id) == Completion.COMPLETED) {
+				this.departures.left(queue, id);
 				if (peeked.deliveries() > 0) {
 					this.inFlight++;
 				}

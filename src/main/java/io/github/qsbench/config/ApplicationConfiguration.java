@@ -44,8 +44,8 @@ class ApplicationConfiguration {
 
 	@Bean
 	Retention retention(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
-			QueueEvents events, InstantSource clock) {
-		return new Retention(core, explicit, events, clock);
+			QueueEvents events, InstantSource clock, QueueOperations operations) {
+		return new Retention(core, explicit, events, clock, operations.departures());
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.QueueSettings;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -76,6 +77,15 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 
 	private static final String MAX_DELIVERIES = "maxDeliveries";
 
+	/** Present for a FIFO queue, whose settings are the defaults and the fields set. */
+	private static final String FIFO = "fifo";
+
+	private static final String CONTENT_BASED_DEDUPLICATION = "fifo.contentBasedDeduplication";
+
+	private static final String DEDUPLICATION_SCOPE = "fifo.deduplicationScope";
+
+	private static final String THROUGHPUT_LIMIT = "fifo.throughputLimit";
+
 	/** The channel on which changes are announced. */
 	private static final String CHANGED = "settings";
 
@@ -125,6 +135,13 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			boolean remove = policy == QueueSettings.Change.REMOVE;
 			field(args, DEAD_LETTER_QUEUE, remove ? "" : policy.queue());
 			field(args, MAX_DELIVERIES, remove ? "" : policy.maxDeliveries());
+		}
+		FifoSettings fifo = change.fifo();
+		if (fifo != null) {
+			field(args, FIFO, true);
+			field(args, CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication());
+			field(args, DEDUPLICATION_SCOPE, fifo.deduplicationScope());
+			field(args, THROUGHPUT_LIMIT, fifo.throughputLimit());
 		}
 		long created = this.store.<Long>run(CONFIGURE, keys(queue), args.toArray(byte[][]::new));
 		if (this.store.cluster()) {
@@ -216,7 +233,11 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 						? new DeadLetterPolicy(deadLetterQueue, Integer.parseInt(fields.get(MAX_DELIVERIES))) : null,
 				fields.containsKey(LEASE) ? Long.valueOf(fields.get(LEASE)) : null,
 				fields.containsKey(DELAY) ? Integer.valueOf(fields.get(DELAY)) : null,
-				fields.containsKey(RETENTION) ? Integer.valueOf(fields.get(RETENTION)) : null);
+				fields.containsKey(RETENTION) ? Integer.valueOf(fields.get(RETENTION)) : null,
+				fields.containsKey(FIFO) ? FifoSettings.DEFAULTS.with(new FifoSettings(
+						fields.containsKey(CONTENT_BASED_DEDUPLICATION)
+								? Boolean.valueOf(fields.get(CONTENT_BASED_DEDUPLICATION)) : null,
+						fields.get(DEDUPLICATION_SCOPE), fields.get(THROUGHPUT_LIMIT))) : null);
 	}
 
 	/**

@@ -7,7 +7,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.qsbench.application.Browse;
 import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.QueueSettings;
@@ -40,7 +40,7 @@ final class MessageResponses {
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
-		static Delivered of(String queue, Delivery delivery) {
+		static Delivered of(String queue, Received delivery) {
 			StoredMessage stored = delivery.message();
 			return new Delivered(delivery.id(), queue, stored.text(), delivery.delivery(),
 					LeaseTokens.token(delivery.lease()), AttributeValue.of(stored.attributes()),
@@ -150,7 +150,7 @@ final class MessageResponses {
 	/** The answer to a poll with {@code max}: 1 to max messages, each with its lease. */
 	record DeliveredBatch(List<Delivered> messages) {
 
-		static DeliveredBatch of(String queue, List<Delivery> leases) {
+		static DeliveredBatch of(String queue, List<Received> leases) {
 			return new DeliveredBatch(leases.stream().map(lease -> Delivered.of(queue, lease)).toList());
 		}
 

@@ -3,7 +3,7 @@ package io.github.qsbench.rest;
 import java.io.IOException;
 import java.util.List;
 
-import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.LeaseChange;
@@ -49,14 +49,14 @@ final class QueueAnswers {
 	 * poll (If-None-Match) could be answered 304 for another message whose lease token
 	 * happens to be the same.
 	 */
-	static ResponseEntity<?> polled(String queue, List<Delivery> leases, boolean batch) {
+	static ResponseEntity<?> polled(String queue, List<Received> leases, boolean batch) {
 		if (leases.isEmpty()) {
 			return ResponseEntity.noContent().cacheControl(CacheControl.noStore()).build();
 		}
 		if (batch) {
 			return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(DeliveredBatch.of(queue, leases));
 		}
-		Delivery lease = leases.get(0);
+		Received lease = leases.get(0);
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
 			.eTag(Leases.etag(lease.lease()))

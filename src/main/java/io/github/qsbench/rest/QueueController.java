@@ -12,7 +12,7 @@ import java.util.Map;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
@@ -237,7 +237,7 @@ class QueueController {
 		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
-		List<Delivery> now = poll.getNow(null);
+		List<Received> now = poll.getNow(null);
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.QueueOperations;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -159,7 +159,7 @@ final class QueueFastPath extends AnsweringFilter {
 		Integer batch = RequestValidation.maxMessages(query.max());
 		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait,
 				RequestValidation.leaseSeconds(query.leaseSeconds()));
-		List<Delivery> now = poll.getNow(null);
+		List<Received> now = poll.getNow(null);
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}

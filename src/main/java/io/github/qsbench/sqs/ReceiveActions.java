@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-import io.github.qsbench.application.Delivery;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.MessageAttributes;
@@ -88,13 +88,13 @@ final class ReceiveActions extends QueueHandler {
 		return null;
 	}
 
-	private ObjectNode received(List<Delivery> deliveries, Set<SystemAttribute> system, AttributeNames wanted) {
+	private ObjectNode received(List<Received> deliveries, Set<SystemAttribute> system, AttributeNames wanted) {
 		ObjectNode answer = JSON.objectNode();
 		if (deliveries.isEmpty()) {
 			return answer;
 		}
 		ArrayNode messages = answer.putArray("Messages");
-		for (Delivery delivery : deliveries) {
+		for (Received delivery : deliveries) {
 			StoredMessage stored = delivery.message();
 			ObjectNode message = messages.addObject()
 				.put("MessageId", Long.toString(delivery.id()))
@@ -149,7 +149,7 @@ final class ReceiveActions extends QueueHandler {
 		}
 
 		/** Its value for this delivery, {@code null} if the message does not carry it. */
-		String of(Delivery delivery, String senderId) {
+		String of(Received delivery, String senderId) {
 			SystemAttributes system = delivery.message().system();
 			return switch (this) {
 				case APPROXIMATE_RECEIVE_COUNT -> Integer.toString(delivery.delivery());

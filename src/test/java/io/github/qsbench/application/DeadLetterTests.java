@@ -60,7 +60,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 		assertThat(this.operations.lease("q", 10)).as("a third delivery would exceed maxDeliveries").isEmpty();
 
-		List<Delivery> dead = this.operations.lease("dlq", 10);
+		List<Received> dead = this.operations.lease("dlq", 10);
 		assertThat(dead).hasSize(1);
 		StoredMessage read = dead.get(0).message();
 		assertThat(read.text()).isEqualTo("poison");
@@ -97,11 +97,11 @@ class DeadLetterTests extends OperationsPerStrategy {
 				.containsExactly(poison.id());
 			assertThat(capped.peek("full-dlq", 10)).as("no copy left behind").hasSize(1);
 
-			Delivery blocker = operations.lease("full-dlq", 1).get(0);
+			Received blocker = operations.lease("full-dlq", 1).get(0);
 			operations.complete("full-dlq", blocker.id(), null);
 			this.clock.advance(LEASE);
 			assertThat(operations.lease("src", 1)).isEmpty();
-			List<Delivery> moved = operations.lease("full-dlq", 10);
+			List<Received> moved = operations.lease("full-dlq", 10);
 			assertThat(moved).extracting(lease -> lease.message().text()).containsExactly("poison");
 			assertThat(capped.heldCount()).isOne();
 		}
@@ -122,7 +122,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 		assertThat(this.operations.lease("q", 1)).isEmpty();
 
-		List<Delivery> woken = waiting.get(10, TimeUnit.SECONDS);
+		List<Received> woken = waiting.get(10, TimeUnit.SECONDS);
 		assertThat(woken).extracting(lease -> lease.message().text()).containsExactly("poison");
 	}
 
@@ -130,7 +130,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 	void lateCompletionBeforeTheMove_wins_andNothingMoves() {
 		this.operations.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
-		Delivery last = leaseAndLapse("q", 2);
+		Received last = leaseAndLapse("q", 2);
 
 		assertThat(this.operations.complete("q", last.id(), null)).isEqualTo(Completion.COMPLETED);
 
@@ -143,10 +143,10 @@ class DeadLetterTests extends OperationsPerStrategy {
 	void moveBeforeTheLateCompletion_holderGetsNotFound() {
 		this.operations.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
-		Delivery last = leaseAndLapse("q", 2);
+		Received last = leaseAndLapse("q", 2);
 		this.operations.push("q", utf8("next"));
 
-		List<Delivery> polled = this.operations.lease("q", 10);
+		List<Received> polled = this.operations.lease("q", 10);
 
 		assertThat(polled).extracting(lease -> lease.message().text())
 			.as("the dead letter moved, the next message is delivered")
@@ -169,8 +169,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(this.operations.redrive("dlq", null, 2)).isEqualTo(2);
 		assertThat(this.operations.redrive("dlq", "elsewhere", 10)).isEqualTo(1);
 
-		List<Delivery> back = this.operations.lease("q", 10);
-		assertThat(back).extracting(Delivery::delivery).containsOnly(1);
+		List<Received> back = this.operations.lease("q", 10);
+		assertThat(back).extracting(Received::delivery).containsOnly(1);
 		assertThat(back).extracting(lease -> lease.message().deadLetter()).containsOnlyNulls();
 		assertThat(this.operations.lease("elsewhere", 10)).hasSize(1);
 		assertThat(back.size()).isEqualTo(2);
@@ -219,8 +219,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 		for (int i = 0; i < messages; i++) {
 			this.operations.push("q", utf8("m" + i));
 		}
-		List<Delivery> held = new ArrayList<>();
-		List<Delivery> leased;
+		List<Received> held = new ArrayList<>();
+		List<Received> leased;
 		while (!(leased = this.operations.lease("q", 100)).isEmpty()) {
 			held.addAll(leased);
 		}
@@ -235,7 +235,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 				tasks.add(pool.submit(() -> {
 					start.await();
 					for (int i = from; i < held.size(); i += 2) {
-						Delivery lease = held.get(i);
+						Received lease = held.get(i);
 						if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED) {
 							completedLate.add(lease.message().text());
 						}
@@ -260,7 +260,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(this.operations.lease("q", 100)).isEmpty();
 		Set<String> deadLettered = new HashSet<>();
 		while (!(leased = this.operations.lease("dlq", 100)).isEmpty()) {
-			for (Delivery lease : leased) {
+			for (Received lease : leased) {
 				assertThat(deadLettered.add(lease.message().text())).as("moved twice").isTrue();
 			}
 		}
@@ -271,9 +271,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		assertThat(moved()).isEqualTo(deadLettered.size());
 	}
 
-	private Delivery leaseAndLapse(String queue, int delivery) {
-		List<Delivery> leased = this.operations.lease(queue, 10);
-		assertThat(leased).extracting(Delivery::delivery).containsExactly(delivery);
+	private Received leaseAndLapse(String queue, int delivery) {
+		List<Received> leased = this.operations.lease(queue, 10);
+		assertThat(leased).extracting(Received::delivery).containsExactly(delivery);
 		this.clock.advance(LEASE);
 		return leased.get(0);
 	}

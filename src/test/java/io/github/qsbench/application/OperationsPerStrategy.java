@@ -51,7 +51,7 @@ abstract class OperationsPerStrategy {
 		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
 		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
 		this.operations = new QueueOperations(timed, this.explicit, metrics, LEASE, this.clock, 262_144);
-		this.retention = new Retention(timed, this.explicit, metrics, this.clock);
+		this.retention = new Retention(timed, this.explicit, metrics, this.clock, this.operations.departures());
 	}
 
 	@AfterEach

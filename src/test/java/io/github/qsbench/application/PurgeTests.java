@@ -37,14 +37,14 @@ class PurgeTests extends OperationsPerStrategy {
 		for (int i = 0; i < 250; i++) {
 			this.operations.push("q", utf8("m" + i));
 		}
-		List<Delivery> held = this.operations.lease("q", 3);
+		List<Received> held = this.operations.lease("q", 3);
 		this.operations.push("other", utf8("stays"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(250);
 
 		assertThat(this.operations.queue("q")).isEmpty();
 		assertThat(this.operations.lease("q", 1)).isEmpty();
-		Delivery first = held.get(0);
+		Received first = held.get(0);
 		assertThat(this.operations.complete("q", first.id(), null)).isEqualTo(Completion.NOT_FOUND);
 		this.clock.advance(LEASE);
 		assertThat(this.operations.lease("q", 100)).as("nothing comes back after the leases lapse").isEmpty();
@@ -117,7 +117,7 @@ class PurgeTests extends OperationsPerStrategy {
 				consumers.add(pool.submit(() -> {
 					started.countDown();
 					while (purging.get()) {
-						for (Delivery lease : this.operations.lease("q", 10)) {
+						for (Received lease : this.operations.lease("q", 10)) {
 							if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED
 									&& !completedByConsumers.add(lease.id())) {
 								duplicate.set(true);

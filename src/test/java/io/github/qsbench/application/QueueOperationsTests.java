@@ -88,7 +88,7 @@ class QueueOperationsTests {
 	@Test
 	void pushLeaseComplete_countedAndTimed() {
 		Sent message = this.operations.push("q", body());
-		List<Delivery> leases = this.operations.lease("q", 1);
+		List<Received> leases = this.operations.lease("q", 1);
 		assertThat(this.operations.lease("q", 1)).isEmpty();
 
 		assertThat(this.operations.complete("q", message.id(), LeaseTokens.token(leases.get(0).lease())))
@@ -116,7 +116,7 @@ class QueueOperationsTests {
 	void complete_leaseOfAnEarlierDeliveryOrAnotherMessage_staleLease() {
 		List<Sent> pushed = this.operations.sendAll("q",
 				TestBodies.utf8("a", "b").stream().map(OutgoingMessage::of).toList(), null);
-		List<Delivery> leases = this.operations.lease("q", 2);
+		List<Received> leases = this.operations.lease("q", 2);
 
 		assertThat(this.operations.complete("q", pushed.get(0).id(), LeaseTokens.token(leases.get(1).lease())))
 			.isEqualTo(Completion.STALE_LEASE);

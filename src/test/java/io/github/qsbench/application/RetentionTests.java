@@ -31,7 +31,7 @@ class RetentionTests extends OperationsPerStrategy {
 		this.operations.configure("q", new QueueSettings.Change(null, null, (int) RETENTION.toSeconds(), null));
 		this.operations.push("q", utf8("ready"));
 		this.operations.push("q", utf8("held"));
-		Delivery held = this.operations.lease("q", 1).get(0);
+		Received held = this.operations.lease("q", 1).get(0);
 		this.operations.send("q", OutgoingMessage.of(utf8("delayed")), 120);
 		this.operations.push("none", utf8("no retention"));
 		assertThat(this.retention.expire()).as("dates the pushes; nothing is old yet").isZero();
@@ -46,7 +46,7 @@ class RetentionTests extends OperationsPerStrategy {
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "inflight").counter().count()).isOne();
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "delayed").counter().count()).isOne();
 		assertThat(this.operations.complete("q", held.id(), null)).as("its holder").isEqualTo(Completion.NOT_FOUND);
-		List<Delivery> left = this.operations.lease("q", 10);
+		List<Received> left = this.operations.lease("q", 10);
 		assertThat(left).extracting(lease -> lease.id()).containsExactly(young.id());
 		assertThat(this.operations.lease("none", 10)).as("a queue without retention").hasSize(1);
 

@@ -7,7 +7,7 @@ import io.github.qsbench.core.Lease;
  * number, from which the lease token is made: {@link LeaseTokens#token}) and the message
  * as it was sent ({@link StoredMessage}).
  */
-public record Delivery(Lease lease, StoredMessage message) {
+public record Received(Lease lease, StoredMessage message) {
 
 	public long id() {
 		return this.lease.message().id();

@@ -1,0 +1,279 @@
+package io.github.qsbench.application;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueServiceCore;
+
+/**
+ * FIFO queues, written once above the core on what every strategy offers (a push held as
+ * a delayed message, {@link QueueServiceCore#endDelay}), so that no strategy changes and
+ * the thesis's benchmark measures what it did.
+ *
+ * <p>
+ * The invariant, per queue and message group: the group's messages in the core are kept
+ * here in the order they were sent, and only the first of them (the group's head) can be
+ * delivered; the others are held in the core as delayed for {@link #HOLD_MILLIS}. When
+ * the head leaves the queue ({@link #left}: completed, moved to a dead-letter queue,
+ * purged, expired), the next is released. So while a message of a group is in flight no
+ * other of that group is delivered, and a group's messages are delivered in the order
+ * they were sent; a lapsed lease makes the head ready again, still first. Receives take
+ * from other groups meanwhile, and from one group at most its head.
+ *
+ * <p>
+ * Sends to a queue, and departures from it, are serialised by the queue's monitor here
+ * (the core's push and release happen under it): sequence numbers follow send order, and
+ * a deduplication id seen within {@link #DEDUPLICATION_MILLIS} answers the original's id
+ * and sequence number without a push. Kept in this instance's memory: on Redis each
+ * instance keeps its own, so the group rule holds per instance.
+ */
+final class FifoQueues implements Departures {
+
+	/** How long a message behind its group's head is held: until released, in effect. */
+	static final long HOLD_MILLIS = TimeUnit.DAYS.toMillis(365);
+
+	/** SQS's deduplication interval, and how long a receive attempt is remembered. */
+	static final long DEDUPLICATION_MILLIS = TimeUnit.MINUTES.toMillis(5);
+
+	private final QueueServiceCore core;
+
+	private final InstantSource clock;
+
+	private final Map<String, FifoQueue> queues = new ConcurrentHashMap<>();
+
+	FifoQueues(QueueServiceCore core, InstantSource clock) {
+		this.core = core;
+		this.clock = clock;
+	}
+
+	/**
+	 * Sends {@code messages} to the FIFO queue in order, all or none: each a duplicate
+	 * within the window answered as the original, each other one pushed, the first of
+	 * each group that has no message in the queue delayed by {@code delayMillis}, the
+	 * rest held behind their group's head.
+	 * @return the answers, in order, and whether a message became ready now
+	 * @throws InvalidRequestException for a message without a group, or without a
+	 * deduplication id on a queue that does not deduplicate by content
+	 * @throws CapacityExceededException if a cap is reached; nothing was sent
+	 */
+	Sending send(String queue, FifoSettings settings, List<OutgoingMessage> messages, long delayMillis, int maxBytes) {
+		List<String> keys = new ArrayList<>(messages.size());
+		for (OutgoingMessage message : messages) {
+			keys.add(key(settings, message));
+		}
+		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
+		synchronized (fifo) {
+			long now = this.clock.millis();
+			fifo.forgetBefore(now);
+			Sent[] answers = new Sent[messages.size()];
+			Map<String, Integer> firstOfKey = new HashMap<>();
+			List<Integer> heads = new ArrayList<>();
+			List<Integer> held = new ArrayList<>();
+			List<byte[]> headBytes = new ArrayList<>();
+			List<byte[]> heldBytes = new ArrayList<>();
+			Map<String, Boolean> groupsTaken = new HashMap<>();
+			long[] sequences = new long[messages.size()];
+			long sequence = fifo.lastSequence;
+			for (int i = 0; i < messages.size(); i++) {
+				Deduplicated original = fifo.deduplication.get(keys.get(i));
+				if (original != null) {
+					answers[i] = new Sent(original.id, original.sequenceNumber);
+					continue;
+				}
+				if (firstOfKey.putIfAbsent(keys.get(i), i) != null) {
+					continue; // a duplicate of an earlier entry of this batch: answered
+								// as it
+				}
+				OutgoingMessage message = messages.get(i);
+				sequences[i] = ++sequence;
+				byte[] stored = StoredMessage.encode(message, now, sequence, maxBytes);
+				boolean head = groupsTaken.putIfAbsent(message.group(), true) == null
+						&& !fifo.groups.containsKey(message.group());
+				(head ? heads : held).add(i);
+				(head ? headBytes : heldBytes).add(stored);
+			}
+			List<Message> pushedHeads = push(queue, headBytes, delayMillis, List.of());
+			List<Message> pushedHeld = push(queue, heldBytes, HOLD_MILLIS, pushedHeads);
+			fifo.lastSequence = sequence;
+			record(fifo, messages, keys, sequences, answers, heads, pushedHeads, now);
+			record(fifo, messages, keys, sequences, answers, held, pushedHeld, now);
+			for (int i = 0; i < answers.length; i++) {
+				if (answers[i] == null) {
+					answers[i] = answers[firstOfKey.get(keys.get(i))];
+				}
+			}
+			return new Sending(List.of(answers), !pushedHeads.isEmpty() && delayMillis == 0,
+					pushedHeads.size() + pushedHeld.size());
+		}
+	}
+
+	/**
+	 * Pushes, all or none: if a cap refuses these, {@code pushedBefore} (this send's
+	 * other push) is discarded.
+	 */
+	private List<Message> push(String queue, List<byte[]> stored, long delayMillis, List<Message> pushedBefore) {
+		if (stored.isEmpty()) {
+			return List.of();
+		}
+		try {
+			return this.core.pushAll(queue, stored, delayMillis);
+		}
+		catch (CapacityExceededException ex) {
+			pushedBefore.forEach(message -> this.core.discard(queue, message.id()));
+			throw ex;
+		}
+	}
+
+	/** Records pushed messages in their groups and answers them. */
+	private static void record(FifoQueue fifo, List<OutgoingMessage> messages, List<String> keys, long[] sequences,
+			Sent[] answers, List<Integer> entries, List<Message> pushed, long now) {
+		for (int j = 0; j < entries.size(); j++) {
+			int i = entries.get(j);
+			long id = pushed.get(j).id();
+			String group = messages.get(i).group();
+			fifo.groups.computeIfAbsent(group, name -> new ArrayDeque<>()).add(id);
+			fifo.groupOf.put(id, group);
+			answers[i] = new Sent(id, sequences[i]);
+			fifo.deduplication.put(keys.get(i), new Deduplicated(id, sequences[i], now));
+		}
+	}
+
+	/**
+	 * Admits a message moved into the FIFO queue (from a dead-letter queue, or into one),
+	 * held there by the mover: it joins its group's order, and is released if it is the
+	 * group's head.
+	 * @return whether it was released
+	 */
+	boolean admit(String queue, long id, String group) {
+		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
+		synchronized (fifo) {
+			ArrayDeque<Long> ids = fifo.groups.computeIfAbsent(group, name -> new ArrayDeque<>());
+			ids.add(id);
+			fifo.groupOf.put(id, group);
+			return ids.size() == 1 && this.core.endDelay(queue, id);
+		}
+	}
+
+	/**
+	 * Follows a message that left a FIFO queue: if it was its group's head, the next
+	 * message of the group still in the queue is released.
+	 */
+	@Override
+	public void left(String queue, long id) {
+		release(queue, id);
+	}
+
+	/**
+	 * As {@link #left}.
+	 * @return whether a message was released
+	 */
+	boolean release(String queue, long id) {
+		FifoQueue fifo = this.queues.get(queue);
+		if (fifo == null) {
+			return false;
+		}
+		synchronized (fifo) {
+			String group = fifo.groupOf.remove(id);
+			if (group == null) {
+				return false;
+			}
+			ArrayDeque<Long> ids = fifo.groups.get(group);
+			boolean head = ids.peekFirst() == id;
+			ids.remove(id);
+			boolean released = false;
+			while (head && !released && !ids.isEmpty()) {
+				long next = ids.peekFirst();
+				released = this.core.endDelay(queue, next);
+				if (!released) {
+					ids.pollFirst(); // gone meanwhile
+					fifo.groupOf.remove(next);
+				}
+			}
+			if (ids.isEmpty()) {
+				fifo.groups.remove(group);
+			}
+			return released;
+		}
+	}
+
+	/** Forgets a deleted queue: its groups, deduplication ids and sequence. */
+	void forget(String queue) {
+		this.queues.remove(queue);
+	}
+
+	/**
+	 * The key a message is deduplicated by: its deduplication id, or its body's SHA-256
+	 * on a queue that deduplicates by content; within its group for the
+	 * {@link FifoSettings#MESSAGE_GROUP} scope.
+	 */
+	private static String key(FifoSettings settings, OutgoingMessage message) {
+		if (message.group() == null || message.group().isEmpty()) {
+			throw new InvalidRequestException("Message group required",
+					"A message sent to a FIFO queue needs a message group (MessageGroupId).");
+		}
+		String id = message.deduplicationId();
+		if (id == null) {
+			if (!settings.contentBasedDeduplication()) {
+				throw new InvalidRequestException("Deduplication id required",
+						"The queue does not deduplicate by content: a message needs a deduplication id "
+								+ "(MessageDeduplicationId), or the queue ContentBasedDeduplication.");
+			}
+			id = sha256(message.body());
+		}
+		return settings.perGroup() ? message.group() + '\u0000' + id : id;
+	}
+
+	/** A body's SHA-256 in hex, the deduplication id content-based deduplication uses. */
+	static String sha256(byte[] body) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every JDK has SHA-256", ex);
+		}
+	}
+
+	/** What a send answers: one per message, and what the caller wakes and counts. */
+	record Sending(List<Sent> sent, boolean readyNow, int pushed) {
+	}
+
+	private record Deduplicated(long id, long sequenceNumber, long sentMillis) {
+	}
+
+	/** One FIFO queue's state, guarded by its monitor. */
+	private static final class FifoQueue {
+
+		/** Per group, its messages' ids in send order; the first is the head. */
+		final Map<String, ArrayDeque<Long>> groups = new HashMap<>();
+
+		/** The group of each message in {@link #groups}. */
+		final Map<Long, String> groupOf = new HashMap<>();
+
+		/** Deduplication keys in send order, so the oldest expire first. */
+		final LinkedHashMap<String, Deduplicated> deduplication = new LinkedHashMap<>();
+
+		long lastSequence;
+
+		void forgetBefore(long nowMillis) {
+			Iterator<Deduplicated> oldest = this.deduplication.values().iterator();
+			while (oldest.hasNext() && oldest.next().sentMillis <= nowMillis - DEDUPLICATION_MILLIS) {
+				oldest.remove();
+			}
+		}
+
+	}
+
+}
