@@ -20,7 +20,10 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SqsConfiguration {
 
-	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
+	/**
+	 * Exactly {@code /}, and the queue URLs' paths for the query protocol, first among
+	 * their filters (see {@link AnsweringFilter}).
+	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
 			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
@@ -31,8 +34,12 @@ class SqsConfiguration {
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new NotBuiltActions()));
-		return AnsweringFilter.registration(
-				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
+		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
+		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),
+				"/");
+		registration.addUrlPatterns(urls.pathPattern());
+		return registration;
 	}
 
 }
