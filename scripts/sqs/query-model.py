@@ -12,14 +12,15 @@ to AWS JSON 1.0 (botocore 1.33.13 is the last; later models dropped the query pr
 
 Kept: metadata (apiVersion, protocol, xmlNamespace); each operation's input and output shapes and
 result wrapper; each shape's type, members, list member, map key and value (shape, locationName,
-flattened), its own locationName and flattened, and an error's code, status and fault.
+flattened), its own locationName and flattened, and whether it is an error, with its code, status
+and fault (QueryModelTests checks SqsError against them).
 """
 import gzip
 import json
 import sys
 
 REF_KEYS = ("shape", "locationName", "flattened")
-SHAPE_KEYS = ("type", "locationName", "flattened", "error")
+SHAPE_KEYS = ("type", "locationName", "flattened", "exception", "error")
 
 
 def ref(value):
