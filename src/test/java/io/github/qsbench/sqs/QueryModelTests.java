@@ -1,6 +1,7 @@
 package io.github.qsbench.sqs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.github.qsbench.http.SuspendedRequests;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,8 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The query protocol's model and translation without a server: the errors' codes and
- * statuses as SQS's model gives them, and the wire forms botocore's query serializer and
- * parser produce from the same model.
+ * statuses as SQS's model gives them, an action without shapes refused, and the wire
+ * forms botocore's query serializer and parser produce from the same model.
  */
 class QueryModelTests {
 
@@ -53,6 +56,16 @@ class QueryModelTests {
 		}
 		assertThat(described).contains("QueueDoesNotExist", "OverLimit", "MessageNotInflight", "ReceiptHandleIsInvalid",
 				"EmptyBatchRequest", "UnsupportedOperation", "InvalidAttributeName");
+	}
+
+	@Test
+	void anActionWithoutShapes_refusedAtStartUp() {
+		SqsActions actions = new SqsActions(List.of(() -> Map.of("Ping", call -> null)));
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> new QueryProtocol(actions, new QueueUrls(new SqsProperties("000000000000", "us-east-1")),
+					1024, new SimpleMeterRegistry(), new SuspendedRequests()))
+			.withMessageContaining("Ping");
 	}
 
 	@Test
