@@ -23,11 +23,27 @@ final class QueueUrls {
 	}
 
 	String url(HttpServletRequest request, String queue) {
+		return origin(request) + "/" + this.accountId + "/" + queue;
+	}
+
+	/**
+	 * The URL the request was sent to, without its query: a queue URL, if it names one.
+	 */
+	String requested(HttpServletRequest request) {
+		return origin(request) + request.getRequestURI();
+	}
+
+	private static String origin(HttpServletRequest request) {
 		String host = request.getHeader(HttpHeaders.HOST);
 		if (host == null || host.isEmpty()) {
 			host = request.getServerName() + ":" + request.getServerPort();
 		}
-		return request.getScheme() + "://" + host + "/" + this.accountId + "/" + queue;
+		return request.getScheme() + "://" + host;
+	}
+
+	/** The path under which this account's queue URLs lie, as a servlet URL pattern. */
+	String pathPattern() {
+		return "/" + this.accountId + "/*";
 	}
 
 	String arn(String queue) {

@@ -3,6 +3,7 @@ package io.github.qsbench.sqs;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Every SQS action this face serves, by name, gathered from its handlers; a name none
@@ -23,6 +24,11 @@ final class SqsActions {
 				}
 			});
 		}
+	}
+
+	/** The names of the actions served. */
+	Set<String> names() {
+		return Set.copyOf(this.byName.keySet());
 	}
 
 	/**

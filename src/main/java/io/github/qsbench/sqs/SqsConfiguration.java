@@ -19,7 +19,10 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SqsConfiguration {
 
-	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
+	/**
+	 * Exactly {@code /}, and the queue URLs' paths for the query protocol, first among
+	 * their filters (see {@link AnsweringFilter}).
+	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, SqsProperties sqs, MeterRegistry registry,
 			SuspendedRequests suspended) {
@@ -30,8 +33,12 @@ class SqsConfiguration {
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new NotBuiltActions()));
-		return AnsweringFilter.registration(
-				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
+		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
+		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
+				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),
+				"/");
+		registration.addUrlPatterns(urls.pathPattern());
+		return registration;
 	}
 
 }

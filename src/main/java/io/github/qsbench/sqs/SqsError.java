@@ -42,6 +42,9 @@ enum SqsError {
 
 	INVALID_ACTION("InvalidAction", "InvalidAction", 400),
 
+	/** A query-protocol request without {@code Action}. */
+	MISSING_ACTION("MissingAction", "MissingAction", 400),
+
 	/** A cap under {@code qs.limits} is reached: SQS's answer to a limit. */
 	OVER_LIMIT("OverLimit", "OverLimit", 403),
 
@@ -70,7 +73,17 @@ enum SqsError {
 
 	/** The {@code x-amzn-query-error} header: the legacy code and who is at fault. */
 	String queryError() {
-		return this.legacyCode + ((this.status < 500) ? ";Sender" : ";Receiver");
+		return this.legacyCode + (isSenderFault() ? ";Sender" : ";Receiver");
+	}
+
+	/** The query protocol's code: its error documents' {@code Code}. */
+	String legacyCode() {
+		return this.legacyCode;
+	}
+
+	/** Whether the client is at fault ({@code Sender}) rather than the service. */
+	boolean isSenderFault() {
+		return this.status < 500;
 	}
 
 	int status() {

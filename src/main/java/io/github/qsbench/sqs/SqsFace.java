@@ -3,8 +3,6 @@ package io.github.qsbench.sqs;
 import java.io.IOException;
 import java.io.InputStream;
 
-import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
@@ -19,26 +17,25 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 /**
  * The SQS face: {@code POST /} with {@code X-Amz-Target: AmazonSQS.<Action>} and a body
  * in the AWS JSON 1.0 protocol, which current AWS SDKs speak. It reads the envelope,
  * hands the request to the action its name picks ({@link SqsActions}), and writes the
  * answer or the SQS error ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}}
- * with the header {@code x-amzn-query-error: <legacy code>;Sender}). Credentials and
- * signatures are accepted and not checked: a local queue.
+ * with the header {@code x-amzn-query-error: <legacy code>;Sender}). A request without
+ * that header in the older query protocol (form-encoded {@code Action=...}, on {@code /}
+ * or a queue URL) is handed to {@link QueryProtocol}, onto the same actions. Credentials
+ * and signatures are accepted and not checked: a local queue.
  *
  * <p>
- * A servlet filter on {@code /}, like the REST fast path on {@code /queues/*}: a request
- * without {@code X-Amz-Target} (the live page's {@code GET /}) passes on untouched, and
- * an SQS request skips Spring MVC's dispatch, which would cost more than its queue
- * operation. A receive that waits uses the servlet's async mode; its answer is written by
- * this filter on the async dispatch, so the thread that found its messages never writes
- * to another client's socket. It times what it answers in {@code http.server.requests}
- * ({@code POST /}), as the fast path does, a waiting receive from its arrival to its
- * answer.
+ * A servlet filter on {@code /} and on the queue URLs' paths, like the REST fast path on
+ * {@code /queues/*}: a request in neither protocol (the live page's {@code GET /}) passes
+ * on untouched, and an SQS request skips Spring MVC's dispatch, which would cost more
+ * than its queue operation. A receive that waits uses the servlet's async mode; its
+ * answer is written by this filter on the async dispatch, so the thread that found its
+ * messages never writes to another client's socket. It times what it answers in
+ * {@code http.server.requests} ({@code POST /}), as the fast path does, a waiting receive
+ * from its arrival to its answer.
  */
 final class SqsFace extends AnsweringFilter {
 
@@ -49,8 +46,6 @@ final class SqsFace extends AnsweringFilter {
 	static final String QUERY_ERROR = "x-amzn-query-error";
 
 	private static final String TARGET_PREFIX = "AmazonSQS.";
-
-	private static final Logger logger = LoggerFactory.getLogger(SqsFace.class);
 
 	/**
 	 * What SQS's requests may carry beside the bodies, whose JSON escapes take up to six
@@ -68,8 +63,12 @@ final class SqsFace extends AnsweringFilter {
 
 	private final AsyncAnswers<ObjectNode> waits;
 
-	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended) {
+	private final QueryProtocol query;
+
+	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended,
+			QueryProtocol query) {
 		this.actions = actions;
+		this.query = query;
 		this.timers = timers;
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
 		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
@@ -83,6 +82,10 @@ final class SqsFace extends AnsweringFilter {
 			throws IOException, ServletException {
 		long start = System.nanoTime();
 		String target = request.getHeader(TARGET);
+		if (target == null && QueryProtocol.speaks(request)) {
+			this.query.answer(request, response, start);
+			return;
+		}
 		if (target == null || !"POST".equals(request.getMethod())) {
 			chain.doFilter(request, response);
 			return;
@@ -91,19 +94,9 @@ final class SqsFace extends AnsweringFilter {
 		try {
 			answer = answer(target, request, response, start);
 		}
-		catch (SqsException ex) {
-			error(response, ex.error(), ex.getMessage());
-		}
-		catch (InvalidRequestException ex) {
-			error(response, SqsError.INVALID_PARAMETER_VALUE, ex.detail());
-		}
-		catch (CapacityExceededException ex) {
-			error(response, SqsError.OVER_LIMIT,
-					"A cap is reached (" + ex.limit().property() + ", " + ex.max() + "): nothing was sent.");
-		}
 		catch (RuntimeException ex) {
-			logger.error("SQS action {} failed", target, ex);
-			error(response, SqsError.INTERNAL_ERROR, "The service failed to process the request.");
+			SqsException error = SqsException.answering(ex, target);
+			error(response, error.error(), error.getMessage());
 		}
 		if (answer != null) {
 			write(response, 200, answer);

@@ -1,6 +1,7 @@
 /**
- * The SQS adapter: the AWS JSON 1.0 envelope (SqsFace), and one small handler per family
- * of actions, registered by action name in SqsActions.
+ * The SQS adapter: the AWS JSON 1.0 envelope (SqsFace), the query protocol's envelope
+ * onto the same actions (QueryProtocol, translating by SQS's model of it), and one small
+ * handler per family of actions, registered by action name in SqsActions.
  *
  * <p>
  * May import: application, core, http; org.springframework, jakarta.servlet,
