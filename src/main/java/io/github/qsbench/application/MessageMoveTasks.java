@@ -187,6 +187,22 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		}
 	}
 
+	/**
+	 * Whether {@code handle} has the form of the handles {@link #start} gives out; one
+	 * that has may still name no task.
+	 */
+	public static boolean isHandle(String handle) {
+		if (handle.length() != 36) {
+			return false;
+		}
+		try {
+			return UUID.fromString(handle).toString().equals(handle);
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
 	/** The task with that handle, if it is kept. */
 	public Optional<MessageMoveTask> task(String handle) {
 		synchronized (this.lock) {

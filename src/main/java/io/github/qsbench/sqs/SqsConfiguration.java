@@ -2,6 +2,7 @@ package io.github.qsbench.sqs;
 
 import java.util.List;
 
+import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.http.AnsweringFilter;
@@ -23,14 +24,14 @@ class SqsConfiguration {
 	/** Exactly {@code /}, first among its filters (see {@link AnsweringFilter}). */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, QueueServiceProperties properties,
-			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
+			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended, MessageMoveTasks tasks) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		QueueUrls urls = new QueueUrls(sqs);
 		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
-				new DeadLetterActions(queues, urls), new NotBuiltActions()));
+				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks), new NotBuiltActions()));
 		return AnsweringFilter.registration(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
 	}
