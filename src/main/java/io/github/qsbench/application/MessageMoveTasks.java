@@ -152,7 +152,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 								+ "given time.");
 			}
 			Task task = new Task(UUID.randomUUID().toString(), source, destination, maxPerSecond, this.clock.millis(),
-					toMove, before);
+					toMove, before, destination == null || this.operations.isExplicit(destination));
 			this.active.put(source, task);
 			this.byHandle.put(task.handle, task);
 			Deque<Task> tasks = this.kept.computeIfAbsent(source, unused -> new ArrayDeque<>());
@@ -291,7 +291,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 				if (target == null) {
 					failure = NO_ORIGIN;
 				}
-				else if (!exists.computeIfAbsent(target, this.operations::exists)) {
+				else if (task.checkTarget && !exists.computeIfAbsent(target, this.operations::exists)) {
 					failure = NO_DESTINATION;
 				}
 				else {
@@ -441,6 +441,14 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		/** The last id pushed when it started: later messages stay. */
 		final long before;
 
+		/**
+		 * Whether a target must exist for a message to move there: a queue created
+		 * explicitly, as the queues a dead letter came from are; a destination created by
+		 * pushes exists while it holds messages, and a move's push keeps it, as a
+		 * redrive's does.
+		 */
+		final boolean checkTarget;
+
 		volatile Status status = Status.RUNNING;
 
 		volatile String failureReason;
@@ -453,7 +461,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		private long refilledAt;
 
 		Task(String handle, String source, String destination, Integer maxPerSecond, long startedMillis, long toMove,
-				long before) {
+				long before, boolean checkTarget) {
 			this.handle = handle;
 			this.source = source;
 			this.destination = destination;
@@ -461,6 +469,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 			this.startedMillis = startedMillis;
 			this.toMove = toMove;
 			this.before = before;
+			this.checkTarget = checkTarget;
 			this.refilledAt = startedMillis;
 		}
 

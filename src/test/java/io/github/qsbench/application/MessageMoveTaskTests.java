@@ -192,6 +192,22 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 	}
 
 	@Test
+	void destinationCreatedByPushes_drainedWhileRunning_stillTakesTheMessages() {
+		deadLetter("q1", "a", "b");
+		this.operations.push("pushed-only", utf8("first"));
+		MessageMoveTask task = this.tasks.start("dlq", "pushed-only", 1);
+		assertThat(texts(this.operations.lease("pushed-only", 10))).containsExactly("first");
+		this.operations.complete("pushed-only", this.operations.peek("pushed-only", 1).get(0).message().id(), null);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.tasks.step()).as("a move's push keeps the queue, as a redrive's does").isOne();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.tasks.step()).isOne();
+
+		assertThat(this.tasks.task(task.handle()).orElseThrow().status()).isEqualTo(Status.RUNNING);
+		assertThat(texts(this.operations.lease("pushed-only", 10))).containsExactly("a", "b");
+	}
+
+	@Test
 	void noOriginAndNoDestination_failsAsSqsDoes() {
 		this.operations.push("dlq", utf8("never dead-lettered"));
 		MessageMoveTask task = this.tasks.start("dlq", null, null);
