@@ -135,8 +135,17 @@ final class DeadLetters {
 		return Move.MOVED;
 	}
 
+	/**
+	 * Moves a message a redrive leased from {@code from} to {@code to} as it was in its
+	 * source (body and attributes, without its dead-letter origin), by {@link #move}: the
+	 * one step a redrive and a move task ({@link MessageMoveTasks}) share.
+	 */
+	Move redriveOne(String from, Lease lease, String to) {
+		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()));
+	}
+
 	/** What {@link #move} did. */
-	private enum Move {
+	enum Move {
 
 		MOVED,
 
@@ -176,7 +185,7 @@ final class DeadLetters {
 				if (target == null) {
 					continue; // not a dead letter and nowhere named: its lease lapses
 				}
-				if (move(queue, lease, target, StoredMessage.withoutOrigin(stored)) == Move.MOVED) {
+				if (redriveOne(queue, lease, target) == Move.MOVED) {
 					moved++;
 				}
 			}

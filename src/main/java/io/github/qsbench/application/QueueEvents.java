@@ -45,7 +45,10 @@ public interface QueueEvents {
 	/** A message due for its dead-letter queue, and what became of it. */
 	void deadLettered(DeadLetterOutcome outcome);
 
-	/** Messages one redrive moved out of a dead-letter queue. */
+	/**
+	 * Messages one redrive, or one step of the move tasks, moved out of dead-letter
+	 * queues.
+	 */
 	void redriven(int messages);
 
 	/** What became of a message due for its dead-letter queue. */

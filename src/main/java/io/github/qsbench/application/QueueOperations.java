@@ -455,6 +455,11 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		return this.deadLetters.redrive(queue, to, max);
 	}
 
+	/** Where messages are moved, for the move tasks that share it. */
+	DeadLetters deadLetters() {
+		return this.deadLetters;
+	}
+
 	/**
 	 * Removes every message the queue held when the call began, ready, in flight or
 	 * delayed, as SQS's {@code PurgeQueue} does: messages pushed while it runs may go

@@ -3,6 +3,7 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.Retention;
@@ -17,9 +18,9 @@ import org.springframework.context.annotation.Configuration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The application layer on the active strategy: its queue operations and its retention
- * sweeps, both calling the core through the timing decorator, and reporting to the
- * service's meters ({@link QueueEvents}).
+ * The application layer on the active strategy: its queue operations, its retention
+ * sweeps and its message move tasks, all calling the core through the timing decorator,
+ * and reporting to the service's meters ({@link QueueEvents}).
  */
 @Configuration(proxyBeanMethods = false)
 class ApplicationConfiguration {
@@ -46,6 +47,12 @@ class ApplicationConfiguration {
 	Retention retention(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
 			QueueEvents events, InstantSource clock, QueueOperations operations) {
 		return new Retention(core, explicit, events, clock, operations.departures());
+	}
+
+	@Bean
+	MessageMoveTasks messageMoveTasks(QueueOperations operations, @Qualifier("applicationCore") QueueServiceCore core,
+			QueueEvents events, InstantSource clock) {
+		return new MessageMoveTasks(operations, core, events, clock);
 	}
 
 }

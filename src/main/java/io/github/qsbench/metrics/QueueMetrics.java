@@ -81,7 +81,7 @@ public class QueueMetrics implements QueueEvents {
 				.register(registry));
 		}
 		this.redriven = Counter.builder("qs.messages.redriven")
-			.description("Messages moved out of a dead-letter queue by a redrive")
+			.description("Messages moved out of a dead-letter queue by a redrive or a move task")
 			.register(registry);
 		this.purgedReady = purged(registry, "ready");
 		this.purgedInFlight = purged(registry, "inflight");

@@ -1,6 +1,7 @@
 package io.github.qsbench.rest;
 
 import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.MoveTaskException;
 import io.github.qsbench.core.CapacityExceededException;
 import io.swagger.v3.oas.annotations.Hidden;
 
@@ -20,6 +21,22 @@ class ApplicationProblems {
 	@ExceptionHandler
 	ErrorResponse invalid(InvalidRequestException ex) {
 		return ApiProblem.badRequest(ex.title(), ex.detail());
+	}
+
+	/**
+	 * A move task refused: a queue or task that does not exist is a 404, a task that runs
+	 * (or does not) where the request needs the other a 409.
+	 */
+	@ExceptionHandler
+	ErrorResponse moveTask(MoveTaskException ex) {
+		return switch (ex.reason()) {
+			case NO_SUCH_SOURCE -> ApiProblem.notFound("No such queue", ex.detail());
+			case NO_SUCH_TASK -> ApiProblem.notFound("No such task", ex.detail());
+			case NO_SUCH_DESTINATION -> ApiProblem.badRequest("Invalid redrive", ex.detail());
+			case NOT_A_DEAD_LETTER_QUEUE -> ApiProblem.badRequest("Not a dead-letter queue", ex.detail());
+			case ALREADY_RUNNING -> ApiProblem.conflict("Task running", ex.detail());
+			case NOT_RUNNING -> ApiProblem.conflict("Task not running", ex.detail());
+		};
 	}
 
 	@ExceptionHandler

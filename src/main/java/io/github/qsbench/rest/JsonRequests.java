@@ -241,21 +241,23 @@ final class JsonRequests {
 	}
 
 	/**
-	 * A redrive's optional {@code {"to":"queue","max":N}}.
-	 * @return {@code to} (or {@code null}) and {@code max} (or {@code null})
+	 * A redrive's optional {@code {"to":"queue","max":N,"maxPerSecond":N}}.
+	 * @return {@code to}, {@code max} and {@code maxPerSecond}, each {@code null} if left
+	 * out
 	 */
 	Redrive redrive(InputStream in, long declaredLength) throws IOException {
 		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES, () -> ApiProblem.tooLarge("Redrive too large",
 				"A redrive is at most " + JSON_OVERHEAD_BYTES + " bytes."));
 		if (bytes.length == 0) {
-			return new Redrive(null, null);
+			return new Redrive(null, null, null);
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidRedrive);
 		if (root == null || !root.isObject()) {
-			throw invalidRedrive("The body is {\"to\":\"queue\",\"max\":N}, both optional.");
+			throw invalidRedrive("The body is {\"to\":\"queue\",\"max\":N,\"maxPerSecond\":N}, all optional.");
 		}
 		String to = null;
 		Integer max = null;
+		Integer maxPerSecond = null;
 		for (Map.Entry<String, JsonNode> field : root.properties()) {
 			JsonNode value = field.getValue();
 			switch (field.getKey()) {
@@ -272,10 +274,16 @@ final class JsonRequests {
 					}
 					max = value.intValue();
 				}
-				default -> throw invalidRedrive("A redrive has only 'to' and 'max'.");
+				case "maxPerSecond" -> {
+					if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+						throw invalidRedrive("'maxPerSecond' is a whole number.");
+					}
+					maxPerSecond = value.intValue();
+				}
+				default -> throw invalidRedrive("A redrive has only 'to', 'max' and 'maxPerSecond'.");
 			}
 		}
-		return new Redrive(to, max);
+		return new Redrive(to, max, maxPerSecond);
 	}
 
 	private static ApiProblem invalidRedrive(String detail) {
@@ -283,9 +291,10 @@ final class JsonRequests {
 	}
 
 	/**
-	 * A redrive's request: where to ({@code null}: each message's source) and how many.
+	 * A redrive's request: where to ({@code null}: each message's source), how many, and,
+	 * for a move task, how many a second.
 	 */
-	record Redrive(String to, Integer max) {
+	record Redrive(String to, Integer max, Integer maxPerSecond) {
 	}
 
 	private byte[] body(String text) {

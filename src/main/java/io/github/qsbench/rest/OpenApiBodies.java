@@ -2,6 +2,7 @@ package io.github.qsbench.rest;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.MessageMoveTasks;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -30,7 +31,9 @@ final class OpenApiBodies {
 
 	/** A redrive's body, as the OpenAPI description shows it. */
 	@Schema(name = "Redrive", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
-	record RedriveBody(@Schema(pattern = QueueController.QUEUE_PATTERN) String to, @Schema(minimum = "1") Integer max) {
+	record RedriveBody(@Schema(pattern = QueueController.QUEUE_PATTERN) String to, @Schema(minimum = "1") Integer max,
+			@Schema(minimum = "1", maximum = "" + MessageMoveTasks.MAX_PER_SECOND,
+					description = "A move task's pace (with Prefer: respond-async only)") Integer maxPerSecond) {
 	}
 
 }

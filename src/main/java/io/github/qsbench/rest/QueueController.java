@@ -5,6 +5,7 @@ import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,8 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.MessageMoveTask;
+import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.application.QueueSettings;
@@ -86,6 +89,8 @@ class QueueController {
 	private static final String MAX = "Deliver up to this many messages (1 to " + Limits.MAX_BATCH
 			+ "), answered as {\"messages\":[...]}";
 
+	private static final String RESPOND_ASYNC = "respond-async";
+
 	private static final String DELAY = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
 			+ " (none: the queue's delay)";
 
@@ -95,10 +100,15 @@ class QueueController {
 
 	private final JsonRequests json;
 
+	/** Starts the redrives asked for with {@code Prefer: respond-async}. */
+	private final MessageMoveTasks tasks;
+
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper) {
+	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper,
+			MessageMoveTasks tasks) {
 		this.operations = operations;
+		this.tasks = tasks;
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
 				null);
@@ -458,21 +468,65 @@ class QueueController {
 	@PostMapping(Routes.REDRIVE)
 	@Operation(summary = "Move dead letters back to the queues they came from, or all to one queue",
 			description = "Up to max (all if left out) messages leave this dead-letter queue, each as it was in "
-					+ "its source: body and attributes, not yet delivered.",
+					+ "its source: body and attributes, not yet delivered. At once, answered with how many moved; "
+					+ "or, with Prefer: respond-async, by a move task in the background (SQS's "
+					+ "StartMessageMoveTask): answered 202 with the task, its Location to follow it, at most "
+					+ "maxPerSecond a second, one task per dead-letter queue.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = OpenApiBodies.RedriveBody.class))))
-	@ApiResponse(responseCode = "200", description = "{\"moved\":n}")
-	@ApiResponse(responseCode = "400", description = "Bad queue name, to or max")
-	Redriven redrive(
+	@ApiResponse(responseCode = "200", description = "{\"moved\":n}",
+			content = @Content(schema = @Schema(implementation = Redriven.class)))
+	@ApiResponse(responseCode = "202", description = "A move task started (Prefer: respond-async)",
+			headers = { @Header(name = "Location", description = "The task", schema = @Schema(type = "string")),
+					@Header(name = "Preference-Applied", schema = @Schema(type = "string")) },
+			content = @Content(schema = @Schema(implementation = MoveTaskView.class)))
+	@ApiResponse(responseCode = "400",
+			description = "Bad queue name, to, max or maxPerSecond; for a task, no such destination or not a "
+					+ "dead-letter queue")
+	@ApiResponse(responseCode = "404", description = "For a task: no such queue")
+	@ApiResponse(responseCode = "409", description = "For a task: one is running on this queue already")
+	ResponseEntity<?> redrive(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
+			@RequestHeader(name = "Prefer", required = false) @Parameter(
+					description = "respond-async: start a move task instead of moving at once") String prefer,
 			HttpServletRequest request) throws IOException {
 		JsonRequests.Redrive redrive;
 		try (InputStream in = request.getInputStream()) {
 			redrive = this.json.redrive(in, request.getContentLengthLong());
 		}
-		return new Redriven(this.operations.redrive(queue, redrive.to(),
-				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE));
+		if (respondAsync(prefer)) {
+			if (redrive.max() != null) {
+				throw ApiProblem.badRequest("Invalid redrive",
+						"A move task moves all the queue holds when it starts: 'max' is for a redrive at once.");
+			}
+			MessageMoveTask task = this.tasks.start(queue, redrive.to(), redrive.maxPerSecond());
+			return ResponseEntity.accepted()
+				.location(URI.create(Routes.redriveTask(queue, task.handle())))
+				.header("Preference-Applied", RESPOND_ASYNC)
+				.body(MoveTaskView.of(task));
+		}
+		if (redrive.maxPerSecond() != null) {
+			throw ApiProblem.badRequest("Invalid redrive",
+					"'maxPerSecond' paces a move task: ask for one with Prefer: respond-async.");
+		}
+		return ResponseEntity.ok(new Redriven(this.operations.redrive(queue, redrive.to(),
+				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE)));
+	}
+
+	/** Whether a {@code Prefer} header (RFC 7240) asks for {@code respond-async}. */
+	private static boolean respondAsync(String prefer) {
+		if (prefer == null) {
+			return false;
+		}
+		for (String preference : prefer.split(",")) {
+			String token = preference.strip();
+			int parameters = token.indexOf(';');
+			if (RESPOND_ASYNC.equalsIgnoreCase((parameters < 0) ? token : token.substring(0, parameters).strip())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static ApiProblem noSuchQueue(String queue) {

@@ -27,6 +27,16 @@ final class Routes {
 
 	static final String REDRIVE = QUEUE + "/redrive";
 
+	/** A dead-letter queue's move tasks, newest first. */
+	static final String REDRIVE_TASKS = REDRIVE + "/tasks";
+
+	static final String REDRIVE_TASK = REDRIVE_TASKS + "/{task}";
+
+	/** Where a move task is shown: a plain concatenation. */
+	static String redriveTask(String queue, String task) {
+		return QUEUES + "/" + queue + "/redrive/tasks/" + task;
+	}
+
 	static final String COMPLETIONS = MESSAGES + "/" + COMPLETIONS_SEGMENT;
 
 	/** The full patterns, as Spring MVC tags {@code http.server.requests} with them. */

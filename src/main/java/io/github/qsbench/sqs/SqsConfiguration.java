@@ -2,6 +2,7 @@ package io.github.qsbench.sqs;
 
 import java.util.List;
 
+import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.ServerRequestTimers;
@@ -25,14 +26,14 @@ class SqsConfiguration {
 	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, SqsProperties sqs, MeterRegistry registry,
-			SuspendedRequests suspended) {
+			SuspendedRequests suspended, MessageMoveTasks tasks) {
 		int maxMessageBytes = queues.maxMessageBytes();
 		QueueUrls urls = new QueueUrls(sqs);
 		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
-				new DeadLetterActions(queues, urls), new NotBuiltActions()));
+				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks), new NotBuiltActions()));
 		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
 		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),

@@ -38,6 +38,11 @@ enum SqsError {
 
 	BATCH_REQUEST_TOO_LONG("BatchRequestTooLong", "AWS.SimpleQueueService.BatchRequestTooLong", 400),
 
+	/**
+	 * A resource a move task request names does not exist: a queue by its ARN, a task.
+	 */
+	RESOURCE_NOT_FOUND("ResourceNotFoundException", "ResourceNotFoundException", 404),
+
 	UNSUPPORTED_OPERATION("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400),
 
 	INVALID_ACTION("InvalidAction", "InvalidAction", 400),
