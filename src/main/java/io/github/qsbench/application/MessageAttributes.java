@@ -86,7 +86,7 @@ public record MessageAttributes(SortedMap<String, Attribute> attributes) {
 		}
 		if (counted > maxBytes) {
 			throw invalid("Body and attributes add up to " + counted + " bytes; at most " + maxBytes
-					+ " are allowed (qs.max-message-size).");
+					+ " are allowed (the queue's largest message).");
 		}
 		ByteBuffer stored = ByteBuffer.allocate(length).put(PREFIX).put((byte) this.attributes.size());
 		for (Map.Entry<String, Attribute> entry : this.attributes.entrySet()) {

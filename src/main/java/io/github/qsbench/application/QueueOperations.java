@@ -86,11 +86,14 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @param events told of what happens, after it happened
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
+	 * @param maxMessageBytes the largest message (body and attributes) of a queue without
+	 * one of its own, {@code qs.max-message-size}
 	 */
-	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout) {
+	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout,
+			int maxMessageBytes) {
 		this.core = core;
 		this.events = events;
-		this.settings = new Settings(explicit, leaseTimeout);
+		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes);
 		this.longPolls = new LongPolls(this::deliverable);
 		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls);
 		this.queues = new QueueLifecycle(core, explicit, events);
@@ -330,12 +333,24 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * The most bytes a message pushed to the queue may carry, body and attributes as SQS
+	 * counts them: the queue's own {@code maxMessageBytes}, else the service's
+	 * {@code qs.max-message-size}. A face refuses a larger message in its own protocol
+	 * before it pushes; answered from memory (the queue's cached settings), as a push's
+	 * delay is.
+	 */
+	public int maxMessageBytes(String queue) {
+		return this.settings.maxMessageBytes(queue);
+	}
+
+	/**
 	 * Creates the queue explicitly (it stays until deleted) or changes its settings (its
-	 * own lease, delay, retention and dead-letter policy); fields left out keep their
-	 * value.
+	 * own lease, delay, retention, dead-letter policy, largest message and tags); fields
+	 * left out keep their value.
 	 * @return whether this call created it
 	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
-	 * a dead-letter queue that does not exist, or is the queue itself
+	 * a dead-letter queue that does not exist, or is the queue itself, tags SQS refuses
+	 * or more than {@value QueueTags#MAX_TAGS} of them
 	 * @throws CapacityExceededException if it did not exist and no more queues may be
 	 * created ({@code qs.limits.max-queues}, in-process strategies)
 	 */

@@ -38,7 +38,8 @@ class ApplicationConfiguration {
 	@Bean
 	QueueOperations queueOperations(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
 			QueueEvents events, QueueServiceProperties properties) {
-		return new QueueOperations(core, explicit, events, properties.leaseTimeout());
+		return new QueueOperations(core, explicit, events, properties.leaseTimeout(),
+				(int) properties.maxMessageSize().toBytes());
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package io.github.qsbench.http;
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 
 /**
  * A change of a queue's settings, gathered setting by setting as a face reads them
@@ -25,6 +26,10 @@ public final class SettingsChange {
 
 	private boolean deadLetterQueueGiven;
 
+	private Integer maxMessageBytes;
+
+	private QueueTags.Change tags;
+
 	public SettingsChange leaseSeconds(int seconds) {
 		this.leaseSeconds = (long) seconds;
 		return this;
@@ -42,6 +47,17 @@ public final class SettingsChange {
 
 	public SettingsChange maxDeliveries(int deliveries) {
 		this.maxDeliveries = deliveries;
+		return this;
+	}
+
+	public SettingsChange maxMessageBytes(int bytes) {
+		this.maxMessageBytes = bytes;
+		return this;
+	}
+
+	/** The tags to set and remove; {@code null} leaves them as they are. */
+	public SettingsChange tags(QueueTags.Change change) {
+		this.tags = change;
 		return this;
 	}
 
@@ -71,7 +87,8 @@ public final class SettingsChange {
 			}
 			policy = new DeadLetterPolicy(this.deadLetterQueue, this.maxDeliveries);
 		}
-		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy);
+		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy,
+				this.maxMessageBytes, this.tags);
 	}
 
 	private static InvalidRequestException invalid(String detail) {

@@ -3,7 +3,6 @@ package io.github.qsbench.rest;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.config.QueueServiceProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,11 +22,11 @@ class FastPathConfiguration {
 
 	/** First among the filters on {@code /queues/*} (see {@link AnsweringFilter}). */
 	@Bean
-	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, QueueServiceProperties properties,
-			JsonMapper mapper, @Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver,
-			MeterRegistry registry, SuspendedRequests suspended) {
-		return AnsweringFilter.registration(new QueueFastPath(operations, (int) properties.maxMessageSize().toBytes(),
-				mapper, exceptionResolver, registry, suspended), Routes.QUEUES + "/*");
+	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, JsonMapper mapper,
+			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver, MeterRegistry registry,
+			SuspendedRequests suspended) {
+		return AnsweringFilter.registration(
+				new QueueFastPath(operations, mapper, exceptionResolver, registry, suspended), Routes.QUEUES + "/*");
 	}
 
 	/**

@@ -107,17 +107,19 @@ final class MessageResponses {
 
 	/**
 	 * A queue's settings; without a retention or a dead-letter queue, their fields are
-	 * left out.
+	 * left out; {@code tags} by key, empty for none.
 	 */
 	record SettingsView(long leaseSeconds, int delaySeconds,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Integer retentionSeconds,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Integer maxDeliveries,
-			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue, int maxMessageBytes,
+			Map<String, String> tags) {
 
 		static SettingsView of(QueueSettings settings) {
 			DeadLetterPolicy policy = settings.deadLetters();
 			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(), settings.retentionSeconds(),
-					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null);
+					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null,
+					settings.maxMessageBytes(), settings.tags());
 		}
 
 	}

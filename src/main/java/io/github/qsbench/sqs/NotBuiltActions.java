@@ -9,15 +9,13 @@ import java.util.Map;
  */
 final class NotBuiltActions implements SqsHandler {
 
-	private static final String TAGS = "Queue tags are not stored.";
-
 	private static final String PERMISSIONS = "Permissions are not kept: this local queue accepts every caller.";
 
 	private static final String MOVE_TASKS = "Move tasks are not kept; POST /queues/{dlq}/redrive redrives at once.";
 
-	private static final Map<String, String> MISSING = Map.of("TagQueue", TAGS, "UntagQueue", TAGS, "ListQueueTags",
-			TAGS, "AddPermission", PERMISSIONS, "RemovePermission", PERMISSIONS, "StartMessageMoveTask", MOVE_TASKS,
-			"CancelMessageMoveTask", MOVE_TASKS, "ListMessageMoveTasks", MOVE_TASKS);
+	private static final Map<String, String> MISSING = Map.of("AddPermission", PERMISSIONS, "RemovePermission",
+			PERMISSIONS, "StartMessageMoveTask", MOVE_TASKS, "CancelMessageMoveTask", MOVE_TASKS,
+			"ListMessageMoveTasks", MOVE_TASKS);
 
 	@Override
 	public Map<String, SqsAction> actions() {

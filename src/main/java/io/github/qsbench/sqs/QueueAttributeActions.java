@@ -8,6 +8,7 @@ import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
@@ -40,10 +41,12 @@ final class QueueAttributeActions extends QueueHandler {
 
 	private static final String REDRIVE_POLICY = "RedrivePolicy";
 
+	private static final String MAXIMUM_MESSAGE_SIZE = "MaximumMessageSize";
+
 	/** The attributes this service answers, beside those every queue has alike. */
 	private static final Set<String> ANSWERED = Set.of(ALL, APPROXIMATE_NUMBER_OF_MESSAGES,
 			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
-			VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY);
+			VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE);
 
 	/**
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
@@ -56,15 +59,14 @@ final class QueueAttributeActions extends QueueHandler {
 	private final JsonMapper mapper = RequestJson.mapper(4096);
 
 	/**
-	 * The attributes every queue has, with the same values; {@code VisibilityTimeout} and
-	 * {@code DelaySeconds} are each queue's own.
+	 * The attributes every queue has, with the same values; {@code VisibilityTimeout},
+	 * {@code DelaySeconds}, {@code MaximumMessageSize} and the others are each queue's
+	 * own.
 	 */
-	private final Map<String, String> alike;
+	private final Map<String, String> alike = Map.of("ReceiveMessageWaitTimeSeconds", "0");
 
-	QueueAttributeActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
+	QueueAttributeActions(QueueOperations queues, QueueUrls urls) {
 		super(queues, urls);
-		this.alike = Map.of("ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize",
-				Integer.toString(maxMessageBytes));
 	}
 
 	@Override
@@ -114,6 +116,9 @@ final class QueueAttributeActions extends QueueHandler {
 		if (all || names.contains(DELAY_SECONDS)) {
 			attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
 		}
+		if (all || names.contains(MAXIMUM_MESSAGE_SIZE)) {
+			attributes.put(MAXIMUM_MESSAGE_SIZE, Integer.toString(settings.maxMessageBytes()));
+		}
 		if (settings.retentionSeconds() != null && (all || names.contains(MESSAGE_RETENTION_PERIOD))) {
 			attributes.put(MESSAGE_RETENTION_PERIOD, Integer.toString(settings.retentionSeconds()));
 		}
@@ -130,22 +135,23 @@ final class QueueAttributeActions extends QueueHandler {
 
 	/**
 	 * Sets what queues have of their own: {@code RedrivePolicy} (empty removes it),
-	 * {@code VisibilityTimeout}, {@code DelaySeconds} and {@code MessageRetentionPeriod};
-	 * and {@code ReceiveMessageWaitTimeSeconds} and {@code MaximumMessageSize} at the
-	 * values every queue has.
+	 * {@code VisibilityTimeout}, {@code DelaySeconds}, {@code MessageRetentionPeriod} and
+	 * {@code MaximumMessageSize} (1,024 to {@code qs.max-message-size}, SQS's 1 MiB by
+	 * default); and {@code ReceiveMessageWaitTimeSeconds} at the value every queue has.
 	 */
 	ObjectNode setQueueAttributes(SqsAction.Call call) {
-		configure(existingQueue(call.request()), call.request().stringMap("Attributes"));
+		configure(existingQueue(call.request()), call.request().stringMap("Attributes"), null);
 		return JSON.objectNode();
 	}
 
 	/**
-	 * Sets a queue's attributes as {@code SetQueueAttributes} does, creating the queue if
-	 * need be (see {@link QueueOperations#configure}).
+	 * Sets a queue's attributes as {@code SetQueueAttributes} does, and its tags, in one
+	 * change, creating the queue if need be (see {@link QueueOperations#configure}).
+	 * @param tags the tags to set, {@code null} for none
 	 * @throws SqsException for an attribute not known, not kept or not settable, or a
-	 * value out of range
+	 * value out of range; for tags SQS refuses, or more than the most a queue carries
 	 */
-	void configure(String queue, Map<String, String> attributes) {
+	void configure(String queue, Map<String, String> attributes, QueueTags.Change tags) {
 		SettingsChange change = new SettingsChange();
 		for (Map.Entry<String, String> attribute : attributes.entrySet()) {
 			String name = attribute.getKey();
@@ -155,7 +161,8 @@ final class QueueAttributeActions extends QueueHandler {
 				case DELAY_SECONDS -> change.delaySeconds(whole(name, value));
 				case MESSAGE_RETENTION_PERIOD -> change.retentionSeconds(whole(name, value));
 				case REDRIVE_POLICY -> redrivePolicy(value, change);
-				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {
+				case MAXIMUM_MESSAGE_SIZE -> change.maxMessageBytes(whole(name, value));
+				case "ReceiveMessageWaitTimeSeconds" -> {
 					if (!this.alike.get(name).equals(value)) {
 						throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + name
 								+ " cannot be set: every queue has " + name + " " + this.alike.get(name) + ".");
@@ -172,7 +179,7 @@ final class QueueAttributeActions extends QueueHandler {
 		}
 		QueueSettings.Change settings;
 		try {
-			settings = change.change();
+			settings = change.tags(tags).change();
 		}
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter RedrivePolicy. Reason: "
@@ -182,7 +189,9 @@ final class QueueAttributeActions extends QueueHandler {
 			this.queues.configure(queue, settings);
 		}
 		catch (InvalidRequestException ex) {
-			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception(ex.detail());
+			throw (QueueTags.INVALID.equals(ex.title()) ? SqsError.INVALID_PARAMETER_VALUE
+					: SqsError.INVALID_ATTRIBUTE_VALUE)
+				.exception(ex.detail());
 		}
 	}
 

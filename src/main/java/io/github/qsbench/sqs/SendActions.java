@@ -19,10 +19,14 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code SendMessage} and {@code SendMessageBatch}. Bodies and attributes are read by the
  * parsers the REST API uses ({@link MessageText}, {@link JsonAttributes}), and answered
- * with the MD5s the SDKs check.
+ * with the MD5s the SDKs check. A message may carry up to its queue's
+ * {@code MaximumMessageSize} (see {@link QueueOperations#maxMessageBytes}), body and
+ * attributes together; a batch's messages add up to at most {@code qs.max-message-size},
+ * as SQS's add up to at most 1 MiB.
  */
 final class SendActions extends QueueHandler {
 
+	/** What a batch's messages may add up to: {@code qs.max-message-size}. */
 	private final int maxMessageBytes;
 
 	SendActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
@@ -37,7 +41,7 @@ final class SendActions extends QueueHandler {
 
 	ObjectNode sendMessage(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
-		Outgoing outgoing = outgoing(call.request());
+		Outgoing outgoing = outgoing(call.request(), this.queues.maxMessageBytes(queue));
 		Message message = this.queues.push(queue, outgoing.stored(), outgoing.delaySeconds());
 		return outgoing.answer(JSON.objectNode().put("MessageId", Long.toString(message.id())));
 	}
@@ -55,9 +59,10 @@ final class SendActions extends QueueHandler {
 		List<String> ids = new ArrayList<>(entries.size());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		long total = 0;
+		int maxMessageBytes = this.queues.maxMessageBytes(queue);
 		for (SqsRequest entry : entries) {
 			try {
-				Outgoing one = outgoing(entry);
+				Outgoing one = outgoing(entry, maxMessageBytes);
 				total += one.stored().length;
 				outgoing.add(one);
 				ids.add(entry.string("Id"));
@@ -116,11 +121,14 @@ final class SendActions extends QueueHandler {
 
 	}
 
-	private Outgoing outgoing(SqsRequest request) {
-		byte[] body = body(request);
+	/**
+	 * @param maxBytes the most the message's body and attributes may add up to
+	 */
+	private Outgoing outgoing(SqsRequest request, int maxBytes) {
+		byte[] body = body(request, maxBytes);
 		try {
 			MessageAttributes attributes = messageAttributes(request);
-			return new Outgoing(attributes.store(body, this.maxMessageBytes), Md5.hex(body),
+			return new Outgoing(attributes.store(body, maxBytes), Md5.hex(body),
 					attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
 					request.integer("DelaySeconds", 0, Limits.MAX_DELAY_SECONDS));
 		}
@@ -133,7 +141,7 @@ final class SendActions extends QueueHandler {
 	 * A message's body as UTF-8, after refusing what a send may carry but this service
 	 * cannot keep yet: system attributes would be dropped.
 	 */
-	private byte[] body(SqsRequest request) {
+	private static byte[] body(SqsRequest request, int maxBytes) {
 		String text = request.required("MessageBody");
 		if (request.present("MessageSystemAttributes")) {
 			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
@@ -144,14 +152,14 @@ final class SendActions extends QueueHandler {
 					"MessageGroupId and MessageDeduplicationId are for FIFO queues, which this service does not have.");
 		}
 		try {
-			return MessageText.utf8(text, this.maxMessageBytes);
+			return MessageText.utf8(text, maxBytes);
 		}
 		catch (MessageText.Refused ex) {
 			throw switch (ex.reason()) {
 				case EMPTY ->
 					SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageBody.");
 				case TOO_LARGE -> SqsError.INVALID_PARAMETER_VALUE.exception("One or more parameters are invalid. "
-						+ "Reason: Message must be shorter than " + (this.maxMessageBytes + 1) + " bytes.");
+						+ "Reason: Message must be shorter than " + (maxBytes + 1) + " bytes.");
 				case NOT_TEXT -> SqsError.INVALID_MESSAGE_CONTENTS
 					.exception("The message body is not text: it holds half of a UTF-16 surrogate pair.");
 			};

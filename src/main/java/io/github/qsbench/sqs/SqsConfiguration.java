@@ -26,11 +26,11 @@ class SqsConfiguration {
 			SqsProperties sqs, MeterRegistry registry, SuspendedRequests suspended) {
 		int maxMessageBytes = (int) properties.maxMessageSize().toBytes();
 		QueueUrls urls = new QueueUrls(sqs);
-		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
+		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
-				new DeadLetterActions(queues, urls), new NotBuiltActions()));
+				new DeadLetterActions(queues, urls), new TagActions(queues, urls), new NotBuiltActions()));
 		return AnsweringFilter.registration(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended), "/");
 	}

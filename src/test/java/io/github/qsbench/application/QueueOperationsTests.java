@@ -42,7 +42,7 @@ class QueueOperationsTests {
 
 	private final QueueOperations operations = new QueueOperations(
 			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
-			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30));
+			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30), Limits.MAX_MESSAGE_BYTES);
 
 	@AfterEach
 	void stopTimer() {
