@@ -3,12 +3,13 @@
 # with its defaults (qs.max-message-size 1 MiB, max-total-bytes half the heap) and -Xmx$HEAP, then:
 # 4 clients push 1 MiB messages into one queue until the byte cap answers 429 (and on); with the
 # caps full, 4 clients send batches of ten 1 MiB messages (REST batches, refused 429; SQS
-# SendMessageBatch, refused BatchRequestTooLong: both read whole first); after each phase, the
+# SendMessageBatch, refused BatchRequestTooLong: both read whole first; BATCH_CLIENTS of them at
+# once); after each phase, the
 # statuses counted, health, the live heap after a full GC and what the caps hold.
 #
 #   flock /tmp/qs-bench.lock scripts/largest-messages.sh        # writes docs/largest-messages.md
 #
-# Environment: JAR, OUT, HEAP (256m), PUSHES (400), BATCHES (40).
+# Environment: JAR, OUT, HEAP (256m), PUSHES (400), BATCHES (40), BATCH_CLIENTS (4).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/lib/service.sh"
@@ -18,6 +19,7 @@ OUT="${OUT:-$ROOT/docs/largest-messages.md}"
 HEAP="${HEAP:-256m}"
 PUSHES="${PUSHES:-400}"
 BATCHES="${BATCHES:-40}"
+BATCH_CLIENTS="${BATCH_CLIENTS:-4}"
 MIB=1048576
 WORK="$(mktemp -d)"
 
@@ -68,10 +70,10 @@ result="$(python3 "$ROOT/scripts/memory_driver.py" fill "$URL" --count "$PUSHES"
 	--queue largest || echo '{}')"
 echo "$result"
 row "$PUSHES pushes of 1 MiB, 4 clients" "$result" >>"$OUT.tmp"
-result="$(python3 "$ROOT/scripts/memory_driver.py" batches "$URL" --count "$BATCHES" --clients 4 --body-bytes "$MIB" \
-	--queue largest || echo '{}')"
+result="$(python3 "$ROOT/scripts/memory_driver.py" batches "$URL" --count "$BATCHES" --clients "$BATCH_CLIENTS" \
+	--body-bytes "$MIB" --queue largest || echo '{}')"
 echo "$result"
-row "$BATCHES batches of ten 1 MiB messages (REST and SQS), caps full, 4 clients" "$result" >>"$OUT.tmp"
+row "$BATCHES batches of ten 1 MiB messages (REST and SQS), caps full, $BATCH_CLIENTS clients" "$result" >>"$OUT.tmp"
 stop_service
 mv "$OUT.tmp" "$OUT"
 cat "$OUT"
