@@ -73,7 +73,7 @@ row "$PUSHES pushes of 1 MiB, 4 clients" "$result" >>"$OUT.tmp"
 result="$(python3 "$ROOT/scripts/memory_driver.py" batches "$URL" --count "$BATCHES" --clients "$BATCH_CLIENTS" \
 	--body-bytes "$MIB" --queue largest || echo '{}')"
 echo "$result"
-row "$BATCHES batches of ten 1 MiB messages (REST and SQS), caps full, $BATCH_CLIENTS clients" "$result" >>"$OUT.tmp"
+row "$BATCHES batches of ten 1 MiB messages (REST and SQS), caps full, clients: $BATCH_CLIENTS" "$result" >>"$OUT.tmp"
 stop_service
 mv "$OUT.tmp" "$OUT"
 cat "$OUT"
