@@ -9,6 +9,9 @@
       line: statuses counted, cycles done, abandoned and redelivered.
   memory_driver.py fill URL --count N --clients C --body-bytes B --queue Q
       Pushes N messages of B bytes into queue Q. Prints the statuses counted.
+  memory_driver.py batches URL --count N --clients C --body-bytes B --queue Q
+      Sends N batch requests of ten messages of B bytes to queue Q, alternately a REST batch
+      and an SQS SendMessageBatch (AWS JSON 1.0). Prints the statuses counted.
 """
 import argparse
 import http.client
@@ -105,9 +108,27 @@ def fill(args, client_index, result):
     result[client_index] = (client.statuses, 0, 0, 0)
 
 
+def batches(args, client_index, result):
+    client = Client(args.url)
+    body = "x" * args.body_bytes
+    rest = json.dumps({"messages": [body] * 10}).encode()
+    client.request("POST", "/", body=json.dumps({"QueueName": args.queue}).encode(),
+                   headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "AmazonSQS.CreateQueue"})
+    url = f"{args.url}/000000000000/{args.queue}"
+    sqs = json.dumps({"QueueUrl": url, "Entries": [{"Id": f"e{i}", "MessageBody": body} for i in range(10)]}).encode()
+    for i in range(client_index, args.count, args.clients):
+        if i % 2 == 0:
+            client.request("POST", f"/queues/{args.queue}/messages/batch", body=rest,
+                           headers={"Content-Type": "application/json"})
+        else:
+            client.request("POST", "/", body=sqs, headers={"Content-Type": "application/x-amz-json-1.0",
+                                                            "X-Amz-Target": "AmazonSQS.SendMessageBatch"})
+    result[client_index] = (client.statuses, 0, 0, 0)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["cycles", "fill"])
+    parser.add_argument("mode", choices=["cycles", "fill", "batches"])
     parser.add_argument("url")
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--clients", type=int, default=1)
@@ -117,7 +138,7 @@ def main():
     parser.add_argument("--queue", default="fill")
     parser.add_argument("--tag", default=str(int(time.time())))
     args = parser.parse_args()
-    work = cycles if args.mode == "cycles" else fill
+    work = {"cycles": cycles, "fill": fill, "batches": batches}[args.mode]
     result = {}
     started = time.monotonic()
     threads = [threading.Thread(target=work, args=(args, c, result)) for c in range(args.clients)]

@@ -1,8 +1,10 @@
 package io.github.qsbench.application;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -11,11 +13,11 @@ import io.github.qsbench.core.CapacityExceededException;
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
  * {@code CreateQueue}) and their own settings (lease, delay, retention, dead-letter
- * policy): such a queue exists while it is empty, where a queue created by its first push
- * is removed by the core when it empties, and keeps default settings. Only names and
- * settings are kept here, above the core: the messages live in the core's queue of the
- * same name, which comes and goes with them, so no strategy changes. A name goes when its
- * queue is deleted ({@link QueueOperations#deleteQueue}).
+ * policy, largest message, tags): such a queue exists while it is empty, where a queue
+ * created by its first push is removed by the core when it empties, and keeps default
+ * settings. Only names and settings are kept here, above the core: the messages live in
+ * the core's queue of the same name, which comes and goes with them, so no strategy
+ * changes. A name goes when its queue is deleted ({@link QueueOperations#deleteQueue}).
  *
  * <p>
  * Where they live follows the core: in this instance's memory for the in-process
@@ -34,14 +36,17 @@ public interface ExplicitQueues {
 
 	/**
 	 * Creates the queue explicitly if it was not, then applies {@code change} to its
-	 * settings.
+	 * settings, all of it or (when refused) nothing, atomically: the cap on tags holds
+	 * under concurrent changes.
 	 * @return whether this call created it
 	 * @throws CapacityExceededException if it was not created and no more may be
+	 * @throws InvalidRequestException if the queue would carry more than
+	 * {@value QueueTags#MAX_TAGS} tags
 	 */
 	boolean configure(String queue, QueueSettings.Change change);
 
 	/**
-	 * Forgets the queue and its settings.
+	 * Forgets the queue, its settings and its tags.
 	 * @return whether it was created explicitly
 	 */
 	boolean remove(String queue);
@@ -106,24 +111,32 @@ public interface ExplicitQueues {
 	}
 
 	/**
-	 * What an explicit queue has of its own; {@code null}: the service's.
+	 * What an explicit queue has of its own; {@code null}: the service's. Its tags are
+	 * never {@code null}: none is empty.
 	 *
 	 * @param fifo a FIFO queue's settings, {@code null} for a standard queue
 	 */
 	record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds,
-			FifoSettings fifo) {
+			Integer maxMessageBytes, SortedMap<String, String> tags, FifoSettings fifo) {
 
 		/** The settings of an explicit queue that has none of its own. */
-		public static final Own NONE = new Own(null, null, null, null, null);
+		public static final Own NONE = new Own(null, null, null, null);
 
-		/** A standard queue's. */
+		public Own {
+			tags = (tags != null) ? tags : Collections.emptySortedMap();
+		}
+
+		/** A standard queue's settings without a largest message or tags of their own. */
 		public Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds) {
-			this(deadLetters, leaseSeconds, delaySeconds, retentionSeconds, null);
+			this(deadLetters, leaseSeconds, delaySeconds, retentionSeconds, null, null, null);
 		}
 
 		/**
 		 * These settings with {@code change} applied: what it leaves {@code null} stays,
-		 * {@link QueueSettings.Change#REMOVE} removes the dead-letter policy.
+		 * {@link QueueSettings.Change#REMOVE} removes the dead-letter policy, its tags
+		 * are set and removed.
+		 * @throws InvalidRequestException if the queue would carry more than
+		 * {@value QueueTags#MAX_TAGS} tags
 		 */
 		public Own with(QueueSettings.Change change) {
 			DeadLetterPolicy policy = (change.deadLetters() == null) ? this.deadLetters
@@ -132,7 +145,9 @@ public interface ExplicitQueues {
 					: ((this.fifo != null) ? this.fifo : FifoSettings.DEFAULTS).with(change.fifo());
 			return new Own(policy, (change.leaseSeconds() != null) ? change.leaseSeconds() : this.leaseSeconds,
 					(change.delaySeconds() != null) ? change.delaySeconds() : this.delaySeconds,
-					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds, fifo);
+					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds,
+					(change.maxMessageBytes() != null) ? change.maxMessageBytes() : this.maxMessageBytes,
+					QueueTags.apply(this.tags, change.tags()), fifo);
 		}
 
 	}

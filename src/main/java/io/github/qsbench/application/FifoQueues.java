@@ -70,10 +70,14 @@ final class FifoQueues implements Departures {
 	 * @throws CapacityExceededException if a cap is reached; nothing was sent
 	 */
 	Sending send(String queue, FifoSettings settings, List<OutgoingMessage> messages, long delayMillis, int maxBytes) {
+		List<OutgoingMessage> identified = new ArrayList<>(messages.size());
 		List<String> keys = new ArrayList<>(messages.size());
 		for (OutgoingMessage message : messages) {
-			keys.add(key(settings, message));
+			OutgoingMessage one = identified(settings, message);
+			identified.add(one);
+			keys.add(settings.perGroup() ? one.group() + '\u0000' + one.deduplicationId() : one.deduplicationId());
 		}
+		messages = identified;
 		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
 		synchronized (fifo) {
 			long now = this.clock.millis();
@@ -215,11 +219,11 @@ final class FifoQueues implements Departures {
 	}
 
 	/**
-	 * The key a message is deduplicated by: its deduplication id, or its body's SHA-256
-	 * on a queue that deduplicates by content; within its group for the
-	 * {@link FifoSettings#MESSAGE_GROUP} scope.
+	 * The message with the deduplication id it is deduplicated by: its own, or its body's
+	 * SHA-256 on a queue that deduplicates by content (within its group for the
+	 * {@link FifoSettings#MESSAGE_GROUP} scope).
 	 */
-	private static String key(FifoSettings settings, OutgoingMessage message) {
+	private static OutgoingMessage identified(FifoSettings settings, OutgoingMessage message) {
 		if (message.group() == null || message.group().isEmpty()) {
 			throw new InvalidRequestException("Message group required",
 					"A message sent to a FIFO queue needs a message group (MessageGroupId).");
@@ -231,9 +235,9 @@ final class FifoQueues implements Departures {
 						"The queue does not deduplicate by content: a message needs a deduplication id "
 								+ "(MessageDeduplicationId), or the queue ContentBasedDeduplication.");
 			}
-			id = sha256(message.body());
+			return new OutgoingMessage(message.body(), message.attributes(), message.group(), sha256(message.body()));
 		}
-		return settings.perGroup() ? message.group() + '\u0000' + id : id;
+		return message;
 	}
 
 	/** A body's SHA-256 in hex, the deduplication id content-based deduplication uses. */

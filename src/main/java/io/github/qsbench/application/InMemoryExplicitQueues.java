@@ -14,9 +14,10 @@ import io.github.qsbench.core.QueueServiceCore;
  * start-up: the core is called for nothing else here).
  *
  * <p>
- * Thread safe: one concurrent map; a name is added at most once, and the count may
- * overshoot the cap by the number of racing creators, which is harmless (as is their both
- * answering that they created the queue).
+ * Thread safe: one concurrent map, whose {@code merge} applies a change to a queue's
+ * settings atomically (so the cap on tags holds); a name is added at most once, and the
+ * count may overshoot the cap by the number of racing creators, which is harmless (as is
+ * their both answering that they created the queue).
  */
 public final class InMemoryExplicitQueues implements ExplicitQueues {
 

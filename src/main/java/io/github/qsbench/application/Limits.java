@@ -7,7 +7,8 @@ import java.time.Duration;
  * OpenAPI text (hence compile-time constants). The queue operations refuse what is out of
  * range; a face checks a value against the same limit where its protocol wants its own
  * error (an SQS member, a REST query parameter). The largest message is configured
- * ({@code qs.max-message-size}), not fixed.
+ * ({@code qs.max-message-size}, SQS's {@link #MAX_MESSAGE_BYTES} by default), not fixed,
+ * and a queue may take less ({@link QueueOperations#maxMessageBytes}).
  */
 public final class Limits {
 
@@ -28,6 +29,15 @@ public final class Limits {
 
 	/** The longest retention (14 days), as in SQS. */
 	public static final int MAX_RETENTION_SECONDS = 1_209_600;
+
+	/**
+	 * SQS's largest message since 2025, body and attributes: 1 MiB, the default of
+	 * {@code qs.max-message-size}.
+	 */
+	public static final int MAX_MESSAGE_BYTES = 1_048_576;
+
+	/** The smallest largest message a queue may set, SQS's least MaximumMessageSize. */
+	public static final int MIN_MESSAGE_BYTES = 1024;
 
 	/**
 	 * How long a face keeps a waiting poll suspended beyond its wait: a backstop only,

@@ -100,7 +100,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
 	 * @param clock the core's clock
-	 * @param maxMessageBytes the most that a message's body and attributes may add up to
+	 * @param maxMessageBytes the largest message (body and attributes) of a queue without
+	 * one of its own, {@code qs.max-message-size}
 	 */
 	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout,
 			InstantSource clock, int maxMessageBytes) {
@@ -108,7 +109,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		this.clock = clock;
 		this.maxMessageBytes = maxMessageBytes;
 		this.events = events;
-		this.settings = new Settings(explicit, leaseTimeout);
+		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes);
 		this.longPolls = new LongPolls(this::deliverable);
 		this.fifo = new FifoQueues(core, clock);
 		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo);
@@ -171,10 +172,11 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 			}
 		}
 		int delay = this.settings.delaySeconds(queue, delaySeconds);
+		int maxBytes = this.settings.maxMessageBytes(queue);
 		long now = this.clock.millis();
 		List<byte[]> stored = new ArrayList<>(messages.size());
 		for (OutgoingMessage message : messages) {
-			stored.add(StoredMessage.encode(message, now, 0, this.maxMessageBytes));
+			stored.add(StoredMessage.encode(message, now, 0, maxBytes));
 		}
 		List<Message> pushed;
 		try {
@@ -216,7 +218,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		int delay = this.settings.delaySeconds(queue, null);
 		FifoQueues.Sending sending;
 		try {
-			sending = this.fifo.send(queue, fifo, messages, TimeUnit.SECONDS.toMillis(delay), this.maxMessageBytes);
+			sending = this.fifo.send(queue, fifo, messages, TimeUnit.SECONDS.toMillis(delay),
+					this.settings.maxMessageBytes(queue));
 		}
 		catch (CapacityExceededException ex) {
 			this.events.refused(ex.limit());
@@ -424,12 +427,24 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * The most bytes a message pushed to the queue may carry, body and attributes as SQS
+	 * counts them: the queue's own {@code maxMessageBytes}, else the service's
+	 * {@code qs.max-message-size}. A face refuses a larger message in its own protocol
+	 * before it pushes; answered from memory (the queue's cached settings), as a push's
+	 * delay is.
+	 */
+	public int maxMessageBytes(String queue) {
+		return this.settings.maxMessageBytes(queue);
+	}
+
+	/**
 	 * Creates the queue explicitly (it stays until deleted) or changes its settings (its
-	 * own lease, delay, retention and dead-letter policy); fields left out keep their
-	 * value.
+	 * own lease, delay, retention, dead-letter policy, largest message and tags); fields
+	 * left out keep their value.
 	 * @return whether this call created it
 	 * @throws InvalidRequestException for a setting out of SQS's range or not supported,
-	 * a dead-letter queue that does not exist, or is the queue itself
+	 * a dead-letter queue that does not exist, or is the queue itself, tags SQS refuses
+	 * or more than {@value QueueTags#MAX_TAGS} of them
 	 * @throws CapacityExceededException if it did not exist and no more queues may be
 	 * created ({@code qs.limits.max-queues}, in-process strategies)
 	 */

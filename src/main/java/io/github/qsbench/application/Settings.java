@@ -20,12 +20,27 @@ final class Settings {
 	private final long leaseSeconds;
 
 	/**
+	 * The largest message of a queue without one of its own, {@code qs.max-message-size}.
+	 */
+	private final int maxMessageBytes;
+
+	/**
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
+	 * @param maxMessageBytes the largest message of a queue without one of its own, and
+	 * the most a queue's own may be
 	 */
-	Settings(ExplicitQueues explicit, Duration leaseTimeout) {
+	Settings(ExplicitQueues explicit, Duration leaseTimeout, int maxMessageBytes) {
 		this.explicit = explicit;
 		this.leaseSeconds = leaseTimeout.toSeconds();
+		this.maxMessageBytes = maxMessageBytes;
+	}
+
+	/** See {@link QueueOperations#maxMessageBytes}. */
+	int maxMessageBytes(String queue) {
+		Checks.queueName(queue);
+		ExplicitQueues.Own own = this.explicit.own(queue);
+		return (own != null && own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes;
 	}
 
 	/** The delay asked for (checked), else the queue's own, else none. */
@@ -55,11 +70,13 @@ final class Settings {
 		}
 		return new QueueSettings((own.leaseSeconds() != null) ? own.leaseSeconds() : this.leaseSeconds,
 				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters(),
-				own.fifo());
+				(own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes, own.tags(), own.fifo());
 	}
 
 	/**
-	 * See {@link QueueOperations#configure}.
+	 * See {@link QueueOperations#configure}: a queue's own largest message is
+	 * {@link Limits#MIN_MESSAGE_BYTES} to the service's; its tags are checked as
+	 * {@link QueueTags} says, their count by the store, atomically with the change.
 	 * @throws CapacityExceededException if the queue did not exist and no more may be
 	 * created
 	 */
@@ -77,6 +94,10 @@ final class Settings {
 					QueueOperations.MAX_RETENTION_SECONDS);
 		}
 		checkFifo(queue, change);
+		if (change.maxMessageBytes() != null && (change.maxMessageBytes() < Limits.MIN_MESSAGE_BYTES
+				|| change.maxMessageBytes() > this.maxMessageBytes)) {
+			throw InvalidRequestException.outOfRange("maxMessageBytes", Limits.MIN_MESSAGE_BYTES, this.maxMessageBytes);
+		}
 		DeadLetterPolicy policy = change.deadLetters();
 		if (policy != null && policy != QueueSettings.Change.REMOVE) {
 			Checks.queueName(policy.queue());

@@ -21,8 +21,9 @@ import org.springframework.util.unit.DataSize;
  * @param leaseTimeout how long a polled message stays in flight before it is delivered
  * again
  * @param eviction when completed messages leave their queue
- * @param maxMessageSize the largest body a push accepts (SQS's long-standing limit by
- * default)
+ * @param maxMessageSize the largest message a push accepts, body and attributes (SQS's 1
+ * MiB by default, {@code Limits.MAX_MESSAGE_BYTES}); a queue may set a smaller one of its
+ * own
  * @param otherProfiles profiles that may be active beside a strategy profile; any other
  * active profile stops start-up, so a misspelt strategy cannot silently fall back to the
  * default
@@ -33,7 +34,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("qs")
 public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy strategy,
 		@DefaultValue("30s") Duration leaseTimeout, @DefaultValue("lazy") Eviction eviction,
-		@DefaultValue("256KB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles,
+		@DefaultValue("1MB") DataSize maxMessageSize, @DefaultValue List<String> otherProfiles,
 		@DefaultValue Limits limits, @DefaultValue Redis redis) {
 
 	public QueueServiceProperties {

@@ -1,8 +1,14 @@
 package io.github.qsbench.core;
 
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 
 /**
  * Caps on what a queue service holds in memory, so that no sequence of requests can fill
@@ -15,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * leaves its queue (not merely until it is completed: with lazy eviction a completed
  * message may stay in its queue until a poll walks past it), and a queue from its
  * creation until its removal. The byte charge of a message is an upper bound of the heap
- * it keeps alive: the body's UTF-8 bytes (what the message holds) plus
+ * it keeps alive: the body's UTF-8 bytes (what the message holds), as whole G1 regions
+ * for a body G1 allocates on regions of its own ({@link #heapOf}), plus
  * {@link #MESSAGE_OVERHEAD_BYTES}.
  */
 public final class Capacity {
@@ -26,6 +33,15 @@ public final class Capacity {
 	 * docs/heap-per-message.md).
 	 */
 	public static final int MESSAGE_OVERHEAD_BYTES = 256;
+
+	/**
+	 * The region size of this JVM's G1 collector, 0 under another collector (or if it
+	 * cannot be read): read once, when the class loads.
+	 */
+	static final long HEAP_REGION_BYTES = g1RegionBytes();
+
+	/** An array's header, which its region holds too. */
+	private static final int ARRAY_HEADER_BYTES = 16;
 
 	private final Limits limits;
 
@@ -38,7 +54,47 @@ public final class Capacity {
 	}
 
 	public static long charge(byte[] body) {
-		return body.length + MESSAGE_OVERHEAD_BYTES;
+		return heapOf(body.length, HEAP_REGION_BYTES) + MESSAGE_OVERHEAD_BYTES;
+	}
+
+	/**
+	 * The heap a byte array of {@code length} keeps alive where the collector's regions
+	 * are {@code regionBytes} ({@code 0}: none): its bytes, or, for an array of half a
+	 * region or more, which G1 places on whole regions of its own ("humongous") and whose
+	 * last region's rest it leaves empty while the array lives, those whole regions. A
+	 * message of 1 MiB on G1's 1 MiB regions (any heap under 4 GiB) keeps 2 MiB.
+	 */
+	static long heapOf(int length, long regionBytes) {
+		long bytes = (long) length + ARRAY_HEADER_BYTES;
+		if (regionBytes == 0 || bytes < regionBytes / 2) {
+			return length;
+		}
+		return (bytes + regionBytes - 1) / regionBytes * regionBytes;
+	}
+
+	/**
+	 * G1's region size, through the platform's HotSpot diagnostic MBean (by name, so the
+	 * core imports only the JDK's standard API); 0 if G1 is not in use or the MBean
+	 * cannot say.
+	 */
+	private static long g1RegionBytes() {
+		try {
+			MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+			ObjectName hotspot = new ObjectName("com.sun.management:type=HotSpotDiagnostic");
+			if (!"true".equals(vmOption(server, hotspot, "UseG1GC"))) {
+				return 0;
+			}
+			return Long.parseLong(vmOption(server, hotspot, "G1HeapRegionSize"));
+		}
+		catch (JMException | RuntimeException ex) {
+			return 0;
+		}
+	}
+
+	private static String vmOption(MBeanServer server, ObjectName hotspot, String name) throws JMException {
+		CompositeData option = (CompositeData) server.invoke(hotspot, "getVMOption", new Object[] { name },
+				new String[] { String.class.getName() });
+		return (String) option.get("value");
 	}
 
 	/**

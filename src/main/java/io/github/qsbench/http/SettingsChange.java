@@ -1,8 +1,10 @@
 package io.github.qsbench.http;
 
 import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 
 /**
  * A change of a queue's settings, gathered setting by setting as a face reads them
@@ -25,6 +27,18 @@ public final class SettingsChange {
 
 	private boolean deadLetterQueueGiven;
 
+	private Integer maxMessageBytes;
+
+	private QueueTags.Change tags;
+
+	private Boolean fifo;
+
+	private Boolean contentBasedDeduplication;
+
+	private String deduplicationScope;
+
+	private String throughputLimit;
+
 	public SettingsChange leaseSeconds(int seconds) {
 		this.leaseSeconds = (long) seconds;
 		return this;
@@ -42,6 +56,44 @@ public final class SettingsChange {
 
 	public SettingsChange maxDeliveries(int deliveries) {
 		this.maxDeliveries = deliveries;
+		return this;
+	}
+
+	public SettingsChange maxMessageBytes(int bytes) {
+		this.maxMessageBytes = bytes;
+		return this;
+	}
+
+	/** The tags to set and remove; {@code null} leaves them as they are. */
+	public SettingsChange tags(QueueTags.Change change) {
+		this.tags = change;
+		return this;
+	}
+
+	/**
+	 * Whether the queue is a FIFO queue (SQS's {@code FifoQueue}): {@code true} creates
+	 * it as one; {@code false} says it is a standard queue.
+	 */
+	public SettingsChange fifo(boolean fifo) {
+		this.fifo = fifo;
+		return this;
+	}
+
+	/** A FIFO queue's {@code ContentBasedDeduplication}. */
+	public SettingsChange contentBasedDeduplication(boolean contentBased) {
+		this.contentBasedDeduplication = contentBased;
+		return this;
+	}
+
+	/** A FIFO queue's {@code DeduplicationScope}. */
+	public SettingsChange deduplicationScope(String scope) {
+		this.deduplicationScope = scope;
+		return this;
+	}
+
+	/** A FIFO queue's {@code FifoThroughputLimit}. */
+	public SettingsChange throughputLimit(String limit) {
+		this.throughputLimit = limit;
 		return this;
 	}
 
@@ -71,7 +123,27 @@ public final class SettingsChange {
 			}
 			policy = new DeadLetterPolicy(this.deadLetterQueue, this.maxDeliveries);
 		}
-		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy);
+		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy,
+				this.maxMessageBytes, this.tags, fifoSettings());
+	}
+
+	/**
+	 * The FIFO settings asked for: {@code null} for a standard queue; settings of a FIFO
+	 * queue on a queue said to be standard are refused.
+	 */
+	private FifoSettings fifoSettings() {
+		boolean any = this.contentBasedDeduplication != null || this.deduplicationScope != null
+				|| this.throughputLimit != null;
+		if (Boolean.FALSE.equals(this.fifo)) {
+			if (any) {
+				throw new InvalidRequestException("Invalid FIFO settings",
+						"ContentBasedDeduplication, DeduplicationScope and FifoThroughputLimit are a FIFO queue's.");
+			}
+			return null;
+		}
+		return (any || Boolean.TRUE.equals(this.fifo))
+				? new FifoSettings(this.contentBasedDeduplication, this.deduplicationScope, this.throughputLimit)
+				: null;
 	}
 
 	private static InvalidRequestException invalid(String detail) {

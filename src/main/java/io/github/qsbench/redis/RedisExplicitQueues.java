@@ -2,11 +2,14 @@ package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,6 +17,7 @@ import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.ExplicitQueues;
 import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -26,12 +30,12 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * Keys: a queue's hash {@code <ns>{queue}:settings}, on the queue's slot (its name is the
  * hash tag, as for its other keys), holds the field {@code explicit} while the queue
- * exists and a field per setting of its own; the set {@code <ns>explicit} names them, for
- * the listing, the dead-letter sources and the retention sweep. A change and a deletion
- * are each one script, which writes the hash (and the set, standalone) and publishes the
- * queue's name on the channel {@code <ns>settings}. On a cluster the set lives on a slot
- * of its own and takes one more round trip, so the hash decides: a name is listed only
- * while its hash exists.
+ * exists, a field per setting of its own and one per tag ({@code tag:<key>}); the set
+ * {@code <ns>explicit} names them, for the listing, the dead-letter sources and the
+ * retention sweep. A change and a deletion are each one script, which writes the hash
+ * (and the set, standalone) and publishes the queue's name on the channel
+ * {@code <ns>settings}. On a cluster the set lives on a slot of its own and takes one
+ * more round trip, so the hash decides: a name is listed only while its hash exists.
  *
  * <p>
  * Each instance caches what it read, queues not created explicitly included, so a push or
@@ -86,6 +90,17 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 
 	private static final String THROUGHPUT_LIMIT = "fifo.throughputLimit";
 
+	private static final String MAX_MESSAGE_BYTES = "maxMessageBytes";
+
+	/** The prefix of a tag's field: {@code tag:<key>} holds its value. */
+	private static final String TAG = "tag:";
+
+	/** A script's operation: set a field to its value. */
+	private static final String SET = "S";
+
+	/** A script's operation: remove a field. */
+	private static final String DELETE = "D";
+
 	/** The channel on which changes are announced. */
 	private static final String CHANGED = "settings";
 
@@ -122,28 +137,45 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 		return (own != NOT_EXPLICIT) ? own : null;
 	}
 
-	/** One script; on a cluster one more round trip, the name's {@code SADD}. */
+	/**
+	 * One script, which counts the tags the change would leave and refuses it whole past
+	 * {@value QueueTags#MAX_TAGS}; on a cluster one more round trip, the name's
+	 * {@code SADD}.
+	 */
 	@Override
 	public boolean configure(String queue, QueueSettings.Change change) {
 		byte[] name = RedisStore.utf8(queue);
-		List<byte[]> args = new ArrayList<>(List.of(name, this.store.key(CHANGED)));
-		field(args, LEASE, change.leaseSeconds());
-		field(args, DELAY, change.delaySeconds());
-		field(args, RETENTION, change.retentionSeconds());
+		List<byte[]> args = new ArrayList<>(
+				List.of(name, this.store.key(CHANGED), RedisStore.utf8(Integer.toString(QueueTags.MAX_TAGS))));
+		set(args, LEASE, change.leaseSeconds());
+		set(args, DELAY, change.delaySeconds());
+		set(args, RETENTION, change.retentionSeconds());
+		set(args, MAX_MESSAGE_BYTES, change.maxMessageBytes());
 		DeadLetterPolicy policy = change.deadLetters();
-		if (policy != null) {
-			boolean remove = policy == QueueSettings.Change.REMOVE;
-			field(args, DEAD_LETTER_QUEUE, remove ? "" : policy.queue());
-			field(args, MAX_DELIVERIES, remove ? "" : policy.maxDeliveries());
+		if (policy == QueueSettings.Change.REMOVE) {
+			remove(args, DEAD_LETTER_QUEUE);
+			remove(args, MAX_DELIVERIES);
+		}
+		else if (policy != null) {
+			set(args, DEAD_LETTER_QUEUE, policy.queue());
+			set(args, MAX_DELIVERIES, policy.maxDeliveries());
+		}
+		QueueTags.Change tags = change.tags();
+		if (tags != null) {
+			tags.untag().forEach(key -> remove(args, TAG + key));
+			tags.tag().forEach((key, value) -> set(args, TAG + key, value));
 		}
 		FifoSettings fifo = change.fifo();
 		if (fifo != null) {
-			field(args, FIFO, true);
-			field(args, CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication());
-			field(args, DEDUPLICATION_SCOPE, fifo.deduplicationScope());
-			field(args, THROUGHPUT_LIMIT, fifo.throughputLimit());
+			set(args, FIFO, true);
+			set(args, CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication());
+			set(args, DEDUPLICATION_SCOPE, fifo.deduplicationScope());
+			set(args, THROUGHPUT_LIMIT, fifo.throughputLimit());
 		}
 		long created = this.store.<Long>run(CONFIGURE, keys(queue), args.toArray(byte[][]::new));
+		if (created < 0) {
+			throw QueueTags.tooMany((int) -created);
+		}
 		if (this.store.cluster()) {
 			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
@@ -225,8 +257,12 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			return NOT_EXPLICIT;
 		}
 		Map<String, String> fields = new HashMap<>();
-		hash.forEach((field, value) -> fields.put(new String(field, StandardCharsets.UTF_8),
-				new String(value, StandardCharsets.UTF_8)));
+		SortedMap<String, String> tags = new TreeMap<>();
+		hash.forEach((field, value) -> {
+			String name = new String(field, StandardCharsets.UTF_8);
+			(name.startsWith(TAG) ? tags : fields).put(name.startsWith(TAG) ? name.substring(TAG.length()) : name,
+					new String(value, StandardCharsets.UTF_8));
+		});
 		String deadLetterQueue = fields.get(DEAD_LETTER_QUEUE);
 		return new Own(
 				(deadLetterQueue != null)
@@ -234,6 +270,9 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 				fields.containsKey(LEASE) ? Long.valueOf(fields.get(LEASE)) : null,
 				fields.containsKey(DELAY) ? Integer.valueOf(fields.get(DELAY)) : null,
 				fields.containsKey(RETENTION) ? Integer.valueOf(fields.get(RETENTION)) : null,
+				fields.containsKey(MAX_MESSAGE_BYTES) ? Integer.valueOf(fields.get(MAX_MESSAGE_BYTES)) : null,
+				Collections.unmodifiableSortedMap(tags),
+
 				fields.containsKey(FIFO) ? FifoSettings.DEFAULTS.with(new FifoSettings(
 						fields.containsKey(CONTENT_BASED_DEDUPLICATION)
 								? Boolean.valueOf(fields.get(CONTENT_BASED_DEDUPLICATION)) : null,
@@ -261,12 +300,19 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 		return this.store.queueKeys(queue, SETTINGS).get(0);
 	}
 
-	/** Adds a field and its value to a script's arguments, unless the value is null. */
-	private static void field(List<byte[]> args, String field, Object value) {
+	/**
+	 * Adds to a script's arguments that a field is set to {@code value}, unless it is
+	 * null (the setting stays as it is).
+	 */
+	private static void set(List<byte[]> args, String field, Object value) {
 		if (value != null) {
-			args.add(RedisStore.utf8(field));
-			args.add(RedisStore.utf8(value.toString()));
+			Collections.addAll(args, RedisStore.utf8(SET), RedisStore.utf8(field), RedisStore.utf8(value.toString()));
 		}
+	}
+
+	/** Adds to a script's arguments that a field is removed. */
+	private static void remove(List<byte[]> args, String field) {
+		Collections.addAll(args, RedisStore.utf8(DELETE), RedisStore.utf8(field), RedisStore.utf8(""));
 	}
 
 	/**

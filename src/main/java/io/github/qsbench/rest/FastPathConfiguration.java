@@ -25,8 +25,8 @@ class FastPathConfiguration {
 	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, JsonMapper mapper,
 			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver, MeterRegistry registry,
 			SuspendedRequests suspended) {
-		return AnsweringFilter.registration(new QueueFastPath(operations, operations.maxMessageBytes(), mapper,
-				exceptionResolver, registry, suspended), Routes.QUEUES + "/*");
+		return AnsweringFilter.registration(
+				new QueueFastPath(operations, mapper, exceptionResolver, registry, suspended), Routes.QUEUES + "/*");
 	}
 
 	/**

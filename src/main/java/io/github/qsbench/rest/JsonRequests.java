@@ -8,6 +8,10 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -17,6 +21,7 @@ import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -38,6 +43,15 @@ final class JsonRequests {
 	 * whitespace, and escapes (a {@code "} or {@code \} in a body takes two bytes).
 	 */
 	static final int JSON_OVERHEAD_BYTES = 64 * 1024;
+
+	/**
+	 * The largest settings body: room for {@value QueueTags#MAX_TAGS} tags at their
+	 * longest, each character written as a JSON escape.
+	 */
+	static final int MAX_SETTINGS_BYTES = 256 * 1024;
+
+	private static final String SETTINGS = "leaseSeconds, delaySeconds, retentionSeconds, maxMessageBytes, fifo, contentBasedDeduplication, deduplicationScope, throughputLimit, "
+			+ "maxDeliveries, deadLetterQueue and tags";
 
 	private final JsonMapper mapper;
 
@@ -62,10 +76,11 @@ final class JsonRequests {
 	/**
 	 * The messages of {@code {"messages":["body" or {"body","attributes"}, ...]}}, in
 	 * order.
+	 * @param maxBytes the largest message of the queue pushed to, at most the message cap
 	 * @throws ApiProblem 400 for a malformed batch or an empty body, 413 for a request
-	 * over {@link #maxRequestBytes()} or a body over the message cap
+	 * over {@link #maxRequestBytes()} or a body over {@code maxBytes}
 	 */
-	List<OutgoingMessage> messages(InputStream in, long declaredLength) throws IOException {
+	List<OutgoingMessage> messages(InputStream in, long declaredLength, int maxBytes) throws IOException {
 		List<JsonNode> entries = new ArrayList<>();
 		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\" or {\"body\",\"attributes\"}, ...]")) {
 			if (!entry.isString() && !entry.isObject()) {
@@ -76,29 +91,30 @@ final class JsonRequests {
 		}
 		List<OutgoingMessage> messages = new ArrayList<>(entries.size());
 		for (JsonNode entry : entries) {
-			messages.add(entry.isString() ? OutgoingMessage.of(body(entry.stringValue()))
-					: message(entry, JsonRequests::malformed));
+			messages.add(entry.isString() ? OutgoingMessage.of(RequestValidation.text(entry.stringValue(), maxBytes))
+					: message(entry, maxBytes, JsonRequests::malformed));
 		}
 		return messages;
 	}
 
 	/**
 	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}}.
+	 * @param maxBytes the largest message of the queue pushed to, at most the message cap
 	 * @throws ApiProblem 400 for a malformed message or attributes, 413 for a request
 	 * over the message cap plus {@value #JSON_OVERHEAD_BYTES} bytes of JSON or a body
-	 * over the cap
+	 * over {@code maxBytes}
 	 */
-	OutgoingMessage message(InputStream in, long declaredLength) throws IOException {
+	OutgoingMessage message(InputStream in, long declaredLength, int maxBytes) throws IOException {
 		int max = (int) Math.min(Integer.MAX_VALUE - 8, (long) this.maxMessageBytes + JSON_OVERHEAD_BYTES);
 		byte[] bytes = bytes(in, declaredLength, max, () -> messageTooLarge(max));
 		JsonNode root = parse(bytes, JsonRequests::malformedMessage);
 		if (root == null || !root.isObject()) {
 			throw malformedMessage("The body must be {\"body\":\"...\",\"attributes\":{...}}.");
 		}
-		return message(root, JsonRequests::malformedMessage);
+		return message(root, maxBytes, JsonRequests::malformedMessage);
 	}
 
-	private OutgoingMessage message(JsonNode object, Function<String, ApiProblem> malformed) {
+	private static OutgoingMessage message(JsonNode object, int maxBytes, Function<String, ApiProblem> malformed) {
 		String body = null;
 		MessageAttributes attributes = MessageAttributes.NONE;
 		try {
@@ -118,7 +134,7 @@ final class JsonRequests {
 			if (body == null) {
 				throw malformed.apply("A message needs a 'body'.");
 			}
-			return new OutgoingMessage(body(body), attributes, null, null);
+			return new OutgoingMessage(RequestValidation.text(body, maxBytes), attributes, null, null);
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());
@@ -154,48 +170,92 @@ final class JsonRequests {
 
 	/**
 	 * A {@code PUT} of a queue's settings: any of {@code leaseSeconds},
-	 * {@code delaySeconds}, {@code retentionSeconds}, {@code maxDeliveries} and
-	 * {@code deadLetterQueue} (a name, or {@code null} to remove the dead-letter queue);
-	 * {@code maxDeliveries} and {@code deadLetterQueue} come together.
-	 * @throws ApiProblem 400 for a malformed body or a field not known
+	 * {@code delaySeconds}, {@code retentionSeconds}, {@code maxMessageBytes},
+	 * {@code maxDeliveries}, {@code deadLetterQueue} (a name, or {@code null} to remove
+	 * the dead-letter queue) and {@code tags}, merged as a JSON merge patch (RFC 7396)
+	 * merges: a key with a string sets that tag, with {@code null} removes it, others
+	 * stay; {@code maxDeliveries} and {@code deadLetterQueue} come together.
+	 * @throws ApiProblem 400 for a malformed body, a field not known, or tags SQS refuses
 	 */
 	QueueSettings.Change settings(InputStream in, long declaredLength) throws IOException {
-		byte[] bytes = bytes(in, declaredLength, JSON_OVERHEAD_BYTES, () -> ApiProblem.tooLarge("Settings too large",
-				"Settings are at most " + JSON_OVERHEAD_BYTES + " bytes of JSON."));
+		byte[] bytes = bytes(in, declaredLength, MAX_SETTINGS_BYTES, () -> ApiProblem.tooLarge("Settings too large",
+				"Settings are at most " + MAX_SETTINGS_BYTES + " bytes of JSON."));
 		if (bytes.length == 0) {
 			return new QueueSettings.Change(null, null, null, null);
 		}
 		JsonNode root = parse(bytes, JsonRequests::invalidSettings);
 		if (root == null || !root.isObject()) {
-			throw invalidSettings("The body must be an object with any of leaseSeconds, delaySeconds, "
-					+ "retentionSeconds, maxDeliveries and deadLetterQueue.");
+			throw invalidSettings("The body must be an object with any of " + SETTINGS + ".");
 		}
 		SettingsChange change = new SettingsChange();
-		for (Map.Entry<String, JsonNode> field : root.properties()) {
-			String name = field.getKey();
-			JsonNode value = field.getValue();
-			switch (name) {
-				case "leaseSeconds" -> change.leaseSeconds(whole(name, value));
-				case "delaySeconds" -> change.delaySeconds(whole(name, value));
-				case "retentionSeconds" -> change.retentionSeconds(whole(name, value));
-				case "maxDeliveries" -> change.maxDeliveries(whole(name, value));
-				case "deadLetterQueue" -> {
-					if (!value.isString() && !value.isNull()) {
-						throw invalidSettings("'deadLetterQueue' is a queue's name, or null for none.");
-					}
-					change.deadLetterQueue(value.isNull() ? null : value.stringValue());
-				}
-				default ->
-					throw invalidSettings("Settings are leaseSeconds, delaySeconds, retentionSeconds, maxDeliveries "
-							+ "and deadLetterQueue; '" + name + "' is not one.");
-			}
-		}
 		try {
+			for (Map.Entry<String, JsonNode> field : root.properties()) {
+				String name = field.getKey();
+				JsonNode value = field.getValue();
+				switch (name) {
+					case "leaseSeconds" -> change.leaseSeconds(whole(name, value));
+					case "delaySeconds" -> change.delaySeconds(whole(name, value));
+					case "retentionSeconds" -> change.retentionSeconds(whole(name, value));
+					case "maxMessageBytes" -> change.maxMessageBytes(whole(name, value));
+					case "maxDeliveries" -> change.maxDeliveries(whole(name, value));
+					case "deadLetterQueue" -> {
+						if (!value.isString() && !value.isNull()) {
+							throw invalidSettings("'deadLetterQueue' is a queue's name, or null for none.");
+						}
+						change.deadLetterQueue(value.isNull() ? null : value.stringValue());
+					}
+					case "tags" -> change.tags(tags(value));
+					case "fifo" -> change.fifo(bool(name, value));
+					case "contentBasedDeduplication" -> change.contentBasedDeduplication(bool(name, value));
+					case "deduplicationScope" -> change.deduplicationScope(text(name, value));
+					case "throughputLimit" -> change.throughputLimit(text(name, value));
+					default -> throw invalidSettings("Settings are " + SETTINGS + "; '" + name + "' is not one.");
+				}
+			}
 			return change.change();
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());
 		}
+	}
+
+	private static boolean bool(String name, JsonNode value) {
+		if (!value.isBoolean()) {
+			throw invalidSettings("'" + name + "' is true or false.");
+		}
+		return value.booleanValue();
+	}
+
+	private static String text(String name, JsonNode value) {
+		if (!value.isString()) {
+			throw invalidSettings("'" + name + "' is a string.");
+		}
+		return value.stringValue();
+	}
+
+	/**
+	 * {@code "tags"}: an object whose keys map to a value (set) or {@code null}
+	 * (removed).
+	 */
+	private static QueueTags.Change tags(JsonNode tags) {
+		if (!tags.isObject()) {
+			throw invalidSettings("'tags' maps each key to its value, or to null to remove it.");
+		}
+		SortedMap<String, String> tag = new TreeMap<>();
+		SortedSet<String> untag = new TreeSet<>();
+		for (Map.Entry<String, JsonNode> entry : tags.properties()) {
+			JsonNode value = entry.getValue();
+			if (value.isNull()) {
+				untag.add(entry.getKey());
+			}
+			else if (value.isString()) {
+				tag.put(entry.getKey(), value.stringValue());
+			}
+			else {
+				throw invalidSettings("Tag '" + entry.getKey() + "' maps to a string, or to null to remove it.");
+			}
+		}
+		return new QueueTags.Change(tag, untag);
 	}
 
 	/**
@@ -295,10 +355,6 @@ final class JsonRequests {
 	 * for a move task, how many a second.
 	 */
 	record Redrive(String to, Integer max, Integer maxPerSecond) {
-	}
-
-	private byte[] body(String text) {
-		return RequestValidation.text(text, this.maxMessageBytes);
 	}
 
 	/**

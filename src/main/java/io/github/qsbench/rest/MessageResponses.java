@@ -7,6 +7,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.qsbench.application.Browse;
 import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
@@ -109,17 +110,19 @@ final class MessageResponses {
 
 	/**
 	 * A queue's settings; without a retention or a dead-letter queue, their fields are
-	 * left out.
+	 * left out; {@code tags} by key, empty for none.
 	 */
 	record SettingsView(long leaseSeconds, int delaySeconds,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Integer retentionSeconds,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Integer maxDeliveries,
-			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) String deadLetterQueue, int maxMessageBytes,
+			Map<String, String> tags, @JsonInclude(JsonInclude.Include.NON_NULL) FifoSettings fifo) {
 
 		static SettingsView of(QueueSettings settings) {
 			DeadLetterPolicy policy = settings.deadLetters();
 			return new SettingsView(settings.leaseSeconds(), settings.delaySeconds(), settings.retentionSeconds(),
-					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null);
+					(policy != null) ? policy.maxDeliveries() : null, (policy != null) ? policy.queue() : null,
+					settings.maxMessageBytes(), settings.tags(), settings.fifo());
 		}
 
 	}

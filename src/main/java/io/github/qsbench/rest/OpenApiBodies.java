@@ -3,6 +3,8 @@ package io.github.qsbench.rest;
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageMoveTasks;
+import io.github.qsbench.application.QueueTags;
+import java.util.Map;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -25,8 +27,29 @@ final class OpenApiBodies {
 			@Schema(minimum = "" + Limits.MIN_RETENTION_SECONDS, maximum = "" + Limits.MAX_RETENTION_SECONDS,
 					description = "Seconds a message is kept, delivered or not, before it is dropped "
 							+ "(none: until completed)") Integer retentionSeconds,
+			@Schema(minimum = "" + Limits.MIN_MESSAGE_BYTES, maximum = "" + Limits.MAX_MESSAGE_BYTES,
+					description = "The largest message the queue takes, body and attributes, in bytes "
+							+ "(at most qs.max-message-size; none: qs.max-message-size)") Integer maxMessageBytes,
 			@Schema(minimum = "1", maximum = "" + DeadLetterPolicy.MAX_DELIVERIES) Integer maxDeliveries,
-			@Schema(nullable = true, pattern = QueueController.QUEUE_PATTERN) String deadLetterQueue) {
+			@Schema(nullable = true, pattern = QueueController.QUEUE_PATTERN) String deadLetterQueue,
+			@Schema(description = "Tags merged into the queue's: a key mapped to a value sets it (1 to "
+					+ QueueTags.MAX_KEY + " and 0 to " + QueueTags.MAX_VALUE
+					+ " Unicode letters, digits, spaces or _ . : / = + - @; keys case-sensitive, not starting "
+					+ "with aws:), to null removes it; at most " + QueueTags.MAX_TAGS + " tags a queue",
+					maxProperties = QueueTags.MAX_TAGS) Map<String, TagValue> tags,
+			@Schema(description = "A FIFO queue (its name ends .fifo): true to create one") Boolean fifo,
+			@Schema(description = "A FIFO queue's: deduplicate messages without a deduplicationId "
+					+ "by their body's SHA-256") Boolean contentBasedDeduplication,
+			@Schema(allowableValues = {
+					"queue", "messageGroup" },
+					description = "A FIFO queue's: where a deduplication id is unique") String deduplicationScope,
+			@Schema(allowableValues = { "perQueue", "perMessageGroupId" },
+					description = "A FIFO queue's (perMessageGroupId needs the messageGroup scope)") String throughputLimit){
+	}
+
+	/** A tag's value in a {@code PUT}, or null to remove the tag. */
+	@Schema(name = "TagValue", type = "string", nullable = true, maxLength = QueueTags.MAX_VALUE)
+	record TagValue() {
 	}
 
 	/** A redrive's body, as the OpenAPI description shows it. */

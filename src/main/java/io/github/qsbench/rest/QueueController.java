@@ -96,8 +96,6 @@ class QueueController {
 
 	private final QueueOperations operations;
 
-	private final int maxMessageBytes;
-
 	private final JsonRequests json;
 
 	/** Starts the redrives asked for with {@code Prefer: respond-async}. */
@@ -112,15 +110,15 @@ class QueueController {
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
 				null);
-		this.maxMessageBytes = operations.maxMessageBytes();
-		this.json = new JsonRequests(this.maxMessageBytes);
+		this.json = new JsonRequests(operations.maxMessageBytes());
 	}
 
 	@PostMapping(Routes.MESSAGES)
 	@Operation(summary = "Push a message; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 					description = "The message: non-empty text (UTF-8 unless the Content-Type declares a charset) "
-							+ "up to qs.max-message-size (256 KiB by default), its bytes as sent whatever the content "
+							+ "up to the queue's maxMessageBytes (qs.max-message-size, 1 MiB by default, unless the "
+							+ "queue has its own), its bytes as sent whatever the content "
 							+ "type (a form or multipart body too); or, as application/json, "
 							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
 					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
@@ -131,7 +129,7 @@ class QueueController {
 	@ApiResponse(responseCode = "400",
 			description = "Bad queue name or delay, empty body, or bytes invalid in its charset")
 	@ApiResponse(responseCode = "415", description = "Malformed Content-Type or unknown charset")
-	@ApiResponse(responseCode = "413", description = "Body larger than qs.max-message-size")
+	@ApiResponse(responseCode = "413", description = "Body larger than the queue's maxMessageBytes")
 	@ApiResponse(responseCode = "429", description = "A cap under qs.limits is reached; the problem names it",
 			headers = @Header(name = "Retry-After", description = "Seconds", schema = @Schema(type = "integer")))
 	ResponseEntity<Pushed> push(
@@ -141,7 +139,8 @@ class QueueController {
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
 		return QueueAnswers.pushed(queue,
-				this.operations.send(queue, OutgoingMessage.of(RequestValidation.body(request, this.maxMessageBytes)),
+				this.operations.send(queue,
+						OutgoingMessage.of(RequestValidation.body(request, this.operations.maxMessageBytes(queue))),
 						RequestValidation.delaySeconds(delay)));
 	}
 
@@ -155,7 +154,7 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		OutgoingMessage message;
 		try (InputStream in = request.getInputStream()) {
-			message = this.json.message(in, request.getContentLengthLong());
+			message = this.json.message(in, request.getContentLengthLong(), this.operations.maxMessageBytes(queue));
 		}
 		return QueueAnswers.pushed(queue, this.operations.send(queue, message, RequestValidation.delaySeconds(delay)));
 	}
@@ -165,7 +164,7 @@ class QueueController {
 			summary = "Push 1 to " + Limits.MAX_BATCH
 					+ " messages at once, in order, all or none; creates the queue if needed",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-					description = "The bodies: each non-empty, at most qs.max-message-size in UTF-8",
+					description = "The bodies: each non-empty, at most the queue's maxMessageBytes in UTF-8",
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = JsonRequests.PushBatch.class))))
 	@ApiResponse(responseCode = "201", description = "All accepted; the ids in push order")
@@ -173,8 +172,8 @@ class QueueController {
 			description = "Bad queue name or delay, malformed batch, no or over " + Limits.MAX_BATCH
 					+ " bodies, an empty body or one " + "that is not text")
 	@ApiResponse(responseCode = "413",
-			description = "A body larger than qs.max-message-size, or the request larger than " + Limits.MAX_BATCH
-					+ " of them plus 64 KiB")
+			description = "A body larger than the queue's maxMessageBytes, or the request larger than "
+					+ Limits.MAX_BATCH + " of them plus 64 KiB")
 	@ApiResponse(responseCode = "415", description = "Not application/json")
 	@ApiResponse(responseCode = "429",
 			description = "The batch would cross a cap under qs.limits; nothing was pushed. The problem names the cap",
@@ -187,7 +186,7 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		List<OutgoingMessage> messages;
 		try (InputStream in = request.getInputStream()) {
-			messages = this.json.messages(in, request.getContentLengthLong());
+			messages = this.json.messages(in, request.getContentLengthLong(), this.operations.maxMessageBytes(queue));
 		}
 		return QueueAnswers.pushed(queue,
 				this.operations.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
@@ -443,7 +442,9 @@ class QueueController {
 					+ "leaseSeconds (0 to " + Limits.MAX_LEASE_SECONDS + "), delaySeconds (0 to "
 					+ Limits.MAX_DELAY_SECONDS + ") and retentionSeconds (" + Limits.MIN_RETENTION_SECONDS + " to "
 					+ Limits.MAX_RETENTION_SECONDS + ") "
-					+ "are the queue's own lease, delay and retention, in place of the service's.",
+					+ "are the queue's own lease, delay and retention, in place of the service's; "
+					+ "maxMessageBytes (" + Limits.MIN_MESSAGE_BYTES + " to qs.max-message-size) the largest "
+					+ "message it takes. tags are merged into the queue's (null removes one).",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = OpenApiBodies.SettingsBody.class))))

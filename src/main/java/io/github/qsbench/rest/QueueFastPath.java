@@ -65,8 +65,6 @@ final class QueueFastPath extends AnsweringFilter {
 
 	private final QueueOperations operations;
 
-	private final int maxMessageBytes;
-
 	private final ObjectWriter json;
 
 	private final HandlerExceptionResolver exceptionResolver;
@@ -79,10 +77,9 @@ final class QueueFastPath extends AnsweringFilter {
 
 	private final ServerRequestTimers completions;
 
-	QueueFastPath(QueueOperations operations, int maxMessageBytes, JsonMapper mapper,
-			HandlerExceptionResolver exceptionResolver, MeterRegistry registry, SuspendedRequests suspended) {
+	QueueFastPath(QueueOperations operations, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
+			MeterRegistry registry, SuspendedRequests suspended) {
 		this.operations = operations;
-		this.maxMessageBytes = maxMessageBytes;
 		this.json = mapper.writer();
 		this.exceptionResolver = exceptionResolver;
 		this.pushes = new ServerRequestTimers(registry, "POST", Routes.MESSAGES_PATTERN);
@@ -132,8 +129,8 @@ final class QueueFastPath extends AnsweringFilter {
 					this.operations.complete(queue, id, Leases.fromIfMatch(request.getHeader(HttpHeaders.IF_MATCH)))));
 		}
 		else if ("POST".equals(method)) {
-			serve(request, response, this.pushes, start, () -> QueueAnswers.pushed(queue,
-					this.operations.push(queue, RequestValidation.body(request, this.maxMessageBytes))));
+			serve(request, response, this.pushes, start, () -> QueueAnswers.pushed(queue, this.operations.push(queue,
+					RequestValidation.body(request, this.operations.maxMessageBytes(queue)))));
 		}
 		else if (poll == null || poll.waitSeconds() == null) {
 			serve(request, response, this.polls, start, () -> {

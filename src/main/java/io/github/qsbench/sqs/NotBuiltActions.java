@@ -9,12 +9,10 @@ import java.util.Map;
  */
 final class NotBuiltActions implements SqsHandler {
 
-	private static final String TAGS = "Queue tags are not stored.";
-
 	private static final String PERMISSIONS = "Permissions are not kept: this local queue accepts every caller.";
 
-	private static final Map<String, String> MISSING = Map.of("TagQueue", TAGS, "UntagQueue", TAGS, "ListQueueTags",
-			TAGS, "AddPermission", PERMISSIONS, "RemovePermission", PERMISSIONS);
+	private static final Map<String, String> MISSING = Map.of("AddPermission", PERMISSIONS, "RemovePermission",
+			PERMISSIONS);
 
 	@Override
 	public Map<String, SqsAction> actions() {

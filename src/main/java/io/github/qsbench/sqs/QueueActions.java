@@ -4,7 +4,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -32,18 +34,23 @@ final class QueueActions extends QueueHandler {
 
 	/**
 	 * Creates a queue that exists while empty (see {@link ExplicitQueues}); idempotent.
-	 * Attributes are those {@code SetQueueAttributes} takes.
+	 * Attributes are those {@code SetQueueAttributes} takes; {@code tags} are set with
+	 * them, in one change, as {@code TagQueue} sets them.
 	 */
 	ObjectNode createQueue(SqsAction.Call call) {
 		SqsRequest request = call.request();
 		String name = request.required("QueueName");
 		if (!QueueOperations.isQueueName(name)) {
 			throw SqsError.INVALID_PARAMETER_VALUE
-				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length."
-						+ (name.endsWith(".fifo") ? " FIFO queues are not supported." : ""));
+				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length; "
+						+ "a FIFO queue's name ends .fifo.");
 		}
-		if (request.present("tags")) {
-			throw SqsError.UNSUPPORTED_OPERATION.exception("Queue tags are not stored: create the queue without tags.");
+		QueueTags.Change tags;
+		try {
+			tags = QueueTags.Change.tag(request.stringMap("tags"));
+		}
+		catch (InvalidRequestException ex) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
 		}
 		Map<String, String> attributes = request.stringMap("Attributes");
 		for (String attribute : attributes.keySet()) {
@@ -51,7 +58,7 @@ final class QueueActions extends QueueHandler {
 				throw invalidAttributeName(attribute);
 			}
 		}
-		this.attributes.configure(name, attributes);
+		this.attributes.configure(name, attributes, tags.tag().isEmpty() ? null : tags);
 		return JSON.objectNode().put("QueueUrl", this.urls.url(call.http(), name));
 	}
 

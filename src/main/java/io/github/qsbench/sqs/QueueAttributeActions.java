@@ -5,9 +5,11 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
@@ -40,31 +42,40 @@ final class QueueAttributeActions extends QueueHandler {
 
 	private static final String REDRIVE_POLICY = "RedrivePolicy";
 
+	private static final String MAXIMUM_MESSAGE_SIZE = "MaximumMessageSize";
+
+	private static final String FIFO_QUEUE = "FifoQueue";
+
+	private static final String CONTENT_BASED_DEDUPLICATION = "ContentBasedDeduplication";
+
+	private static final String DEDUPLICATION_SCOPE = "DeduplicationScope";
+
+	private static final String FIFO_THROUGHPUT_LIMIT = "FifoThroughputLimit";
+
 	/** The attributes this service answers, beside those every queue has alike. */
 	private static final Set<String> ANSWERED = Set.of(ALL, APPROXIMATE_NUMBER_OF_MESSAGES,
 			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
-			VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY);
+			VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE,
+			FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE, FIFO_THROUGHPUT_LIMIT);
 
 	/**
 	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
 	 */
 	private static final Set<String> NOT_KEPT = Set.of("CreatedTimestamp", "LastModifiedTimestamp", "Policy",
-			"RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled", "FifoQueue",
-			"ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit");
+			"RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled");
 
 	/** Reads a {@code RedrivePolicy}, JSON inside a string. */
 	private final JsonMapper mapper = RequestJson.mapper(4096);
 
 	/**
-	 * The attributes every queue has, with the same values; {@code VisibilityTimeout} and
-	 * {@code DelaySeconds} are each queue's own.
+	 * The attributes every queue has, with the same values; {@code VisibilityTimeout},
+	 * {@code DelaySeconds}, {@code MaximumMessageSize} and the others are each queue's
+	 * own.
 	 */
-	private final Map<String, String> alike;
+	private final Map<String, String> alike = Map.of("ReceiveMessageWaitTimeSeconds", "0");
 
-	QueueAttributeActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
+	QueueAttributeActions(QueueOperations queues, QueueUrls urls) {
 		super(queues, urls);
-		this.alike = Map.of("ReceiveMessageWaitTimeSeconds", "0", "MaximumMessageSize",
-				Integer.toString(maxMessageBytes));
 	}
 
 	@Override
@@ -114,8 +125,21 @@ final class QueueAttributeActions extends QueueHandler {
 		if (all || names.contains(DELAY_SECONDS)) {
 			attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
 		}
+		if (all || names.contains(MAXIMUM_MESSAGE_SIZE)) {
+			attributes.put(MAXIMUM_MESSAGE_SIZE, Integer.toString(settings.maxMessageBytes()));
+		}
 		if (settings.retentionSeconds() != null && (all || names.contains(MESSAGE_RETENTION_PERIOD))) {
 			attributes.put(MESSAGE_RETENTION_PERIOD, Integer.toString(settings.retentionSeconds()));
+		}
+		FifoSettings fifo = settings.fifo();
+		if (fifo != null) {
+			Map.of(FIFO_QUEUE, "true", CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication().toString(),
+					DEDUPLICATION_SCOPE, fifo.deduplicationScope(), FIFO_THROUGHPUT_LIMIT, fifo.throughputLimit())
+				.forEach((name, value) -> {
+					if (all || names.contains(name)) {
+						attributes.put(name, value);
+					}
+				});
 		}
 		DeadLetterPolicy policy = settings.deadLetters();
 		if (policy != null && (all || names.contains(REDRIVE_POLICY))) {
@@ -130,22 +154,29 @@ final class QueueAttributeActions extends QueueHandler {
 
 	/**
 	 * Sets what queues have of their own: {@code RedrivePolicy} (empty removes it),
-	 * {@code VisibilityTimeout}, {@code DelaySeconds} and {@code MessageRetentionPeriod};
-	 * and {@code ReceiveMessageWaitTimeSeconds} and {@code MaximumMessageSize} at the
-	 * values every queue has.
+	 * {@code VisibilityTimeout}, {@code DelaySeconds}, {@code MessageRetentionPeriod} and
+	 * {@code MaximumMessageSize} (1,024 to {@code qs.max-message-size}, SQS's 1 MiB by
+	 * default); and {@code ReceiveMessageWaitTimeSeconds} at the value every queue has.
 	 */
 	ObjectNode setQueueAttributes(SqsAction.Call call) {
-		configure(existingQueue(call.request()), call.request().stringMap("Attributes"));
+		String queue = existingQueue(call.request());
+		Map<String, String> attributes = call.request().stringMap("Attributes");
+		if (attributes.containsKey(FIFO_QUEUE)) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE
+				.exception("FifoQueue is given when a queue is created: a queue stays what it was created as.");
+		}
+		configure(queue, attributes, null);
 		return JSON.objectNode();
 	}
 
 	/**
-	 * Sets a queue's attributes as {@code SetQueueAttributes} does, creating the queue if
-	 * need be (see {@link QueueOperations#configure}).
+	 * Sets a queue's attributes as {@code SetQueueAttributes} does, and its tags, in one
+	 * change, creating the queue if need be (see {@link QueueOperations#configure}).
+	 * @param tags the tags to set, {@code null} for none
 	 * @throws SqsException for an attribute not known, not kept or not settable, or a
-	 * value out of range
+	 * value out of range; for tags SQS refuses, or more than the most a queue carries
 	 */
-	void configure(String queue, Map<String, String> attributes) {
+	void configure(String queue, Map<String, String> attributes, QueueTags.Change tags) {
 		SettingsChange change = new SettingsChange();
 		for (Map.Entry<String, String> attribute : attributes.entrySet()) {
 			String name = attribute.getKey();
@@ -155,7 +186,12 @@ final class QueueAttributeActions extends QueueHandler {
 				case DELAY_SECONDS -> change.delaySeconds(whole(name, value));
 				case MESSAGE_RETENTION_PERIOD -> change.retentionSeconds(whole(name, value));
 				case REDRIVE_POLICY -> redrivePolicy(value, change);
-				case "ReceiveMessageWaitTimeSeconds", "MaximumMessageSize" -> {
+				case MAXIMUM_MESSAGE_SIZE -> change.maxMessageBytes(whole(name, value));
+				case FIFO_QUEUE -> change.fifo(bool(name, value));
+				case CONTENT_BASED_DEDUPLICATION -> change.contentBasedDeduplication(bool(name, value));
+				case DEDUPLICATION_SCOPE -> change.deduplicationScope(value);
+				case FIFO_THROUGHPUT_LIMIT -> change.throughputLimit(value);
+				case "ReceiveMessageWaitTimeSeconds" -> {
 					if (!this.alike.get(name).equals(value)) {
 						throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + name
 								+ " cannot be set: every queue has " + name + " " + this.alike.get(name) + ".");
@@ -172,18 +208,30 @@ final class QueueAttributeActions extends QueueHandler {
 		}
 		QueueSettings.Change settings;
 		try {
-			settings = change.change();
+			settings = change.tags(tags).change();
 		}
 		catch (InvalidRequestException ex) {
-			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter RedrivePolicy. Reason: "
-					+ "maxReceiveCount is 1 to " + DeadLetterPolicy.MAX_DELIVERIES + ".");
+			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception(attributes.containsKey(REDRIVE_POLICY)
+					? "Invalid value for the parameter RedrivePolicy. Reason: maxReceiveCount is 1 to "
+							+ DeadLetterPolicy.MAX_DELIVERIES + "."
+					: ex.detail());
 		}
 		try {
 			this.queues.configure(queue, settings);
 		}
 		catch (InvalidRequestException ex) {
-			throw SqsError.INVALID_ATTRIBUTE_VALUE.exception(ex.detail());
+			throw (QueueTags.INVALID.equals(ex.title()) ? SqsError.INVALID_PARAMETER_VALUE
+					: SqsError.INVALID_ATTRIBUTE_VALUE)
+				.exception(ex.detail());
 		}
+	}
+
+	private static boolean bool(String name, String value) {
+		if (!value.equals("true") && !value.equals("false")) {
+			throw SqsError.INVALID_ATTRIBUTE_VALUE
+				.exception("Invalid value for the parameter " + name + ": true or false.");
+		}
+		return Boolean.parseBoolean(value);
 	}
 
 	private static int whole(String name, String value) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
@@ -21,10 +22,14 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code SendMessage} and {@code SendMessageBatch}. Bodies and attributes are read by the
  * parsers the REST API uses ({@link MessageText}, {@link JsonAttributes}), and answered
- * with the MD5s the SDKs check.
+ * with the MD5s the SDKs check. A message may carry up to its queue's
+ * {@code MaximumMessageSize} (see {@link QueueOperations#maxMessageBytes}), body and
+ * attributes together; a batch's messages add up to at most {@code qs.max-message-size},
+ * as SQS's add up to at most 1 MiB.
  */
 final class SendActions extends QueueHandler {
 
+	/** What a batch's messages may add up to: {@code qs.max-message-size}. */
 	private final int maxMessageBytes;
 
 	SendActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
@@ -39,7 +44,7 @@ final class SendActions extends QueueHandler {
 
 	ObjectNode sendMessage(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
-		Outgoing outgoing = outgoing(call.request());
+		Outgoing outgoing = outgoing(call.request(), queue, this.queues.maxMessageBytes(queue));
 		Sent sent = sent(() -> this.queues.send(queue, outgoing.message(), outgoing.delaySeconds()));
 		return outgoing.answer(JSON.objectNode(), sent);
 	}
@@ -57,9 +62,10 @@ final class SendActions extends QueueHandler {
 		List<String> ids = new ArrayList<>(entries.size());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		long total = 0;
+		int maxMessageBytes = this.queues.maxMessageBytes(queue);
 		for (SqsRequest entry : entries) {
 			try {
-				Outgoing one = outgoing(entry);
+				Outgoing one = outgoing(entry, queue, maxMessageBytes);
 				total += one.size();
 				outgoing.add(one);
 				ids.add(entry.string("Id"));
@@ -126,18 +132,49 @@ final class SendActions extends QueueHandler {
 
 	}
 
-	private Outgoing outgoing(SqsRequest request) {
-		byte[] body = body(request);
+	/**
+	 * @param maxBytes the most the message's body and attributes may add up to
+	 */
+	private Outgoing outgoing(SqsRequest request, String queue, int maxBytes) {
+		byte[] body = body(request, maxBytes);
+		if (FifoSettings.isFifo(queue) && request.string("MessageGroupId") == null) {
+			throw SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageGroupId.");
+		}
+		if (!FifoSettings.isFifo(queue) && request.string("MessageDeduplicationId") != null) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception("The request include parameter MessageDeduplicationId "
+					+ "that is not valid for this queue type: it is a FIFO queue's.");
+		}
 		try {
 			MessageAttributes attributes = messageAttributes(request);
-			attributes.checkSize(body, this.maxMessageBytes);
-			OutgoingMessage message = new OutgoingMessage(body, attributes, null, null);
+			attributes.checkSize(body, maxBytes);
+			OutgoingMessage message = new OutgoingMessage(body, attributes, groupId(request, "MessageGroupId"),
+					groupId(request, "MessageDeduplicationId"));
 			return new Outgoing(message, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
 					request.integer("DelaySeconds", 0, Limits.MAX_DELAY_SECONDS));
 		}
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
 		}
+	}
+
+	/**
+	 * A {@code MessageGroupId} or {@code MessageDeduplicationId}: 1 to 128 of ASCII's
+	 * letters, digits and punctuation, as SQS takes them; {@code null} if not given.
+	 */
+	private static String groupId(SqsRequest request, String member) {
+		String id = request.string(member);
+		if (id == null) {
+			return null;
+		}
+		boolean valid = !id.isEmpty() && id.length() <= 128;
+		for (int i = 0; valid && i < id.length(); i++) {
+			valid = id.charAt(i) > ' ' && id.charAt(i) < 127;
+		}
+		if (!valid) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + id + " for parameter " + member
+					+ " is invalid. Reason: 1 to 128 of a-z, A-Z, 0-9 and punctuation.");
+		}
+		return id;
 	}
 
 	/** A send whose refusal of body and attributes over the maximum is SQS's. */
@@ -154,25 +191,21 @@ final class SendActions extends QueueHandler {
 	 * A message's body as UTF-8, after refusing what a send may carry but this service
 	 * cannot keep yet: system attributes would be dropped.
 	 */
-	private byte[] body(SqsRequest request) {
+	private static byte[] body(SqsRequest request, int maxBytes) {
 		String text = request.required("MessageBody");
 		if (request.present("MessageSystemAttributes")) {
 			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
 					+ "and a message is not accepted only to lose them: send it without MessageSystemAttributes.");
 		}
-		if (request.present("MessageGroupId") || request.present("MessageDeduplicationId")) {
-			throw SqsError.INVALID_PARAMETER_VALUE.exception(
-					"MessageGroupId and MessageDeduplicationId are for FIFO queues, which this service does not have.");
-		}
 		try {
-			return MessageText.utf8(text, this.maxMessageBytes);
+			return MessageText.utf8(text, maxBytes);
 		}
 		catch (MessageText.Refused ex) {
 			throw switch (ex.reason()) {
 				case EMPTY ->
 					SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageBody.");
 				case TOO_LARGE -> SqsError.INVALID_PARAMETER_VALUE.exception("One or more parameters are invalid. "
-						+ "Reason: Message must be shorter than " + (this.maxMessageBytes + 1) + " bytes.");
+						+ "Reason: Message must be shorter than " + (maxBytes + 1) + " bytes.");
 				case NOT_TEXT -> SqsError.INVALID_MESSAGE_CONTENTS
 					.exception("The message body is not text: it holds half of a UTF-16 surrogate pair.");
 			};

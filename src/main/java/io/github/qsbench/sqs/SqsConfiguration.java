@@ -29,11 +29,12 @@ class SqsConfiguration {
 			SuspendedRequests suspended, MessageMoveTasks tasks) {
 		int maxMessageBytes = queues.maxMessageBytes();
 		QueueUrls urls = new QueueUrls(sqs);
-		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, maxMessageBytes);
+		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
-				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks), new NotBuiltActions()));
+				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks),
+				new TagActions(queues, urls), new NotBuiltActions()));
 		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
 		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),

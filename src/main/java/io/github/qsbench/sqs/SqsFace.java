@@ -53,6 +53,14 @@ final class SqsFace extends AnsweringFilter {
 	 */
 	private static final int JSON_OVERHEAD_BYTES = 64 * 1024;
 
+	/**
+	 * How many messages at the cap a request may carry: a batch of
+	 * {@value Batches#MAX_ENTRIES}, each at {@code qs.max-message-size}, so that a batch
+	 * over SQS's total is read and answered {@code BatchRequestTooLong} by its action;
+	 * also one message whose JSON escapes take six bytes a byte.
+	 */
+	private static final int MAX_REQUEST_MESSAGES = Math.max(Batches.MAX_ENTRIES, 6);
+
 	private final SqsActions actions;
 
 	private final JsonMapper mapper;
@@ -71,7 +79,8 @@ final class SqsFace extends AnsweringFilter {
 		this.query = query;
 		this.timers = timers;
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
-		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8, 6L * maxMessageBytes + JSON_OVERHEAD_BYTES);
+		this.maxRequestBytes = (int) Math.min(Integer.MAX_VALUE - 8,
+				(long) MAX_REQUEST_MESSAGES * maxMessageBytes + JSON_OVERHEAD_BYTES);
 		// any string as long as the request, so that a body over the cap is refused by
 		// the face's own check, which names the cap
 		this.mapper = RequestJson.mapper(this.maxRequestBytes);

@@ -1,17 +1,40 @@
 -- Creates a queue explicitly if it was not (its settings hash, which holds the field
--- 'explicit' as long as the queue exists), then sets or removes settings of its own, and
--- announces the change.
+-- 'explicit' as long as the queue exists), then sets or removes settings and tags of its
+-- own, and announces the change; or, if the change would leave the queue more tags than
+-- allowed, changes nothing.
 -- KEYS: settings[, explicit] (the registry of names: standalone Redis only; a cluster
 --   cannot reach it from the queue's slot)
--- ARGV: queue, channel, then pairs of a field and its value ('' removes the field)
+-- ARGV: queue, channel, the most tags a queue may carry, then triples of an operation
+--   ('S' sets the field to the value, 'D' removes it), a field and a value; a tag's field
+--   is 'tag:<key>', and no field comes twice
 -- Publishes the queue's name on the channel, so that every instance drops what it cached.
--- Returns 1 if it created the queue, else 0.
+-- Returns 1 if it created the queue, 0 if it existed, minus the count of tags the change
+-- would have left if that is over the most.
+local tags = 0
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 4) == 'tag:' then
+    tags = tags + 1
+  end
+end
+for i = 4, #ARGV, 3 do
+  if string.sub(ARGV[i + 1], 1, 4) == 'tag:' then
+    local exists = redis.call('HEXISTS', KEYS[1], ARGV[i + 1]) == 1
+    if ARGV[i] == 'S' and not exists then
+      tags = tags + 1
+    elseif ARGV[i] == 'D' and exists then
+      tags = tags - 1
+    end
+  end
+end
+if tags > tonumber(ARGV[3]) then
+  return -tags
+end
 local created = redis.call('HSETNX', KEYS[1], 'explicit', '1')
-for i = 3, #ARGV, 2 do
-  if ARGV[i + 1] == '' then
-    redis.call('HDEL', KEYS[1], ARGV[i])
+for i = 4, #ARGV, 3 do
+  if ARGV[i] == 'S' then
+    redis.call('HSET', KEYS[1], ARGV[i + 1], ARGV[i + 2])
   else
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+    redis.call('HDEL', KEYS[1], ARGV[i + 1])
   end
 end
 if KEYS[2] then

@@ -105,7 +105,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 	void deadLetter_keepsItsGroup_andFreesTheGroupBehindIt() {
 		this.operations.configure("dead.fifo", fifo(new FifoSettings(true, null, null)));
 		this.operations.configure(QUEUE, new QueueSettings.Change(null, null, null,
-				new DeadLetterPolicy("dead.fifo", 1), new FifoSettings(null, null, null)));
+				new DeadLetterPolicy("dead.fifo", 1), null, null, new FifoSettings(null, null, null)));
 		this.operations.sendAll(QUEUE, List.of(message("poison", "a"), message("next", "a")), null);
 		assertThat(this.operations.lease(QUEUE, 10)).hasSize(1);
 		this.clock.advance(LEASE);
@@ -145,8 +145,10 @@ class FifoQueueTests extends OperationsPerStrategy {
 				() -> this.operations.configure(QUEUE, fifo(new FifoSettings(null, "queue", "perMessageGroupId"))),
 				"messageGroup");
 		this.operations.configure("standard-dlq", new QueueSettings.Change(null, null, null, null));
-		assertInvalid(() -> this.operations.configure(QUEUE, new QueueSettings.Change(null, null, null,
-				new DeadLetterPolicy("standard-dlq", 3), new FifoSettings(null, null, null))), "FIFO");
+		assertInvalid(
+				() -> this.operations.configure(QUEUE, new QueueSettings.Change(null, null, null,
+						new DeadLetterPolicy("standard-dlq", 3), null, null, new FifoSettings(null, null, null))),
+				"FIFO");
 		assertThat(drain()).isEmpty();
 	}
 
@@ -247,7 +249,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 	}
 
 	private static QueueSettings.Change fifo(FifoSettings settings) {
-		return new QueueSettings.Change(null, null, null, null, settings);
+		return new QueueSettings.Change(null, null, null, null, null, null, settings);
 	}
 
 	private static void assertInvalid(Runnable attempt, String reason) {

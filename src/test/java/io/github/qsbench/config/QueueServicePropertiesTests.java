@@ -25,7 +25,7 @@ class QueueServicePropertiesTests {
 		assertThat(properties.strategy()).isEqualTo(Strategy.CONCURRENT_ATOMIC);
 		assertThat(properties.leaseTimeout()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(properties.eviction()).isEqualTo(Eviction.LAZY);
-		assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofKilobytes(256));
+		assertThat(properties.maxMessageSize()).isEqualTo(DataSize.ofBytes(1_048_576));
 		assertThat(properties.otherProfiles()).isEmpty();
 	}
 

@@ -7,8 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,7 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.ExplicitQueues.Own;
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QueueTags;
 import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.AfterAll;
@@ -124,6 +129,68 @@ class RedisExplicitQueuesTests {
 		assertThat(other.names()).containsExactly("dlq");
 		await().atMost(SEEN_WITHIN).pollInterval(Duration.ofMillis(10)).until(() -> !other.contains("q"));
 		assertThat(other.remove("q")).as("gone").isFalse();
+	}
+
+	/**
+	 * Tags and a largest message set through one instance are the other's, tags merged
+	 * and removed key by key; the script counts the tags a change would leave and refuses
+	 * one past 50 whole, even when two instances each add tags that fit alone.
+	 */
+	@Test
+	void tagsAndLargestMessage_seenByTheOther_capCountedInTheScript() throws Exception {
+		RedisExplicitQueues one = instance();
+		RedisExplicitQueues other = instance();
+		one.configure("tagged", new QueueSettings.Change(null, null, null, null, 2048,
+				QueueTags.Change.tag(Map.of("team", "blue", "Team", "", "a:b", "c/d")), null));
+		assertThat(other.own("tagged").tags()).isEqualTo(Map.of("team", "blue", "Team", "", "a:b", "c/d"));
+		assertThat(other.own("tagged").maxMessageBytes()).isEqualTo(2048);
+
+		other.configure("tagged", QueueSettings.Change
+			.of(new QueueTags.Change(new TreeMap<>(Map.of("x", "1")), new TreeSet<>(List.of("Team", "absent")))));
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(one.own("tagged").tags())
+				.isEqualTo(Map.of("team", "blue", "a:b", "c/d", "x", "1")));
+		assertThat(one.own("tagged").maxMessageBytes()).as("kept").isEqualTo(2048);
+
+		Map<String, String> first = new HashMap<>();
+		Map<String, String> second = new HashMap<>();
+		for (int i = 0; i < 30; i++) {
+			first.put("one-" + i, "v");
+			second.put("other-" + i, "v");
+		}
+		ExecutorService both = Executors.newFixedThreadPool(2);
+		try {
+			Future<Boolean> byOne = both.submit(() -> tagged(one, first));
+			Future<Boolean> byOther = both.submit(() -> tagged(other, second));
+			assertThat(List.of(byOne.get(10, TimeUnit.SECONDS), byOther.get(10, TimeUnit.SECONDS)))
+				.as("each fits alone (3 + 30), not both (63): exactly one is taken")
+				.containsExactlyInAnyOrder(true, false);
+		}
+		finally {
+			both.shutdownNow();
+		}
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.own("tagged").tags()).hasSize(33));
+
+		assertThat(one.remove("tagged")).isTrue();
+		one.configure("tagged", change(null, null, null));
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(other.own("tagged")).as("gone with the queue").isEqualTo(Own.NONE));
+	}
+
+	/** Whether the store took the tags; false if it refused them for the cap. */
+	private static boolean tagged(RedisExplicitQueues queues, Map<String, String> tags) {
+		try {
+			queues.configure("tagged", QueueSettings.Change.of(QueueTags.Change.tag(tags)));
+			return true;
+		}
+		catch (InvalidRequestException ex) {
+			assertThat(ex.detail()).contains("63");
+			return false;
+		}
 	}
 
 	@Test

@@ -36,6 +36,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -363,6 +364,59 @@ class RedisInstancesHttpTests {
 				.pollInterval(Duration.ofMillis(10))
 				.untilAsserted(() -> assertThatExceptionOfType(QueueDoesNotExistException.class)
 					.isThrownBy(() -> two.getQueueUrl(get -> get.queueName(queue))));
+		}
+	}
+
+	/**
+	 * Tags and a MaximumMessageSize set through one instance's SQS face: another lists
+	 * and changes the tags, a third shows them on REST, every instance refuses a message
+	 * over the queue's maximum on both faces, and a queue deleted through one comes back
+	 * through another without its tags.
+	 */
+	@Test
+	void tagsAndMaximumMessageSizeSetThroughOne_heldByEveryInstance() {
+		List<HttpClientSupport> http = clients();
+		String queue = "tags-" + this.topology;
+		try (SqsClient one = sqs(0); SqsClient two = sqs(1); SqsClient three = sqs(2)) {
+			String url = one
+				.createQueue(create -> create.queueName(queue)
+					.attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "2048"))
+					.tags(Map.of("team", "blue")))
+				.queueUrl();
+			assertThat(two.listQueueTags(list -> list.queueUrl(url)).tags()).isEqualTo(Map.of("team", "blue"));
+
+			three.tagQueue(tag -> tag.queueUrl(url).tags(Map.of("team", "green", "cost", "7")));
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThat(two.listQueueTags(list -> list.queueUrl(url)).tags())
+					.isEqualTo(Map.of("team", "green", "cost", "7")));
+			DocumentContext view = JsonPath.parse(http.get(0).get("/queues/" + queue).body());
+			assertThat(view.read("$.settings.tags", Map.class)).isEqualTo(Map.of("team", "green", "cost", "7"));
+			assertThat(view.read("$.settings.maxMessageBytes", Integer.class)).isEqualTo(2048);
+
+			two.sendMessage(send -> send.queueUrl(url).messageBody("k".repeat(2048)));
+			assertThatExceptionOfType(SqsException.class)
+				.isThrownBy(() -> three.sendMessage(send -> send.queueUrl(url).messageBody("k".repeat(2049))))
+				.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+			assertThat(http.get(1).post("/queues/" + queue + "/messages", "k".repeat(2049)).statusCode())
+				.isEqualTo(413);
+			assertThat(JsonPath.parse(http.get(2).get("/queues/" + queue).body()).read("$.ready", Integer.class))
+				.isEqualTo(1);
+
+			one.deleteQueue(delete -> delete.queueUrl(url));
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThatExceptionOfType(QueueDoesNotExistException.class)
+					.isThrownBy(() -> two.listQueueTags(list -> list.queueUrl(url))));
+			two.createQueue(create -> create.queueName(queue));
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.untilAsserted(() -> assertThat(three.listQueueTags(list -> list.queueUrl(url)).tags())
+					.as("gone with the queue")
+					.isEmpty());
+			assertThat(three
+				.getQueueAttributes(get -> get.queueUrl(url).attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
+				.attributes()).containsEntry(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1048576");
 		}
 	}
 

@@ -11,7 +11,9 @@ import java.util.Set;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueTags;
 
 import org.junit.jupiter.api.Test;
 
@@ -102,8 +104,14 @@ class OpenApiHttpTests {
 	@Test
 	void apiDocs_describeEveryAcceptedField_andEveryErrorAsAProblem() {
 		DocumentContext spec = JsonPath.parse(new HttpClientSupport(this.port).get("/v3/api-docs").body());
-		assertThat(spec.read("$.components.schemas.QueueSettings.properties", Map.class).keySet())
-			.containsExactly("leaseSeconds", "delaySeconds", "retentionSeconds", "maxDeliveries", "deadLetterQueue");
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties", Map.class).keySet()).containsExactly(
+				"leaseSeconds", "delaySeconds", "retentionSeconds", "maxMessageBytes", "maxDeliveries",
+				"deadLetterQueue", "tags", "fifo", "contentBasedDeduplication", "deduplicationScope",
+				"throughputLimit");
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties.maxMessageBytes.minimum", Integer.class))
+			.isEqualTo(Limits.MIN_MESSAGE_BYTES);
+		assertThat(spec.read("$.components.schemas.QueueSettings.properties.tags.maxProperties", Integer.class))
+			.isEqualTo(QueueTags.MAX_TAGS);
 		assertThat(spec.read("$.components.schemas.QueueSettings.properties.retentionSeconds.minimum", Integer.class))
 			.isEqualTo(QueueOperations.MIN_RETENTION_SECONDS);
 		assertThat(spec.read("$.components.schemas.Problem.properties", Map.class)).containsKeys("title", "status",

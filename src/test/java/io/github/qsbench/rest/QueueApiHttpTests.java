@@ -28,8 +28,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Every endpoint and status over a real port with the default strategy. The body cap is
- * lowered to 1 KiB so the limit can be crossed cheaply; the default (256 KiB) is checked
- * by {@code QueueServicePropertiesTests}.
+ * lowered to 1 KiB so the limit can be crossed cheaply; the default (1 MiB) is checked by
+ * {@code QueueServicePropertiesTests}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
 class QueueApiHttpTests {

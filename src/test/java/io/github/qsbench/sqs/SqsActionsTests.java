@@ -28,10 +28,10 @@ class SqsActionsTests {
 
 	@Test
 	void action_notBuilt_unsupportedOperationNamingWhatIsMissing() {
-		SqsAction tag = new SqsActions(List.of(new NotBuiltActions())).action("TagQueue");
-		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> tag.answer(null))
+		SqsAction permission = new SqsActions(List.of(new NotBuiltActions())).action("AddPermission");
+		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> permission.answer(null))
 			.satisfies(ex -> assertThat(ex.error()).isEqualTo(SqsError.UNSUPPORTED_OPERATION))
-			.withMessageContaining("tags");
+			.withMessageContaining("Permissions");
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
+import software.amazon.awssdk.services.sqs.model.BatchRequestTooLongException;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResponse;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResultEntry;
@@ -252,6 +254,48 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void fifo_groupsInOrder_oneInFlightPerGroup_deduplicatedWithTheOriginalsIdAndSequence() {
+		String url = this.sqs
+			.createQueue(q -> q.queueName("sdk-orders.fifo")
+				.attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+						QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true")))
+			.queueUrl();
+		SendMessageResponse a1 = this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("a1").messageGroupId("a"));
+		SendMessageResponse again = this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("a1").messageGroupId("a"));
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(e -> e.id("1").messageBody("a2").messageGroupId("a"),
+					e -> e.id("2").messageBody("b1").messageGroupId("b").messageDeduplicationId("b-1")));
+
+		assertThat(again.messageId()).as("deduplicated").isEqualTo(a1.messageId());
+		assertThat(again.sequenceNumber()).isEqualTo(a1.sequenceNumber()).hasSize(20);
+		List<Message> first = this.sqs
+			.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).messageSystemAttributeNamesWithStrings("All"))
+			.messages();
+		assertThat(first).extracting(Message::body).containsExactly("a1", "b1");
+		assertThat(first.get(0).attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "a")
+			.containsEntry(MessageSystemAttributeName.SEQUENCE_NUMBER, a1.sequenceNumber())
+			.containsKey(MessageSystemAttributeName.MESSAGE_DEDUPLICATION_ID);
+		assertThat(first.get(1).attributes()).containsEntry(MessageSystemAttributeName.MESSAGE_DEDUPLICATION_ID, "b-1");
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages())
+			.as("a2 waits while a1 is in flight")
+			.isEmpty();
+		this.sqs.deleteMessage(d -> d.queueUrl(url).receiptHandle(first.get(0).receiptHandle()));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages())
+			.extracting(Message::body)
+			.containsExactly("a2");
+		assertThat(this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNamesWithStrings("All"))
+			.attributesAsStrings()).containsEntry("FifoQueue", "true")
+			.containsEntry("ContentBasedDeduplication", "true")
+			.containsEntry("DeduplicationScope", "queue")
+			.containsEntry("FifoThroughputLimit", "perQueue");
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("no group")))
+			.withMessageContaining("MessageGroupId");
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("not-created-as-one.fifo")));
+	}
+
+	@Test
 	void receive_all_systemAttributesFromTheServiceClock() {
 		String url = create("sdk-system-attributes");
 		long sent = this.clock.millis();
@@ -399,7 +443,8 @@ class SqsHttpTests {
 		String url = create("sdk-batch-partial");
 
 		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
-			.entries(entry("ok", "fine"), entry("fifo", "grouped").toBuilder().messageGroupId("g").build()));
+			.entries(entry("ok", "fine"),
+					entry("fifo", "deduplicated").toBuilder().messageDeduplicationId("d").build()));
 
 		assertThat(sent.successful()).extracting(e -> e.id()).containsExactly("ok");
 		assertThat(sent.failed()).singleElement().satisfies(failed -> {
@@ -515,6 +560,105 @@ class SqsHttpTests {
 		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(url)).queueUrls()).isEmpty();
 	}
 
+	/**
+	 * Tags as the SDK sends them: with CreateQueue, added and overwritten by TagQueue,
+	 * removed by UntagQueue, listed by ListQueueTags; keys SQS refuses and a 51st tag are
+	 * refused without changing anything; a deleted queue's tags go with it.
+	 */
+	@Test
+	void tags_createdTaggedUntaggedListed_refusedAsSqsRefuses_goneWithTheQueue() {
+		String url = this.sqs.createQueue(q -> q.queueName("sdk-tags").tags(Map.of("team", "blue", "Team", "Red")))
+			.queueUrl();
+		assertThat(tags(url)).as("keys are case-sensitive").isEqualTo(Map.of("team", "blue", "Team", "Red"));
+
+		this.sqs.tagQueue(t -> t.queueUrl(url).tags(Map.of("team", "green", "cost-centre", "", "path", "a/b:c=d+e@f")));
+		assertThat(tags(url))
+			.isEqualTo(Map.of("team", "green", "Team", "Red", "cost-centre", "", "path", "a/b:c=d+e@f"));
+		this.sqs.untagQueue(u -> u.queueUrl(url).tagKeys("Team", "not-there"));
+		assertThat(tags(url)).isEqualTo(Map.of("team", "green", "cost-centre", "", "path", "a/b:c=d+e@f"));
+
+		for (Map<String, String> refused : List.of(Map.of("aws:owner", "x"), Map.of("AWS:owner", "x"), Map.of("", "x"),
+				Map.of("k".repeat(129), "x"), Map.of("k", "v".repeat(257)), Map.of("semi;colon", "x"),
+				Map.of("k", "new\nline"))) {
+			assertThatExceptionOfType(SqsException.class)
+				.isThrownBy(() -> this.sqs.tagQueue(t -> t.queueUrl(url).tags(refused)))
+				.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+		}
+		Map<String, String> upTo50 = new HashMap<>();
+		IntStream.range(0, 47).forEach(i -> upTo50.put("k" + i, "v"));
+		this.sqs.tagQueue(t -> t.queueUrl(url).tags(upTo50));
+		assertThat(tags(url)).hasSize(50);
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.tagQueue(t -> t.queueUrl(url).tags(Map.of("one-more", "x", "team", "red"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"))
+			.withMessageContaining("50");
+		assertThat(tags(url)).as("nothing changed").hasSize(50).containsEntry("team", "green");
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.createQueue(q -> q.queueName("sdk-tags-refused").tags(Map.of("aws:x", "y"))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+		assertThatExceptionOfType(QueueDoesNotExistException.class)
+			.isThrownBy(() -> this.sqs.getQueueUrl(q -> q.queueName("sdk-tags-refused")));
+
+		this.sqs.deleteQueue(d -> d.queueUrl(url));
+		assertThatExceptionOfType(QueueDoesNotExistException.class).isThrownBy(() -> tags(url));
+		assertThat(tags(create("sdk-tags"))).as("a new queue of the same name has none").isEmpty();
+	}
+
+	/**
+	 * SQS's 1 MiB: a message of exactly 1,048,576 bytes is sent and received whole (the
+	 * SDK checks its MD5), one byte more is refused; a queue's own MaximumMessageSize
+	 * (1,024 to 1,048,576) holds for bodies and attributes together; and a batch of ten
+	 * messages of 1 MiB is read and refused as SQS refuses it, over the batch's total.
+	 */
+	@Test
+	void maximumMessageSize_1MiBByDefault_aQueuesOwnHonoured() {
+		String url = create("sdk-size");
+		assertThat(maximumMessageSize(url)).isEqualTo("1048576");
+		String mebibyte = "m".repeat(1_048_576);
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(mebibyte));
+		assertThat(take(url)).isEqualTo(mebibyte);
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(mebibyte + "m")))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"))
+			.withMessageContaining("1048577");
+		assertThatExceptionOfType(BatchRequestTooLongException.class).isThrownBy(() -> this.sqs.sendMessageBatch(
+				b -> b.queueUrl(url).entries(IntStream.range(0, 10).mapToObj(i -> entry("e" + i, mebibyte)).toList())));
+
+		this.sqs.setQueueAttributes(
+				s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "2048")));
+		assertThat(maximumMessageSize(url)).isEqualTo("2048");
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("k".repeat(2048)));
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("k".repeat(2049))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+		MessageAttributeValue tenBytes = MessageAttributeValue.builder()
+			.dataType("String")
+			.stringValue("0123456789")
+			.build();
+		assertThatExceptionOfType(SqsException.class).as("body and attributes add up: 2,040 + 4 + 6 + 10 bytes")
+			.isThrownBy(() -> this.sqs.sendMessage(
+					m -> m.queueUrl(url).messageBody("k".repeat(2040)).messageAttributes(Map.of("attr", tenBytes))))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+		SendMessageBatchResponse batch = this.sqs.sendMessageBatch(
+				b -> b.queueUrl(url).entries(entry("fits", "k".repeat(2048)), entry("over", "k".repeat(2049))));
+		assertThat(batch.successful()).extracting(e -> e.id()).containsExactly("fits");
+		assertThat(batch.failed()).extracting(e -> e.id()).containsExactly("over");
+		assertThat(counts(url)).containsExactly(2, 0);
+
+		for (String refused : List.of("1023", "1048577", "lots")) {
+			assertThatExceptionOfType(SqsException.class)
+				.isThrownBy(() -> this.sqs.setQueueAttributes(
+						s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, refused))))
+				.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
+		}
+		String smallest = this.sqs
+			.createQueue(q -> q.queueName("sdk-size-smallest")
+				.attributes(Map.of(QueueAttributeName.MAXIMUM_MESSAGE_SIZE, "1024")))
+			.queueUrl();
+		assertThat(maximumMessageSize(smallest)).isEqualTo("1024");
+		assertThat(maximumMessageSize(url)).as("unchanged by what was refused").isEqualTo("2048");
+	}
+
 	@Test
 	void restAndSqs_twoViewsOfTheSameQueues() {
 		HttpClientSupport http = new HttpClientSupport(this.port);
@@ -605,6 +749,16 @@ class SqsHttpTests {
 		assertThatExceptionOfType(SqsException.class)
 			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(11)))
 			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+	private Map<String, String> tags(String url) {
+		return this.sqs.listQueueTags(l -> l.queueUrl(url)).tags();
+	}
+
+	private String maximumMessageSize(String url) {
+		return this.sqs.getQueueAttributes(g -> g.queueUrl(url).attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
+			.attributesAsStrings()
+			.get("MaximumMessageSize");
 	}
 
 	private String create(String name) {

@@ -109,7 +109,7 @@ class SqsProtocolHttpTests {
 		assertError(sqs("Frobnicate", "{}"), 400, "InvalidAction");
 		assertError(this.http.send("/", "POST", BodyPublishers.ofString("{}"), SqsFace.CONTENT_TYPE, "X-Amz-Target",
 				"DynamoDB_20120810.GetItem"), 400, "InvalidAction");
-		HttpResponse<String> tag = sqs("TagQueue", "{}");
+		HttpResponse<String> tag = sqs("AddPermission", "{}");
 		assertError(tag, 400, "UnsupportedOperation");
 		assertThat(tag.headers().firstValue("x-amzn-query-error"))
 			.hasValue("AWS.SimpleQueueService.UnsupportedOperation;Sender");

@@ -36,8 +36,8 @@ class SqsUnitTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "http://localhost/123456789012/a.fifo", "http://localhost/123456789012/a/b",
-			"http://localhost/123456789012/a?x=1" })
+	@ValueSource(strings = { "http://localhost/123456789012/a.b", "http://localhost/123456789012/a.fifo.fifo",
+			"http://localhost/123456789012/a/b", "http://localhost/123456789012/a?x=1" })
 	void queueUrl_noValidName_queueDoesNotExist(String url) {
 		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> this.urls.queue(url))
 			.satisfies(ex -> assertThat(ex.error()).isEqualTo(SqsError.QUEUE_DOES_NOT_EXIST));
