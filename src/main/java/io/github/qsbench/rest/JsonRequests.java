@@ -98,7 +98,20 @@ final class JsonRequests {
 	}
 
 	/**
-	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}}.
+	 * A group or deduplication id: 1 to 128 of ASCII's letters, digits and punctuation.
+	 */
+	static final String GROUP_ID_PATTERN = "^[!-~]{1,128}$";
+
+	private static String groupId(String name, JsonNode value, Function<String, ApiProblem> malformed) {
+		if (!value.isString() || !value.stringValue().matches(GROUP_ID_PATTERN)) {
+			throw malformed.apply("'" + name + "' is 1 to 128 of ASCII's letters, digits and punctuation.");
+		}
+		return value.stringValue();
+	}
+
+	/**
+	 * A push's JSON form, {@code {"body":"...","attributes":{"name":{"type","value"}}}},
+	 * with {@code "group"} and {@code "deduplicationId"} for a FIFO queue.
 	 * @param maxBytes the largest message of the queue pushed to, at most the message cap
 	 * @throws ApiProblem 400 for a malformed message or attributes, 413 for a request
 	 * over the message cap plus {@value #JSON_OVERHEAD_BYTES} bytes of JSON or a body
@@ -116,6 +129,8 @@ final class JsonRequests {
 
 	private static OutgoingMessage message(JsonNode object, int maxBytes, Function<String, ApiProblem> malformed) {
 		String body = null;
+		String group = null;
+		String deduplicationId = null;
 		MessageAttributes attributes = MessageAttributes.NONE;
 		try {
 			for (Map.Entry<String, JsonNode> field : object.properties()) {
@@ -128,13 +143,16 @@ final class JsonRequests {
 						body = value.stringValue();
 					}
 					case "attributes" -> attributes = JsonAttributes.read(value, new AttributeForm(malformed));
-					default -> throw malformed.apply("A message has only 'body' and, optionally, 'attributes'.");
+					case "group" -> group = groupId("group", value, malformed);
+					case "deduplicationId" -> deduplicationId = groupId("deduplicationId", value, malformed);
+					default -> throw malformed.apply(
+							"A message has only 'body' and, optionally, 'attributes', 'group' and 'deduplicationId'.");
 				}
 			}
 			if (body == null) {
 				throw malformed.apply("A message needs a 'body'.");
 			}
-			return new OutgoingMessage(RequestValidation.text(body, maxBytes), attributes, null, null);
+			return new OutgoingMessage(RequestValidation.text(body, maxBytes), attributes, group, deduplicationId);
 		}
 		catch (InvalidRequestException ex) {
 			throw ApiProblem.badRequest(ex.title(), ex.detail());
@@ -477,7 +495,13 @@ final class JsonRequests {
 	@Schema(name = "PushMessage", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record PushMessage(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1) String body,
 			@Schema(description = "Up to 10 attributes by name (1 to 256 of A-Z a-z 0-9 _ - .)",
-					maxProperties = MessageAttributes.MAX_ATTRIBUTES) Map<String, AttributeEntry> attributes) {
+					maxProperties = MessageAttributes.MAX_ATTRIBUTES) Map<String, AttributeEntry> attributes,
+			@Schema(pattern = GROUP_ID_PATTERN,
+					description = "The message group: required on a FIFO queue (its messages are delivered "
+							+ "in order, one at a time); on a standard queue kept and shown, nothing more") String group,
+			@Schema(pattern = GROUP_ID_PATTERN,
+					description = "A FIFO queue's deduplication id: a push with one seen in the last 5 minutes "
+							+ "answers the first push's id") String deduplicationId) {
 	}
 
 	/** One attribute of {@link PushMessage}. */

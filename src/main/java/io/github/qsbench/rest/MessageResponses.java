@@ -25,10 +25,10 @@ final class MessageResponses {
 	}
 
 	/** The answer to a push. */
-	record Pushed(long id, String queue) {
+	record Pushed(long id, String queue, @JsonInclude(JsonInclude.Include.NON_NULL) String sequenceNumber) {
 
 		static Pushed of(String queue, Sent message) {
-			return new Pushed(message.id(), queue);
+			return new Pushed(message.id(), queue, (message.sequenceNumber() != 0) ? message.sequenceText() : null);
 		}
 
 	}
@@ -39,13 +39,15 @@ final class MessageResponses {
 	 */
 	record Delivered(long id, String queue, String body, int deliveries, String lease,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
-			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String group,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String sequenceNumber) {
 
 		static Delivered of(String queue, Received delivery) {
 			StoredMessage stored = delivery.message();
 			return new Delivered(delivery.id(), queue, stored.text(), delivery.delivery(),
 					LeaseTokens.token(delivery.lease()), AttributeValue.of(stored.attributes()),
-					DeadLetterView.of(stored));
+					DeadLetterView.of(stored), stored.system().group(), stored.system().sequenceText());
 		}
 
 	}

@@ -117,6 +117,44 @@ class QueueApiHttpTests {
 	}
 
 	@Test
+	void fifoQueue_createdAsOne_groupsDeliveredInOrder_oneAtATime() {
+		String settings = this.http
+			.send("/queues/rest-orders.fifo", "PUT",
+					BodyPublishers.ofString("{\"fifo\":true,\"contentBasedDeduplication\":true}"), "application/json")
+			.body();
+		assertThat(JsonPath.parse(settings).read("$.settings.fifo.deduplicationScope", String.class))
+			.isEqualTo("queue");
+		String first = pushFifo("a1", "a").body();
+		pushFifo("a2", "a");
+		pushFifo("b1", "b");
+		assertThat(pushFifo("a1", "a").body()).as("deduplicated by content").isEqualTo(first);
+		assertThat(JsonPath.parse(first).read("$.sequenceNumber", String.class)).hasSize(20);
+
+		DocumentContext polled = JsonPath.parse(this.http.get("/queues/rest-orders.fifo/messages?max=10").body());
+		assertThat(polled.read("$.messages[*].body", List.class)).containsExactly("a1", "b1");
+		assertThat(polled.read("$.messages[0].group", String.class)).isEqualTo("a");
+		assertThat(this.http.get("/queues/rest-orders.fifo/messages").statusCode()).as("a2 waits for a1")
+			.isEqualTo(204);
+		this.http.send("/queues/rest-orders.fifo/messages/" + polled.read("$.messages[0].id", Long.class), "DELETE",
+				BodyPublishers.noBody(), null);
+		assertThat(
+				JsonPath.parse(this.http.get("/queues/rest-orders.fifo/messages").body()).read("$.body", String.class))
+			.isEqualTo("a2");
+		assertProblem(this.http.post("/queues/rest-orders.fifo/messages", "no group"), 400, "Message group required");
+		assertProblem(
+				this.http.send("/queues/never.fifo/messages", "POST",
+						BodyPublishers.ofString("{\"body\":\"x\",\"group\":\"g\"}"), "application/json"),
+				400, "No such FIFO queue");
+	}
+
+	private HttpResponse<String> pushFifo(String body, String group) {
+		HttpResponse<String> pushed = this.http.send("/queues/rest-orders.fifo/messages", "POST",
+				BodyPublishers.ofString("{\"body\":\"" + body + "\",\"group\":\"" + group + "\"}"), "application/json");
+		assertThat(pushed.statusCode()).isEqualTo(201);
+		return pushed;
+	}
+
+	@Test
 	void pushJson_withAttributes_returnedByPollAndBrowse() {
 		String message = """
 				{"body":"order 42","attributes":{
