@@ -37,8 +37,9 @@ import io.github.qsbench.core.QueueServiceCore;
  * Sends to a queue, and departures from it, are serialised by the queue's monitor here
  * (the core's push and release happen under it): sequence numbers follow send order, and
  * a deduplication id seen within {@link #DEDUPLICATION_MILLIS} answers the original's id
- * and sequence number without a push. Kept in this instance's memory: on Redis each
- * instance keeps its own, so the group rule holds per instance.
+ * and sequence number without a push; a receive retried with its attempt id within that
+ * time gets what the first delivered ({@link #attempted}). Kept in this instance's
+ * memory: on Redis each instance keeps its own, so the group rule holds per instance.
  */
 final class FifoQueues implements Departures {
 
@@ -213,6 +214,31 @@ final class FifoQueues implements Departures {
 		}
 	}
 
+	/**
+	 * What a receive with this attempt id delivered within the last
+	 * {@link #DEDUPLICATION_MILLIS}, for a retried receive to get again; {@code null} if
+	 * none.
+	 */
+	List<Received> attempted(String queue, String attemptId) {
+		FifoQueue fifo = this.queues.get(queue);
+		if (fifo == null) {
+			return null;
+		}
+		synchronized (fifo) {
+			fifo.forgetBefore(this.clock.millis());
+			Attempt attempt = fifo.attempts.get(attemptId);
+			return (attempt != null) ? attempt.received : null;
+		}
+	}
+
+	/** Remembers what a receive with this attempt id delivered. */
+	void attempt(String queue, String attemptId, List<Received> received) {
+		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
+		synchronized (fifo) {
+			fifo.attempts.put(attemptId, new Attempt(received, this.clock.millis()));
+		}
+	}
+
 	/** Forgets a deleted queue: its groups, deduplication ids and sequence. */
 	void forget(String queue) {
 		this.queues.remove(queue);
@@ -257,6 +283,9 @@ final class FifoQueues implements Departures {
 	private record Deduplicated(long id, long sequenceNumber, long sentMillis) {
 	}
 
+	private record Attempt(List<Received> received, long atMillis) {
+	}
+
 	/** One FIFO queue's state, guarded by its monitor. */
 	private static final class FifoQueue {
 
@@ -269,12 +298,19 @@ final class FifoQueues implements Departures {
 		/** Deduplication keys in send order, so the oldest expire first. */
 		final LinkedHashMap<String, Deduplicated> deduplication = new LinkedHashMap<>();
 
+		/** Receive attempts by id, oldest first. */
+		final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
+
 		long lastSequence;
 
 		void forgetBefore(long nowMillis) {
 			Iterator<Deduplicated> oldest = this.deduplication.values().iterator();
 			while (oldest.hasNext() && oldest.next().sentMillis <= nowMillis - DEDUPLICATION_MILLIS) {
 				oldest.remove();
+			}
+			Iterator<Attempt> attempt = this.attempts.values().iterator();
+			while (attempt.hasNext() && attempt.next().atMillis <= nowMillis - DEDUPLICATION_MILLIS) {
+				attempt.remove();
 			}
 		}
 

@@ -268,7 +268,30 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * s, 0: ready again at once), or {@code null} for the queue's lease
 	 */
 	public LongPoll lease(String queue, int max, Duration wait, Integer leaseSeconds) {
+		return lease(queue, max, wait, leaseSeconds, null);
+	}
+
+	/**
+	 * Leases as {@link #lease(String, int, Duration, Integer)} does; on a FIFO queue, a
+	 * receive retried with the same {@code attemptId} (SQS's
+	 * {@code ReceiveRequestAttemptId}) within five minutes gets what the first delivered.
+	 * @param attemptId {@code null} for none; ignored on a standard queue, as in SQS
+	 */
+	public LongPoll lease(String queue, int max, Duration wait, Integer leaseSeconds, String attemptId) {
 		Checks.queueName(queue);
+		if (attemptId != null && FifoSettings.isFifo(queue)) {
+			List<Received> attempted = this.fifo.attempted(queue, attemptId);
+			if (attempted != null) {
+				return new LongPoll(attempted);
+			}
+			LongPoll poll = lease(queue, max, wait, leaseSeconds, null);
+			poll.thenAccept(received -> {
+				if (!received.isEmpty()) {
+					this.fifo.attempt(queue, attemptId, received);
+				}
+			});
+			return poll;
+		}
 		Checks.max(max);
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
 			throw InvalidRequestException.outOfRange("wait", 0, MAX_WAIT_SECONDS);

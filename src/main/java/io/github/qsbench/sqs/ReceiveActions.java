@@ -78,7 +78,12 @@ final class ReceiveActions extends QueueHandler {
 		}
 		AttributeNames wanted = AttributeNames.of(request.strings("MessageAttributeNames"));
 		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
-		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration, visibility);
+		String attemptId = request.string("ReceiveRequestAttemptId");
+		if (attemptId != null && !attemptId.matches("[!-~]{1,128}")) {
+			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + attemptId
+					+ " for parameter ReceiveRequestAttemptId is invalid. Reason: 1 to 128 of a-z, A-Z, 0-9 and punctuation.");
+		}
+		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration, visibility, attemptId);
 		Set<SystemAttribute> answered = system;
 		if (poll.isDone()) {
 			return received(poll.join(), answered, wanted);

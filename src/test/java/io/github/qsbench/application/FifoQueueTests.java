@@ -119,6 +119,23 @@ class FifoQueueTests extends OperationsPerStrategy {
 	}
 
 	@Test
+	void receiveRetriedWithItsAttemptId_getsTheSameMessages_forFiveMinutes() throws Exception {
+		this.operations.sendAll(QUEUE, List.of(message("a1", "a"), message("b1", "b")), null);
+
+		List<Received> first = this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
+		List<Received> retried = this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
+
+		assertThat(first).extracting(Received::id).hasSize(2);
+		assertThat(retried).isEqualTo(first);
+		assertThat(this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-2").get()).isEmpty();
+		this.clock.advance(Duration.ofMinutes(5));
+		assertThat(this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get())
+			.as("forgotten; the leases lapsed, so the same messages come as new deliveries")
+			.extracting(Received::delivery)
+			.containsOnly(2);
+	}
+
+	@Test
 	void purge_thenTheGroupTakesNewMessages() {
 		this.operations.sendAll(QUEUE, List.of(message("a1", "a"), message("a2", "a")), null);
 		this.operations.lease(QUEUE, 1);
