@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SQS clients no one here wrote, against the packaged service (what .ci/run calls after the
-# end-to-end checks): scenarios over the standard-queue surface (queues, attributes, send, receive,
-# delete, batches, visibility, long polls, dead letters, purge) in
+# end-to-end checks): scenarios over the SQS surface (queues, attributes, send, receive, delete,
+# batches, visibility, long polls, dead letters, FIFO queues, tags, move tasks, purge) in
 #  - Python: boto3 and the AWS CLI v1 from PyPI as pinned in .ci/clients/requirements.txt (AWS JSON
 #    1.0), and again as of botocore 1.33.13 (.ci/clients/requirements-query.txt), the last that
 #    speaks the query protocol, so that every call goes through it;

@@ -15,7 +15,8 @@ import {
   SetQueueAttributesCommand, SendMessageCommand, SendMessageBatchCommand, ReceiveMessageCommand,
   DeleteMessageCommand, DeleteMessageBatchCommand, ChangeMessageVisibilityCommand,
   ChangeMessageVisibilityBatchCommand, ListDeadLetterSourceQueuesCommand, PurgeQueueCommand,
-  DeleteQueueCommand, QueueDoesNotExist, ReceiptHandleIsInvalid, MessageNotInflight,
+  DeleteQueueCommand, QueueDoesNotExist, ReceiptHandleIsInvalid, MessageNotInflight, TagQueueCommand,
+  UntagQueueCommand, ListQueueTagsCommand, StartMessageMoveTaskCommand, ListMessageMoveTasksCommand,
 } from '@aws-sdk/client-sqs';
 
 const scenarios = [];
@@ -179,6 +180,50 @@ scenario('dead letters', async (c) => {
   assert.deepEqual((await c.receive(dlq)).map((m) => m.Body), ['poison']);
   const sources = await c.sqs.send(new ListDeadLetterSourceQueuesCommand({ QueueUrl: dlq }));
   assert.deepEqual(sources.queueUrls, [url]);
+});
+
+scenario('FIFO: a group in order, one in flight, duplicates answered as the original', async (c) => {
+  const url = await c.queue('orders.fifo', { FifoQueue: 'true', ContentBasedDeduplication: 'true' });
+  const first = await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a1', MessageGroupId: 'a' }));
+  const again = await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a1', MessageGroupId: 'a' }));
+  assert.equal(again.MessageId, first.MessageId);
+  assert.equal(again.SequenceNumber, first.SequenceNumber);
+  await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'a2', MessageGroupId: 'a' }));
+  await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'b1', MessageGroupId: 'b' }));
+  const received = await c.receive(url, { MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['All'] });
+  assert.deepEqual(received.map((m) => m.Body), ['a1', 'b1']);
+  assert.equal(received[0].Attributes.MessageGroupId, 'a');
+  assert.deepEqual(await c.receive(url, { MaxNumberOfMessages: 10 }), [], 'a2 waits while a1 is in flight');
+  await c.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: received[0].ReceiptHandle }));
+  assert.deepEqual((await c.receive(url, { MaxNumberOfMessages: 10 })).map((m) => m.Body), ['a2']);
+});
+
+scenario('tags', async (c) => {
+  const { QueueUrl } = await c.sqs.send(new CreateQueueCommand({ QueueName: c.name('tagged'), tags: { team: 'payments' } }));
+  await c.sqs.send(new TagQueueCommand({ QueueUrl, Tags: { 'cost-centre': '42' } }));
+  await c.sqs.send(new UntagQueueCommand({ QueueUrl, TagKeys: ['team'] }));
+  assert.deepEqual((await c.sqs.send(new ListQueueTagsCommand({ QueueUrl }))).Tags, { 'cost-centre': '42' });
+});
+
+scenario('message move task', async (c) => {
+  const dlq = await c.queue('move-dlq');
+  const { Attributes } = await c.sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['QueueArn'] }));
+  const source = await c.queue('move-source', {
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes.QueueArn, maxReceiveCount: '1' }),
+  });
+  await c.sqs.send(new SendMessageCommand({ QueueUrl: source, MessageBody: 'poison' }));
+  await c.receive(source, { VisibilityTimeout: 0 });
+  assert.deepEqual(await c.receive(source), [], 'dead-lettered');
+  await c.sqs.send(new StartMessageMoveTaskCommand({ SourceArn: Attributes.QueueArn }));
+  let task;
+  for (let tries = 0; tries < 100; tries++) {
+    [task] = (await c.sqs.send(new ListMessageMoveTasksCommand({ SourceArn: Attributes.QueueArn }))).Results;
+    if (task.Status !== 'RUNNING') break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  assert.equal(task.Status, 'COMPLETED');
+  assert.equal(task.ApproximateNumberOfMessagesMoved, 1);
+  assert.deepEqual((await c.receive(source)).map((m) => m.Body), ['poison']);
 });
 
 scenario('purge and delete', async (c) => {

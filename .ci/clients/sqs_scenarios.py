@@ -217,6 +217,60 @@ def dead_letters(c):
 
 
 @scenario
+def fifo(c):
+    url = c.queue("orders.fifo", FifoQueue="true", ContentBasedDeduplication="true")
+    first = c.sqs.send_message(QueueUrl=url, MessageBody="a1", MessageGroupId="a")
+    again = c.sqs.send_message(QueueUrl=url, MessageBody="a1", MessageGroupId="a")
+    equal((again["MessageId"], again["SequenceNumber"]), (first["MessageId"], first["SequenceNumber"]),
+          "a duplicate answers the original")
+    c.sqs.send_message_batch(QueueUrl=url, Entries=[
+        {"Id": "1", "MessageBody": "a2", "MessageGroupId": "a"},
+        {"Id": "2", "MessageBody": "b1", "MessageGroupId": "b", "MessageDeduplicationId": "b-1"}])
+    received = c.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"])["Messages"]
+    equal([m["Body"] for m in received], ["a1", "b1"], "one message a group, in order")
+    equal(received[0]["Attributes"]["MessageGroupId"], "a", "MessageGroupId")
+    equal(received[0]["Attributes"]["SequenceNumber"], first["SequenceNumber"], "SequenceNumber")
+    check(int(received[0]["Attributes"]["SentTimestamp"]) > 0, "SentTimestamp")
+    equal(c.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []), [],
+          "a2 waits while a1 is in flight")
+    c.sqs.delete_message(QueueUrl=url, ReceiptHandle=received[0]["ReceiptHandle"])
+    equal([m["Body"] for m in c.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]], ["a2"],
+          "the group's next")
+    equal(error_code(lambda: c.sqs.send_message(QueueUrl=url, MessageBody="x")), "MissingParameter",
+          "no MessageGroupId")
+
+
+@scenario
+def tags(c):
+    url = c.sqs.create_queue(QueueName=c.name("tagged"), tags={"team": "payments"})["QueueUrl"]
+    c.sqs.tag_queue(QueueUrl=url, Tags={"cost-centre": "42"})
+    c.sqs.untag_queue(QueueUrl=url, TagKeys=["team"])
+    equal(c.sqs.list_queue_tags(QueueUrl=url).get("Tags"), {"cost-centre": "42"}, "ListQueueTags")
+
+
+@scenario
+def move_task(c):
+    dlq = c.queue("move-dlq")
+    arn = c.sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    source = c.queue("move-source", RedrivePolicy=json.dumps({"deadLetterTargetArn": arn, "maxReceiveCount": "1"}))
+    for i in range(3):
+        c.sqs.send_message(QueueUrl=source, MessageBody=f"poison {i}")
+    c.sqs.receive_message(QueueUrl=source, MaxNumberOfMessages=10, VisibilityTimeout=0)
+    c.sqs.receive_message(QueueUrl=source, MaxNumberOfMessages=10)
+    equal(c.counts(dlq), (3, 0), "dead-lettered")
+    handle = c.sqs.start_message_move_task(SourceArn=arn)["TaskHandle"]
+    check(handle, "TaskHandle")
+    deadline = time.monotonic() + 10
+    while True:
+        task = c.sqs.list_message_move_tasks(SourceArn=arn)["Results"][0]
+        if task["Status"] != "RUNNING" or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    equal((task["Status"], task["ApproximateNumberOfMessagesMoved"]), ("COMPLETED", 3), "the task moved them back")
+    equal(c.counts(source), (3, 0), "back in their source")
+
+
+@scenario
 def purge_and_delete(c):
     url = c.queue("purge")
     c.sqs.send_message(QueueUrl=url, MessageBody="held")
