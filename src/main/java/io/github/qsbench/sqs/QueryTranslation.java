@@ -41,6 +41,11 @@ final class QueryTranslation {
 		ObjectNode members = JSON.objectNode();
 		shape.members().forEach((name, ref) -> {
 			JsonNode value = value(ref, prefix + this.model.wireName(ref, name), form);
+			if (value == null && !name.equals(this.model.wireName(ref, name))) {
+				// where the SDKs send the member's own name (the Java v1 SDK's TagQueue:
+				// Tags.1.Key, not the model's Tag.1.Key), what they send is taken
+				value = value(ref, prefix + name, form);
+			}
 			if (value != null) {
 				members.set(name, value);
 			}

@@ -1,0 +1,145 @@
+package io.github.qsbench.sqs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.amazonaws.auth.AWSStaticCredentialsProvider;
+import com.amazonaws.auth.BasicAWSCredentials;
+import com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration;
+import com.amazonaws.services.sqs.AmazonSQS;
+import com.amazonaws.services.sqs.AmazonSQSClientBuilder;
+import com.amazonaws.services.sqs.model.AmazonSQSException;
+import com.amazonaws.services.sqs.model.CreateQueueRequest;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksResultEntry;
+import com.amazonaws.services.sqs.model.Message;
+import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
+import com.amazonaws.services.sqs.model.SendMessageRequest;
+import com.amazonaws.services.sqs.model.SendMessageResult;
+import com.amazonaws.services.sqs.model.StartMessageMoveTaskRequest;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.MutableClockConfiguration;
+import org.awaitility.Awaitility;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+
+/**
+ * What the SQS surface gained beyond standard queues, through the AWS SDK for Java v1
+ * (the query protocol): FIFO queues, tags, a message move task, and SQS's 1 MiB message
+ * at the service's default size.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
+@Import(MutableClockConfiguration.class)
+class SqsQuerySurfaceHttpTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	AmazonSQS sqs;
+
+	@BeforeEach
+	void client() {
+		this.sqs = AmazonSQSClientBuilder.standard()
+			.withEndpointConfiguration(new EndpointConfiguration("http://localhost:" + this.port, "us-east-1"))
+			.withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials("any", "any")))
+			.build();
+	}
+
+	@AfterEach
+	void close() {
+		this.sqs.shutdown();
+	}
+
+	@Test
+	void fifo_groupInOrder_oneInFlight_duplicatesAnsweredAsTheOriginal() {
+		String url = this.sqs
+			.createQueue(new CreateQueueRequest("v1-orders.fifo").addAttributesEntry("FifoQueue", "true")
+				.addAttributesEntry("ContentBasedDeduplication", "true"))
+			.getQueueUrl();
+		SendMessageResult first = this.sqs.sendMessage(new SendMessageRequest(url, "a1").withMessageGroupId("a"));
+		SendMessageResult again = this.sqs.sendMessage(new SendMessageRequest(url, "a1").withMessageGroupId("a"));
+		this.sqs.sendMessage(new SendMessageRequest(url, "a2").withMessageGroupId("a"));
+		this.sqs.sendMessage(new SendMessageRequest(url, "b1").withMessageGroupId("b"));
+
+		assertThat(again.getMessageId()).isEqualTo(first.getMessageId());
+		assertThat(again.getSequenceNumber()).isEqualTo(first.getSequenceNumber()).hasSize(20);
+		List<Message> received = this.sqs
+			.receiveMessage(new ReceiveMessageRequest(url).withMaxNumberOfMessages(10).withAttributeNames("All"))
+			.getMessages();
+		assertThat(received).extracting(Message::getBody).containsExactly("a1", "b1");
+		assertThat(received.get(0).getAttributes()).containsEntry("MessageGroupId", "a")
+			.containsEntry("SequenceNumber", first.getSequenceNumber());
+		assertThat(this.sqs.receiveMessage(new ReceiveMessageRequest(url).withMaxNumberOfMessages(10)).getMessages())
+			.isEmpty();
+		this.sqs.deleteMessage(url, received.get(0).getReceiptHandle());
+		assertThat(this.sqs.receiveMessage(url).getMessages()).extracting(Message::getBody).containsExactly("a2");
+		assertThat(this.sqs.getQueueAttributes(url, List.of("FifoQueue")).getAttributes()).containsEntry("FifoQueue",
+				"true");
+		assertThatExceptionOfType(AmazonSQSException.class).isThrownBy(() -> this.sqs.sendMessage(url, "no group"))
+			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("MissingParameter"));
+	}
+
+	@Test
+	void tags_onCreateAndAfter() {
+		String url = this.sqs.createQueue(new CreateQueueRequest("v1-tagged").addTagsEntry("team", "payments"))
+			.getQueueUrl();
+		this.sqs.tagQueue(url, Map.of("cost-centre", "42"));
+		this.sqs.untagQueue(url, List.of("team"));
+
+		assertThat(this.sqs.listQueueTags(url).getTags()).containsExactly(Map.entry("cost-centre", "42"));
+	}
+
+	@Test
+	void moveTask_deadLettersBackToTheirSource() {
+		String dlq = this.sqs.createQueue("v1-move-dlq").getQueueUrl();
+		String arn = this.sqs.getQueueAttributes(dlq, List.of("QueueArn")).getAttributes().get("QueueArn");
+		String source = this.sqs
+			.createQueue(new CreateQueueRequest("v1-move-source").addAttributesEntry("RedrivePolicy",
+					"{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"1\"}"))
+			.getQueueUrl();
+		this.sqs.sendMessage(source, "poison");
+		this.sqs.receiveMessage(new ReceiveMessageRequest(source).withVisibilityTimeout(0));
+		assertThat(this.sqs.receiveMessage(source).getMessages()).as("moved to the dead-letter queue").isEmpty();
+
+		assertThat(this.sqs.startMessageMoveTask(new StartMessageMoveTaskRequest().withSourceArn(arn)).getTaskHandle())
+			.isNotEmpty();
+
+		Awaitility.await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+			ListMessageMoveTasksResultEntry task = this.sqs
+				.listMessageMoveTasks(new ListMessageMoveTasksRequest().withSourceArn(arn))
+				.getResults()
+				.get(0);
+			assertThat(task.getStatus()).isEqualTo("COMPLETED");
+			assertThat(task.getApproximateNumberOfMessagesMoved()).isEqualTo(1);
+		});
+		assertThat(this.sqs.receiveMessage(source).getMessages()).extracting(Message::getBody)
+			.containsExactly("poison");
+	}
+
+	@Test
+	void messageOfOneMebibyte_carried_oneByteMore_refused() {
+		String url = this.sqs.createQueue("v1-large").getQueueUrl();
+		String largest = "x".repeat(1_048_576);
+
+		this.sqs.sendMessage(url, largest);
+
+		assertThat(this.sqs.receiveMessage(url).getMessages()).extracting(Message::getBody).containsExactly(largest);
+		assertThatExceptionOfType(AmazonSQSException.class).isThrownBy(() -> this.sqs.sendMessage(url, largest + "x"))
+			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+}
