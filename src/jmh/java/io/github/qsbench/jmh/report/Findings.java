@@ -58,33 +58,38 @@ public final class Findings {
 	 * @param question the thesis's or a seed's question
 	 * @param a the design asked about
 	 * @param b what it is compared with
+	 * @param claim what a seed claimed, in its own setting ("" where none; the thesis's
+	 * own ratios come from its tables)
 	 */
-	record Question(String question, Strategy a, Strategy b) {
+	record Question(String question, Strategy a, Strategy b, String claim) {
 
 	}
 
 	/** The page's questions, in its order. */
 	static final List<Question> QUESTIONS = List.of(
-			new Question("`synchronized` against a `ReadWriteLock`", Strategy.SYNCHRONIZED, Strategy.READ_WRITE_LOCK),
-			new Question("concurrent collections against a monitor", Strategy.CONCURRENT_ATOMIC, Strategy.SYNCHRONIZED),
+			new Question("`synchronized` against a `ReadWriteLock`", Strategy.SYNCHRONIZED, Strategy.READ_WRITE_LOCK,
+					""),
+			new Question("concurrent collections against a monitor", Strategy.CONCURRENT_ATOMIC, Strategy.SYNCHRONIZED,
+					""),
 			new Question("concurrent collections against a `ReadWriteLock`", Strategy.CONCURRENT_POJO,
-					Strategy.READ_WRITE_LOCK),
-			new Question("a CAS message against a plain one", Strategy.CONCURRENT_ATOMIC, Strategy.CONCURRENT_POJO),
+					Strategy.READ_WRITE_LOCK, ""),
+			new Question("a CAS message against a plain one", Strategy.CONCURRENT_ATOMIC, Strategy.CONCURRENT_POJO, ""),
 			new Question("a fair `ReadWriteLock` against an unfair one", Strategy.FAIR_READ_WRITE_LOCK,
-					Strategy.READ_WRITE_LOCK),
+					Strategy.READ_WRITE_LOCK, ""),
 			new Question("`StampedLock`'s optimistic reads against a `ReadWriteLock`", Strategy.STAMPED_LOCK,
-					Strategy.READ_WRITE_LOCK),
+					Strategy.READ_WRITE_LOCK, ""),
 			new Question("the read lock on push against the write lock", Strategy.READ_WRITE_LOCK_READ_PUSH,
-					Strategy.READ_WRITE_LOCK),
-			new Question("Tomcat's array ring under a monitor against `synchronized` on lists",
-					Strategy.SYNCHRONIZED_ARRAY_QUEUE, Strategy.SYNCHRONIZED),
+					Strategy.READ_WRITE_LOCK, ""),
+			new Question("Tomcat's array ring under a monitor against `ConcurrentLinkedQueue`",
+					Strategy.SYNCHRONIZED_ARRAY_QUEUE, Strategy.CONCURRENT_POJO,
+					"seed 001: 2–2.5 (queue alone, 4 threads)"),
 			new Question("the wait-free dispatcher against concurrent queues", Strategy.SPLIT_DISPATCHER,
-					Strategy.SPLIT_CONCURRENT),
+					Strategy.SPLIT_CONCURRENT, "seed 003: 3 (an executor service, JDK 8)"),
 			new Question("JCTools queues against the JDK's concurrent queues", Strategy.SPLIT_JCTOOLS,
-					Strategy.SPLIT_CONCURRENT),
+					Strategy.SPLIT_CONCURRENT, "seed 004: 1.04–1.16 (SPMC queue alone)"),
 			new Question("a lock per queue against concurrent collections", Strategy.LANE_LOCKED,
-					Strategy.CONCURRENT_ATOMIC),
-			new Question("Redis out of process against in process", Strategy.REDIS, Strategy.CONCURRENT_ATOMIC));
+					Strategy.CONCURRENT_ATOMIC, ""),
+			new Question("Redis out of process against in process", Strategy.REDIS, Strategy.CONCURRENT_ATOMIC, ""));
 
 	/** One JMH cell: a JVM and collector, and a setup. */
 	record JmhCell(String run, Setup setup) {
@@ -121,6 +126,13 @@ public final class Findings {
 
 	private final Map<String, Map<String, List<E2eRun>>> e2e = new TreeMap<>();
 
+	/** Warm-up windows of each end-to-end service start: its CPU µs per message. */
+	private final Map<String, List<Double>> e2eWarmups = new LinkedHashMap<>();
+
+	private double e2eTolerance = Double.NaN;
+
+	private int e2eWarmupMax;
+
 	private final ThesisResults thesis = ThesisResults.load();
 
 	private final int cpus = Runtime.getRuntime().availableProcessors();
@@ -140,7 +152,7 @@ public final class Findings {
 			findings.readJmh(Path.of(options.get("--jmh")));
 		}
 		if (options.containsKey("--e2e")) {
-			findings.readE2e(Path.of(options.get("--e2e"), "figures.json"));
+			findings.readE2e(Path.of(options.get("--e2e")));
 		}
 		Path page = Path.of(options.get("--page"));
 		Path charts = Path.of(options.get("--charts"));
@@ -216,8 +228,23 @@ public final class Findings {
 		});
 	}
 
-	void readE2e(Path figures) throws IOException {
-		JsonNode root = new ObjectMapper().readTree(Files.readString(figures));
+	void readE2e(Path dir) throws IOException {
+		Path warmups = dir.resolve("warmups.tsv");
+		if (Files.exists(warmups)) {
+			for (String line : Files.readAllLines(warmups).stream().skip(1).toList()) {
+				String[] f = line.split("\t", -1);
+				if (f.length >= 6 && !f[5].isEmpty()) {
+					this.e2eWarmups.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
+				}
+			}
+		}
+		Path settings = dir.resolve("settings.json");
+		if (Files.exists(settings)) {
+			JsonNode s = new ObjectMapper().readTree(Files.readString(settings));
+			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
+			this.e2eWarmupMax = s.path("warmupMax").asInt(0);
+		}
+		JsonNode root = new ObjectMapper().readTree(Files.readString(dir.resolve("figures.json")));
 		for (JsonNode run : root.path("runs")) {
 			E2eRun r = new E2eRun(run.path("cell").asString(), run.path("strategy").asString(), run.path("rep").asInt(),
 					run.path("messagesPerSecond").asDouble(),
@@ -238,6 +265,7 @@ public final class Findings {
 		blocks.put("jmh", jmhBlock(charts, note));
 		blocks.put("jmh-rounds", roundsBlock());
 		blocks.put("e2e", e2eBlock(charts, note));
+		blocks.put("e2e-warmup", warmupBlock());
 		blocks.put("questions", questionsBlock());
 		return blocks;
 	}
@@ -445,9 +473,62 @@ public final class Findings {
 		return md.toString();
 	}
 
+	/**
+	 * Per runtime (and service settings): how many warm-up windows the service starts
+	 * took until two in a row agreed on CPU per message, and how far the first window was
+	 * from the last.
+	 */
+	private String warmupBlock() {
+		if (this.e2eWarmups.isEmpty()) {
+			return "No end-to-end warm-up was recorded.\n";
+		}
+		Map<String, List<List<Double>>> byRuntime = new TreeMap<>();
+		this.e2eWarmups.forEach((service, windows) -> {
+			// service names are STRATEGY-RUNTIME[-TAG]-rROUND, the runtime JDK-THREADS
+			Matcher m = Pattern.compile("(\\d+-(?:platform|virtual)(?:-\\w+)?)-r\\d+$").matcher(service);
+			byRuntime.computeIfAbsent(m.find() ? m.group(1) : service, k -> new ArrayList<>()).add(windows);
+		});
+		StringBuilder md = new StringBuilder();
+		md.append("Each service start is warmed by windows of its warm-up load, at most ")
+			.append(this.e2eWarmupMax)
+			.append(", until two windows in a row agree on the service's CPU per message within ")
+			.append(fmt(100 * this.e2eTolerance, 0))
+			.append("%.\n\n| runtime | service starts | stable within the limit | windows (median) |")
+			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---|\n");
+		byRuntime.forEach((runtime, starts) -> {
+			long stable = starts.stream().filter(w -> w.size() >= 2 && agree(w, this.e2eTolerance)).count();
+			List<Double> windows = starts.stream().map(w -> (double) w.size()).sorted().toList();
+			List<Double> drift = starts.stream()
+				.filter(w -> w.size() >= 2)
+				.map(w -> w.get(0) / w.get(w.size() - 1))
+				.sorted()
+				.toList();
+			md.append("| ")
+				.append(runtime)
+				.append(" | ")
+				.append(starts.size())
+				.append(" | ")
+				.append(stable)
+				.append(" | ")
+				.append(fmt(windows.get(windows.size() / 2), 0))
+				.append(" | ")
+				.append(drift.isEmpty() ? "n/a"
+						: fmt(drift.get(drift.size() / 2), 2) + " (" + fmt(drift.get(0), 2) + "–"
+								+ fmt(drift.get(drift.size() - 1), 2) + ")")
+				.append(" |\n");
+		});
+		return md.toString();
+	}
+
+	private static boolean agree(List<Double> windows, double tolerance) {
+		double last = windows.get(windows.size() - 1);
+		double before = windows.get(windows.size() - 2);
+		return Math.abs(last / before - 1) <= tolerance;
+	}
+
 	private String questionsBlock() {
 		StringBuilder md = new StringBuilder();
-		md.append("| question | ratio | where | a ÷ b [95%] | verdict | thesis 2017 (Total) |\n")
+		md.append("| question | ratio | where | a ÷ b [95%] | verdict | claimed: thesis 2017 (Total), seed |\n")
 			.append("|---|---|---|---|---|---:|\n");
 		for (Question q : QUESTIONS) {
 			String ratioName = q.a().profile() + " ÷ " + q.b().profile();
@@ -474,6 +555,7 @@ public final class Findings {
 					.append(r.label("faster", "slower"))
 					.append(" | ")
 					.append(thesisRatio(cell.getKey().setup(), q))
+					.append((any || q.claim().isEmpty()) ? "" : " " + q.claim())
 					.append(" |\n");
 				any = true;
 			}
@@ -501,7 +583,9 @@ public final class Findings {
 					.append(r.label("faster", "slower"))
 					.append("; CPU ")
 					.append(cpu.label("dearer", "cheaper"))
-					.append(" | |\n");
+					.append(" | ")
+					.append(any ? "" : q.claim())
+					.append(" |\n");
 				any = true;
 			}
 			if (!any) {
@@ -509,7 +593,9 @@ public final class Findings {
 					.append(q.question())
 					.append(" | ")
 					.append(ratioName)
-					.append(" | not measured in this run | | | |\n");
+					.append(" | not measured in this run | | | ")
+					.append(q.claim())
+					.append(" |\n");
 			}
 		}
 		return md.toString();
