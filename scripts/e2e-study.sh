@@ -36,7 +36,7 @@
 # Some presets need their own service settings (one service start per setting): backpressure a
 # small byte cap (BACKPRESSURE_BYTES); deep-inflight, many-queues and large-batches share one
 # service with qs.limits.max-total-bytes=LARGE_BYTES (1GB) on a LARGE_HEAP (2g) heap (as
-# docs/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout of
+# docs/archive/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout of
 # DEEP_LEASE_SECONDS (300, so that the DEEP_INFLIGHT messages per queue (10,000) deep-inflight holds
 # are not delivered again; it ramps DEEP_RAMP s (10) to fill them), and room for 20,000
 # queues (many-queues spreads over 10,000, the default cap).
@@ -81,8 +81,8 @@
 # 512m), JAVA17 (default java), JAVA25 (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java),
 # BASELINE_JAR, BASELINE_CELLS, BASELINE_STRATEGIES, BUILD (default true: package the service and
 # compile the simulations first), RUN_OVERHEAD (4), START_COST (8), OUT (default
-# target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none), CHARTS (default
-# docs/e2e-study; where SUMMARY's pictures go).
+# target/e2e-study/<UTC time>), SUMMARY (a copy of OUT/summary.md; default none: the committed
+# reports are docs/findings.md and, before it, docs/archive/), CHARTS (where SUMMARY's pictures go).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -161,8 +161,8 @@ BASELINE_JAR="${BASELINE_JAR:-}"
 BASELINE_CELLS="${BASELINE_CELLS:-4-4/b1/w0/17-platform}"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 OUT="${OUT:-$ROOT/target/e2e-study/$STAMP}"
-SUMMARY="${SUMMARY-$ROOT/docs/e2e-study.md}"
-CHARTS="${CHARTS:-$ROOT/docs/e2e-study}"
+SUMMARY="${SUMMARY-}"
+CHARTS="${CHARTS:-$OUT/charts}"
 
 # ---- the matrix -------------------------------------------------------------------------------
 cells() {

@@ -8,7 +8,7 @@
 #   scripts/jmh-study.sh --smoke         # CI: setup 1-1, one short iteration, one fork
 #
 # On a shared machine hold the benchmark lock so that no other benchmark overlaps:
-#   flock /tmp/qs-bench.lock scripts/jmh-study.sh --report docs/jmh-study
+#   flock /tmp/qs-bench.lock scripts/jmh-study.sh --report target/jmh/report
 set -euo pipefail
 
 usage() {

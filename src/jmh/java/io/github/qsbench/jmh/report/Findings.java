@@ -708,7 +708,7 @@ public final class Findings {
 			.filter(s -> s != null)
 			.sorted()
 			.collect(Collectors.toList());
-		return shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * shares.get(shares.size() / 2));
+		return shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * shares.get(shares.size() / 2));
 	}
 
 	private static String fmt(double value, int digits) {
