@@ -21,7 +21,8 @@
 # strategy in both.
 #
 # Options: --quick | --full, --dry-run, --fresh. Environment: OUT, SEED (default: the time, kept
-# in OUT), PAGE (docs/findings.md), CHARTS (docs/findings), NOTE (added to the page's settings: say
+# in OUT), PAGE (docs/findings.md; a page that does not exist starts as a copy of it), CHARTS
+# (docs/findings), NOTE (added to the page's settings: say
 # whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
 # the script out: these profiles only), and the settings below by name.
 set -euo pipefail
@@ -142,6 +143,10 @@ echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' 
 note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $(head -1 "$OUT/log.txt" | cut -d, -f1) to $(date -u '+%H:%M UTC'), this session $minutes min, on $(nproc) CPUs.${NOTE:+ $NOTE}"
 [[ "$mode" == quick ]] && note+=" A --quick run: few forks and rounds, so its intervals are wide."
 cp="$ROOT/target/test-classes:$ROOT/target/classes:$(cat target/jmh/classpath.txt)"
+if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around the tables
+	mkdir -p "$(dirname "$PAGE")"
+	cp docs/findings.md "$PAGE"
+fi
 java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --page "$PAGE" --charts "$CHARTS" \
 	--jmh "$OUT/jmh" --e2e "$OUT/e2e" --note "$note"
 echo "done: $PAGE, $CHARTS/ ($minutes min this session); results in $OUT"

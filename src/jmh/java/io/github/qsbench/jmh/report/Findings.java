@@ -598,6 +598,28 @@ public final class Findings {
 					.append(" |\n");
 			}
 		}
+		md.append("\nTo rerun one question alone (both of its strategies and the baseline, in the core and end to end,")
+			.append(" into a page of its own; `--full` for the full settings):\n\n");
+		for (int i = 0; i < QUESTIONS.size(); i++) {
+			Question q = QUESTIONS.get(i);
+			String strategies = String.join(" ",
+					List.of(q.a().profile(), q.b().profile(), BASELINE.profile()).stream().distinct().toList());
+			String out = "target/study/q" + (i + 1);
+			md.append(i + 1)
+				.append(". ")
+				.append(q.question())
+				.append(": `STUDY_STRATEGIES=\"")
+				.append(strategies)
+				.append("\" E2E_QUICK_STRATEGIES=\"")
+				.append(strategies)
+				.append("\" OUT=")
+				.append(out)
+				.append(" PAGE=")
+				.append(out)
+				.append("/findings.md CHARTS=")
+				.append(out)
+				.append("/charts flock /tmp/qs-bench.lock scripts/study.sh --quick`\n");
+		}
 		return md.toString();
 	}
 
