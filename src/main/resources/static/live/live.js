@@ -40,6 +40,20 @@
       { key: 'gcPauseSecondsPerSecond', scale: 1000, metric: 'rate(jvm_gc_pause_seconds_sum)' }] },
   ];
 
+  // Side by side: A ÷ B for each second both instances reported, grouped into blocks of
+  // RATIO_BLOCK_SECONDS (neighbouring seconds are not independent; block means nearly are), the
+  // ratio as the geometric mean of the blocks' ratios with a 95% t-interval on their logarithms,
+  // and the spread of the per-second ratios (10th to 90th percentile).
+  const RATIO_BLOCK_SECONDS = 10;
+  // Student's t, 0.975 quantile, for 1 to 30 degrees of freedom (beyond: 1.96).
+  const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+    2.045, 2.042];
+  const RATIOS = [
+    { key: 'completedPerSecond', title: 'messages/s', higher: ['faster', 'slower'] },
+    { key: 'coreMicrosPerMessage', title: 'core µs per message', higher: ['costs more', 'costs less'] },
+  ];
+
   const param = new URLSearchParams(window.location.search).get('instances');
   const urls = (param || '').split(',').map((url) => url.trim().replace(/\/+$/, '')).filter((url) => url);
   const instances = (urls.length ? urls : ['']).map((url, index) => ({
@@ -170,20 +184,6 @@
       drawRatios(xs);
     }
   }
-
-  // Side by side: A ÷ B for each second both instances reported, grouped into blocks of
-  // RATIO_BLOCK_SECONDS (neighbouring seconds are not independent; block means nearly are), the
-  // ratio as the geometric mean of the blocks' ratios with a 95% t-interval on their logarithms,
-  // and the spread of the per-second ratios (10th to 90th percentile).
-  const RATIO_BLOCK_SECONDS = 10;
-  // Student's t, 0.975 quantile, for 1 to 30 degrees of freedom (beyond: 1.96).
-  const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-    2.045, 2.042];
-  const RATIOS = [
-    { key: 'completedPerSecond', title: 'messages/s', higher: ['faster', 'slower'] },
-    { key: 'coreMicrosPerMessage', title: 'core µs per message', higher: ['costs more', 'costs less'] },
-  ];
 
   function createRatios() {
     const element = document.createElement('section');
