@@ -121,15 +121,22 @@ public record RatioInterval(double ratio, double low, double high, int n, int m)
 		};
 	}
 
-	/** "1.23 [1.05, 1.44]"; "n/a" where there is no ratio. */
+	/**
+	 * "1.23 [1.05, 1.44]", two significant digits below 0.1 ("0.00036 [0.00031,
+	 * 0.00042]"); "n/a" where there is no ratio.
+	 */
 	public String format() {
 		if (Double.isNaN(this.ratio)) {
 			return "n/a";
 		}
 		if (Double.isNaN(this.low)) {
-			return String.format(Locale.ROOT, "%.2f [no interval]", this.ratio);
+			return number(this.ratio) + " [no interval]";
 		}
-		return String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", this.ratio, this.low, this.high);
+		return number(this.ratio) + " [" + number(this.low) + ", " + number(this.high) + "]";
+	}
+
+	private static String number(double x) {
+		return String.format(Locale.ROOT, (x >= 0.1) ? "%.2f" : "%.2g", x);
 	}
 
 	/** Half the interval's width on the log2 scale, for symmetric error bars. */

@@ -88,6 +88,13 @@ class RatioIntervalTests {
 	}
 
 	@Test
+	void smallRatiosKeepTwoSignificantDigits() {
+		RatioInterval r = RatioInterval.of(new double[] { 0.00036, 0.00036 }, new double[] { 1, 1 });
+
+		assertThat(r.format()).isEqualTo("0.00036 [0.00036, 0.00036]");
+	}
+
+	@Test
 	void pairedNeedsPairs() {
 		assertThatThrownBy(() -> RatioInterval.paired(new double[] { 1, 2 }, new double[] { 1 }))
 			.isInstanceOf(IllegalArgumentException.class);
