@@ -147,13 +147,13 @@ fi
 units_per_setup=1
 $per_strategy && units_per_setup=$(wc -w <<<"$strategies")
 n_strategies=$(wc -w <<<"${strategies:-$(strategies | xargs)}")
-seconds_of() { case "$1" in *ms) echo "scale=3; ${1%ms} / 1000" | bc ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
-fork_seconds=$(echo "${FORK_SECONDS:-3} + ($warmups + $iterations) * $(seconds_of "$time")" | bc)
+seconds_of() { case "$1" in *ms) awk -v ms="${1%ms}" 'BEGIN {print ms / 1000}' ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
+fork_seconds=$(awk -v f="${FORK_SECONDS:-3}" -v n=$((warmups + iterations)) -v t="$(seconds_of "$time")" 'BEGIN {print f + n * t}')
 extra_units=0
 [[ -n "$thesis_completion" ]] && extra_units=$((extra_units + 1))
 [[ -n "$thesis_completion" && -n "$variant_flags" ]] && extra_units=$((extra_units + 1))
 units_all=$(( $(wc -w <<<"$jdks") * $(wc -w <<<"$gcs") * $(wc -w <<<"$setups") * (units_per_setup + extra_units) ))
-unit_estimate=$(echo "$fork_seconds * $forks * $n_strategies / $units_per_setup" | bc | cut -d. -f1)
+unit_estimate=$(awk -v f="$fork_seconds" -v k="$forks" -v n="$n_strategies" -v u="$units_per_setup" 'BEGIN {printf "%d", f * k * n / u}')
 units_done=0 units_run=0 session_start=$(date -u +%s)
 progress() { # text
   local elapsed=$(( $(date -u +%s) - session_start )) per left

@@ -91,10 +91,11 @@ jmh_strategies="$(tr 'a-z-' 'A-Z_' <<<"$all_strategies")"
 
 # The time each part takes, estimated as the parts themselves do (a JMH fork: start-up plus its
 # iterations; an end-to-end run: ramp, window and checks; a service start: start-up and warm-up).
-seconds_of() { case "$1" in *ms) echo "scale=3; ${1%ms} / 1000" | bc ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
+seconds_of() { case "$1" in *ms) awk -v ms="${1%ms}" 'BEGIN {print ms / 1000}' ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
 n_strategies=$(wc -w <<<"$all_strategies")
-jmh_seconds=$(echo "$JMH_ROUNDS * $(wc -w <<<"$JMH_JDKS") * $(wc -w <<<"$JMH_SETUPS") * $n_strategies * $JMH_FORKS \
-	* (3 + ($JMH_WARMUPS + $JMH_ITERATIONS) * $(seconds_of "$JMH_TIME")) + $JMH_ROUNDS * 30" | bc | cut -d. -f1)
+jmh_seconds=$(awk -v r="$JMH_ROUNDS" -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -w <<<"$JMH_SETUPS")" \
+	-v n="$n_strategies" -v f="$JMH_FORKS" -v i=$((JMH_WARMUPS + JMH_ITERATIONS)) -v t="$(seconds_of "$JMH_TIME")" \
+	'BEGIN {printf "%d", r * j * s * n * f * (3 + i * t) + r * 30}')
 n_e2e=$(wc -w <<<"$e2e_strategies")
 n_starts=0
 for runtime in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-inflight|many-queues|large-batches)$/) k = k "+separate"; print k}' | sort -u); do
