@@ -36,7 +36,7 @@
 # Some presets need their own service settings (one service start per setting): backpressure a
 # small byte cap (BACKPRESSURE_BYTES); deep-inflight, many-queues and large-batches share one
 # service with qs.limits.max-total-bytes=LARGE_BYTES (1GB) on a LARGE_HEAP (2g) heap (as
-# docs/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout of
+# docs/archive/e2e-study-batches.md, so batches of 100 do not hit the cap) and qs.lease-timeout of
 # DEEP_LEASE_SECONDS (300, so that the DEEP_INFLIGHT messages per queue (10,000) deep-inflight holds
 # are not delivered again; it ramps DEEP_RAMP s (10) to fill them), and room for 20,000
 # queues (many-queues spreads over 10,000, the default cap).
@@ -64,6 +64,15 @@
 # Unless DURATION is given, the window is what fits BUDGET minutes (default 50), between 5 and 15 s;
 # below 5 s the study says it will overrun the budget instead of measuring noise.
 #
+# Warm-up, measured: each service start is warmed by windows of WARMUP s of its warm-up preset, at
+# most WARMUP_MAX (default 1), until the service's CPU per message of two windows in a row agrees
+# within WARMUP_TOLERANCE (default 0.1); every window's CPU per message goes to warmups.tsv.
+# Resume: when OUT already holds a study (order.tsv), the study continues it: the same plan, and the
+# cells with an ok line in runs.tsv are skipped (a service start whose cells are all done is not
+# made); failed lines move to runs-failed.tsv and run again. Progress: each run prints how many of
+# the study's runs are done and the time left (STUDY_AFTER_SECONDS: seconds of work that follow this
+# script, added to the time left, for a caller such as scripts/study.sh).
+#
 # Environment: STRATEGIES (default or "all": every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
 # SEPARATE_CELLS, PARTS, CELLS, MATRIX, REPS (default 3), SEED, PRESET_NAMES, LARGE_HEAP, LARGE_BYTES,
 # DEEP_LEASE_SECONDS, DEEP_INFLIGHT, DEEP_RAMP, PRESETS, BATCHES, WAITS, RUNTIMES, DURATION, BUDGET (minutes), RAMP, WARMUP
@@ -72,8 +81,8 @@
 # 512m), JAVA17 (default java), JAVA25 (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java),
 # BASELINE_JAR, BASELINE_CELLS, BASELINE_STRATEGIES, BUILD (default true: package the service and
 # compile the simulations first), RUN_OVERHEAD (4), START_COST (8), OUT (default
-# target/e2e-study/<UTC time>), SUMMARY (default docs/e2e-study.md; empty = none), CHARTS (default
-# docs/e2e-study; where SUMMARY's pictures go).
+# target/e2e-study/<UTC time>), SUMMARY (a copy of OUT/summary.md; default none: the committed
+# reports are docs/findings.md and, before it, docs/archive/), CHARTS (where SUMMARY's pictures go).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -125,6 +134,9 @@ WAITS="${WAITS:-0 $WAIT}"
 RUNTIMES="${RUNTIMES:-17-platform 25-platform 25-virtual}"
 BUDGET="${BUDGET:-50}"
 WARMUP="${WARMUP:-5}"
+WARMUP_MAX="${WARMUP_MAX:-1}"
+WARMUP_TOLERANCE="${WARMUP_TOLERANCE:-0.1}"
+STUDY_AFTER_SECONDS="${STUDY_AFTER_SECONDS:-0}"
 FIRST_WARMUP="${FIRST_WARMUP:-20}"
 RAMP="${RAMP:-3}"
 DRAIN="${DRAIN:-60}"
@@ -149,8 +161,8 @@ BASELINE_JAR="${BASELINE_JAR:-}"
 BASELINE_CELLS="${BASELINE_CELLS:-4-4/b1/w0/17-platform}"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 OUT="${OUT:-$ROOT/target/e2e-study/$STAMP}"
-SUMMARY="${SUMMARY-$ROOT/docs/e2e-study.md}"
-CHARTS="${CHARTS:-$ROOT/docs/e2e-study}"
+SUMMARY="${SUMMARY-}"
+CHARTS="${CHARTS:-$OUT/charts}"
 
 # ---- the matrix -------------------------------------------------------------------------------
 cells() {
@@ -301,7 +313,14 @@ for rep in sorted(blocks):
         print("\t".join(fields[:5] + [" ".join(cells)]))
 ' "$1"
 }
-mapfile -t UNITS < <(plan_units | shuffle_units "$SEED")
+RESUME=false
+if [[ -n "${OUT:-}" && -f "$OUT/order.tsv" && -f "$OUT/runs.tsv" ]]; then
+	RESUME=true
+	mapfile -t UNITS <"$OUT/order.tsv"
+	SEED="$(sed -n 's/.*"seed": \([0-9]*\).*/\1/p' "$OUT/settings.json" 2>/dev/null || echo "$SEED")"
+else
+	mapfile -t UNITS < <(plan_units | shuffle_units "$SEED")
+fi
 
 n_runs=0
 n_ceiling=0
@@ -311,7 +330,7 @@ for unit in "${UNITS[@]}"; do
 	n=$(wc -w <<<"$unit_cells")
 	if [[ "$strategy" == ceiling ]]; then n_ceiling=$((n_ceiling + n)); else n_runs=$((n_runs + n)); fi
 done
-fixed=$((FIRST_WARMUP + n_services * (START_COST + WARMUP + RUN_OVERHEAD) + (n_runs + n_ceiling) * (RAMP + RUN_OVERHEAD)))
+fixed=$((FIRST_WARMUP + n_services * (START_COST + WARMUP_MAX * (WARMUP + RUN_OVERHEAD)) + (n_runs + n_ceiling) * (RAMP + RUN_OVERHEAD)))
 if [[ -z "${DURATION:-}" ]]; then
 	DURATION=$(((BUDGET * 60 - fixed) / (n_runs + n_ceiling)))
 	((DURATION > 15)) && DURATION=15
@@ -442,7 +461,19 @@ mkdir -p "$OUT/runs" "$OUT/services"
 # One line per run. cpu_ticks: the service's CPU around the run; gatling_ticks: Gatling's JVM's;
 # machine_busy and machine_total: the machine's busy and all ticks (all CPUs) over the same time;
 # load1_start, load1_end: the 1-min load average before and after.
-printf 'id\tbuild\tstrategy\tpreset\tbatch\twait\truntime\tstatus\tcpu_ticks\tseconds\trep\tgatling_ticks\tmachine_busy\tmachine_total\tload1_start\tload1_end\n' >"$OUT/runs.tsv"
+if $RESUME; then
+	# a failed run is run again; its line moves aside so the summary reads each run once
+	awk -F'\t' 'NR == 1 || $8 == "ok"' "$OUT/runs.tsv" >"$OUT/runs.tsv.ok"
+	awk -F'\t' 'NR > 1 && $8 != "ok"' "$OUT/runs.tsv" >>"$OUT/runs-failed.tsv"
+	mv "$OUT/runs.tsv.ok" "$OUT/runs.tsv"
+	echo "resuming $OUT: $(($(wc -l <"$OUT/runs.tsv") - 1)) runs done"
+else
+	printf 'id\tbuild\tstrategy\tpreset\tbatch\twait\truntime\tstatus\tcpu_ticks\tseconds\trep\tgatling_ticks\tmachine_busy\tmachine_total\tload1_start\tload1_end\n' >"$OUT/runs.tsv"
+	printf 'service\twindow\tseconds\tcpu_ticks\tcompleted\tcpu_us_per_message\n' >"$OUT/warmups.tsv"
+fi
+done_ok() { # id: a run already recorded ok
+	awk -F'\t' -v id="$1" '$1 == id && $8 == "ok" {found = 1} END {exit !found}' "$OUT/runs.tsv"
+}
 record() { # id build strategy cell status ticks seconds rep gatling_ticks machine_busy machine_total load1_start load1_end
 	local p b w r
 	IFS=/ read -r p b w r <<<"$4"
@@ -450,7 +481,7 @@ record() { # id build strategy cell status ticks seconds rep gatling_ticks machi
 		"$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "${12}" "${13}" >>"$OUT/runs.tsv"
 }
 
-cat /proc/loadavg >"$OUT/loadavg-start"
+$RESUME || cat /proc/loadavg >"$OUT/loadavg-start"
 printf '%s\n' "${UNITS[@]}" >"$OUT/order.tsv"
 
 runtimes_json=""
@@ -469,7 +500,7 @@ if [[ " $STRATEGIES " == *" redis "* ]]; then
 	redis_setting=", \"redis\": \"the study's own redis-server (in memory, 127.0.0.1, one for the study, emptied before each service start); its CPU is not in the service's CPU figures and counts as other work on the machine\""
 fi
 cat >"$OUT/settings.json" <<EOF
-{"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
+{"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "warmupMax": $WARMUP_MAX, "warmupTolerance": $WARMUP_TOLERANCE, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
  "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
  "presetsFrom": "$PRESETS_FROM",
  "serviceSettings": {"backpressure": "qs.limits.max-total-bytes=$BACKPRESSURE_BYTES", "deep-inflight, many-queues, large-batches": "-Xmx$LARGE_HEAP, qs.limits.max-total-bytes=$LARGE_BYTES, qs.lease-timeout=${DEEP_LEASE_SECONDS}s, deep-inflight inFlight=$DEEP_INFLIGHT per queue after a ${DEEP_RAMP}s ramp, qs.limits.max-queues=20000", "*-virtual": "spring.threads.virtual.enabled=true"$redis_setting}, "gatlingJava": "$(java -version 2>&1 | head -1 | sed 's/"/\\"/g')",
@@ -485,7 +516,7 @@ run_cell() { # rep build strategy cell simulation [name=value ...]
 	local g_before g_after m_before m_after l_before ticks g_ticks busy total
 	shift 5
 	id="${strategy}${build/#this/}__${cell//\//_}__r$rep"
-	echo "rep $rep: $strategy${build/#this/}, $cell"
+	progress "rep $rep: $strategy${build/#this/}, $cell"
 	l_before="$(load1)"
 	m_before="$(machine_ticks)"
 	ticks_before="$(cpu_ticks)"
@@ -508,16 +539,56 @@ run_cell() { # rep build strategy cell simulation [name=value ...]
 	total=$((${m_after#* } - ${m_before#* }))
 	record "$id" "${build#@}" "$strategy" "$cell" "$result" "$ticks" $(($(date +%s) - started)) \
 		"$rep" "$g_ticks" "$busy" "$total" "$l_before" "$(load1)"
+	runs_done=$((runs_done + 1))
+}
+
+# progress text: "[done/all] text, N min so far, about M min left" (left: this session's pace so far
+# over the runs still to do, or the plan's estimate before the first run; plus STUDY_AFTER_SECONDS).
+runs_all=$((n_runs + n_ceiling))
+runs_done=$(($(wc -l <"$OUT/runs.tsv") - 1))
+session_start=$(date +%s)
+session_done_at_start=$runs_done
+progress() {
+	local now elapsed left per
+	now=$(date +%s)
+	elapsed=$((now - session_start))
+	if ((runs_done > session_done_at_start)); then
+		per=$((elapsed / (runs_done - session_done_at_start)))
+	else
+		per=$(((estimate * 60) / (runs_all > 0 ? runs_all : 1)))
+	fi
+	left=$(((runs_all - runs_done) * per + STUDY_AFTER_SECONDS))
+	echo "[$runs_done/$runs_all] $1; $((elapsed / 60)) min so far, about $(((left + 59) / 60)) min left"
 }
 
 # warm_up id preset: one unrecorded run, so that the recorded ones meet a JIT-compiled service (the
 # first one is longer: Gatling's JVM warms up too).
+# Up to WARMUP_MAX windows, until the service's CPU per message (its CPU around the window over the
+# messages completed) of two windows in a row agrees within WARMUP_TOLERANCE; each window is a line
+# of warmups.tsv.
 warmups=0
 warm_up() {
-	local seconds=$WARMUP
+	local seconds=$WARMUP window before after completed us previous=""
 	((warmups++ == 0)) && seconds=$FIRST_WARMUP
-	gatling QueueSimulation "warmup-$1" "$OUT/runs/warmup-$1" no-reports preset="$2" durationSeconds="$seconds" || true
-	rm -rf "$OUT/runs/warmup-$1" "$OUT/runs/warmup-$1.json"
+	for ((window = 1; window <= WARMUP_MAX; window++)); do
+		before="$(cpu_ticks)"
+		gatling QueueSimulation "warmup-$1" "$OUT/runs/warmup-$1" no-reports preset="$2" durationSeconds="$seconds" || true
+		after="$(cpu_ticks)"
+		completed="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("completed", 0))' \
+			"$OUT/runs/warmup-$1.json" 2>/dev/null || echo 0)"
+		rm -rf "$OUT/runs/warmup-$1" "$OUT/runs/warmup-$1.json"
+		us=""
+		if [[ -n "$before" && -n "$after" && "$completed" -gt 0 ]]; then
+			us="$(awk -v t=$((after - before)) -v c="$completed" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz * 1e6 / c}')"
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$window" "$seconds" "$((after - before))" "$completed" "$us" >>"$OUT/warmups.tsv"
+		if [[ -n "$previous" && -n "$us" ]] &&
+			awk -v a="$previous" -v b="$us" -v tol="$WARMUP_TOLERANCE" 'BEGIN {d = b / a - 1; exit !(d <= tol && d >= -tol)}'; then
+			break
+		fi
+		previous="$us"
+		seconds=$WARMUP
+	done
 }
 
 # The units in their shuffled order: each a fresh service (the ceiling's: a request that touches no
@@ -525,6 +596,12 @@ warm_up() {
 # same run), warmed up, then its cells.
 for unit in "${UNITS[@]}"; do
 	IFS=$'\t' read -r rep build strategy key sim unit_cells <<<"$unit"
+	todo=""
+	for cell in $unit_cells; do
+		done_ok "${strategy}${build/#this/}__${cell//\//_}__r$rep" || todo+="$cell "
+	done
+	[[ -n "$todo" ]] || continue
+	unit_cells="${todo% }"
 	jar=""
 	[[ "$build" == @baseline ]] && jar="$BASELINE_JAR"
 	profile="$strategy"
@@ -540,6 +617,7 @@ for unit in "${UNITS[@]}"; do
 done
 stop_gatling
 cat /proc/loadavg >"$OUT/loadavg-end"
+((status == 0)) || echo "some runs failed: run the same command again (same OUT) to run them again" >&2
 
 summary_status=0
 charts_rel="charts"

@@ -14,7 +14,7 @@ A strategy's cell is flagged noisy when its repetitions spread (max / min of mes
 share minus the service's and Gatling's own CPU, median over the repetitions, above --noisy-other,
 default 0.25 of all CPUs).
 
-    python3 scripts/e2e-summary.py target/e2e-study/<time> [--charts RELATIVE_DIR] [--jmh docs/jmh-study/REPORT.md]
+    python3 scripts/e2e-summary.py target/e2e-study/<time> [--charts RELATIVE_DIR] [--jmh docs/archive/jmh-study/REPORT.md]
 """
 import argparse
 import contextlib
@@ -41,7 +41,7 @@ THESIS_STRATEGIES = ("synchronized", "read-write-lock", "concurrent-pojo", "conc
 # The order workloads are shown in (presets not listed come after, by name).
 PRESET_ORDER = ("1-1", "4-1", "1-4", "4-4", "heavy", "waiting", "mixed", "fast", "backpressure",
                 "deep-inflight", "many-queues", "hot-queue", "large-batches")
-# The JMH study's names (docs/jmh-study/REPORT.md abbreviates them) of the thesis's profiles.
+# The JMH study's names (its REPORT.md, e.g. docs/archive/jmh-study/REPORT.md, abbreviates them) of the thesis's profiles.
 JMH_NAMES = {"synchronized": "S", "read-write-lock": "RWL", "concurrent-pojo": "CP", "concurrent-atomic": "CA"}
 
 

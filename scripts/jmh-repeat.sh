@@ -9,13 +9,13 @@
 #
 # Options are jmh-study.sh's; the defaults are a new user's short run: JDK 17 Parallel, one fork,
 # 2 + 3 iterations of 1 s, the four strategies the headline compares. Environment: REPS (5), OUT
-# (target/jmh/repeat/<UTC time>), SUMMARY (docs/jmh-study/REPEATS.md; empty = none).
+# (target/jmh/repeat/<UTC time>), SUMMARY (a copy of the summary, e.g. docs/archive/jmh-study/REPEATS.md; default none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPS="${REPS:-5}"
 OUT="${OUT:-target/jmh/repeat/$(date -u +%Y%m%dT%H%M%SZ)}"
-SUMMARY="${SUMMARY-docs/jmh-study/REPEATS.md}"
+SUMMARY="${SUMMARY-}"
 [[ $# -gt 0 ]] || set -- --jdks 17 --gcs parallel --forks 1 --warmups 2 --iterations 3 --time 1s \
 	--thesis-completion none --strategies "CONCURRENT_ATOMIC CONCURRENT_POJO LANE_LOCKED LANE_ADAPTIVE"
 

@@ -8,7 +8,7 @@
 #   scripts/jmh-study.sh --smoke         # CI: setup 1-1, one short iteration, one fork
 #
 # On a shared machine hold the benchmark lock so that no other benchmark overlaps:
-#   flock /tmp/qs-bench.lock scripts/jmh-study.sh --report docs/jmh-study
+#   flock /tmp/qs-bench.lock scripts/jmh-study.sh --report target/jmh/report
 set -euo pipefail
 
 usage() {
@@ -37,9 +37,16 @@ Usage: scripts/jmh-study.sh [options]
   --smoke           CI smoke: --setups 1-1 --warmups 0 --iterations 1 --forks 1 --time 200ms
                     --jdks current --gcs parallel --thesis-completion SYNCHRONIZED, into target/jmh/smoke
   --results DIR     JMH JSON files, emptied first         (default target/jmh/results)
-  --report DIR      REPORT.md and charts                  (default target/jmh/report)
+  --report DIR      REPORT.md and charts                  (default target/jmh/report; "none": no report)
+  --per-strategy    one JMH run and result file per strategy (jdkJ-GC-STRATEGY-R-W.json) instead of one
+                    per setup: the unit --resume skips (needs --strategies or takes every strategy)
+  --resume          keep --results and skip every result file already there (an interrupted study
+                    goes on where it stopped)
+Progress: before each JMH run, how many are done and the time left (from the pace so far, else an
+estimate of FORK_SECONDS (default 3) of start-up per fork plus its iterations).
 Environment: JDK17_HOME, JDK25_HOME override where the JDKs 17 and 25 are;
-  JMH_STUDY_NOTE is added to the report's run notes (say whether the machine was shared).
+  JMH_STUDY_NOTE is added to the report's run notes (say whether the machine was shared);
+  STUDY_AFTER_SECONDS: seconds of work after this script, added to the time left (scripts/study.sh).
 EOF
 }
 
@@ -50,7 +57,7 @@ source scripts/lib/service.sh # start_shared_redis, for the strategy REDIS
 warmups=3 iterations=5 forks=2 time=1s
 setups="1-1 4-1 1-4 4-4" jdks="17 25" gcs="parallel g1" heap="-Xms2g -Xmx2g" id_lookup=false strategies=""
 thesis_completion="SYNCHRONIZED READ_WRITE_LOCK CONCURRENT_POJO CONCURRENT_ATOMIC" variant_flags=""
-results=target/jmh/results report=target/jmh/report
+results=target/jmh/results report=target/jmh/report per_strategy=false resume=false
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --warmups) warmups=$2; shift 2 ;;
@@ -70,6 +77,8 @@ while [[ $# -gt 0 ]]; do
              results=target/jmh/smoke/results report=target/jmh/smoke/report; shift ;;
     --results) results=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
+    --per-strategy) per_strategy=true; shift ;;
+    --resume) resume=true; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -110,7 +119,7 @@ done
 tmp=target/jmh-tmp
 classpath_file=target/jmh/classpath.txt
 mkdir -p "$tmp" target/jmh
-rm -rf "$results"
+$resume || rm -rf "$results"
 mkdir -p "$results"
 
 echo "== building the test class path once"
@@ -131,6 +140,29 @@ if [[ -z "$strategies" || " $strategies " == *" REDIS "* ]]; then
   redis_args=(-jvmArgsAppend "-Dqs.redis.port=$SHARED_REDIS_PORT")
 fi
 
+# The units of work: one JMH run per setup (and completion mode), or per strategy with --per-strategy.
+if $per_strategy && [[ -z "$strategies" ]]; then
+  strategies="$(strategies | tr 'a-z-' 'A-Z_' | xargs)"
+fi
+units_per_setup=1
+$per_strategy && units_per_setup=$(wc -w <<<"$strategies")
+n_strategies=$(wc -w <<<"${strategies:-$(strategies | xargs)}")
+seconds_of() { case "$1" in *ms) awk -v ms="${1%ms}" 'BEGIN {print ms / 1000}' ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
+fork_seconds=$(awk -v f="${FORK_SECONDS:-3}" -v n=$((warmups + iterations)) -v t="$(seconds_of "$time")" 'BEGIN {print f + n * t}')
+extra_units=0
+[[ -n "$thesis_completion" ]] && extra_units=$((extra_units + 1))
+[[ -n "$thesis_completion" && -n "$variant_flags" ]] && extra_units=$((extra_units + 1))
+units_all=$(( $(wc -w <<<"$jdks") * $(wc -w <<<"$gcs") * $(wc -w <<<"$setups") * (units_per_setup + extra_units) ))
+unit_estimate=$(awk -v f="$fork_seconds" -v k="$forks" -v n="$n_strategies" -v u="$units_per_setup" 'BEGIN {printf "%d", f * k * n / u}')
+units_done=0 units_run=0 session_start=$(date -u +%s)
+progress() { # text
+  local elapsed=$(( $(date -u +%s) - session_start )) per left
+  per=$unit_estimate
+  (( units_run > 0 )) && per=$(( elapsed / units_run ))
+  left=$(( (units_all - units_done) * per + ${STUDY_AFTER_SECONDS:-0} ))
+  echo "[$units_done/$units_all JMH runs] $1; $(( elapsed / 60 )) min so far, about $(( (left + 59) / 60 )) min left"
+}
+
 started=$(date -u +%s)
 {
   echo "- Command: \`scripts/jmh-study.sh --warmups $warmups --iterations $iterations --forks $forks --time $time" \
@@ -141,20 +173,26 @@ started=$(date -u +%s)
     echo "- Redis (strategy REDIS): $("${REDIS_SERVER:-redis-server}" --version | cut -d' ' -f1-3) on this machine," \
          "started by the script: in memory, 127.0.0.1, one server for every fork"
   fi
-} > "$results/notes.md"
+} >> "$results/notes.md"
 
 # One JMH invocation: $1 result file, $2 strategies (space-separated, empty: all), $3 completion
 # modes (comma-separated), $4 extra fork flags.
 jmh() {
   local out=$1 only=$2 completion=$3 flags=$4
-  echo "== JDK $jdk, $gc GC, $readers reader(s), $writers writer(s), completion $completion${flags:+, $flags} -> $out"
+  if $resume && [[ -s "$out" ]]; then
+    units_done=$((units_done + 1))
+    return
+  fi
+  progress "JDK $jdk, $gc GC, $readers reader(s), $writers writer(s), ${only:-every strategy}, completion $completion${flags:+, $flags} -> $out"
   # -tg follows the group's methods in name order: reader, then writer.
   "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$cp" org.openjdk.jmh.Main \
     'QueueServiceBenchmark\.Thrpt\.' -tg "$readers,$writers" -p idLookup="$id_lookup" -p completion="$completion" \
     ${only:+-p strategy="${only// /,}"} \
     -wi "$warmups" -w "$time" -i "$iterations" -r "$time" -f "$forks" -foe true -prof gc \
     -jvmArgs "-Djava.io.tmpdir=$tmp $(gc_flag "$gc") $heap${flags:+ $flags}" ${redis_args[@]+"${redis_args[@]}"} \
-    -rf json -rff "$out"
+    -rf json -rff "$out.part"
+  mv "$out.part" "$out"
+  units_done=$((units_done + 1)) units_run=$((units_run + 1))
 }
 
 for jdk in $jdks; do
@@ -171,7 +209,13 @@ for jdk in $jdks; do
   for gc in $gcs; do
     for setup in $setups; do
       readers=${setup%-*} writers=${setup#*-}
-      jmh "$results/jdk$jdk-$gc-$readers-$writers.json" "$strategies" GUARDED ""
+      if $per_strategy; then
+        for one in $strategies; do
+          jmh "$results/jdk$jdk-$gc-$(tr 'A-Z_' 'a-z_' <<<"$one")-$readers-$writers.json" "$one" GUARDED ""
+        done
+      else
+        jmh "$results/jdk$jdk-$gc-$readers-$writers.json" "$strategies" GUARDED ""
+      fi
       if [[ -n "$thesis_completion" ]]; then
         jmh "$results/jdk$jdk-$gc-thesis-completion-$readers-$writers.json" "$thesis_completion" THESIS ""
       fi
@@ -188,5 +232,7 @@ echo "- Finished $(date -u '+%Y-%m-%d %H:%M UTC') after about $minutes min; load
   >> "$results/notes.md"
 if [[ -n "${JMH_STUDY_NOTE:-}" ]]; then echo "- $JMH_STUDY_NOTE" >> "$results/notes.md"; fi
 
-echo "== report"
-java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.StudyReport "$results" "$report"
+if [[ "$report" != none ]]; then
+  echo "== report"
+  java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.StudyReport "$results" "$report"
+fi

@@ -1,6 +1,8 @@
 // The live page: one EventSource per instance (this one, or those of ?instances=a,b), one series
 // per instance and quantity in each chart. Each chart element carries data-samples (values
 // received) and data-measured (false while no instance has its meter), which .ci/live-page-check.sh reads.
+// With two instances, a panel above the charts gives the first's messages per second and core µs per
+// message over the second's, over the seconds both reported in the window so far, with their spread.
 (function () {
   'use strict';
 
@@ -38,12 +40,27 @@
       { key: 'gcPauseSecondsPerSecond', scale: 1000, metric: 'rate(jvm_gc_pause_seconds_sum)' }] },
   ];
 
+  // Side by side: A ÷ B for each second both instances reported, grouped into blocks of
+  // RATIO_BLOCK_SECONDS (neighbouring seconds are not independent; block means nearly are), the
+  // ratio as the geometric mean of the blocks' ratios with a 95% t-interval on their logarithms,
+  // and the spread of the per-second ratios (10th to 90th percentile).
+  const RATIO_BLOCK_SECONDS = 10;
+  // Student's t, 0.975 quantile, for 1 to 30 degrees of freedom (beyond: 1.96).
+  const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+    2.045, 2.042];
+  const RATIOS = [
+    { key: 'completedPerSecond', title: 'messages/s', higher: ['faster', 'slower'] },
+    { key: 'coreMicrosPerMessage', title: 'core µs per message', higher: ['costs more', 'costs less'] },
+  ];
+
   const param = new URLSearchParams(window.location.search).get('instances');
   const urls = (param || '').split(',').map((url) => url.trim().replace(/\/+$/, '')).filter((url) => url);
   const instances = (urls.length ? urls : ['']).map((url, index) => ({
     url, index, label: null, bySecond: new Map(), item: null,
   }));
   const charts = CHARTS.map(createChart);
+  const ratios = instances.length === 2 ? createRatios() : null;
   instances.forEach(connect);
   window.addEventListener('resize', () => charts.forEach((chart) => chart.plot.setSize(size(chart))));
 
@@ -163,6 +180,76 @@
       })));
       chart.plot.setData(data);
     });
+    if (ratios) {
+      drawRatios(xs);
+    }
+  }
+
+  function createRatios() {
+    const element = document.createElement('section');
+    element.id = 'ratios';
+    element.className = 'ratios';
+    element.dataset.seconds = '0';
+    element.innerHTML = '<h2>Side by side: first ÷ second instance, over the window so far</h2>'
+      + RATIOS.map((r) => '<div class="ratio" data-key="' + r.key + '"><span class="what"></span>'
+        + '<span class="value">waiting for both</span></div>').join('')
+      + '<div class="how">Per-second ratios in blocks of ' + RATIO_BLOCK_SECONDS + ' s: the geometric mean '
+      + 'of the blocks with its 95% interval (t on their logarithms; at least 3 blocks), and the middle 80% '
+      + 'of the per-second ratios. A difference is real where the interval leaves 1.</div>';
+    document.getElementById('charts').before(element);
+    return { element };
+  }
+
+  function drawRatios(xs) {
+    const [a, b] = instances;
+    RATIOS.forEach((def) => {
+      const perSecond = [];
+      xs.forEach((second) => {
+        const x = a.bySecond.get(second);
+        const y = b.bySecond.get(second);
+        if (x && y && x[def.key] > 0 && y[def.key] > 0) {
+          perSecond.push({ second, ratio: x[def.key] / y[def.key] });
+        }
+      });
+      const row = ratios.element.querySelector('.ratio[data-key="' + def.key + '"]');
+      row.querySelector('.what').textContent = (a.label || 'first') + ' ÷ ' + (b.label || 'second') + ', '
+        + def.title + ': ';
+      row.querySelector('.value').textContent = describe(perSecond, def);
+      if (def.key === 'completedPerSecond') {
+        ratios.element.dataset.seconds = String(perSecond.length);
+      }
+    });
+  }
+
+  function describe(perSecond, def) {
+    if (!perSecond.length) {
+      return 'no second with both yet';
+    }
+    const blocks = new Map();
+    perSecond.forEach(({ second, ratio }) => {
+      const block = Math.floor(second / RATIO_BLOCK_SECONDS);
+      blocks.set(block, (blocks.get(block) || []).concat(Math.log(ratio)));
+    });
+    const logs = [...blocks.values()].map((values) => values.reduce((s, v) => s + v, 0) / values.length);
+    const n = logs.length;
+    const mean = logs.reduce((s, v) => s + v, 0) / n;
+    const sorted = perSecond.map((p) => p.ratio).sort((x, y) => x - y);
+    const spread = 'middle 80% ' + format(quantile(sorted, 0.1)) + '–' + format(quantile(sorted, 0.9))
+      + ', ' + perSecond.length + ' s';
+    if (n < 3) {
+      return format(Math.exp(mean)) + ' (' + spread + '; interval after ' + 3 * RATIO_BLOCK_SECONDS + ' s)';
+    }
+    const sd = Math.sqrt(logs.reduce((s, v) => s + (v - mean) * (v - mean), 0) / (n - 1));
+    const half = (n - 1 <= T975.length ? T975[n - 2] : 1.96) * sd / Math.sqrt(n);
+    const low = Math.exp(mean - half);
+    const high = Math.exp(mean + half);
+    const verdict = low > 1 ? def.higher[0] : high < 1 ? def.higher[1] : 'not distinguishable';
+    return format(Math.exp(mean)) + ' [' + format(low) + ', ' + format(high) + '] ' + verdict + ' (' + spread + ')';
+  }
+
+  function quantile(sorted, p) {
+    const i = Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))));
+    return sorted[i];
   }
 
   function format(value) {

@@ -67,7 +67,7 @@ import java.util.stream.Collectors;
  * <li>{@code large-batches}: how far apart are the strategies once batches take most of
  * the HTTP cost away? 4-4, batches of 100, unthrottled, back pressure honoured. Start the
  * service with a large cap ({@code -Xmx2g}, or {@code --qs.limits.max-total-bytes=1GB} as
- * docs/e2e-study-batches.md did) so that 429s do not decide the rate.</li>
+ * docs/archive/e2e-study-batches.md did) so that 429s do not decide the rate.</li>
  * </ul>
  *
  * <p>

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +32,11 @@ import io.github.qsbench.core.strategy.Strategy;
  * @param scores Total (JMH's primary metric of the group), Reader and Writer
  * @param iterationMeans per-iteration means of the secondary metrics that are not scores:
  * {@code delivered}, {@code empty} and the gc profiler's
+ * @param forks the messages delivered per µs fork by fork, the unit of the study's
+ * intervals
  */
 record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Settings settings, Map<Role, Stats> scores,
-		Map<String, Double> iterationMeans) {
+		Map<String, Double> iterationMeans, Forks forks) {
 
 	private static final Pattern SETUP_IN_NAME = Pattern.compile("-(\\d+)-(\\d+)\\.json$");
 
@@ -87,6 +90,29 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 	record Settings(String jmhVersion, String benchmark, String mode, int warmupIterations, String warmupTime,
 			int measurementIterations, String measurementTime, int forks, String jvm, List<String> jvmArgs,
 			Map<String, String> params) {
+
+	}
+
+	/**
+	 * The {@code delivered} metric (messages delivered per µs) of each fork: its mean
+	 * over the measured iterations, and its first and last measured iteration. Each fork
+	 * is a fresh JVM, so these are independent replicates.
+	 */
+	record Forks(double[] means, double[] first, double[] last) {
+
+		static Forks of(JsonNode metric) {
+			List<double[]> forks = new ArrayList<>();
+			for (JsonNode fork : metric.path("rawData")) {
+				List<Double> values = new ArrayList<>();
+				fork.forEach(x -> values.add(number(x)));
+				if (!values.isEmpty()) {
+					forks.add(values.stream().mapToDouble(Double::doubleValue).toArray());
+				}
+			}
+			return new Forks(forks.stream().mapToDouble(f -> Stats.mean(Arrays.stream(f).boxed().toList())).toArray(),
+					forks.stream().mapToDouble(f -> f[0]).toArray(),
+					forks.stream().mapToDouble(f -> f[f.length - 1]).toArray());
+		}
 
 	}
 
@@ -152,7 +178,8 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 			}
 		});
 		return new JmhResult(run, setup, Strategy.valueOf(params.get("strategy")),
-				params.getOrDefault("completion", GUARDED), settings, scores, means);
+				params.getOrDefault("completion", GUARDED), settings, scores, means,
+				Forks.of(secondary.path("delivered")));
 	}
 
 	private static Stats stats(JsonNode metric) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The whole study of docs/findings.md in one command: the JMH part (scripts/jmh-study.sh, the fork
+# as the unit, one result file per strategy, round and setup) and the end-to-end part
+# (scripts/e2e-study.sh, every strategy in the same cells, an order shuffled per round with SEED,
+# three rounds, JDK 17 on platform threads and JDK 25 on virtual threads), then the page's tables
+# and charts (io.github.qsbench.jmh.report.Findings rewrites the generated blocks of the page).
+#
+#   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
+#   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
+#   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
+#
+# Resume: the results go to OUT (default target/study/quick or target/study/full); run the same
+# command again after an interruption and every result file already there is skipped (JMH: one file
+# per round, JDK, setup and strategy; end to end: every run recorded ok). --fresh empties OUT first.
+# Progress: every JMH run and every end-to-end run prints how many are done and the time left.
+#
+# The strategies are the Strategy enum's (scripts/lib/service.sh `strategies`). --quick measures
+# every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
+# synchronized: the thesis's headline question), since each strategy costs a service start per
+# runtime and round (10 s on a quiet machine, 35-40 s at a load of 20); --full measures every
+# strategy in both.
+#
+# Options: --quick | --full, --dry-run, --fresh. Environment: OUT, SEED (default: the time, kept
+# in OUT), PAGE (docs/findings.md; a page that does not exist starts as a copy of it), CHARTS
+# (docs/findings), NOTE (added to the page's settings: say
+# whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
+# the script out: these profiles only), and the settings below by name.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+# shellcheck source=lib/service.sh
+source scripts/lib/service.sh
+
+mode="" dry_run=false fresh=false
+for arg in "$@"; do
+	case "$arg" in
+		--quick) mode=quick ;;
+		--full) mode=full ;;
+		--dry-run) dry_run=true ;;
+		--fresh) fresh=true ;;
+		-h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+		*) echo "unknown option: $arg (--quick | --full, --dry-run, --fresh)" >&2; exit 2 ;;
+	esac
+done
+[[ -n "$mode" ]] || { echo "say --quick or --full" >&2; exit 2; }
+
+if [[ "$mode" == quick ]]; then
+	: "${JMH_ROUNDS:=1}" "${JMH_JDKS:=17}" "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
+	: "${JMH_WARMUPS:=1}" "${JMH_ITERATIONS:=3}" "${JMH_TIME:=200ms}"
+	: "${E2E_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual}"
+	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=3}" "${E2E_FIRST_WARMUP:=10}"
+	: "${E2E_QUICK_STRATEGIES:=concurrent-atomic synchronized}"
+else
+	: "${JMH_ROUNDS:=3}" "${JMH_JDKS:=17 25}" "${JMH_SETUPS:=1-1 4-1 1-4 4-4}" "${JMH_FORKS:=5}"
+	: "${JMH_WARMUPS:=5}" "${JMH_ITERATIONS:=5}" "${JMH_TIME:=1s}"
+	cells=""
+	for runtime in 17-platform 25-virtual; do
+		for preset in 1-1 4-1 1-4 4-4 deep-inflight many-queues; do cells+="$preset/b1/w0/$runtime "; done
+		cells+="hot-queue/b1/w2/$runtime large-batches/b100/w0/$runtime "
+	done
+	: "${E2E_CELLS:=${cells% }}"
+	: "${E2E_DURATION:=15}" "${E2E_RAMP:=3}" "${E2E_WARMUP:=5}" "${E2E_WARMUP_MAX:=4}" "${E2E_FIRST_WARMUP:=20}"
+fi
+: "${E2E_REPS:=3}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
+OUT="${OUT:-$ROOT/target/study/$mode}"
+
+if [[ ! -d target/classes/io ]] || ! $dry_run; then
+	echo "== building the service and the simulations"
+	./mvnw -B -q package -DskipTests -Djcstress.skip
+	./mvnw -B -q -f gatling/pom.xml test-compile \
+		org.apache.maven.plugins:maven-dependency-plugin:3.10.0:build-classpath \
+		-Dmdep.outputFile="$ROOT/gatling/target/classpath.txt" -Dmdep.includeScope=test
+fi
+all_strategies="$(strategies | xargs)"
+if [[ -n "${STUDY_STRATEGIES:-}" ]]; then # a narrower study, for trying the script out
+	for s in $STUDY_STRATEGIES; do
+		[[ " $all_strategies " == *" $s "* ]] || { echo "no strategy '$s' in the enum: $all_strategies" >&2; exit 2; }
+	done
+	all_strategies="$STUDY_STRATEGIES"
+fi
+e2e_strategies="$all_strategies"
+if [[ "$mode" == quick ]]; then
+	e2e_strategies=""
+	for s in $E2E_QUICK_STRATEGIES; do
+		[[ " $all_strategies " == *" $s "* ]] || continue
+		e2e_strategies+="$s "
+	done
+	e2e_strategies="${e2e_strategies% }"
+fi
+jmh_strategies="$(tr 'a-z-' 'A-Z_' <<<"$all_strategies")"
+
+# The time each part takes, estimated as the parts themselves do (a JMH fork: start-up plus its
+# iterations; an end-to-end run: ramp, window and checks; a service start: start-up and warm-up).
+seconds_of() { case "$1" in *ms) awk -v ms="${1%ms}" 'BEGIN {print ms / 1000}' ;; *s) echo "${1%s}" ;; *) echo "$1" ;; esac; }
+n_strategies=$(wc -w <<<"$all_strategies")
+jmh_seconds=$(awk -v r="$JMH_ROUNDS" -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -w <<<"$JMH_SETUPS")" \
+	-v n="$n_strategies" -v f="$JMH_FORKS" -v i=$((JMH_WARMUPS + JMH_ITERATIONS)) -v t="$(seconds_of "$JMH_TIME")" \
+	'BEGIN {printf "%d", r * j * s * n * f * (3 + i * t) + r * 30}')
+n_e2e=$(wc -w <<<"$e2e_strategies")
+n_starts=0
+for runtime in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-inflight|many-queues|large-batches)$/) k = k "+separate"; print k}' | sort -u); do
+	n_starts=$((n_starts + 1))
+done
+n_cells=$(wc -w <<<"$E2E_CELLS")
+e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_cells * (E2E_RAMP + E2E_DURATION + 4))))
+total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
+echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
+	"x setups [$JMH_SETUPS] x $n_strategies strategies x $JMH_FORKS forks of $JMH_WARMUPS+$JMH_ITERATIONS x $JMH_TIME;" \
+	"end to end $(((e2e_seconds + 59) / 60)) min: $E2E_REPS rounds x $n_e2e strategies [$e2e_strategies] x $n_cells cells [$E2E_CELLS]," \
+	"$n_starts service start(s) per strategy and round)"
+if [[ "$mode" == quick ]]; then
+	echo "--quick: few forks, short iterations and a few strategies end to end: its intervals are wide"
+fi
+$dry_run && exit 0
+
+$fresh && rm -rf "$OUT"
+mkdir -p "$OUT/jmh"
+if [[ ! -f "$OUT/seed" ]]; then echo "${SEED:-$(date +%s)}" >"$OUT/seed"; fi
+SEED="$(cat "$OUT/seed")"
+started=$(date +%s)
+echo "$(date -u '+%Y-%m-%d %H:%M UTC') start, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
+
+# ---- JMH: one round after another, each a scripts/jmh-study.sh run that skips what is there
+for ((round = 1; round <= JMH_ROUNDS; round++)); do
+	echo "== JMH round $round of $JMH_ROUNDS"
+	after=$((jmh_seconds * (JMH_ROUNDS - round) / JMH_ROUNDS + e2e_seconds))
+	STUDY_AFTER_SECONDS=$after JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
+		--jdks "$JMH_JDKS" --gcs parallel --setups "$JMH_SETUPS" --forks "$JMH_FORKS" \
+		--warmups "$JMH_WARMUPS" --iterations "$JMH_ITERATIONS" --time "$JMH_TIME" \
+		--thesis-completion none --strategies "$jmh_strategies" \
+		--results "$OUT/jmh/round-$round" --report none
+done
+
+# ---- end to end: the same cells for every strategy, shuffled per round
+echo "== end to end"
+OUT="$OUT/e2e" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
+	SEED="$SEED" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
+	FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
+	scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
+
+# ---- the page
+minutes=$((($(date +%s) - started + 59) / 60))
+echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
+note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $(head -1 "$OUT/log.txt" | cut -d, -f1) to $(date -u '+%H:%M UTC'), this session $minutes min, on $(nproc) CPUs.${NOTE:+ $NOTE}"
+[[ "$mode" == quick ]] && note+=" A --quick run: few forks and rounds, so its intervals are wide."
+cp="$ROOT/target/test-classes:$ROOT/target/classes:$(cat target/jmh/classpath.txt)"
+if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around the tables
+	mkdir -p "$(dirname "$PAGE")"
+	cp docs/findings.md "$PAGE"
+fi
+java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --page "$PAGE" --charts "$CHARTS" \
+	--jmh "$OUT/jmh" --e2e "$OUT/e2e" --note "$note"
+echo "done: $PAGE, $CHARTS/ ($minutes min this session); results in $OUT"
