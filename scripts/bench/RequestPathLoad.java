@@ -43,7 +43,9 @@ import java.util.concurrent.atomic.LongAdder;
  * AWS SDKs send it, so it runs against this service's SQS face or against any SQS server
  * such as ElasticMQ): the queues are created with {@code CreateQueue}, producers
  * {@code SendMessage}, consumers {@code ReceiveMessage} (one message, no wait) and
- * {@code DeleteMessage} with its receipt handle.
+ * {@code DeleteMessage} with its receipt handle. With {@code --groups N} the queues are
+ * FIFO queues ({@code <name>.fifo}, {@code FifoQueue=true}) and each send names one of N
+ * message groups (round robin) and a deduplication id of its own.
  * {@code redis} mode is the queue load against a standalone Redis ({@code --port} is
  * Redis's), done as a team would do it with plain lists and no Lua, in RESP over one
  * kept-alive connection per user (no client library, no pipelining): the 8 queues are
@@ -141,6 +143,9 @@ public class RequestPathLoad {
 
 	static int queues = 8;
 
+	/** Message groups of the {@code sqs} mode's FIFO queues; 0 for standard queues. */
+	static int groups = 0;
+
 	/**
 	 * At most this many messages pushed and not yet completed (0: no bound). A producer
 	 * needs only one request per message and a consumer two, so unbounded producers outrun
@@ -183,6 +188,7 @@ public class RequestPathLoad {
 				case "--warmup" -> warmup = Double.parseDouble(value);
 				case "--bytes" -> bytes = Integer.parseInt(value);
 				case "--queues" -> queues = Integer.parseInt(value);
+				case "--groups" -> groups = Integer.parseInt(value);
 				case "--backlog" -> backlog = Integer.parseInt(value);
 				case "--scripts" -> scripts = Path.of(value);
 				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
@@ -598,7 +604,10 @@ public class RequestPathLoad {
 		Connection connection = new Connection(port);
 		String[] urls = new String[queues];
 		for (int q = 0; q < queues; q++) {
-			int status = connection.exchange(sqsRequest("CreateQueue", "{\"QueueName\":\"" + queue(q) + "\"}", port));
+			String create = (groups > 0)
+					? "{\"QueueName\":\"" + queue(q) + ".fifo\",\"Attributes\":{\"FifoQueue\":\"true\"}}"
+					: "{\"QueueName\":\"" + queue(q) + "\"}";
+			int status = connection.exchange(sqsRequest("CreateQueue", create, port));
 			urls[q] = connection.jsonString("QueueUrl");
 			if (status != 200 || urls[q] == null) {
 				throw new IOException("CreateQueue answered " + status + ": "
@@ -617,7 +626,13 @@ public class RequestPathLoad {
 					"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\"}", port);
 		}
 		for (long n = first; admitted(); n++) {
-			pushed(connection.exchange(requests[(int) (n % queues)]), 200, connection);
+			int q = (int) (n % queues);
+			byte[] request = (groups == 0) ? requests[q]
+					: sqsRequest("SendMessage",
+							"{\"QueueUrl\":\"" + urls[q] + "\",\"MessageBody\":\"" + body + "\",\"MessageGroupId\":\"g"
+									+ (n / queues) % groups + "\",\"MessageDeduplicationId\":\"" + first + "-" + n + "\"}",
+							port);
+			pushed(connection.exchange(request), 200, connection);
 		}
 		connection.close();
 	}

@@ -14,6 +14,8 @@
 # The SQS face and ElasticMQ get the same requests (AWS JSON 1.0, `sqs` mode); the REST path gets
 # push, poll and DELETE (`queue` mode). After the window the consumers drain: lost = sent - deleted.
 # Server CPU per cycle is the server's utime+stime in the window over the cycles in it.
+# FIFO_GROUPS=N compares FIFO queues instead: one FIFO queue, each send in one of N message groups
+# with a deduplication id of its own, on the SQS face and ElasticMQ only (the REST pass is skipped).
 # Environment: ROUNDS (2), DURATION (s, 20), WARMUP (s, 10), PRODUCERS (16), CONSUMERS (16),
 # PROFILE (concurrent-atomic), JAVA_OPTS (-Xms512m -Xmx512m), SERVICE_JAR (this build's jar by
 # default), SERVICE_START_SECONDS (180: how long each server may take to start on a busy machine),
@@ -45,6 +47,11 @@ if ! compgen -G "$ELASTICMQ/elasticmq-server_*.jar" >/dev/null; then
 fi
 load_client "$OUT"
 CLIENT+=(--producers "$PRODUCERS" --consumers "$CONSUMERS")
+SERVERS=(sqs-face rest elasticmq)
+if [[ -n "${FIFO_GROUPS:-}" ]]; then
+	CLIENT+=(--groups "$FIFO_GROUPS" --queues 1)
+	SERVERS=(sqs-face elasticmq)
+fi
 
 EMQ_PID=""
 stop_elasticmq() {
@@ -83,13 +90,13 @@ start_elasticmq() {
 	return 1
 }
 
-echo "SQS face vs REST vs ElasticMQ: rounds $ROUNDS, ${DURATION}s windows after ${WARMUP}s warm-up," \
+echo "${SERVERS[*]}${FIFO_GROUPS:+ (FIFO, $FIFO_GROUPS groups)}: rounds $ROUNDS, ${DURATION}s windows after ${WARMUP}s warm-up," \
 	"$PRODUCERS producers + $CONSUMERS consumers, profile $PROFILE, servers $JAVA_OPTS |" \
 	"$(java -version 2>&1 | head -1) | $(nproc) cores | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-10s %12s %10s %10s %6s %7s %14s\n' round server cycles/s sent deleted lost errors "cpu us/cycle"
 for round in $(seq 1 "$ROUNDS"); do
-	for server in sqs-face rest elasticmq; do
+	for server in "${SERVERS[@]}"; do
 		log="$OUT/$server-$round"
 		if [[ "$server" == elasticmq ]]; then
 			start_elasticmq "$log.log" >/dev/null
