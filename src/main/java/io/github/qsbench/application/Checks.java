@@ -19,28 +19,28 @@ final class Checks {
 
 	/** A count of messages to lease or browse. */
 	static void max(int max) {
-		if (max < 1 || max > QueueOperations.MAX_BATCH) {
-			throw InvalidRequestException.outOfRange("max", 1, QueueOperations.MAX_BATCH);
+		if (max < 1 || max > Limits.MAX_BATCH) {
+			throw InvalidRequestException.outOfRange("max", 1, Limits.MAX_BATCH);
 		}
 	}
 
 	static void batch(int entries) {
-		if (entries < 1 || entries > QueueOperations.MAX_BATCH) {
+		if (entries < 1 || entries > Limits.MAX_BATCH) {
 			throw new InvalidRequestException("Invalid batch",
-					"A batch holds 1 to " + QueueOperations.MAX_BATCH + " entries; this one holds " + entries + ".");
+					"A batch holds 1 to " + Limits.MAX_BATCH + " entries; this one holds " + entries + ".");
 		}
 	}
 
 	static long leaseSeconds(long leaseSeconds) {
-		if (leaseSeconds < 0 || leaseSeconds > QueueOperations.MAX_LEASE_SECONDS) {
-			throw InvalidRequestException.outOfRange("leaseSeconds", 0, QueueOperations.MAX_LEASE_SECONDS);
+		if (leaseSeconds < 0 || leaseSeconds > Limits.MAX_LEASE_SECONDS) {
+			throw InvalidRequestException.outOfRange("leaseSeconds", 0, Limits.MAX_LEASE_SECONDS);
 		}
 		return leaseSeconds;
 	}
 
 	static int delaySeconds(int delaySeconds) {
-		if (delaySeconds < 0 || delaySeconds > QueueOperations.MAX_DELAY_SECONDS) {
-			throw InvalidRequestException.outOfRange("delaySeconds", 0, QueueOperations.MAX_DELAY_SECONDS);
+		if (delaySeconds < 0 || delaySeconds > Limits.MAX_DELAY_SECONDS) {
+			throw InvalidRequestException.outOfRange("delaySeconds", 0, Limits.MAX_DELAY_SECONDS);
 		}
 		return delaySeconds;
 	}

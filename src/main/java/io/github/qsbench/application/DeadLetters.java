@@ -20,7 +20,7 @@ import io.github.qsbench.core.QueueServiceCore;
 final class DeadLetters {
 
 	/** How long a move holds its copy back at most (see {@link #move}). */
-	private static final long HELD_BACK_MILLIS = TimeUnit.SECONDS.toMillis(QueueOperations.MAX_DELAY_SECONDS);
+	private static final long HELD_BACK_MILLIS = TimeUnit.SECONDS.toMillis(Limits.MAX_DELAY_SECONDS);
 
 	private final QueueServiceCore core;
 
@@ -173,7 +173,7 @@ final class DeadLetters {
 		int moved = 0;
 		List<Lease> leased;
 		redrive: while (moved < max
-				&& !(leased = this.core.lease(queue, Math.min(QueueOperations.MAX_BATCH, max - moved))).isEmpty()) {
+				&& !(leased = this.core.lease(queue, Math.min(Limits.MAX_BATCH, max - moved))).isEmpty()) {
 			for (Lease lease : leased) {
 				if (lease.message().id() > before) {
 					break redrive; // pushed since the redrive began (one returned by a

@@ -39,7 +39,7 @@ final class QueueLifecycle {
 		Sweep removed = new Sweep(this.core, this.fifo);
 		do {
 			List<Lease> leased;
-			drain: while (!(leased = this.core.lease(queue, QueueOperations.MAX_BATCH)).isEmpty()) {
+			drain: while (!(leased = this.core.lease(queue, Limits.MAX_BATCH)).isEmpty()) {
 				for (Lease lease : leased) {
 					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
 						this.fifo.left(queue, lease.message().id());

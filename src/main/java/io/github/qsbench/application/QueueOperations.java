@@ -44,12 +44,6 @@ import org.springframework.context.SmartLifecycle;
  */
 public class QueueOperations implements SmartLifecycle, DisposableBean {
 
-	/** See {@link Limits#MAX_BATCH}. */
-	public static final int MAX_BATCH = Limits.MAX_BATCH;
-
-	/** See {@link Limits#MAX_WAIT_SECONDS}. */
-	public static final int MAX_WAIT_SECONDS = Limits.MAX_WAIT_SECONDS;
-
 	/**
 	 * What {@link #isQueueName} accepts, for API descriptions: SQS's names, a FIFO
 	 * queue's ending {@value FifoSettings#SUFFIX}.
@@ -58,19 +52,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private static final int MAX_QUEUE_NAME = 80;
 
-	private static final Duration MAX_WAIT = Duration.ofSeconds(MAX_WAIT_SECONDS);
-
-	/** See {@link Limits#MAX_LEASE_SECONDS}. */
-	public static final int MAX_LEASE_SECONDS = Limits.MAX_LEASE_SECONDS;
-
-	/** See {@link Limits#MIN_RETENTION_SECONDS}. */
-	public static final int MIN_RETENTION_SECONDS = Limits.MIN_RETENTION_SECONDS;
-
-	/** See {@link Limits#MAX_RETENTION_SECONDS}. */
-	public static final int MAX_RETENTION_SECONDS = Limits.MAX_RETENTION_SECONDS;
-
-	/** See {@link Limits#MAX_DELAY_SECONDS}. */
-	public static final int MAX_DELAY_SECONDS = Limits.MAX_DELAY_SECONDS;
+	private static final Duration MAX_WAIT = Duration.ofSeconds(Limits.MAX_WAIT_SECONDS);
 
 	private final QueueServiceCore core;
 
@@ -141,7 +123,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Sends one message, creating the queue if needed, and wakes a long poll waiting on
-	 * it; delayed by {@code delaySeconds} (0 to {@value #MAX_DELAY_SECONDS};
+	 * it; delayed by {@code delaySeconds} (0 to {@value Limits#MAX_DELAY_SECONDS};
 	 * {@code null}: the queue's delay): held, and counted as delayed, but not delivered
 	 * until then; a long poll waiting on the queue is woken when it is due.
 	 * @throws InvalidRequestException if body and attributes add up to more than the
@@ -153,8 +135,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Sends 1 to {@value #MAX_BATCH} messages in order, all or none, each delayed as
-	 * {@link #send} delays one, and wakes the long polls waiting on the queue.
+	 * Sends 1 to {@value Limits#MAX_BATCH} messages in order, all or none, each delayed
+	 * as {@link #send} delays one, and wakes the long polls waiting on the queue.
 	 * @throws InvalidRequestException if one is over the maximum message size; nothing
 	 * was sent
 	 * @throws CapacityExceededException if the batch would cross a cap; nothing was sent
@@ -241,8 +223,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Leases up to {@code max} (1 to {@value #MAX_BATCH}) ready messages, in queue order,
-	 * for the queue's lease; none if nothing is ready.
+	 * Leases up to {@code max} (1 to {@value Limits#MAX_BATCH}) ready messages, in queue
+	 * order, for the queue's lease; none if nothing is ready.
 	 */
 	public List<Received> lease(String queue, int max) {
 		return lease(queue, max, (Integer) null);
@@ -250,8 +232,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Leases as {@link #lease(String, int)} does, for {@code leaseSeconds} (0 to
-	 * {@value #MAX_LEASE_SECONDS} s, 0: ready again at once; {@code null}: the queue's
-	 * lease).
+	 * {@value Limits#MAX_LEASE_SECONDS} s, 0: ready again at once; {@code null}: the
+	 * queue's lease).
 	 */
 	public List<Received> lease(String queue, int max, Integer leaseSeconds) {
 		Checks.queueName(queue);
@@ -263,9 +245,10 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Leases up to {@code max} messages as soon as one is ready, waiting up to
-	 * {@code wait} (0 to {@value #MAX_WAIT_SECONDS} s) without holding a thread.
-	 * @param leaseSeconds the lease of these deliveries (0 to {@value #MAX_LEASE_SECONDS}
-	 * s, 0: ready again at once), or {@code null} for the queue's lease
+	 * {@code wait} (0 to {@value Limits#MAX_WAIT_SECONDS} s) without holding a thread.
+	 * @param leaseSeconds the lease of these deliveries (0 to
+	 * {@value Limits#MAX_LEASE_SECONDS} s, 0: ready again at once), or {@code null} for
+	 * the queue's lease
 	 */
 	public LongPoll lease(String queue, int max, Duration wait, Integer leaseSeconds) {
 		return lease(queue, max, wait, leaseSeconds, null);
@@ -294,7 +277,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		Checks.max(max);
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
-			throw InvalidRequestException.outOfRange("wait", 0, MAX_WAIT_SECONDS);
+			throw InvalidRequestException.outOfRange("wait", 0, Limits.MAX_WAIT_SECONDS);
 		}
 		long leaseMillis = this.settings.leaseMillis(queue, leaseSeconds);
 		List<Lease> ready = deliverable(queue, max, leaseMillis);
@@ -337,8 +320,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Makes the lease of a delivered message end {@code leaseSeconds} from now (0 to
-	 * {@value #MAX_LEASE_SECONDS}; 0 makes it ready at once), if {@code lease} is its
-	 * current delivery's token; the token stays valid.
+	 * {@value Limits#MAX_LEASE_SECONDS}; 0 makes it ready at once), if {@code lease} is
+	 * its current delivery's token; the token stays valid.
 	 * @throws InvalidRequestException if {@code lease} is not a token this service hands
 	 * out, or the lease is out of range
 	 */
@@ -371,8 +354,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Completes 1 to {@value #MAX_BATCH} messages, each as {@link #complete} would, after
-	 * every lease token was checked: one that is not a token refuses the whole batch.
+	 * Completes 1 to {@value Limits#MAX_BATCH} messages, each as {@link #complete} would,
+	 * after every lease token was checked: one that is not a token refuses the whole
+	 * batch.
 	 * @return each entry's outcome, in order
 	 */
 	public List<Completion> completeAll(String queue, List<ToComplete> entries) {
@@ -413,8 +397,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Up to {@code max} (1 to {@value #MAX_BATCH}) messages from the queue's head with
-	 * their state and delivery count, leasing nothing.
+	 * Up to {@code max} (1 to {@value Limits#MAX_BATCH}) messages from the queue's head
+	 * with their state and delivery count, leasing nothing.
 	 */
 	public List<Browse> peek(String queue, int max) {
 		Checks.queueName(queue);

@@ -88,10 +88,10 @@ final class Settings {
 		if (change.delaySeconds() != null) {
 			Checks.delaySeconds(change.delaySeconds());
 		}
-		if (change.retentionSeconds() != null && (change.retentionSeconds() < QueueOperations.MIN_RETENTION_SECONDS
-				|| change.retentionSeconds() > QueueOperations.MAX_RETENTION_SECONDS)) {
-			throw InvalidRequestException.outOfRange("retentionSeconds", QueueOperations.MIN_RETENTION_SECONDS,
-					QueueOperations.MAX_RETENTION_SECONDS);
+		if (change.retentionSeconds() != null && (change.retentionSeconds() < Limits.MIN_RETENTION_SECONDS
+				|| change.retentionSeconds() > Limits.MAX_RETENTION_SECONDS)) {
+			throw InvalidRequestException.outOfRange("retentionSeconds", Limits.MIN_RETENTION_SECONDS,
+					Limits.MAX_RETENTION_SECONDS);
 		}
 		checkFifo(queue, change);
 		if (change.maxMessageBytes() != null && (change.maxMessageBytes() < Limits.MIN_MESSAGE_BYTES

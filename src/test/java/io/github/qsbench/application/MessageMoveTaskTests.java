@@ -165,7 +165,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 				.containsExactly(Peeked.State.READY);
 			assertThat(capped.peek("full", 10)).as("no copy left behind").hasSize(1);
 			assertThat(capped.heldCount()).isEqualTo(2);
-			this.clock.advance(Duration.ofSeconds(QueueOperations.MAX_DELAY_SECONDS + 1));
+			this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
 			assertThat(capped.peek("full", 10)).as("no held-back copy shows up later").hasSize(1);
 		}
 		finally {
@@ -293,7 +293,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		if (stopped.status() == Status.FAILED) {
 			assertThat(stopped.failureReason()).isEqualTo(MessageMoveTasks.STOPPED);
 		}
-		this.clock.advance(Duration.ofSeconds(QueueOperations.MAX_DELAY_SECONDS + 1));
+		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
 		List<String> moved = drain("dest");
 		List<String> stayed = drain("dlq");
 		assertThat(moved).hasSize((int) stopped.moved());

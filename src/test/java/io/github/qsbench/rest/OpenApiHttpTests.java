@@ -113,7 +113,7 @@ class OpenApiHttpTests {
 		assertThat(spec.read("$.components.schemas.QueueSettings.properties.tags.maxProperties", Integer.class))
 			.isEqualTo(QueueTags.MAX_TAGS);
 		assertThat(spec.read("$.components.schemas.QueueSettings.properties.retentionSeconds.minimum", Integer.class))
-			.isEqualTo(QueueOperations.MIN_RETENTION_SECONDS);
+			.isEqualTo(Limits.MIN_RETENTION_SECONDS);
 		assertThat(spec.read("$.components.schemas.Problem.properties", Map.class)).containsKeys("title", "status",
 				"detail");
 
