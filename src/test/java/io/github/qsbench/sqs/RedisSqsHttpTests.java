@@ -6,4 +6,9 @@ import io.github.qsbench.redis.OnLocalRedis;
 @OnLocalRedis
 class RedisSqsHttpTests extends SqsHttpTests {
 
+	@Override
+	boolean keepsFirstReceive() {
+		return false;
+	}
+
 }
