@@ -456,6 +456,7 @@ public class HistoryLoad {
 			Map<String, Object> line = line("rest", "poll", queue);
 			line.put("max", 1);
 			line.put("cut", whileWaiting ? "while-waiting" : "before-answer");
+			line.put("invoke", System.nanoTime());
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress("127.0.0.1", ports[this.port]), (int) timeoutMs);
 				OutputStream stream = socket.getOutputStream();
@@ -471,6 +472,7 @@ public class HistoryLoad {
 			catch (IOException ex) {
 				// the effect is unknown either way
 			}
+			line.put("return", System.nanoTime());
 			done(line, "indeterminate");
 		}
 
