@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * what they got naming its lease ({@code If-Match}, a receipt handle), one by one or as a
  * batch; a share of deliveries is abandoned ({@code --abandon}: left to lapse), and a share
  * of polls is cut ({@code --cut}: a long poll whose client closes its socket while it
- * waits, or a poll whose client resets the connection before the answer can be written).
+ * waits, or a poll whose client resets the connection before the answer can be written);
+ * with {@code --hold-ms} a consumer works that long on what it got before it completes it.
  * Every choice is drawn from {@code --seed}, so one seed makes the same requests in the
  * same order per thread (what the service answers, and so the rest of the run, differs).
  * After {@code --seconds}, producers stop, then consumers, then (with {@code --drain}) a
@@ -98,6 +99,8 @@ public class HistoryLoad {
 
 	static long pushPauseMs = 0;
 
+	static long holdMs = 0;
+
 	static BufferedWriter out;
 
 	public static void main(String[] args) throws Exception {
@@ -125,6 +128,7 @@ public class HistoryLoad {
 				case "--cut" -> cut = Double.parseDouble(value);
 				case "--timeout-ms" -> timeoutMs = Long.parseLong(value);
 				case "--push-pause-ms" -> pushPauseMs = Long.parseLong(value);
+				case "--hold-ms" -> holdMs = Long.parseLong(value);
 				case "--drain" -> drain = Boolean.parseBoolean(value);
 				case "--drain-seconds" -> drainSeconds = Double.parseDouble(value);
 				case "--create" -> create = Boolean.parseBoolean(value);
@@ -347,6 +351,9 @@ public class HistoryLoad {
 				boolean sqs = this.random.nextDouble() < sqsShare;
 				int max = 1 + this.random.nextInt(5);
 				List<Map<String, Object>> got = sqs ? pollSqs(queue, max, 1) : pollRest(queue, max, 1);
+				if (holdMs > 0 && !got.isEmpty()) {
+					pause(holdMs); // working on what it got
+				}
 				List<Map<String, Object>> keep = new ArrayList<>();
 				for (Map<String, Object> delivery : got) {
 					if (this.random.nextDouble() < abandon) {
