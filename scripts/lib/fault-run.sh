@@ -20,6 +20,7 @@ QS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=service.sh
 source "$QS_ROOT/scripts/lib/service.sh"
 
+export SERVICE_START_SECONDS="${SERVICE_START_SECONDS:-240}"
 FAULT_SECONDS="${FAULT_SECONDS:-12}"
 FAULT_LEASE="${FAULT_LEASE:-2}"
 FAULT_SEED="${FAULT_SEED:-1}"

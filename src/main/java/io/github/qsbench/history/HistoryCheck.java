@@ -8,6 +8,7 @@ import java.util.Locale;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.core.strategy.Strategy.Framework;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -21,13 +22,19 @@ import tools.jackson.databind.json.JsonMapper;
  * </pre>
  *
  * The strategy's guarantee is read from {@link Strategy} (with the service's eviction,
- * lazy unless given). Prints the report as one JSON line, then each anomaly found on its
- * own line, and exits 1 when the history breaks the guarantee (a loss too, unless
- * {@code --measure-loss}: a run that measures what a fault loses), 2 on bad arguments.
+ * lazy unless given). Prints the strategy, its framework and the report as one JSON line,
+ * then each anomaly found on its own line, and exits 1 when the history breaks the
+ * guarantee (a loss too, unless {@code --measure-loss}: a run that measures what a fault
+ * loses), 2 on bad arguments.
  */
 public final class HistoryCheck {
 
 	private HistoryCheck() {
+	}
+
+	/** What the command prints first. */
+	record Checked(String strategy, Framework framework, HistoryReport report) {
+
 	}
 
 	public static void main(String[] args) {
@@ -50,7 +57,9 @@ public final class HistoryCheck {
 		}
 		Delivery guarantee = strategy.delivery(eviction);
 		HistoryReport report = HistoryChecker.check(History.read(files), guarantee);
-		System.out.println(JsonMapper.builder().build().writeValueAsString(report));
+		System.out.println(JsonMapper.builder()
+			.build()
+			.writeValueAsString(new Checked(strategy.profile(), strategy.framework(), report)));
 		report.anomalies().forEach(System.out::println);
 		if (!report.valid(measureLoss)) {
 			System.err.println("history check failed: " + strategy.profile() + " (" + guarantee + ")");
