@@ -79,10 +79,15 @@ public record History(List<Operation> operations) {
 			Integer seconds, List<Entry> entries) {
 
 		/**
-		 * Whether this is the service's answer of success (a poll's {@code empty} too).
+		 * Whether the service answered as it does when it serves: success, an empty poll,
+		 * a stale or unknown lease, a push refused for a cap. Not: no answer, a
+		 * connection refused, another refusal.
 		 */
 		boolean answered() {
-			return "ok".equals(this.result) || "empty".equals(this.result);
+			return switch (this.result) {
+				case "ok", "empty", "stale", "not-found", "refused" -> true;
+				default -> false;
+			};
 		}
 
 		/**

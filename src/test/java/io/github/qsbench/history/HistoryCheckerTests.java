@@ -201,10 +201,14 @@ class HistoryCheckerTests {
 		push("a", 0, 1000, "ok", 1);
 		push("b", 1000, 2000, "ok", 2);
 		push("c", 2000, 2500, "indeterminate", -1);
-		push("d", 2500, 5000, "ok", 3);
-		poll("load-drain", "rest", 5000, 20000, delivery(1, "a", 1, 5000, 100), delivery(2, "b", 1, 5000, 100),
-				delivery(3, "d", 1, 5000, 100));
-		assertThat(check(Delivery.EXACTLY_ONCE).longestGapMs()).isEqualTo(3000);
+		push("d", 2500, 2600, "fail", -1);
+		push("d", 2600, 5000, "ok", 3);
+		push("e", 5000, 5100, "refused", -1);
+		push("f", 5100, 9100, "ok", 4);
+		poll("load-drain", "rest", 9100, 20000, delivery(1, "a", 1, 9100, 100), delivery(2, "b", 1, 9100, 100),
+				delivery(3, "d", 1, 9100, 100), delivery(4, "f", 1, 9100, 100));
+		// neither an indeterminate push nor a failed one is an answer; a refusal is
+		assertThat(check(Delivery.EXACTLY_ONCE).longestGapMs()).isEqualTo(4000);
 	}
 
 	private HistoryReport check(Delivery guarantee) {
