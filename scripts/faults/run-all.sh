@@ -8,6 +8,7 @@
 # guarantee (every run goes on regardless); the table says which.
 #
 #   ./mvnw -DskipTests package && scripts/faults/run-all.sh
+#   scripts/faults/run-all.sh --recheck    # the kept histories (FAULT_OUT) checked again, the table rewritten
 #
 # Environment: FAULT_STRATEGIES ("synchronized lane-locked redis"), FAULT_SECONDS (12), FAULT_SEED (1),
 # FAULT_TABLE (docs/faults.md; "-" prints the table instead), and fault-run.sh's.
@@ -18,8 +19,35 @@ export FAULT_RESULTS="$FAULT_OUT/results.tsv"
 LOCK="${FAULT_LOCK:-/tmp/qs-bench.lock}"
 TABLE="${FAULT_TABLE:-$ROOT/docs/faults.md}"
 mkdir -p "$FAULT_OUT"
-: >"$FAULT_RESULTS"
 failed=0
+
+table() {
+	if [[ "$TABLE" == - ]]; then
+		python3 "$ROOT/scripts/faults/table.py" "$FAULT_RESULTS"
+	else
+		python3 "$ROOT/scripts/faults/table.py" "$FAULT_RESULTS" --into "$TABLE"
+		echo "table written into $TABLE"
+	fi
+}
+
+if [[ "${1:-}" == --recheck ]]; then
+	# shellcheck source=../lib/fault-run.sh
+	source "$ROOT/scripts/lib/fault-run.sh"
+	jars=("$ROOT"/target/queue-service-*.jar)
+	FAULT_JAR="${SERVICE_JAR:-${jars[0]}}"
+	mv "$FAULT_RESULTS" "$FAULT_RESULTS.before"
+	while IFS=$'\t' read -r fault strategy _ _; do
+		run_dir="$FAULT_OUT/$fault-$strategy"
+		[[ -f "$run_dir/check.args" ]] || printf '%s\n' --strategy "$strategy" >"$run_dir/check.args"
+		status=0
+		fault_check "$run_dir" || status=$?
+		((status == 0)) || failed=1
+		printf '%s\t%s\t%s\t%s\n' "$fault" "$strategy" "$status" "$(head -1 "$run_dir/check.txt")" >>"$FAULT_RESULTS"
+	done <"$FAULT_RESULTS.before"
+	table
+	exit "$failed"
+fi
+: >"$FAULT_RESULTS"
 
 run() { # script [arguments...]
 	local log="$FAULT_OUT/$(basename "$1" .sh)-${2:-redis}.log" before
@@ -43,10 +71,5 @@ run redis-kill.sh always
 run redis-kill.sh everysec
 run redis-pause.sh
 
-if [[ "$TABLE" == - ]]; then
-	python3 "$ROOT/scripts/faults/table.py" "$FAULT_RESULTS"
-else
-	python3 "$ROOT/scripts/faults/table.py" "$FAULT_RESULTS" --into "$TABLE"
-	echo "table written into $TABLE"
-fi
+table
 exit "$failed"

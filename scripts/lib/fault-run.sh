@@ -130,14 +130,23 @@ fault_end() {
 	done
 	FAULT_SERVICES=()
 	fault_step "checking $(cat "$RUN"/*.jsonl | wc -l) operations"
-	java -cp "$FAULT_JAR" -Dloader.main=io.github.qsbench.history.HistoryCheck \
-		org.springframework.boot.loader.launch.PropertiesLauncher --strategy "$STRATEGY" "$@" "$RUN"/*.jsonl \
-		>"$RUN/check.txt" 2>&1 || status=$?
+	printf '%s\n' --strategy "$STRATEGY" "$@" >"$RUN/check.args"
+	fault_check "$RUN" || status=$?
 	cat "$RUN/check.txt"
 	mkdir -p "$(dirname "$FAULT_RESULTS")"
 	printf '%s\t%s\t%s\t%s\n' "$FAULT" "$STRATEGY" "$status" "$(head -1 "$RUN/check.txt")" >>"$FAULT_RESULTS"
 	fault_step "$FAULT with $STRATEGY: $([[ $status == 0 ]] && echo passed || echo FAILED)"
 	return "$status"
+}
+
+# fault_check RUN: checks that run's histories with the options its fault_end wrote
+# (RUN/check.args) into RUN/check.txt; returns the checker's status. Run again on kept
+# histories, it checks them with the jar's checker of now (scripts/faults/run-all.sh --recheck).
+fault_check() {
+	local args=()
+	mapfile -t args <"$1/check.args"
+	java -cp "$FAULT_JAR" -Dloader.main=io.github.qsbench.history.HistoryCheck \
+		org.springframework.boot.loader.launch.PropertiesLauncher "${args[@]}" "$1"/*.jsonl >"$1/check.txt" 2>&1
 }
 
 fault_cleanup() {
