@@ -36,8 +36,13 @@ if [[ "${1:-}" == --recheck ]]; then
 	jars=("$ROOT"/target/queue-service-*.jar)
 	FAULT_JAR="${SERVICE_JAR:-${jars[0]}}"
 	mv "$FAULT_RESULTS" "$FAULT_RESULTS.before"
-	while IFS=$'\t' read -r fault strategy _ _; do
+	while IFS=$'\t' read -r fault strategy status checked; do
 		run_dir="$FAULT_OUT/$fault-$strategy"
+		if [[ ! -d "$run_dir" ]]; then # a run that did not reach its check: kept as it was
+			printf '%s\t%s\t%s\t%s\n' "$fault" "$strategy" "$status" "$checked" >>"$FAULT_RESULTS"
+			failed=1
+			continue
+		fi
 		[[ -f "$run_dir/check.args" ]] || printf '%s\n' --strategy "$strategy" >"$run_dir/check.args"
 		status=0
 		fault_check "$run_dir" || status=$?
