@@ -1,0 +1,257 @@
+package io.github.qsbench.history;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.github.qsbench.core.Delivery;
+import io.github.qsbench.history.History.Delivered;
+import io.github.qsbench.history.History.Entry;
+import io.github.qsbench.history.History.Operation;
+
+/**
+ * Checks a history after its final drain. The total-queue part (the logic of Jepsen's
+ * {@code total-queue}, counted by the unique value each push carried, not by the server's
+ * ids): a value acknowledged and never delivered is lost, one delivered and never pushed
+ * (or only refused) is unexpected, one whose every push was indeterminate and that was
+ * delivered is recovered, one delivered under two ids was pushed twice. The lease part,
+ * for a strategy that promises {@link Delivery#EXACTLY_ONCE}: a message must not be
+ * delivered while an earlier delivery's lease is certainly alive, nor twice with one
+ * delivery number, nor after a completion of it was acknowledged, and two of its
+ * deliveries must not both be completed with success.
+ *
+ * <p>
+ * "Certainly" is read from the client's times alone: a lease of S ms asked by a poll
+ * invoked at t cannot end before t + S (less a lease change's, invoked at u for s
+ * seconds: u + s), and a later delivery that returned before then happened inside it. The
+ * service keeps leases on its own clock in milliseconds, so a margin of
+ * {@link #SLACK_NANOS} absorbs its rounding. At-least-once strategies are counted by the
+ * same rules, and their counts are not anomalies.
+ */
+public final class HistoryChecker {
+
+	/**
+	 * How much earlier than the client's bound a lease may end on the service's clock.
+	 */
+	static final long SLACK_NANOS = 25_000_000L;
+
+	private static final int MAX_ANOMALIES = 20;
+
+	private HistoryChecker() {
+	}
+
+	public static HistoryReport check(History history, Delivery guarantee) {
+		Map<String, String> pushed = new HashMap<>();
+		Map<String, Set<Long>> idsOf = new HashMap<>();
+		Map<String, List<Seen>> deliveries = new LinkedHashMap<>();
+		Map<Long, String> valueOf = new HashMap<>();
+		List<Completed> completions = new ArrayList<>();
+		Map<String, List<Operation>> changes = new HashMap<>();
+		long indeterminate = 0;
+		for (Operation op : history.operations()) {
+			if ("indeterminate".equals(op.result())) {
+				indeterminate++;
+			}
+			switch (op.op()) {
+				case "push", "push-batch" -> {
+					for (int i = 0; i < op.values().size(); i++) {
+						String value = op.values().get(i);
+						pushed.merge(value, op.result(), HistoryChecker::stronger);
+						if ("ok".equals(op.result()) && op.ids() != null) {
+							idsOf.computeIfAbsent(value, (v) -> new TreeSet<>()).add(op.ids().get(i));
+						}
+					}
+				}
+				case "poll" -> {
+					if (op.deliveries() != null) {
+						for (Delivered delivered : op.deliveries()) {
+							deliveries.computeIfAbsent(delivered.value(), (v) -> new ArrayList<>())
+								.add(new Seen(delivered, op.returned()));
+							idsOf.computeIfAbsent(delivered.value(), (v) -> new TreeSet<>()).add(delivered.id());
+							valueOf.put(delivered.id(), delivered.value());
+						}
+					}
+				}
+				case "complete" -> completions.add(new Completed(op.id(), op.lease(), op.result(), op));
+				case "complete-batch" -> {
+					for (Entry entry : op.entries()) {
+						completions.add(new Completed(entry.id(), entry.lease(), entry.result(), op));
+					}
+				}
+				case "change-lease" -> changes.computeIfAbsent(op.lease(), (l) -> new ArrayList<>()).add(op);
+				default -> throw new IllegalArgumentException("unknown operation " + op.op());
+			}
+		}
+		List<String> anomalies = new ArrayList<>();
+		Set<String> duplicated = new HashSet<>();
+		long lost = 0;
+		long unexpected = 0;
+		long recovered = 0;
+		long acknowledged = 0;
+		for (Map.Entry<String, String> value : pushed.entrySet()) {
+			boolean delivered = deliveries.containsKey(value.getKey());
+			if (value.getValue().equals("ok")) {
+				acknowledged++;
+				if (!delivered) {
+					lost++;
+					note(anomalies, "lost: " + value.getKey() + " was acknowledged and never delivered");
+				}
+			}
+			else if (value.getValue().equals("indeterminate") && delivered) {
+				recovered++;
+			}
+		}
+		for (String value : deliveries.keySet()) {
+			String push = pushed.get(value);
+			if (push == null || push.equals("refused") || push.equals("fail")) {
+				unexpected++;
+				note(anomalies, "unexpected: " + value + " was delivered and "
+						+ ((push == null) ? "never pushed" : "its every push " + push));
+			}
+		}
+		for (Map.Entry<String, Set<Long>> ids : idsOf.entrySet()) {
+			if (ids.getValue().size() > 1) {
+				duplicated.add(ids.getKey());
+				note(anomalies, "duplicated: " + ids.getKey() + " is in the queue under ids " + ids.getValue());
+			}
+		}
+		long redelivered = deliveries.values().stream().filter((list) -> list.size() > 1).count();
+		Map<String, List<Completed>> completionsOf = new HashMap<>();
+		for (Completed completion : completions) {
+			String value = valueOf.get(completion.id());
+			if (value != null && completion.result().equals("ok")) {
+				completionsOf.computeIfAbsent(value, (v) -> new ArrayList<>()).add(completion);
+			}
+		}
+		for (Map.Entry<String, List<Seen>> entry : deliveries.entrySet()) {
+			List<String> found = leaseAnomalies(entry.getKey(), entry.getValue(),
+					completionsOf.getOrDefault(entry.getKey(), List.of()), changes);
+			if (!found.isEmpty()) {
+				duplicated.add(entry.getKey());
+				found.forEach((anomaly) -> note(anomalies, anomaly));
+			}
+		}
+		long counted = duplicated.size();
+		if (guarantee == Delivery.AT_LEAST_ONCE) {
+			// only a second push of one value is beyond at-least-once
+			counted = idsOf.values().stream().filter((ids) -> ids.size() > 1).count();
+		}
+		return new HistoryReport(guarantee, history.operations().size(), pushed.size(), acknowledged, lost, unexpected,
+				counted, redelivered, indeterminate, recovered, longestGapMs(history), anomalies);
+	}
+
+	/**
+	 * The lease queue's rules for one message's deliveries and acknowledged completions.
+	 */
+	private static List<String> leaseAnomalies(String value, List<Seen> deliveries, List<Completed> completed,
+			Map<String, List<Operation>> changes) {
+		List<String> found = new ArrayList<>();
+		for (int i = 0; i < deliveries.size(); i++) {
+			Delivered a = deliveries.get(i).delivery();
+			for (int j = 0; j < deliveries.size(); j++) {
+				Delivered b = deliveries.get(j).delivery();
+				if (j > i && a.delivery() == b.delivery()) {
+					found.add("duplicated: " + value + " was delivered twice as delivery " + a.delivery());
+				}
+				if (b.delivery() > a.delivery() && deliveries.get(j).returned() + SLACK_NANOS < leaseEnd(a, changes)) {
+					found.add("duplicated: " + value + " was delivered again (delivery " + b.delivery()
+							+ ") while delivery " + a.delivery() + "'s lease was certainly alive");
+				}
+			}
+		}
+		for (Completed completion : completed) {
+			for (Seen seen : deliveries) {
+				Delivered delivery = seen.delivery();
+				if (delivery.leaseFrom() > completion.op().returned()) {
+					found.add("duplicated: " + value + " was delivered (delivery " + delivery.delivery()
+							+ ") after a completion of it was acknowledged");
+				}
+			}
+			for (Completed other : completed) {
+				if (other != completion && !other.lease().equals(completion.lease())
+						&& !other.op().idempotentCompletion()
+						&& (!completion.op().idempotentCompletion() || completion.op().returned() < other.op().invoke())
+						&& (completion.op().invoke() < other.op().invoke()
+								|| (completion.op().invoke() == other.op().invoke()
+										&& completion.lease().compareTo(other.lease()) < 0))) {
+					found.add("duplicated: " + value + " was completed twice (leases " + completion.lease() + " and "
+							+ other.lease() + ")");
+				}
+			}
+		}
+		return found;
+	}
+
+	/** The earliest a delivery's lease can end: its own, or that of a change of it. */
+	private static long leaseEnd(Delivered delivery, Map<String, List<Operation>> changes) {
+		long end = delivery.leaseEnd();
+		for (Operation change : changes.getOrDefault(delivery.lease(), List.of())) {
+			if ("ok".equals(change.result()) || "indeterminate".equals(change.result())) {
+				end = Math.min(end, change.invoke() + change.seconds() * 1_000_000_000L);
+			}
+		}
+		return end;
+	}
+
+	/** Of two results of pushes of one value: what it counts as. */
+	private static String stronger(String a, String b) {
+		for (String result : new String[] { "ok", "indeterminate", "refused" }) {
+			if (a.equals(result) || b.equals(result)) {
+				return result;
+			}
+		}
+		return a;
+	}
+
+	/**
+	 * The longest time between two answers (or from the load's first invoke to the first
+	 * answer), over every client but the drain and the set-up.
+	 */
+	static long longestGapMs(History history) {
+		List<long[]> spans = new ArrayList<>();
+		for (Operation op : history.operations()) {
+			if (op.client() == null || op.client().endsWith("-drain") || op.client().endsWith("-setup")) {
+				continue;
+			}
+			spans.add(new long[] { op.invoke(), op.answered() ? op.returned() : Long.MAX_VALUE });
+		}
+		if (spans.isEmpty()) {
+			return 0;
+		}
+		long start = spans.stream().mapToLong((span) -> span[0]).min().getAsLong();
+		long[] answers = spans.stream()
+			.mapToLong((span) -> span[1])
+			.filter((t) -> t != Long.MAX_VALUE)
+			.sorted()
+			.toArray();
+		long gap = 0;
+		long previous = start;
+		for (long answer : answers) {
+			gap = Math.max(gap, answer - previous);
+			previous = answer;
+		}
+		return gap / 1_000_000L;
+	}
+
+	private static void note(List<String> anomalies, String anomaly) {
+		if (anomalies.size() < MAX_ANOMALIES) {
+			anomalies.add(anomaly);
+		}
+	}
+
+	/** A delivery and when the poll that got it returned. */
+	private record Seen(Delivered delivery, long returned) {
+
+	}
+
+	/** A completion (one, or a batch's entry) and the operation that made it. */
+	private record Completed(long id, String lease, String result, Operation op) {
+
+	}
+
+}

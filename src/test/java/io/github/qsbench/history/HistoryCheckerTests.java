@@ -1,0 +1,258 @@
+package io.github.qsbench.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.qsbench.core.Delivery;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker on small hand-written histories: each anomaly a history can hold is
+ * flagged, and the clean histories a fault leaves behind (leases lapsed and delivered
+ * again, late completions refused, pushes retried after a refusal, indeterminate pushes
+ * seen later) pass. Times are written in milliseconds and recorded in nanoseconds, as the
+ * load client does.
+ */
+class HistoryCheckerTests {
+
+	private final List<String> lines = new ArrayList<>();
+
+	@Test
+	void pushDeliverComplete_passes() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 2000));
+		complete("rest", 1, "1.1", 20, 22, "ok");
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report.anomalies()).isEmpty();
+		assertThat(report)
+			.extracting(HistoryReport::operations, HistoryReport::attempted, HistoryReport::acknowledged,
+					HistoryReport::lost, HistoryReport::duplicated, HistoryReport::redelivered)
+			.containsExactly(3L, 1L, 1L, 0L, 0L, 0L);
+	}
+
+	@Test
+	void redeliveryAfterTheLeaseLapsed_andTheLateCompletionRefused_passes() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 1000));
+		poll("c1", "rest", 1100, 1102, delivery(1, "a", 2, 1100, 1000));
+		complete("rest", 1, "1.1", 1200, 1202, "stale");
+		complete("rest", 1, "1.2", 1210, 1212, "ok");
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report.redelivered()).isEqualTo(1);
+		assertThat(report.duplicated()).isZero();
+	}
+
+	@Test
+	void redeliveryAfterTheLeaseWasReleased_passes() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 2000));
+		changeLease("rest", "1.1", 0, 20, 22, "ok");
+		poll("c1", "rest", 30, 32, delivery(1, "a", 2, 30, 2000));
+		complete("rest", 1, "1.2", 40, 42, "ok");
+		assertThat(check(Delivery.EXACTLY_ONCE).valid(false)).isTrue();
+	}
+
+	@Test
+	void sqsDeleteOfAMessageDeletedAlready_passes() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "sqs", 10, 12, delivery(1, "a", 1, 10, 1000));
+		poll("c1", "rest", 1100, 1102, delivery(1, "a", 2, 1100, 1000));
+		complete("rest", 1, "1.2", 1200, 1202, "ok");
+		// SQS answers success to a delete of a message deleted already
+		complete("sqs", 1, "1.1", 1300, 1302, "ok");
+		assertThat(check(Delivery.EXACTLY_ONCE).valid(false)).isTrue();
+	}
+
+	@Test
+	void pushRefusedThenRetried_passes() {
+		push("a", 0, 5, "refused", -1);
+		push("a", 10, 15, "ok", 1);
+		poll("c0", "rest", 20, 22, delivery(1, "a", 1, 20, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report.attempted()).isEqualTo(1);
+	}
+
+	@Test
+	void indeterminatePushDelivered_isRecovered() {
+		push("a", 0, 3000, "indeterminate", -1);
+		push("b", 0, 3000, "indeterminate", -1);
+		poll("c0", "rest", 4000, 4002, delivery(1, "a", 1, 4000, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report)
+			.extracting(HistoryReport::recovered, HistoryReport::indeterminate, HistoryReport::lost,
+					HistoryReport::acknowledged)
+			.containsExactly(1L, 2L, 0L, 0L);
+	}
+
+	@Test
+	void acknowledgedAndNeverDelivered_isLost() {
+		push("a", 0, 5, "ok", 1);
+		push("b", 0, 5, "ok", 2);
+		poll("c0", "rest", 10, 12, delivery(2, "b", 1, 10, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.lost()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.valid(true)).as("a run that measures loss").isTrue();
+		assertThat(report.anomalies()).containsExactly("lost: a was acknowledged and never delivered");
+	}
+
+	@Test
+	void deliveredAndNeverPushed_isUnexpected() {
+		poll("c0", "rest", 10, 12, delivery(1, "ghost", 1, 10, 2000));
+		HistoryReport report = check(Delivery.AT_LEAST_ONCE);
+		assertThat(report.unexpected()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+	}
+
+	@Test
+	void deliveredWhenItsEveryPushWasRefused_isUnexpected() {
+		push("a", 0, 5, "refused", -1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 2000));
+		assertThat(check(Delivery.AT_LEAST_ONCE).unexpected()).isEqualTo(1);
+	}
+
+	@Test
+	void oneValueUnderTwoIds_isDuplicated_whateverTheGuarantee() {
+		push("a", 0, 5, "refused", -1);
+		push("a", 10, 15, "ok", 2);
+		poll("c0", "rest", 20, 22, delivery(1, "a", 1, 20, 2000));
+		poll("c1", "rest", 30, 32, delivery(2, "a", 1, 30, 2000));
+		HistoryReport report = check(Delivery.AT_LEAST_ONCE);
+		assertThat(report.duplicated()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.anomalies()).contains("duplicated: a is in the queue under ids [1, 2]");
+	}
+
+	@Test
+	void deliveredAgainWhileALeaseWasCertainlyAlive_isDuplicated() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 2000));
+		poll("c1", "rest", 500, 502, delivery(1, "a", 2, 500, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.duplicated()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.anomalies()).containsExactly(
+				"duplicated: a was delivered again (delivery 2) while delivery 1's lease was certainly alive");
+	}
+
+	@Test
+	void deliveredAgainWhileALeaseWasAlive_isNoAnomalyAtLeastOnce() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 2000));
+		poll("c1", "rest", 500, 502, delivery(1, "a", 2, 500, 2000));
+		HistoryReport report = check(Delivery.AT_LEAST_ONCE);
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report.duplicated()).isZero();
+		assertThat(report.anomalies()).isNotEmpty();
+	}
+
+	@Test
+	void deliveredAgainAfterALeaseWasShortened_isJudgedByTheChange() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 20000));
+		changeLease("sqs", "1.1", 1, 100, 102, "indeterminate");
+		poll("c1", "rest", 1200, 1202, delivery(1, "a", 2, 1200, 2000));
+		assertThat(check(Delivery.EXACTLY_ONCE).valid(false)).isTrue();
+	}
+
+	@Test
+	void twoDeliveriesWithOneNumber_isDuplicated() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 100));
+		poll("c1", "rest", 5000, 5002, delivery(1, "a", 1, 5000, 100));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.duplicated()).isEqualTo(1);
+		assertThat(report.anomalies()).containsExactly("duplicated: a was delivered twice as delivery 1");
+	}
+
+	@Test
+	void deliveredAfterAnAcknowledgedCompletion_isDuplicated() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 100));
+		complete("rest", 1, "1.1", 20, 22, "ok");
+		poll("c1", "rest", 5000, 5002, delivery(1, "a", 2, 5000, 100));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.anomalies())
+			.containsExactly("duplicated: a was delivered (delivery 2) after a completion of it was acknowledged");
+	}
+
+	@Test
+	void completedTwiceWithSuccess_isDuplicated() {
+		push("a", 0, 5, "ok", 1);
+		poll("c0", "rest", 10, 12, delivery(1, "a", 1, 10, 100));
+		poll("c1", "rest", 300, 302, delivery(1, "a", 2, 300, 100));
+		completeBatch("rest", 350, 352, "1.1", "ok");
+		complete("rest", 1, "1.2", 340, 360, "ok");
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.anomalies()).containsExactly("duplicated: a was completed twice (leases 1.2 and 1.1)");
+	}
+
+	@Test
+	void longestGap_isTheLongestTimeWithoutAnAnswer() {
+		push("a", 0, 1000, "ok", 1);
+		push("b", 1000, 2000, "ok", 2);
+		push("c", 2000, 2500, "indeterminate", -1);
+		push("d", 2500, 2600, "fail", -1);
+		push("d", 2600, 5000, "ok", 3);
+		push("e", 5000, 5100, "refused", -1);
+		push("f", 5100, 9100, "ok", 4);
+		poll("load-drain", "rest", 9100, 20000, delivery(1, "a", 1, 9100, 100), delivery(2, "b", 1, 9100, 100),
+				delivery(3, "d", 1, 9100, 100), delivery(4, "f", 1, 9100, 100));
+		// neither an indeterminate push nor a failed one is an answer; a refusal is
+		assertThat(check(Delivery.EXACTLY_ONCE).longestGapMs()).isEqualTo(4000);
+	}
+
+	private HistoryReport check(Delivery guarantee) {
+		return HistoryChecker.check(History.parse(String.join("\n", this.lines)), guarantee);
+	}
+
+	private static long nanos(long ms) {
+		return ms * 1_000_000L;
+	}
+
+	private void push(String value, long invoke, long returned, String result, long id) {
+		this.lines.add(("{\"client\":\"p0\",\"face\":\"rest\",\"op\":\"push\",\"values\":[\"%s\"],\"invoke\":%d,"
+				+ "\"return\":%d,%s\"result\":\"%s\"}")
+			.formatted(value, nanos(invoke), nanos(returned), (id > 0) ? "\"ids\":[" + id + "]," : "", result));
+	}
+
+	private void poll(String client, String face, long invoke, long returned, String... deliveries) {
+		this.lines.add(("{\"client\":\"%s\",\"face\":\"%s\",\"op\":\"poll\",\"invoke\":%d,\"return\":%d,"
+				+ "\"deliveries\":[%s],\"result\":\"ok\"}")
+			.formatted(client, face, nanos(invoke), nanos(returned), String.join(",", deliveries)));
+	}
+
+	private static String delivery(long id, String value, long number, long from, long leaseMs) {
+		return "{\"id\":%d,\"value\":\"%s\",\"delivery\":%d,\"lease\":\"%d.%d\",\"leaseMs\":%d,\"leaseFrom\":%d}"
+			.formatted(id, value, number, id, number, leaseMs, nanos(from));
+	}
+
+	private void complete(String face, long id, String lease, long invoke, long returned, String result) {
+		this.lines.add(("{\"client\":\"c0\",\"face\":\"%s\",\"op\":\"complete\",\"id\":%d,\"lease\":\"%s\","
+				+ "\"invoke\":%d,\"return\":%d,\"result\":\"%s\"}")
+			.formatted(face, id, lease, nanos(invoke), nanos(returned), result));
+	}
+
+	private void completeBatch(String face, long invoke, long returned, String lease, String result) {
+		this.lines.add(("{\"client\":\"c0\",\"face\":\"%s\",\"op\":\"complete-batch\",\"entries\":[{\"id\":%s,"
+				+ "\"lease\":\"%s\",\"result\":\"%s\"}],\"invoke\":%d,\"return\":%d,\"result\":\"ok\"}")
+			.formatted(face, lease.substring(0, lease.indexOf('.')), lease, result, nanos(invoke), nanos(returned)));
+	}
+
+	private void changeLease(String face, String lease, int seconds, long invoke, long returned, String result) {
+		this.lines.add(("{\"client\":\"c0\",\"face\":\"%s\",\"op\":\"change-lease\",\"id\":%s,\"lease\":\"%s\","
+				+ "\"seconds\":%d,\"invoke\":%d,\"return\":%d,\"result\":\"%s\"}")
+			.formatted(face, lease.substring(0, lease.indexOf('.')), lease, seconds, nanos(invoke), nanos(returned),
+					result));
+	}
+
+}
