@@ -3,7 +3,6 @@ package io.github.qsbench.application;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -25,21 +24,24 @@ import io.github.qsbench.core.QueueServiceCore;
  *
  * <p>
  * The invariant, per queue and message group: the group's messages in the core are kept
- * here in the order they were sent, and only the first of them (the group's head) can be
- * delivered; the others are held in the core as delayed for {@link #HOLD_MILLIS}. When
- * the head leaves the queue ({@link #left}: completed, moved to a dead-letter queue,
- * purged, expired), the next is released. So while a message of a group is in flight no
- * other of that group is delivered, and a group's messages are delivered in the order
- * they were sent; a lapsed lease makes the head ready again, still first. Receives take
- * from other groups meanwhile, and from one group at most its head.
+ * in {@link FifoGroups} in the order they were sent, and only the first of them (the
+ * group's head) can be delivered; every message is pushed held in the core (delayed for
+ * {@link #HOLD_MILLIS}) and released ({@link QueueServiceCore#endDelay}) when it becomes
+ * its group's head: at once if its group had no message, else when the head before it
+ * leaves the queue ({@link #left}: completed, moved to a dead-letter queue, purged,
+ * expired). So while a message of a group is in flight no other of that group is
+ * delivered, and a group's messages are delivered in the order they were sent; a lapsed
+ * lease makes the head ready again, still first. Receives take from other groups
+ * meanwhile, and from one group at most its head. Each step on the groups is atomic in
+ * their store, which is Redis for the redis strategy: the rule holds across instances.
  *
  * <p>
- * Sends to a queue, and departures from it, are serialised by the queue's monitor here
- * (the core's push and release happen under it): sequence numbers follow send order, and
- * a deduplication id seen within {@link #DEDUPLICATION_MILLIS} answers the original's id
- * and sequence number without a push; a receive retried with its attempt id within that
- * time gets what the first delivered ({@link #attempted}). Kept in this instance's
- * memory: on Redis each instance keeps its own, so the group rule holds per instance.
+ * Sends to a queue through this instance are serialised by the queue's monitor here:
+ * sequence numbers follow send order, and a deduplication id seen within
+ * {@link #DEDUPLICATION_MILLIS} answers the original's id and sequence number without a
+ * push; a receive retried with its attempt id within that time gets what the first
+ * delivered ({@link #attempted}). Sequence numbers, deduplication ids and attempts are
+ * this instance's (on Redis, each instance's own).
  */
 final class FifoQueues implements Departures {
 
@@ -53,18 +55,33 @@ final class FifoQueues implements Departures {
 
 	private final InstantSource clock;
 
+	private final FifoGroups groups;
+
+	/** How a head is released after the queue's delay. */
+	private final Later later;
+
 	private final Map<String, FifoQueue> queues = new ConcurrentHashMap<>();
 
-	FifoQueues(QueueServiceCore core, InstantSource clock) {
+	FifoQueues(QueueServiceCore core, FifoGroups groups, InstantSource clock, Later later) {
 		this.core = core;
+		this.groups = groups;
 		this.clock = clock;
+		this.later = later;
+	}
+
+	/** Runs a task for a queue after a delay. */
+	@FunctionalInterface
+	interface Later {
+
+		void run(String queue, long delayMillis, Runnable task);
+
 	}
 
 	/**
 	 * Sends {@code messages} to the FIFO queue in order, all or none: each a duplicate
-	 * within the window answered as the original, each other one pushed, the first of
-	 * each group that has no message in the queue delayed by {@code delayMillis}, the
-	 * rest held behind their group's head.
+	 * within the window answered as the original, each other one pushed held, then put at
+	 * the end of its group, and released if it is its group's head: now, or after
+	 * {@code delayMillis} (the queue's delay).
 	 * @return the answers, in order, and whether a message became ready now
 	 * @throws InvalidRequestException for a message without a group, or without a
 	 * deduplication id on a queue that does not deduplicate by content
@@ -78,82 +95,58 @@ final class FifoQueues implements Departures {
 			identified.add(one);
 			keys.add(settings.perGroup() ? one.group() + '\u0000' + one.deduplicationId() : one.deduplicationId());
 		}
-		messages = identified;
 		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
 		synchronized (fifo) {
 			long now = this.clock.millis();
 			fifo.forgetBefore(now);
-			Sent[] answers = new Sent[messages.size()];
+			Sent[] answers = new Sent[identified.size()];
 			Map<String, Integer> firstOfKey = new HashMap<>();
-			List<Integer> heads = new ArrayList<>();
-			List<Integer> held = new ArrayList<>();
-			List<byte[]> headBytes = new ArrayList<>();
-			List<byte[]> heldBytes = new ArrayList<>();
-			Map<String, Boolean> groupsTaken = new HashMap<>();
-			long[] sequences = new long[messages.size()];
+			List<Integer> entries = new ArrayList<>();
+			List<byte[]> stored = new ArrayList<>();
+			long[] sequences = new long[identified.size()];
 			long sequence = fifo.lastSequence;
-			for (int i = 0; i < messages.size(); i++) {
+			for (int i = 0; i < identified.size(); i++) {
 				Deduplicated original = fifo.deduplication.get(keys.get(i));
 				if (original != null) {
 					answers[i] = new Sent(original.id, original.sequenceNumber);
-					continue;
 				}
-				if (firstOfKey.putIfAbsent(keys.get(i), i) != null) {
-					continue; // a duplicate of an earlier entry of this batch: answered
-								// as it
+				else if (firstOfKey.putIfAbsent(keys.get(i), i) == null) {
+					sequences[i] = ++sequence;
+					entries.add(i);
+					stored.add(StoredMessage.encode(identified.get(i), now, sequence, maxBytes));
 				}
-				OutgoingMessage message = messages.get(i);
-				sequences[i] = ++sequence;
-				byte[] stored = StoredMessage.encode(message, now, sequence, maxBytes);
-				boolean head = groupsTaken.putIfAbsent(message.group(), true) == null
-						&& !fifo.groups.containsKey(message.group());
-				(head ? heads : held).add(i);
-				(head ? headBytes : heldBytes).add(stored);
 			}
-			List<Message> pushedHeads = push(queue, headBytes, delayMillis, List.of());
-			List<Message> pushedHeld = push(queue, heldBytes, HOLD_MILLIS, pushedHeads);
+			List<Message> pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
 			fifo.lastSequence = sequence;
-			record(fifo, messages, keys, sequences, answers, heads, pushedHeads, now);
-			record(fifo, messages, keys, sequences, answers, held, pushedHeld, now);
+			boolean readyNow = false;
+			for (int j = 0; j < entries.size(); j++) {
+				int i = entries.get(j);
+				long id = pushed.get(j).id();
+				answers[i] = new Sent(id, sequences[i]);
+				fifo.deduplication.put(keys.get(i), new Deduplicated(id, sequences[i], now));
+				if (this.groups.append(queue, identified.get(i).group(), id)) {
+					readyNow |= releaseHead(queue, id, delayMillis);
+				}
+			}
 			for (int i = 0; i < answers.length; i++) {
-				if (answers[i] == null) {
+				if (answers[i] == null) { // a duplicate of an earlier entry of this batch
 					answers[i] = answers[firstOfKey.get(keys.get(i))];
 				}
 			}
-			return new Sending(List.of(answers), !pushedHeads.isEmpty() && delayMillis == 0,
-					pushedHeads.size() + pushedHeld.size());
+			return new Sending(List.of(answers), readyNow, pushed.size());
 		}
 	}
 
 	/**
-	 * Pushes, all or none: if a cap refuses these, {@code pushedBefore} (this send's
-	 * other push) is discarded.
+	 * Releases a group's new head: now, or after the queue's delay.
+	 * @return whether it is ready now
 	 */
-	private List<Message> push(String queue, List<byte[]> stored, long delayMillis, List<Message> pushedBefore) {
-		if (stored.isEmpty()) {
-			return List.of();
+	private boolean releaseHead(String queue, long id, long delayMillis) {
+		if (delayMillis == 0) {
+			return this.core.endDelay(queue, id);
 		}
-		try {
-			return this.core.pushAll(queue, stored, delayMillis);
-		}
-		catch (CapacityExceededException ex) {
-			pushedBefore.forEach(message -> this.core.discard(queue, message.id()));
-			throw ex;
-		}
-	}
-
-	/** Records pushed messages in their groups and answers them. */
-	private static void record(FifoQueue fifo, List<OutgoingMessage> messages, List<String> keys, long[] sequences,
-			Sent[] answers, List<Integer> entries, List<Message> pushed, long now) {
-		for (int j = 0; j < entries.size(); j++) {
-			int i = entries.get(j);
-			long id = pushed.get(j).id();
-			String group = messages.get(i).group();
-			fifo.groups.computeIfAbsent(group, name -> new ArrayDeque<>()).add(id);
-			fifo.groupOf.put(id, group);
-			answers[i] = new Sent(id, sequences[i]);
-			fifo.deduplication.put(keys.get(i), new Deduplicated(id, sequences[i], now));
-		}
+		this.later.run(queue, delayMillis, () -> this.core.endDelay(queue, id));
+		return false;
 	}
 
 	/**
@@ -163,13 +156,7 @@ final class FifoQueues implements Departures {
 	 * @return whether it was released
 	 */
 	boolean admit(String queue, long id, String group) {
-		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
-		synchronized (fifo) {
-			ArrayDeque<Long> ids = fifo.groups.computeIfAbsent(group, name -> new ArrayDeque<>());
-			ids.add(id);
-			fifo.groupOf.put(id, group);
-			return ids.size() == 1 && this.core.endDelay(queue, id);
-		}
+		return this.groups.append(queue, group, id) && this.core.endDelay(queue, id);
 	}
 
 	/**
@@ -186,32 +173,14 @@ final class FifoQueues implements Departures {
 	 * @return whether a message was released
 	 */
 	boolean release(String queue, long id) {
-		FifoQueue fifo = this.queues.get(queue);
-		if (fifo == null) {
-			return false;
+		long next = this.groups.remove(queue, id);
+		while (next > 0) {
+			if (this.core.endDelay(queue, next)) {
+				return true;
+			}
+			next = this.groups.remove(queue, next); // gone meanwhile: the one after it
 		}
-		synchronized (fifo) {
-			String group = fifo.groupOf.remove(id);
-			if (group == null) {
-				return false;
-			}
-			ArrayDeque<Long> ids = fifo.groups.get(group);
-			boolean head = ids.peekFirst() == id;
-			ids.remove(id);
-			boolean released = false;
-			while (head && !released && !ids.isEmpty()) {
-				long next = ids.peekFirst();
-				released = this.core.endDelay(queue, next);
-				if (!released) {
-					ids.pollFirst(); // gone meanwhile
-					fifo.groupOf.remove(next);
-				}
-			}
-			if (ids.isEmpty()) {
-				fifo.groups.remove(group);
-			}
-			return released;
-		}
+		return false;
 	}
 
 	/**
@@ -242,6 +211,7 @@ final class FifoQueues implements Departures {
 	/** Forgets a deleted queue: its groups, deduplication ids and sequence. */
 	void forget(String queue) {
 		this.queues.remove(queue);
+		this.groups.forget(queue);
 	}
 
 	/**
@@ -288,12 +258,6 @@ final class FifoQueues implements Departures {
 
 	/** One FIFO queue's state, guarded by its monitor. */
 	private static final class FifoQueue {
-
-		/** Per group, its messages' ids in send order; the first is the head. */
-		final Map<String, ArrayDeque<Long>> groups = new HashMap<>();
-
-		/** The group of each message in {@link #groups}. */
-		final Map<Long, String> groupOf = new HashMap<>();
 
 		/** Deduplication keys in send order, so the oldest expire first. */
 		final LinkedHashMap<String, Deduplicated> deduplication = new LinkedHashMap<>();

@@ -149,6 +149,10 @@ final class LongPolls {
 		if (delayMillis == 0) {
 			pushedLater(queue);
 		}
+		else if (delayMillis > TimeUnit.SECONDS.toMillis(Limits.MAX_DELAY_SECONDS)) {
+			// held, not delayed (a FIFO message behind its group's head): its release
+			// announces it
+		}
 		else {
 			dueIn(queue, Duration.ofMillis(delayMillis));
 		}
@@ -174,6 +178,22 @@ final class LongPolls {
 		}
 		catch (RejectedExecutionException shuttingDown) {
 			this.wakes.remove(wake);
+		}
+	}
+
+	/**
+	 * Runs {@code task} on the timer's thread after {@code delayMillis}, then wakes the
+	 * queue's waiters; nothing if the timer has stopped.
+	 */
+	void after(String queue, long delayMillis, Runnable task) {
+		try {
+			this.timer.schedule(() -> {
+				task.run();
+				pushed(queue);
+			}, delayMillis, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			// stopping: the message stays held, as every held message does across a stop
 		}
 	}
 

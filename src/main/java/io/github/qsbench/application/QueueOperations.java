@@ -78,6 +78,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @param core the core this layer calls (the strategy, or a decorator of it)
 	 * @param explicit the queues created explicitly, which exist while empty, and their
 	 * settings
+	 * @param fifoGroups where FIFO queues keep their groups' order (in memory, or the
+	 * store shared by instances)
 	 * @param events told of what happens, after it happened
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
@@ -85,15 +87,15 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * @param maxMessageBytes the largest message (body and attributes) of a queue without
 	 * one of its own, {@code qs.max-message-size}
 	 */
-	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Duration leaseTimeout,
-			InstantSource clock, int maxMessageBytes) {
+	public QueueOperations(QueueServiceCore core, ExplicitQueues explicit, FifoGroups fifoGroups, QueueEvents events,
+			Duration leaseTimeout, InstantSource clock, int maxMessageBytes) {
 		this.core = core;
 		this.clock = clock;
 		this.maxMessageBytes = maxMessageBytes;
 		this.events = events;
 		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes);
 		this.longPolls = new LongPolls(this::deliverable);
-		this.fifo = new FifoQueues(core, clock);
+		this.fifo = new FifoQueues(core, fifoGroups, clock, this.longPolls::after);
 		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo);
 		this.queues = new QueueLifecycle(core, explicit, events, this.fifo);
 	}

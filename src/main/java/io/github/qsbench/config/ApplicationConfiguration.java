@@ -3,6 +3,7 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.FifoGroups;
 import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QueueOperations;
@@ -38,8 +39,8 @@ class ApplicationConfiguration {
 
 	@Bean
 	QueueOperations queueOperations(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
-			QueueEvents events, QueueServiceProperties properties, InstantSource clock) {
-		return new QueueOperations(core, explicit, events, properties.leaseTimeout(), clock,
+			FifoGroups fifoGroups, QueueEvents events, QueueServiceProperties properties, InstantSource clock) {
+		return new QueueOperations(core, explicit, fifoGroups, events, properties.leaseTimeout(), clock,
 				(int) properties.maxMessageSize().toBytes());
 	}
 

@@ -4,6 +4,8 @@ import java.time.InstantSource;
 import java.util.Map;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.FifoGroups;
+import io.github.qsbench.application.InMemoryFifoGroups;
 import io.github.qsbench.application.InMemoryExplicitQueues;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.QueueServiceCore;
@@ -78,6 +80,15 @@ class QueueServiceConfiguration {
 	ExplicitQueues explicitQueues(QueueServiceCore service) {
 		return (service instanceof RedisQS redis) ? redis.store().explicitQueues()
 				: new InMemoryExplicitQueues(service);
+	}
+
+	/**
+	 * Where FIFO queues keep their groups' order: with the redis strategy in Redis, so
+	 * that the group rule holds across instances; else in this instance's memory.
+	 */
+	@Bean
+	FifoGroups fifoGroups(QueueServiceCore service) {
+		return (service instanceof RedisQS redis) ? redis.store().fifoGroups() : new InMemoryFifoGroups();
 	}
 
 	/** The strategy the profile chose, for what names it (meters, the live page). */

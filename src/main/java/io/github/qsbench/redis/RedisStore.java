@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.core.ExternalStore;
+import io.github.qsbench.application.FifoGroups;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -73,6 +74,11 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	@Override
 	public QueueServiceCore open(QueueOptions options) {
 		return new RedisQS(options, this);
+	}
+
+	/** The FIFO queues' groups kept in this store. */
+	public FifoGroups fifoGroups() {
+		return new RedisFifoGroups(this);
 	}
 
 	/** The explicit queues kept in this store; the caller closes them. */

@@ -81,8 +81,8 @@ class DeadLetterTests extends OperationsPerStrategy {
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueOperations operations = new QueueOperations(new CoreTimedQueueService(capped, registry),
-				new InMemoryExplicitQueues(capped), new QueueMetrics(registry, capped), LEASE, this.clock,
-				Limits.MAX_MESSAGE_BYTES);
+				new InMemoryExplicitQueues(capped), new InMemoryFifoGroups(), new QueueMetrics(registry, capped), LEASE,
+				this.clock, Limits.MAX_MESSAGE_BYTES);
 		try {
 			operations.configure("full-dlq", change(null));
 			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));

@@ -141,8 +141,8 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueServiceCore timed = new CoreTimedQueueService(capped, registry);
 		QueueMetrics metrics = new QueueMetrics(registry, capped);
-		QueueOperations operations = new QueueOperations(timed, new InMemoryExplicitQueues(capped), metrics, LEASE,
-				this.clock, 262_144);
+		QueueOperations operations = new QueueOperations(timed, new InMemoryExplicitQueues(capped),
+				new InMemoryFifoGroups(), metrics, LEASE, this.clock, 262_144);
 		MessageMoveTasks tasks = new MessageMoveTasks(operations, timed, metrics, this.clock);
 		try {
 			operations.configure("full", change(null));

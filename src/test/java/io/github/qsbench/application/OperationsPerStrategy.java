@@ -50,8 +50,8 @@ abstract class OperationsPerStrategy {
 		this.explicit = TestCores.explicitQueues(this.core);
 		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
 		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
-		this.operations = new QueueOperations(timed, this.explicit, metrics, LEASE, this.clock,
-				Limits.MAX_MESSAGE_BYTES);
+		this.operations = new QueueOperations(timed, this.explicit, TestCores.fifoGroups(this.core), metrics, LEASE,
+				this.clock, Limits.MAX_MESSAGE_BYTES);
 		this.retention = new Retention(timed, this.explicit, metrics, this.clock, this.operations.departures());
 	}
 

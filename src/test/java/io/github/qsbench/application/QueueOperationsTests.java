@@ -42,8 +42,8 @@ class QueueOperationsTests {
 
 	private final QueueOperations operations = new QueueOperations(
 			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
-			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30), InstantSource.system(),
-			Limits.MAX_MESSAGE_BYTES);
+			new InMemoryFifoGroups(), new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30),
+			InstantSource.system(), Limits.MAX_MESSAGE_BYTES);
 
 	@AfterEach
 	void stopTimer() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.FifoGroups;
+import io.github.qsbench.application.InMemoryFifoGroups;
 import io.github.qsbench.application.InMemoryExplicitQueues;
 import io.github.qsbench.redis.RedisQS;
 import io.github.qsbench.redis.RedisStore;
@@ -61,6 +63,11 @@ public final class TestCores {
 	/** The shared redis-server, in that namespace. */
 	public static RedisStore store(String namespace) {
 		return new RedisStore(SharedConnections.FACTORY, false, namespace);
+	}
+
+	/** Where the service would keep FIFO groups for this core: Redis's, or in memory. */
+	public static FifoGroups fifoGroups(QueueServiceCore core) {
+		return (core instanceof RedisQS redis) ? redis.store().fifoGroups() : new InMemoryFifoGroups();
 	}
 
 	/**

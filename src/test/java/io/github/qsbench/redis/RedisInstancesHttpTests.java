@@ -368,6 +368,43 @@ class RedisInstancesHttpTests {
 	}
 
 	/**
+	 * A FIFO queue's group rule across instances: a group's head in flight through one
+	 * instance holds the group back on the others, whatever instance each message was
+	 * sent through, and its deletion through a third releases the next, in send order.
+	 */
+	@Test
+	void fifoGroupInFlightThroughOne_heldBackOnTheOthers_releasedByADeleteThroughAThird() {
+		String queue = "fifo-" + this.topology + ".fifo";
+		try (SqsClient one = sqs(0); SqsClient two = sqs(1); SqsClient three = sqs(2)) {
+			String url = one
+				.createQueue(create -> create.queueName(queue)
+					.attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+							QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true")))
+				.queueUrl();
+			one.sendMessage(send -> send.queueUrl(url).messageBody("g1").messageGroupId("g"));
+			two.sendMessage(send -> send.queueUrl(url).messageBody("g2").messageGroupId("g"));
+			three.sendMessage(send -> send.queueUrl(url).messageBody("g3").messageGroupId("g"));
+
+			List<Message> first = one.receiveMessage(receive -> receive.queueUrl(url).maxNumberOfMessages(10))
+				.messages();
+			assertThat(first).extracting(Message::body).containsExactly("g1");
+			assertThat(two.receiveMessage(receive -> receive.queueUrl(url).maxNumberOfMessages(10)).messages())
+				.as("g2 waits on another instance while g1 is in flight")
+				.isEmpty();
+			three.deleteMessage(delete -> delete.queueUrl(url).receiptHandle(first.get(0).receiptHandle()));
+			List<Message> second = two.receiveMessage(receive -> receive.queueUrl(url).maxNumberOfMessages(10))
+				.messages();
+			assertThat(second).extracting(Message::body).containsExactly("g2");
+			assertThat(three.receiveMessage(receive -> receive.queueUrl(url).maxNumberOfMessages(10)).messages())
+				.isEmpty();
+			one.deleteMessage(delete -> delete.queueUrl(url).receiptHandle(second.get(0).receiptHandle()));
+			assertThat(three.receiveMessage(receive -> receive.queueUrl(url).maxNumberOfMessages(10)).messages())
+				.extracting(Message::body)
+				.containsExactly("g3");
+		}
+	}
+
+	/**
 	 * Tags and a MaximumMessageSize set through one instance's SQS face: another lists
 	 * and changes the tags, a third shows them on REST, every instance refuses a message
 	 * over the queue's maximum on both faces, and a queue deleted through one comes back

@@ -1,0 +1,60 @@
+package io.github.qsbench.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.github.qsbench.application.FifoGroups;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * FIFO groups kept in Redis (see {@link FifoGroups}), so that every instance on one Redis
+ * keeps one order per group and the rule "one message of a group in flight" holds across
+ * them. Per queue, on its slot: a list of ids per group ({@code fifo:group:<group>}), a
+ * hash of each id's group ({@code fifo:groupOf}) and the set of groups
+ * ({@code fifo:groups}); each call is one script, atomic.
+ */
+final class RedisFifoGroups implements FifoGroups {
+
+	private static final LuaScript APPEND = LuaScript.of(RedisFifoGroups.class, "fifo-append", ReturnType.INTEGER);
+
+	private static final LuaScript REMOVE = LuaScript.of(RedisFifoGroups.class, "fifo-remove", ReturnType.INTEGER);
+
+	private static final LuaScript FORGET = LuaScript.of(RedisFifoGroups.class, "fifo-forget", ReturnType.INTEGER);
+
+	private static final List<String> QUEUE_KEYS = List.of("fifo:groupOf", "fifo:groups");
+
+	private static final String GROUP = "fifo:group:";
+
+	private final RedisStore store;
+
+	RedisFifoGroups(RedisStore store) {
+		this.store = store;
+	}
+
+	@Override
+	public boolean append(String queue, String group, long id) {
+		List<byte[]> keys = this.store.queueKeys(queue, List.of(GROUP + group, QUEUE_KEYS.get(0), QUEUE_KEYS.get(1)));
+		return this.store.<Long>run(APPEND, keys, ascii(id), RedisStore.utf8(group)) == 1;
+	}
+
+	@Override
+	public long remove(String queue, long id) {
+		return this.store.<Long>run(REMOVE, this.store.queueKeys(queue, QUEUE_KEYS), ascii(id), groupPrefix(queue));
+	}
+
+	@Override
+	public void forget(String queue) {
+		this.store.run(FORGET, this.store.queueKeys(queue, QUEUE_KEYS), groupPrefix(queue));
+	}
+
+	/** The prefix of the queue's group lists' keys, on its slot. */
+	private byte[] groupPrefix(String queue) {
+		return this.store.queueKeys(queue, List.of(GROUP)).get(0);
+	}
+
+	private static byte[] ascii(long id) {
+		return Long.toString(id).getBytes(StandardCharsets.US_ASCII);
+	}
+
+}
