@@ -56,7 +56,7 @@ final class OpenApiBodies {
 	@Schema(name = "Redrive", additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
 	record RedriveBody(@Schema(pattern = QueueController.QUEUE_PATTERN) String to, @Schema(minimum = "1") Integer max,
 			@Schema(minimum = "1", maximum = "" + MessageMoveTasks.MAX_PER_SECOND,
-					description = "A move task's pace (with Prefer: respond-async only)") Integer maxPerSecond) {
+					description = "A move task's pace: asks for a task (unless max asks for a move at once)") Integer maxPerSecond) {
 	}
 
 }

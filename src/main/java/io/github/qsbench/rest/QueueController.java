@@ -470,9 +470,10 @@ class QueueController {
 	@Operation(summary = "Move dead letters back to the queues they came from, or all to one queue",
 			description = "Up to max (all if left out) messages leave this dead-letter queue, each as it was in "
 					+ "its source: body and attributes, not yet delivered. At once, answered with how many moved; "
-					+ "or, with Prefer: respond-async, by a move task in the background (SQS's "
-					+ "StartMessageMoveTask): answered 202 with the task, its Location to follow it, at most "
-					+ "maxPerSecond a second, one task per dead-letter queue.",
+					+ "or, with Prefer: respond-async or a maxPerSecond (and no max, which asks for a move at "
+					+ "once), by a move task in the background (SQS's StartMessageMoveTask): answered 202 with "
+					+ "the task, its Location to follow it, at most maxPerSecond a second, one task per "
+					+ "dead-letter queue.",
 			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false,
 					content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 							schema = @Schema(implementation = OpenApiBodies.RedriveBody.class))))
@@ -496,20 +497,14 @@ class QueueController {
 		try (InputStream in = request.getInputStream()) {
 			redrive = this.json.redrive(in, request.getContentLengthLong());
 		}
-		if (respondAsync(prefer)) {
-			if (redrive.max() != null) {
-				throw ApiProblem.badRequest("Invalid redrive",
-						"A move task moves all the queue holds when it starts: 'max' is for a redrive at once.");
-			}
+		// a move task moves all the queue holds, so a max asks for a redrive at once (a
+		// preference the server may decline, RFC 7240); a pace asks for a task
+		if (redrive.max() == null && (respondAsync(prefer) || redrive.maxPerSecond() != null)) {
 			MessageMoveTask task = this.tasks.start(queue, redrive.to(), redrive.maxPerSecond());
 			return ResponseEntity.accepted()
 				.location(URI.create(Routes.redriveTask(queue, task.handle())))
 				.header("Preference-Applied", RESPOND_ASYNC)
 				.body(MoveTaskView.of(task));
-		}
-		if (redrive.maxPerSecond() != null) {
-			throw ApiProblem.badRequest("Invalid redrive",
-					"'maxPerSecond' paces a move task: ask for one with Prefer: respond-async.");
 		}
 		return ResponseEntity.ok(new Redriven(this.operations.redrive(queue, redrive.to(),
 				(redrive.max() != null) ? redrive.max() : Integer.MAX_VALUE)));

@@ -103,15 +103,24 @@ class RedriveTaskHttpTests {
 	}
 
 	@Test
+	void maxAsksForAMoveAtOnce_aPaceForATask() {
+		pipe("rest-which-dlq", "rest-which-source");
+
+		HttpResponse<String> atOnce = redrive("rest-which-dlq", "{\"max\":1}", ASYNC);
+		assertThat(atOnce.statusCode()).as("max: at once, the preference declined").isEqualTo(200);
+		assertThat(atOnce.headers().firstValue("Preference-Applied")).isEmpty();
+		HttpResponse<String> paced = redrive("rest-which-dlq", "{\"maxPerSecond\":1}", null);
+		assertThat(paced.statusCode()).as("a pace: a task").isEqualTo(202);
+	}
+
+	@Test
 	void refusals_asProblems() {
 		pipe("rest-refused-dlq", "rest-refused-source");
 
 		assertProblem(redrive("rest-refused-source", "", ASYNC), 400, "Not a dead-letter queue");
 		assertProblem(redrive("rest-refused-none", "", ASYNC), 404, "No such queue");
 		assertProblem(redrive("rest-refused-dlq", "{\"to\":\"rest-refused-none\"}", ASYNC), 400, "Invalid redrive");
-		assertProblem(redrive("rest-refused-dlq", "{\"max\":1}", ASYNC), 400, "Invalid redrive");
 		assertProblem(redrive("rest-refused-dlq", "{\"maxPerSecond\":501}", ASYNC), 400, "Invalid parameter");
-		assertProblem(redrive("rest-refused-dlq", "{\"maxPerSecond\":1}", null), 400, "Invalid redrive");
 		assertProblem(this.http.get("/queues/rest-refused-dlq/redrive/tasks?max=11"), 400, "Invalid parameter");
 		assertProblem(this.http.get("/queues/rest-refused-none/redrive/tasks"), 404, "No such queue");
 		assertProblem(this.http.get("/queues/rest-refused-dlq/redrive/tasks/no-such-task"), 404, "No such task");
