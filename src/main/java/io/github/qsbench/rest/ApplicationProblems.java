@@ -24,16 +24,17 @@ class ApplicationProblems {
 	}
 
 	/**
-	 * A move task refused: a queue or task that does not exist is a 404, a task that runs
-	 * (or does not) where the request needs the other a 409.
+	 * A move task refused: a queue or task that does not exist is a 404; a queue that is
+	 * no dead-letter queue, or a task that runs (or does not) where the request needs the
+	 * other, a 409: the request is well-formed, the state refuses it.
 	 */
 	@ExceptionHandler
 	ErrorResponse moveTask(MoveTaskException ex) {
 		return switch (ex.reason()) {
 			case NO_SUCH_SOURCE -> ApiProblem.notFound("No such queue", ex.detail());
 			case NO_SUCH_TASK -> ApiProblem.notFound("No such task", ex.detail());
-			case NO_SUCH_DESTINATION -> ApiProblem.badRequest("Invalid redrive", ex.detail());
-			case NOT_A_DEAD_LETTER_QUEUE -> ApiProblem.badRequest("Not a dead-letter queue", ex.detail());
+			case NO_SUCH_DESTINATION -> ApiProblem.notFound("No such queue", ex.detail());
+			case NOT_A_DEAD_LETTER_QUEUE -> ApiProblem.conflict("Not a dead-letter queue", ex.detail());
 			case ALREADY_RUNNING -> ApiProblem.conflict("Task running", ex.detail());
 			case NOT_RUNNING -> ApiProblem.conflict("Task not running", ex.detail());
 		};

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LongPoll;
@@ -483,11 +484,10 @@ class QueueController {
 			headers = { @Header(name = "Location", description = "The task", schema = @Schema(type = "string")),
 					@Header(name = "Preference-Applied", schema = @Schema(type = "string")) },
 			content = @Content(schema = @Schema(implementation = MoveTaskView.class)))
-	@ApiResponse(responseCode = "400",
-			description = "Bad queue name, to, max or maxPerSecond; for a task, no such destination or not a "
-					+ "dead-letter queue")
-	@ApiResponse(responseCode = "404", description = "For a task: no such queue")
-	@ApiResponse(responseCode = "409", description = "For a task: one is running on this queue already")
+	@ApiResponse(responseCode = "400", description = "Bad queue name, to, max or maxPerSecond")
+	@ApiResponse(responseCode = "404", description = "For a task: no such queue, or no such destination")
+	@ApiResponse(responseCode = "409",
+			description = "For a task: not a dead-letter queue, or one is running on this queue already")
 	ResponseEntity<?> redrive(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			@RequestHeader(name = "Prefer", required = false) @Parameter(
@@ -496,6 +496,10 @@ class QueueController {
 		JsonRequests.Redrive redrive;
 		try (InputStream in = request.getInputStream()) {
 			redrive = this.json.redrive(in, request.getContentLengthLong());
+		}
+		if (redrive.maxPerSecond() != null
+				&& (redrive.maxPerSecond() < 1 || redrive.maxPerSecond() > MessageMoveTasks.MAX_PER_SECOND)) {
+			throw InvalidRequestException.outOfRange("maxPerSecond", 1, MessageMoveTasks.MAX_PER_SECOND);
 		}
 		// a move task moves all the queue holds, so a max asks for a redrive at once (a
 		// preference the server may decline, RFC 7240); a pace asks for a task

@@ -117,9 +117,10 @@ class RedriveTaskHttpTests {
 	void refusals_asProblems() {
 		pipe("rest-refused-dlq", "rest-refused-source");
 
-		assertProblem(redrive("rest-refused-source", "", ASYNC), 400, "Not a dead-letter queue");
+		assertProblem(redrive("rest-refused-source", "", ASYNC), 409, "Not a dead-letter queue");
 		assertProblem(redrive("rest-refused-none", "", ASYNC), 404, "No such queue");
-		assertProblem(redrive("rest-refused-dlq", "{\"to\":\"rest-refused-none\"}", ASYNC), 400, "Invalid redrive");
+		assertProblem(redrive("rest-refused-dlq", "{\"to\":\"rest-refused-none\"}", ASYNC), 404, "No such queue");
+		assertProblem(redrive("rest-refused-dlq", "{\"max\":1,\"maxPerSecond\":0}", null), 400, "Invalid parameter");
 		assertProblem(redrive("rest-refused-dlq", "{\"maxPerSecond\":501}", ASYNC), 400, "Invalid parameter");
 		assertProblem(this.http.get("/queues/rest-refused-dlq/redrive/tasks?max=11"), 400, "Invalid parameter");
 		assertProblem(this.http.get("/queues/rest-refused-none/redrive/tasks"), 404, "No such queue");
