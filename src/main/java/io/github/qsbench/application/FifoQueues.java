@@ -231,7 +231,7 @@ final class FifoQueues implements Departures {
 						"The queue does not deduplicate by content: a message needs a deduplication id "
 								+ "(MessageDeduplicationId), or the queue ContentBasedDeduplication.");
 			}
-			return new OutgoingMessage(message.body(), message.attributes(), message.group(), sha256(message.body()));
+			return message.withDeduplicationId(sha256(message.body()));
 		}
 		return message;
 	}

@@ -18,11 +18,13 @@ import java.util.Arrays;
  * <li>{@code 0xFE}, a dead letter's origin: its source queue's name (a 2-byte length and
  * UTF-8) and how often it was delivered there (4 bytes), zero bytes up to a multiple of
  * 8, then the message as it was in its source;</li>
- * <li>{@code 0xFD}, the system attributes: a flag byte (1 if a group follows), when it
- * was sent (6 bytes, epoch milliseconds) and first received (8 bytes, 0 for not yet, at
- * an offset that is a multiple of 8, for atomic access), and if the flag says so the
- * group, the deduplication id (each a 2-byte length and UTF-8, empty for none) and the
- * sequence number (8 bytes, 0 for none);</li>
+ * <li>{@code 0xFD}, the system attributes: a flag byte (bit 1: a group follows; bit 2: a
+ * trace header follows), when it was sent (6 bytes, epoch milliseconds) and first
+ * received (8 bytes, 0 for not yet, at an offset that is a multiple of 8, for atomic
+ * access), then, if the flags say so, the group, the deduplication id (each a 2-byte
+ * length and UTF-8, empty for none) and the sequence number (8 bytes, 0 for none), and
+ * the trace header (a 2-byte length and UTF-8); a message without a group or a trace
+ * header spends no byte on it;</li>
  * <li>{@code 0xFF}, the attributes ({@link MessageAttributes});</li>
  * </ul>
  * then the body. A message written before the system prefix existed reads with
@@ -45,6 +47,15 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	/** The system prefix's fixed part: marker, flag, sent, first received. */
 	private static final int SYSTEM_FIXED = 1 + 1 + 6 + 8;
 
+	/** The flag bit of a group, its deduplication id and sequence number. */
+	private static final int GROUPED = 1;
+
+	/** The flag bit of a trace header. */
+	private static final int TRACED = 2;
+
+	/** The longest trace header, in UTF-8: what its 2-byte length can say. */
+	public static final int MAX_TRACE_HEADER_BYTES = 0xFFFF;
+
 	/** Where the first-receive time lies in the system prefix. */
 	private static final int FIRST_RECEIVED = 8;
 
@@ -59,23 +70,34 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * The bytes the core keeps for {@code message}, sent at {@code sentMillis}.
 	 * @param sequenceNumber a FIFO message's sequence number, 0 for others
 	 * @param maxBytes the most that body and attributes may add up to, as SQS counts them
-	 * @throws InvalidRequestException if body and attributes add up to more
+	 * (a trace header is not counted, as SQS does not count system attributes)
+	 * @throws InvalidRequestException if body and attributes add up to more, or the trace
+	 * header is longer than {@value #MAX_TRACE_HEADER_BYTES} bytes
 	 */
 	static byte[] encode(OutgoingMessage message, long sentMillis, long sequenceNumber, int maxBytes) {
 		byte[] stored = message.attributes().store(message.body(), maxBytes);
 		boolean grouped = message.group() != null;
 		byte[] group = grouped ? MessageAttributes.utf8(message.group()) : null;
 		byte[] deduplication = grouped ? MessageAttributes.utf8(nonNull(message.deduplicationId())) : null;
-		int length = SYSTEM_FIXED + (grouped ? 2 + group.length + 2 + deduplication.length + 8 : 0) + stored.length;
+		byte[] trace = (message.traceHeader() != null) ? MessageAttributes.utf8(message.traceHeader()) : null;
+		if (trace != null && trace.length > MAX_TRACE_HEADER_BYTES) {
+			throw new InvalidRequestException("Invalid trace header", "A trace header has at most "
+					+ MAX_TRACE_HEADER_BYTES + " bytes in UTF-8; this one " + trace.length + ".");
+		}
+		int length = SYSTEM_FIXED + (grouped ? 2 + group.length + 2 + deduplication.length + 8 : 0)
+				+ ((trace != null) ? 2 + trace.length : 0) + stored.length;
 		ByteBuffer out = ByteBuffer.allocate(length)
 			.put(SYSTEM)
-			.put((byte) (grouped ? 1 : 0))
+			.put((byte) ((grouped ? GROUPED : 0) | ((trace != null) ? TRACED : 0)))
 			.putShort((short) (sentMillis >>> 32))
 			.putInt((int) sentMillis)
 			.putLong(0);
 		if (grouped) {
 			out.putShort((short) group.length).put(group).putShort((short) deduplication.length).put(deduplication);
 			out.putLong(sequenceNumber);
+		}
+		if (trace != null) {
+			out.putShort((short) trace.length).put(trace);
 		}
 		return out.put(stored).array();
 	}
@@ -112,21 +134,27 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 			return MessageAttributes.read(stored, from, SystemAttributes.UNKNOWN, deadLetter);
 		}
 		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
-		boolean grouped = in.get() == 1;
+		int flags = in.get();
 		long sent = ((in.getShort() & 0xFFFFL) << 32) | (in.getInt() & 0xFFFFFFFFL);
 		long firstReceived = (long) LONGS.getAcquire(stored, from + FIRST_RECEIVED);
 		in.getLong();
-		SystemAttributes system;
-		if (!grouped) {
-			system = new SystemAttributes(sent, firstReceived, null, null, 0);
+		String group = null;
+		String deduplication = null;
+		long sequenceNumber = 0;
+		if ((flags & GROUPED) != 0) {
+			group = utf8(in);
+			deduplication = utf8(in);
+			sequenceNumber = in.getLong();
 		}
-		else {
-			String group = new String(MessageAttributes.bytes(in, in.getShort()), StandardCharsets.UTF_8);
-			String deduplication = new String(MessageAttributes.bytes(in, in.getShort()), StandardCharsets.UTF_8);
-			system = new SystemAttributes(sent, firstReceived, group, deduplication.isEmpty() ? null : deduplication,
-					in.getLong());
-		}
+		String trace = ((flags & TRACED) != 0) ? utf8(in) : null;
+		SystemAttributes system = new SystemAttributes(sent, firstReceived, group,
+				(deduplication == null || deduplication.isEmpty()) ? null : deduplication, sequenceNumber, trace);
 		return MessageAttributes.read(stored, in.position(), system, deadLetter);
+	}
+
+	/** Text of a 2-byte length and UTF-8. */
+	private static String utf8(ByteBuffer in) {
+		return new String(MessageAttributes.bytes(in, in.getShort() & 0xFFFF), StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -177,12 +205,19 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * @param deduplicationId a FIFO message's deduplication id (given, or the body's
 	 * SHA-256), else {@code null}
 	 * @param sequenceNumber a FIFO message's sequence number, else 0
+	 * @param traceHeader the {@code AWSTraceHeader} it was sent with, else {@code null}
 	 */
 	public record SystemAttributes(long sentMillis, long firstReceivedMillis, String group, String deduplicationId,
-			long sequenceNumber) {
+			long sequenceNumber, String traceHeader) {
 
 		/** A message stored before the service recorded these. */
 		public static final SystemAttributes UNKNOWN = new SystemAttributes(0, 0, null, null, 0);
+
+		/** The system attributes of a message sent without a trace header. */
+		public SystemAttributes(long sentMillis, long firstReceivedMillis, String group, String deduplicationId,
+				long sequenceNumber) {
+			this(sentMillis, firstReceivedMillis, group, deduplicationId, sequenceNumber, null);
+		}
 
 		/** The sequence number as SQS writes it (20 digits), {@code null} for none. */
 		public String sequenceText() {

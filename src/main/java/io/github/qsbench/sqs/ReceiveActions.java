@@ -32,9 +32,9 @@ final class ReceiveActions extends QueueHandler {
 
 	/**
 	 * SQS's message system attributes a receive may name; those this service records
-	 * ({@link SystemAttribute}) are answered, the others ({@code AWSTraceHeader},
-	 * {@code SqsManagedSseEnabled}, {@code DeadLetterQueueSourceArn}) accepted and left
-	 * out, as SQS leaves out what a message does not carry.
+	 * ({@link SystemAttribute}) are answered, the others ({@code SqsManagedSseEnabled},
+	 * {@code DeadLetterQueueSourceArn}) accepted and left out, as SQS leaves out what a
+	 * message does not carry.
 	 */
 	private static final Set<String> SYSTEM_ATTRIBUTES = Set.of(ALL, "ApproximateReceiveCount", "SentTimestamp",
 			"SenderId", "ApproximateFirstReceiveTimestamp", "AWSTraceHeader", "SqsManagedSseEnabled",
@@ -136,7 +136,8 @@ final class ReceiveActions extends QueueHandler {
 
 		APPROXIMATE_RECEIVE_COUNT("ApproximateReceiveCount"), SENT_TIMESTAMP("SentTimestamp"), SENDER_ID("SenderId"),
 		APPROXIMATE_FIRST_RECEIVE_TIMESTAMP("ApproximateFirstReceiveTimestamp"), MESSAGE_GROUP_ID("MessageGroupId"),
-		MESSAGE_DEDUPLICATION_ID("MessageDeduplicationId"), SEQUENCE_NUMBER("SequenceNumber");
+		MESSAGE_DEDUPLICATION_ID("MessageDeduplicationId"), SEQUENCE_NUMBER("SequenceNumber"),
+		AWS_TRACE_HEADER("AWSTraceHeader");
 
 		private final String name;
 
@@ -165,6 +166,7 @@ final class ReceiveActions extends QueueHandler {
 				case MESSAGE_GROUP_ID -> system.group();
 				case MESSAGE_DEDUPLICATION_ID -> system.deduplicationId();
 				case SEQUENCE_NUMBER -> system.sequenceText();
+				case AWS_TRACE_HEADER -> system.traceHeader();
 			};
 		}
 

@@ -112,12 +112,16 @@ final class SendActions extends QueueHandler {
 	 * FIFO queue deduplicates: the SDKs check them), and its delay ({@code null}: the
 	 * queue's).
 	 */
-	private record Outgoing(OutgoingMessage message, String md5OfBody, String md5OfAttributes, Integer delaySeconds) {
+	private record Outgoing(OutgoingMessage message, String md5OfBody, String md5OfAttributes,
+			String md5OfSystemAttributes, Integer delaySeconds) {
 
 		ObjectNode answer(ObjectNode answer, Sent sent) {
 			answer.put("MessageId", Long.toString(sent.id())).put("MD5OfMessageBody", this.md5OfBody);
 			if (this.md5OfAttributes != null) {
 				answer.put("MD5OfMessageAttributes", this.md5OfAttributes);
+			}
+			if (this.md5OfSystemAttributes != null) {
+				answer.put("MD5OfMessageSystemAttributes", this.md5OfSystemAttributes);
 			}
 			if (sent.sequenceNumber() != 0) {
 				answer.put("SequenceNumber", sent.sequenceText());
@@ -125,7 +129,10 @@ final class SendActions extends QueueHandler {
 			return answer;
 		}
 
-		/** What SQS counts against the maximum size: body and attributes. */
+		/**
+		 * What SQS counts against the maximum size: body and attributes (not the system
+		 * attributes).
+		 */
 		long size() {
 			return this.message.body().length + this.message.attributes().size();
 		}
@@ -147,9 +154,11 @@ final class SendActions extends QueueHandler {
 		try {
 			MessageAttributes attributes = messageAttributes(request);
 			attributes.checkSize(body, maxBytes);
+			String traceHeader = MessageSystemAttributes.traceHeader(request);
 			OutgoingMessage message = new OutgoingMessage(body, attributes, groupId(request, "MessageGroupId"),
-					groupId(request, "MessageDeduplicationId"));
+					groupId(request, "MessageDeduplicationId"), traceHeader);
 			return new Outgoing(message, Md5.hex(body), attributes.isEmpty() ? null : Md5.ofAttributes(attributes),
+					(traceHeader != null) ? MessageSystemAttributes.md5(traceHeader) : null,
 					request.integer("DelaySeconds", 0, Limits.MAX_DELAY_SECONDS));
 		}
 		catch (InvalidRequestException ex) {
@@ -187,18 +196,13 @@ final class SendActions extends QueueHandler {
 		}
 	}
 
-	/**
-	 * A message's body as UTF-8, after refusing what a send may carry but this service
-	 * cannot keep yet: system attributes would be dropped.
-	 */
+	/** A message's body as UTF-8, of SQS's characters ({@link MessageCharacters}). */
 	private static byte[] body(SqsRequest request, int maxBytes) {
 		String text = request.required("MessageBody");
-		if (request.present("MessageSystemAttributes")) {
-			throw SqsError.UNSUPPORTED_OPERATION.exception("Message system attributes (AWSTraceHeader) are not stored, "
-					+ "and a message is not accepted only to lose them: send it without MessageSystemAttributes.");
-		}
 		try {
-			return MessageText.utf8(text, maxBytes);
+			byte[] body = MessageText.utf8(text, maxBytes);
+			MessageCharacters.check(text, "The message body");
+			return body;
 		}
 		catch (MessageText.Refused ex) {
 			throw switch (ex.reason()) {
@@ -221,7 +225,9 @@ final class SendActions extends QueueHandler {
 	/**
 	 * Attributes as SQS writes them: each {@code {"DataType","StringValue"}} or, for
 	 * {@code Binary}, {@code {"DataType","BinaryValue"}} (base64). The list values SQS
-	 * reserves are refused; other members are ignored, as SQS ignores them.
+	 * reserves are refused, and a {@code String} value (custom types too) holding a
+	 * character SQS does not allow ({@link MessageCharacters}); other members are
+	 * ignored, as SQS ignores them.
 	 */
 	private enum AttributeForm implements JsonAttributes.Form {
 
@@ -247,7 +253,11 @@ final class SendActions extends QueueHandler {
 				throw SqsError.INVALID_PARAMETER_VALUE.exception("Message attribute '" + name + "' of type " + type
 						+ " carries " + (binary ? "a BinaryValue" : "a StringValue") + " only.");
 			}
-			return new JsonAttributes.Typed(type, text(value, binary ? "BinaryValue" : "StringValue"));
+			String text = text(value, binary ? "BinaryValue" : "StringValue");
+			if (text != null && (type.equals("String") || type.startsWith("String."))) {
+				MessageCharacters.check(text, "Message attribute '" + name + "'");
+			}
+			return new JsonAttributes.Typed(type, text);
 		}
 
 		private static String text(JsonNode object, String field) {

@@ -1,6 +1,7 @@
 package io.github.qsbench.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -67,6 +68,48 @@ class StoredMessageTests {
 		StoredMessage read = StoredMessage.read(twice);
 		assertThat(read.deadLetter()).isEqualTo(new DeadLetter("dlq", 1));
 		assertThat(read.text()).isEqualTo("twice");
+	}
+
+	@Test
+	void traceHeader_roundTrip_aloneAndBesideAGroup_costsNothingWhenAbsent() {
+		String trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+		OutgoingMessage plain = OutgoingMessage.of(utf8("traced ✓"));
+		OutgoingMessage traced = new OutgoingMessage(plain.body(), MessageAttributes.NONE, null, null, trace);
+		OutgoingMessage grouped = new OutgoingMessage(utf8("both"),
+				MessageAttributes.of(Map.of("k", Attribute.parse("String", "v"))), "group-1", "dedup-1", trace);
+
+		byte[] stored = StoredMessage.encode(traced, SENT, 0, 1024);
+		StoredMessage read = StoredMessage.read(stored);
+		StoredMessage both = StoredMessage.read(StoredMessage.encode(grouped, SENT, 7, 1024));
+
+		assertThat(read.text()).isEqualTo("traced ✓");
+		assertThat(read.system()).isEqualTo(new SystemAttributes(SENT, 0, null, null, 0, trace));
+		assertThat(both.system()).isEqualTo(new SystemAttributes(SENT, 0, "group-1", "dedup-1", 7, trace));
+		assertThat(both.attributes().attributes()).containsOnlyKeys("k");
+		assertThat(both.text()).isEqualTo("both");
+		assertThat(stored).as("a flag bit, a 2-byte length and the UTF-8")
+			.hasSize(StoredMessage.encode(plain, SENT, 0, 1024).length + 2 + trace.length());
+		assertThat(StoredMessage.read(StoredMessage.encode(plain, SENT, 0, 1024)).system().traceHeader()).isNull();
+	}
+
+	@Test
+	void traceHeader_notCountedAgainstTheSize_keptThroughFirstReceiveAndDeadLetterMoves() {
+		String trace = "é".repeat(StoredMessage.MAX_TRACE_HEADER_BYTES / 2);
+		OutgoingMessage message = new OutgoingMessage(utf8("x".repeat(1024)), MessageAttributes.NONE, null, null,
+				trace);
+		byte[] stored = StoredMessage.encode(message, SENT, 0, 1024);
+		StoredMessage.markReceived(stored, SENT + 5);
+
+		byte[] moved = StoredMessage.withoutOrigin(StoredMessage.deadLettered(stored, "source", 2));
+
+		StoredMessage dead = StoredMessage.read(StoredMessage.deadLettered(stored, "source", 2));
+		assertThat(dead.system().traceHeader()).isEqualTo(trace);
+		assertThat(dead.system().firstReceivedMillis()).isEqualTo(SENT + 5);
+		assertThat(StoredMessage.read(moved).system().traceHeader()).isEqualTo(trace);
+		assertThat(StoredMessage.read(moved).text()).isEqualTo("x".repeat(1024));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> StoredMessage.encode(new OutgoingMessage(utf8("x"), MessageAttributes.NONE, null, null,
+					"x".repeat(StoredMessage.MAX_TRACE_HEADER_BYTES + 1)), SENT, 0, 1024));
 	}
 
 	@Test

@@ -3,18 +3,28 @@ package io.github.qsbench.sqs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.http.HttpClientSupport;
 import io.github.qsbench.http.MutableClockConfiguration;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.awaitility.Awaitility;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
@@ -33,6 +43,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageNotInflightException;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
@@ -409,6 +420,159 @@ class SqsHttpTests {
 	}
 
 	@Test
+	void traceHeader_storedAndReturnedWhenAsked_sdkGetsItsMd5_keptThroughDeadLettersAndAMoveTask() {
+		String dlq = create("sdk-trace-dlq");
+		String dlqArn = this.sqs.getQueueAttributes(g -> g.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+			.attributes()
+			.get(QueueAttributeName.QUEUE_ARN);
+		String url = this.sqs.createQueue(q -> q.queueName("sdk-trace")
+			.attributes(Map.of(QueueAttributeName.REDRIVE_POLICY,
+					"{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}")))
+			.queueUrl();
+
+		SendMessageResponse sent = this.sqs
+			.sendMessage(m -> m.queueUrl(url).messageBody("traced").messageSystemAttributes(trace(TRACE)));
+
+		assertThat(sent.md5OfMessageSystemAttributes()).isEqualTo(md5OfTraceHeader(TRACE));
+		assertThat(sent.md5OfMessageAttributes()).isNull();
+		Message unasked = this.sqs.receiveMessage(r -> r.queueUrl(url).visibilityTimeout(0)).messages().get(0);
+		assertThat(unasked.attributes()).as("only when asked for").isEmpty();
+		Message asked = this.sqs
+			.receiveMessage(r -> r.queueUrl(url)
+				.visibilityTimeout(0)
+				.messageSystemAttributeNames(MessageSystemAttributeName.AWS_TRACE_HEADER))
+			.messages()
+			.get(0);
+		assertThat(asked.attributes()).containsExactly(Map.entry(MessageSystemAttributeName.AWS_TRACE_HEADER, TRACE));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).as("moved after two receives").isEmpty();
+		Message dead = this.sqs
+			.receiveMessage(r -> r.queueUrl(dlq).visibilityTimeout(0).messageSystemAttributeNamesWithStrings("All"))
+			.messages()
+			.get(0);
+		assertThat(dead.attributes()).containsEntry(MessageSystemAttributeName.AWS_TRACE_HEADER, TRACE);
+
+		this.sqs.startMessageMoveTask(s -> s.sourceArn(dlqArn));
+		Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> counts(url).get(0) == 1);
+		Message back = this.sqs
+			.receiveMessage(r -> r.queueUrl(url).attributeNamesWithStrings(MessageSystemAttributes.AWS_TRACE_HEADER))
+			.messages()
+			.get(0);
+		assertThat(back.body()).isEqualTo("traced");
+		assertThat(back.attributesAsStrings()).as("AttributeNames, the older member, names it too")
+			.containsExactly(Map.entry("AWSTraceHeader", TRACE));
+	}
+
+	@Test
+	void traceHeader_inBatchesAndFifoQueues_otherNamesAndTypesRefusedAsSqsRefusesThem() {
+		String url = create("sdk-trace-batch");
+		String fifo = this.sqs
+			.createQueue(q -> q.queueName("sdk-trace.fifo")
+				.attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true",
+						QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "true")))
+			.queueUrl();
+
+		SendMessageBatchResponse batch = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("traced", "one").toBuilder().messageSystemAttributes(trace(TRACE)).build(),
+					entry("plain", "two"),
+					entry("other", "three").toBuilder()
+						.messageSystemAttributesWithStrings(Map.of("SentTimestamp",
+								MessageSystemAttributeValue.builder().dataType("String").stringValue("1").build()))
+						.build()));
+		this.sqs.sendMessage(
+				m -> m.queueUrl(fifo).messageBody("ordered").messageGroupId("g").messageSystemAttributes(trace(TRACE)));
+
+		assertThat(batch.successful()).extracting(e -> e.id() + " " + e.md5OfMessageSystemAttributes())
+			.containsExactly("traced " + md5OfTraceHeader(TRACE), "plain null");
+		assertThat(batch.failed()).extracting(e -> e.id() + " " + e.code() + " " + e.senderFault())
+			.containsExactly("other InvalidParameterValue true");
+		assertThat(this.sqs
+			.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).messageSystemAttributeNamesWithStrings("All"))
+			.messages()).extracting(m -> m.body() + " " + m.attributesAsStrings().get("AWSTraceHeader"))
+			.containsExactly("one " + TRACE, "two null");
+		assertThat(this.sqs
+			.receiveMessage(r -> r.queueUrl(fifo).messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+			.messages()
+			.get(0)
+			.attributes()).containsEntry(MessageSystemAttributeName.AWS_TRACE_HEADER, TRACE)
+			.containsEntry(MessageSystemAttributeName.MESSAGE_GROUP_ID, "g");
+		assertRefused(
+				() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+					.messageBody("x")
+					.messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+							MessageSystemAttributeValue.builder().dataType("Number").stringValue("1").build()))),
+				"InvalidParameterValue");
+		assertRefused(
+				() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+					.messageBody("x")
+					.messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+							MessageSystemAttributeValue.builder().dataType("String").build()))),
+				"InvalidParameterValue");
+		assertRefused(
+				() -> this.sqs
+					.sendMessage(m -> m.queueUrl(url).messageBody("x").messageSystemAttributes(trace("Root=1\u0001"))),
+				"InvalidMessageContents");
+		assertThat(counts(url)).as("none of the refused sent").containsExactly(0, 2);
+	}
+
+	@Test
+	void characters_outsideSqsSet_refusedInBodiesAndStringAttributes_allowedBoundariesDeliveredUnchanged() {
+		String url = create("sdk-characters");
+
+		for (String refused : REFUSED_CHARACTERS) {
+			String text = "a" + refused + "b";
+			assertRefused(() -> this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(text)), "InvalidMessageContents");
+			for (String type : new String[] { "String", "String.custom" }) {
+				assertRefused(
+						() -> this.sqs.sendMessage(m -> m.queueUrl(url)
+							.messageBody("fine")
+							.messageAttributes(Map.of("k",
+									MessageAttributeValue.builder().dataType(type).stringValue(text).build()))),
+						"InvalidMessageContents");
+			}
+		}
+		SendMessageBatchResponse batch = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
+			.entries(entry("body", "a\u0000b"), entry("fine", "fine"), entry("attribute", "fine").toBuilder()
+				.messageAttributes(
+						Map.of("k", MessageAttributeValue.builder().dataType("String").stringValue("\uFFFF").build()))
+				.build()));
+		assertThat(batch.successful()).extracting(e -> e.id()).containsExactly("fine");
+		assertThat(batch.failed()).extracting(e -> e.id() + " " + e.code() + " " + e.senderFault())
+			.containsExactly("body InvalidMessageContents true", "attribute InvalidMessageContents true");
+		take(url);
+		assertThat(counts(url)).as("nothing refused was sent").containsExactly(0, 0);
+
+		String allowed = String.join("", ALLOWED_CHARACTERS);
+		MessageAttributeValue binary = MessageAttributeValue.builder()
+			.dataType("Binary")
+			.binaryValue(SdkBytes.fromByteArray(new byte[] { 0, 0x1F, (byte) 0xFE, (byte) 0xFF }))
+			.build();
+		for (String text : ALLOWED_CHARACTERS) {
+			this.sqs.sendMessage(
+					m -> m.queueUrl(url)
+						.messageBody("a" + text + "b")
+						.messageAttributes(Map.of("k",
+								MessageAttributeValue.builder().dataType("String").stringValue(text).build(), "bytes",
+								binary)));
+		}
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody(allowed));
+		List<Message> received = new ArrayList<>();
+		for (int i = 0; i < 10 && received.size() < ALLOWED_CHARACTERS.size() + 1; i++) {
+			received.addAll(
+					this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).messageAttributeNames("All"))
+						.messages());
+		}
+		assertThat(received).extracting(Message::body)
+			.containsExactlyElementsOf(
+					Stream.concat(ALLOWED_CHARACTERS.stream().map(text -> "a" + text + "b"), Stream.of(allowed))
+						.toList());
+		for (int i = 0; i < ALLOWED_CHARACTERS.size(); i++) {
+			assertThat(received.get(i).messageAttributes().get("k").stringValue()).isEqualTo(ALLOWED_CHARACTERS.get(i));
+			assertThat(received.get(i).messageAttributes().get("bytes")).as("binary values carry any byte")
+				.isEqualTo(binary);
+		}
+	}
+
+	@Test
 	void sendBatch_receiveAll_deleteBatchWithOneInvalid() {
 		String url = create("sdk-batch");
 		SendMessageBatchResponse sent = this.sqs.sendMessageBatch(b -> b.queueUrl(url)
@@ -749,11 +913,6 @@ class SqsHttpTests {
 			.isThrownBy(() -> this.sqs
 				.setQueueAttributes(s -> s.queueUrl(url).attributes(Map.of(QueueAttributeName.POLICY, "{}"))))
 			.withMessageContaining("not kept");
-		assertThatExceptionOfType(UnsupportedOperationException.class)
-			.isThrownBy(() -> this.sqs.sendMessage(m -> m.queueUrl(url)
-				.messageBody("traced")
-				.messageSystemAttributesWithStrings(Map.of("AWSTraceHeader",
-						MessageSystemAttributeValue.builder().dataType("String").stringValue("Root=1").build()))));
 		assertThat(counts(url)).as("nothing changed").containsExactly(0, 1);
 	}
 
@@ -764,6 +923,56 @@ class SqsHttpTests {
 		assertThatExceptionOfType(SqsException.class)
 			.isThrownBy(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(11)))
 			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+	}
+
+	/** A trace header as X-Ray's SDKs write it. */
+	static final String TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+
+	/**
+	 * Characters SQS refuses in a body or a String attribute: controls but tab, newline
+	 * and carriage return, and U+FFFE and U+FFFF.
+	 */
+	static final List<String> REFUSED_CHARACTERS = List.of("\u0000", "\u0001", "\u0008", "\u000B", "\u001F", "\uFFFE",
+			"\uFFFF");
+
+	/** The bounds of SQS's allowed ranges: each is carried as it is. */
+	static final List<String> ALLOWED_CHARACTERS = List.of("\t", "\n", "\r", " ", "\uD7FF", "\uE000", "\uFFFD",
+			new String(Character.toChars(0x10000)), new String(Character.toChars(0x10FFFF)));
+
+	/**
+	 * {@code MD5OfMessageSystemAttributes} of a trace header, computed here as SQS's
+	 * documentation says of {@code MD5OfMessageAttributes}: name, type (each a 4-byte
+	 * length and UTF-8), transport byte 1 (text), value (a 4-byte length and UTF-8).
+	 */
+	static String md5OfTraceHeader(String trace) {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		for (String part : new String[] { "AWSTraceHeader", "String" }) {
+			byte[] utf8 = part.getBytes(StandardCharsets.UTF_8);
+			bytes.writeBytes(ByteBuffer.allocate(4).putInt(utf8.length).array());
+			bytes.writeBytes(utf8);
+		}
+		bytes.write(1);
+		byte[] value = trace.getBytes(StandardCharsets.UTF_8);
+		bytes.writeBytes(ByteBuffer.allocate(4).putInt(value.length).array());
+		bytes.writeBytes(value);
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes.toByteArray()));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> trace(String value) {
+		return Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+				MessageSystemAttributeValue.builder().dataType("String").stringValue(value).build());
+	}
+
+	private static void assertRefused(ThrowingCallable send, String code) {
+		assertThatExceptionOfType(SqsException.class).isThrownBy(send).satisfies(ex -> {
+			assertThat(ex.awsErrorDetails().errorCode()).isEqualTo(code);
+			assertThat(ex.statusCode()).isEqualTo(400);
+		});
 	}
 
 	private Map<String, String> tags(String url) {
