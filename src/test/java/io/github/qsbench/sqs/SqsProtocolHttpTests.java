@@ -85,6 +85,16 @@ class SqsProtocolHttpTests {
 				400, "InvalidParameterValue");
 		assertError(sqs("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"\\ud800\"}"), 400,
 				"InvalidMessageContents");
+		assertError(
+				sqs("SendMessage",
+						"{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\",\"MessageAttributes\":"
+								+ "{\"k\":{\"DataType\":\"String\",\"StringValue\":\"\\udfff\"}}}"),
+				400, "InvalidMessageContents");
+		assertError(
+				sqs("SendMessage",
+						"{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\",\"MessageSystemAttributes\":"
+								+ "{\"AWSTraceHeader\":{\"DataType\":\"String\",\"StringValue\":\"Root=\\ud800\"}}}"),
+				400, "InvalidMessageContents");
 		assertThat(sqs("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"" + "é".repeat(512) + "\"}")
 			.statusCode()).as("1024 bytes in UTF-8").isEqualTo(200);
 	}

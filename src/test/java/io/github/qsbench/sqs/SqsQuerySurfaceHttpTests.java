@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.amazonaws.AmazonServiceException.ErrorType;
 import com.amazonaws.auth.AWSStaticCredentialsProvider;
 import com.amazonaws.auth.BasicAWSCredentials;
 import com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration;
@@ -17,7 +18,12 @@ import com.amazonaws.services.sqs.model.CreateQueueRequest;
 import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
 import com.amazonaws.services.sqs.model.ListMessageMoveTasksResultEntry;
 import com.amazonaws.services.sqs.model.Message;
+import com.amazonaws.services.sqs.model.MessageAttributeValue;
+import com.amazonaws.services.sqs.model.MessageSystemAttributeValue;
 import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
+import com.amazonaws.services.sqs.model.SendMessageBatchRequest;
+import com.amazonaws.services.sqs.model.SendMessageBatchRequestEntry;
+import com.amazonaws.services.sqs.model.SendMessageBatchResult;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageResult;
 import com.amazonaws.services.sqs.model.StartMessageMoveTaskRequest;
@@ -36,8 +42,8 @@ import org.springframework.context.annotation.Import;
 
 /**
  * What the SQS surface gained beyond standard queues, through the AWS SDK for Java v1
- * (the query protocol): FIFO queues, tags, a message move task, and SQS's 1 MiB message
- * at the service's default size.
+ * (the query protocol): FIFO queues, tags, a message move task, SQS's 1 MiB message at
+ * the service's default size, a trace header, and SQS's characters.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
 @Import(MutableClockConfiguration.class)
@@ -128,6 +134,68 @@ class SqsQuerySurfaceHttpTests {
 		});
 		assertThat(this.sqs.receiveMessage(source).getMessages()).extracting(Message::getBody)
 			.containsExactly("poison");
+	}
+
+	@Test
+	void traceHeader_storedAndReturnedWhenAsked_withItsMd5() {
+		String url = this.sqs.createQueue("v1-traced").getQueueUrl();
+		MessageSystemAttributeValue trace = new MessageSystemAttributeValue().withDataType("String")
+			.withStringValue(SqsHttpTests.TRACE);
+
+		SendMessageResult sent = this.sqs.sendMessage(
+				new SendMessageRequest(url, "traced").addMessageSystemAttributesEntry("AWSTraceHeader", trace));
+		SendMessageBatchResult batch = this.sqs.sendMessageBatch(new SendMessageBatchRequest(url).withEntries(
+				new SendMessageBatchRequestEntry("one", "batched").addMessageSystemAttributesEntry("AWSTraceHeader",
+						trace),
+				new SendMessageBatchRequestEntry("two", "other name").addMessageSystemAttributesEntry("Colour",
+						trace)));
+
+		assertThat(sent.getMD5OfMessageSystemAttributes()).isEqualTo(SqsHttpTests.md5OfTraceHeader(SqsHttpTests.TRACE));
+		assertThat(batch.getSuccessful()).extracting(e -> e.getId() + " " + e.getMD5OfMessageSystemAttributes())
+			.containsExactly("one " + SqsHttpTests.md5OfTraceHeader(SqsHttpTests.TRACE));
+		assertThat(batch.getFailed()).extracting(e -> e.getId() + " " + e.getCode())
+			.containsExactly("two InvalidParameterValue");
+		assertThat(this.sqs.receiveMessage(new ReceiveMessageRequest(url).withVisibilityTimeout(0)).getMessages())
+			.singleElement()
+			.satisfies(message -> assertThat(message.getAttributes()).isEmpty());
+		assertThat(this.sqs
+			.receiveMessage(
+					new ReceiveMessageRequest(url).withMaxNumberOfMessages(10).withAttributeNames("AWSTraceHeader"))
+			.getMessages()).extracting(message -> message.getBody() + " " + message.getAttributes())
+			.containsExactly("traced {AWSTraceHeader=" + SqsHttpTests.TRACE + "}",
+					"batched {AWSTraceHeader=" + SqsHttpTests.TRACE + "}");
+	}
+
+	@Test
+	void characters_outsideSqsSet_refusedInBodiesAndStringAttributes_allowedBoundariesCarriedInXml() {
+		String url = this.sqs.createQueue("v1-characters").getQueueUrl();
+
+		for (String refused : SqsHttpTests.REFUSED_CHARACTERS) {
+			String text = "a" + refused + "b";
+			assertThatExceptionOfType(AmazonSQSException.class).isThrownBy(() -> this.sqs.sendMessage(url, text))
+				.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("InvalidMessageContents"));
+			assertThatExceptionOfType(AmazonSQSException.class)
+				.isThrownBy(
+						() -> this.sqs.sendMessage(new SendMessageRequest(url, "fine").addMessageAttributesEntry("k",
+								new MessageAttributeValue().withDataType("String").withStringValue(text))))
+				.satisfies(ex -> {
+					assertThat(ex.getErrorCode()).isEqualTo("InvalidMessageContents");
+					assertThat(ex.getStatusCode()).isEqualTo(400);
+					assertThat(ex.getErrorType()).isEqualTo(ErrorType.Client);
+				});
+		}
+		for (String allowed : SqsHttpTests.ALLOWED_CHARACTERS) {
+			this.sqs.sendMessage(new SendMessageRequest(url, "a" + allowed + "b").addMessageAttributesEntry("k",
+					new MessageAttributeValue().withDataType("String").withStringValue(allowed)));
+			List<Message> received = this.sqs
+				.receiveMessage(new ReceiveMessageRequest(url).withMessageAttributeNames("All"))
+				.getMessages();
+			assertThat(received).singleElement().satisfies(message -> {
+				assertThat(message.getBody()).isEqualTo("a" + allowed + "b");
+				assertThat(message.getMessageAttributes().get("k").getStringValue()).isEqualTo(allowed);
+			});
+			this.sqs.deleteMessage(url, received.get(0).getReceiptHandle());
+		}
 	}
 
 	@Test
