@@ -261,8 +261,8 @@ final class QueryTranslation {
 	 * Text as XML character data: markup escaped, and a carriage return as a reference,
 	 * so that the client's parser does not fold {@code \r\n} into {@code \n} (the body's
 	 * MD5 would differ). Characters XML 1.0 cannot carry (controls other than tab,
-	 * newline and return), which SQS refuses at send but this service accepts, are
-	 * written as character references too, which a strict parser refuses.
+	 * newline and return), which the SQS face refuses at send but a REST push may carry,
+	 * are written as character references too, which a strict parser refuses.
 	 */
 	static void escape(StringBuilder xml, String text) {
 		for (int i = 0; i < text.length(); i++) {
