@@ -115,6 +115,26 @@ scenario('send, receive, delete (the SDK checks the MD5s)', async (c) => {
   assert.deepEqual(await c.counts(url), [0, 0]);
 });
 
+const TRACE = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
+
+scenario('a traced message (AWSTraceHeader) and SQS\'s characters', async (c) => {
+  const url = await c.queue('traced');
+  const MessageSystemAttributes = { AWSTraceHeader: { DataType: 'String', StringValue: TRACE } };
+  const sent = await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'traced', MessageSystemAttributes }));
+  assert.match(sent.MD5OfMessageSystemAttributes, /^[0-9a-f]{32}$/);
+  const [message] = await c.receive(url, { MessageSystemAttributeNames: ['AWSTraceHeader'] });
+  assert.deepEqual(message.Attributes, { AWSTraceHeader: TRACE });
+  for (const refused of ['\u0000', '\u0001', '\u001f', '\ufffe', '\uffff']) {
+    const error = await failure(c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: `a${refused}b` })));
+    assert.equal(error.name, 'InvalidMessageContents', `${error.name}: ${error.message}`);
+    assert.equal(error.$metadata.httpStatusCode, 400);
+  }
+  const allowed = '\t\n\r \ud7ff\ue000\ufffd\u{10000}\u{10ffff}';
+  await c.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: allowed }));
+  const [carried] = await c.receive(url);
+  assert.equal(carried.Body, allowed);
+});
+
 scenario('batches', async (c) => {
   const url = await c.queue('batch');
   const sent = await c.sqs.send(new SendMessageBatchCommand({

@@ -146,6 +146,42 @@ def send_receive_delete(c):
     equal(c.sqs.receive_message(QueueUrl=url).get("Messages", []), [], "nothing left")
 
 
+TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+
+
+@scenario
+def trace_header_and_characters(c):
+    url = c.queue("traced")
+    system = {"AWSTraceHeader": {"DataType": "String", "StringValue": TRACE}}
+    sent = c.sqs.send_message(QueueUrl=url, MessageBody="traced", MessageSystemAttributes=system)
+    equal(sent["MD5OfMessageSystemAttributes"], md5_of_attributes(system), "MD5OfMessageSystemAttributes")
+    batch = c.sqs.send_message_batch(QueueUrl=url, Entries=[
+        {"Id": "t", "MessageBody": "batched", "MessageSystemAttributes": system},
+        {"Id": "nul", "MessageBody": "a\x00b"}])
+    equal([(e["Id"], e.get("MD5OfMessageSystemAttributes")) for e in batch["Successful"]],
+          [("t", md5_of_attributes(system))], "traced batch entry")
+    equal([(e["Id"], e["Code"], e["SenderFault"]) for e in batch["Failed"]],
+          [("nul", "InvalidMessageContents", True)], "refused batch entry")
+    messages = c.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10,
+                                     AttributeNames=["AWSTraceHeader"])["Messages"]
+    equal([(m["Body"], m["Attributes"]) for m in messages],
+          [("traced", {"AWSTraceHeader": TRACE}), ("batched", {"AWSTraceHeader": TRACE})], "trace headers")
+    equal(error_code(lambda: c.sqs.send_message(QueueUrl=url, MessageBody="x", MessageSystemAttributes={
+        "SentTimestamp": {"DataType": "String", "StringValue": "1"}})), "InvalidParameterValue", "other name")
+    for refused in ("\x00", "\x08", "\x0b", "\x1f", "\ufffe", "\uffff"):
+        equal(error_code(lambda text="a" + refused + "b": c.sqs.send_message(QueueUrl=url, MessageBody=text)),
+              "InvalidMessageContents", f"body with U+{ord(refused):04X}")
+        equal(error_code(lambda text=refused: c.sqs.send_message(QueueUrl=url, MessageBody="x", MessageAttributes={
+            "k": {"DataType": "String", "StringValue": text}})), "InvalidMessageContents",
+            f"attribute with U+{ord(refused):04X}")
+    allowed = "\t\n\r \ud7ff\ue000\ufffd\U00010000\U0010ffff"
+    attributes = {"k": {"DataType": "String", "StringValue": allowed}}
+    c.sqs.send_message(QueueUrl=url, MessageBody=allowed, MessageAttributes=attributes)
+    [message] = c.sqs.receive_message(QueueUrl=url, MessageAttributeNames=["All"])["Messages"]
+    equal(message["Body"], allowed, "the allowed bounds, carried")
+    equal(message["MessageAttributes"], attributes, "the allowed bounds in an attribute")
+
+
 @scenario
 def batches(c):
     url = c.queue("batch")
