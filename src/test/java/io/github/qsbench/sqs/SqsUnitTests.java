@@ -44,6 +44,23 @@ class SqsUnitTests {
 	}
 
 	@Test
+	void messageCharacters_xmlCharsOnly_everyCodePointOnItsBound() {
+		for (int c = 0; c <= 0x10FFFF; c++) {
+			boolean allowed = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF)
+					|| (c >= 0xE000 && c <= 0xFFFD) || c >= 0x10000;
+			String text = "a" + new String(Character.toChars(c)) + "b";
+			assertThat(MessageCharacters.firstRefused(text)).as("U+%04X", c).isEqualTo(allowed ? -1 : 1);
+		}
+		assertThat(MessageCharacters.firstRefused("")).isEqualTo(-1);
+		assertThat(MessageCharacters.firstRefused("ab\uD800")).as("a high surrogate last").isEqualTo(2);
+		assertThat(MessageCharacters.firstRefused("\uDC00\uD800")).as("a pair the wrong way round").isEqualTo(0);
+		assertThat(MessageCharacters.firstRefused("\uD800\uD800\uDC00")).as("a high one, then a pair").isEqualTo(0);
+		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> MessageCharacters.check("a\u0000", "The body"))
+			.satisfies(ex -> assertThat(ex.error()).isEqualTo(SqsError.INVALID_MESSAGE_CONTENTS))
+			.withMessageContaining("U+0000 at index 1");
+	}
+
+	@Test
 	void receiptHandle_theLeaseToken_namesItsMessage() {
 		assertThat(ReceiptHandles.id("42.3")).isEqualTo(42);
 		assertThat(ReceiptHandles.id("9223372036854775807.999999999")).isEqualTo(Long.MAX_VALUE);
