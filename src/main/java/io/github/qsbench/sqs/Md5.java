@@ -13,8 +13,9 @@ import io.github.qsbench.application.MessageAttributes.Attribute;
 
 /**
  * The MD5 digests SQS answers ({@code MD5OfMessageBody}, {@code MD5OfBody},
- * {@code MD5OfMessageAttributes}): lower-case hex, which the AWS SDKs check against what
- * they sent or received.
+ * {@code MD5OfMessageAttributes}, and {@code MD5OfMessageSystemAttributes} computed the
+ * same way: {@link MessageSystemAttributes#md5}): lower-case hex, which the AWS SDKs
+ * check against what they sent or received.
  */
 final class Md5 {
 
