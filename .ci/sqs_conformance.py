@@ -257,14 +257,16 @@ def valid_requests(fixture, operation):
                           "number": {"DataType": "Number", "StringValue": "42"},
                           "bytes": {"DataType": "Binary", "BinaryValue": b"\x00\x01bytes"}}
     if operation == "AddPermission":
-        return [("valid", dict(QueueUrl=f.standard, Label=f.name("label")[-60:].replace(".", "-"),
+        # a queue of its own: a policy's statements are capped
+        return [("valid", dict(QueueUrl=f.queue("shared"), Label=f.name("label")[-60:].replace(".", "-"),
                                AWSAccountIds=["123456789012"], Actions=["SendMessage", "ReceiveMessage"]))]
     if operation == "RemovePermission":
+        queue = f.queue("shared")
         label = f.name("label")[-60:].replace(".", "-")
         # the label to remove; if AddPermission fails, RemovePermission's answer still must be SQS's
-        f.service.send_json("AddPermission", dict(QueueUrl=f.standard, Label=label,
-                                                  AWSAccountIds=["123456789012"], Actions=["SendMessage"]))
-        return [("valid", dict(QueueUrl=f.standard, Label=label))]
+        f.service.send_json("AddPermission", dict(QueueUrl=queue, Label=label, AWSAccountIds=["123456789012"],
+                                                  Actions=["SendMessage"]))
+        return [("valid", dict(QueueUrl=queue, Label=label))]
     if operation == "CancelMessageMoveTask":
         dlq = f.dead_letter_queue(messages=3)
         task = f.service.call("StartMessageMoveTask", SourceArn=f.arn(dlq), DestinationArn=f.arn(f.destination),
