@@ -1,6 +1,8 @@
 package io.github.qsbench.sqs;
 
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 
 import io.github.qsbench.application.QueueOperations;
 import tools.jackson.databind.node.ArrayNode;
@@ -12,6 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DeadLetterActions extends QueueHandler {
 
+	private static final int MAX_RESULTS = 1000;
+
 	DeadLetterActions(QueueOperations queues, QueueUrls urls) {
 		super(queues, urls);
 	}
@@ -21,12 +25,35 @@ final class DeadLetterActions extends QueueHandler {
 		return Map.of("ListDeadLetterSourceQueues", this::listDeadLetterSourceQueues);
 	}
 
-	/** The queues whose {@code RedrivePolicy} names this one, by name. */
+	/**
+	 * The queues whose {@code RedrivePolicy} names this one, by name; {@code MaxResults}
+	 * (1 to 1,000) a page, after {@code NextToken}, the last name of the page before, as
+	 * {@code ListQueues} pages.
+	 */
 	ObjectNode listDeadLetterSourceQueues(SqsAction.Call call) {
-		String queue = existingQueue(call.request());
+		SqsRequest request = call.request();
+		String queue = existingQueue(request);
+		Integer maxResults = request.integer("MaxResults", 1, MAX_RESULTS);
+		String after = request.string("NextToken");
+		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
+			throw SqsRequest.invalid("NextToken",
+					"must be the NextToken of a ListDeadLetterSourceQueues answer with MaxResults");
+		}
+		NavigableSet<String> sources = new TreeSet<>(this.queues.deadLetterSources(queue));
 		ObjectNode answer = JSON.objectNode();
 		ArrayNode urls = answer.putArray("queueUrls");
-		this.queues.deadLetterSources(queue).forEach(source -> urls.add(this.urls.url(call.http(), source)));
+		int limit = (maxResults != null) ? maxResults : MAX_RESULTS;
+		String last = null;
+		for (String source : (after != null) ? sources.tailSet(after, false) : sources) {
+			if (urls.size() == limit) {
+				if (maxResults != null) {
+					answer.put("NextToken", last);
+				}
+				break;
+			}
+			urls.add(this.urls.url(call.http(), source));
+			last = source;
+		}
 		return answer;
 	}
 

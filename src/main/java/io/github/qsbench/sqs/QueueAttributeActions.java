@@ -160,6 +160,10 @@ final class QueueAttributeActions extends QueueHandler {
 	 */
 	ObjectNode setQueueAttributes(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
+		JsonNode given = call.request().members().get("Attributes");
+		if (given == null || given.isNull()) {
+			throw SqsError.MISSING_PARAMETER.exception("The request must contain the parameter Attributes.");
+		}
 		Map<String, String> attributes = call.request().stringMap("Attributes");
 		if (attributes.containsKey(FIFO_QUEUE)) {
 			throw SqsError.INVALID_ATTRIBUTE_VALUE

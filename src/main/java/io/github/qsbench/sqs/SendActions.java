@@ -273,6 +273,9 @@ final class SendActions extends QueueHandler {
 
 		private static boolean nonEmptyList(JsonNode object, String field) {
 			JsonNode value = object.get(field);
+			if (value != null && !value.isNull() && !value.isArray()) {
+				throw SqsRequest.invalid(field, "must be a list");
+			}
 			return value != null && value.isArray() && !value.isEmpty();
 		}
 

@@ -38,6 +38,7 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRes
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.EmptyBatchRequestException;
+import software.amazon.awssdk.services.sqs.model.ListDeadLetterSourceQueuesResponse;
 import software.amazon.awssdk.services.sqs.model.ListQueuesResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -717,6 +718,45 @@ class SqsHttpTests {
 						"{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:sdk-no-such-dlq\","
 								+ "\"maxReceiveCount\":1}"))))
 			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidAttributeValue"));
+	}
+
+	/** Found by the conformance suite: MaxResults and NextToken were ignored. */
+	@Test
+	void listDeadLetterSourceQueues_pagedByName_maxResultsFrom1To1000() {
+		String dlq = create("sdk-dlq-pages");
+		String dlqArn = this.sqs.getQueueAttributes(g -> g.queueUrl(dlq).attributeNames(QueueAttributeName.QUEUE_ARN))
+			.attributes()
+			.get(QueueAttributeName.QUEUE_ARN);
+		Map<QueueAttributeName, String> redrive = Map.of(QueueAttributeName.REDRIVE_POLICY,
+				"{\"deadLetterTargetArn\":\"" + dlqArn + "\",\"maxReceiveCount\":\"2\"}");
+		String a = this.sqs.createQueue(q -> q.queueName("sdk-dlq-pages-a").attributes(redrive)).queueUrl();
+		String b = this.sqs.createQueue(q -> q.queueName("sdk-dlq-pages-b").attributes(redrive)).queueUrl();
+
+		ListDeadLetterSourceQueuesResponse first = this.sqs
+			.listDeadLetterSourceQueues(l -> l.queueUrl(dlq).maxResults(1));
+		ListDeadLetterSourceQueuesResponse second = this.sqs
+			.listDeadLetterSourceQueues(l -> l.queueUrl(dlq).maxResults(1).nextToken(first.nextToken()));
+
+		assertThat(first.queueUrls()).containsExactly(a);
+		assertThat(second.queueUrls()).containsExactly(b);
+		assertThat(second.nextToken()).isNull();
+		assertThat(this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq).maxResults(1000)).queueUrls())
+			.containsExactly(a, b);
+		for (int outside : new int[] { 0, 1001 }) {
+			assertThatExceptionOfType(SqsException.class)
+				.isThrownBy(() -> this.sqs.listDeadLetterSourceQueues(l -> l.queueUrl(dlq).maxResults(outside)))
+				.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("InvalidParameterValue"));
+		}
+	}
+
+	/** Found by the conformance suite: a SetQueueAttributes without them succeeded. */
+	@Test
+	void setQueueAttributes_withoutAttributes_missingParameter() {
+		String url = create("sdk-set-nothing");
+
+		assertThatExceptionOfType(SqsException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(s -> s.queueUrl(url)))
+			.satisfies(ex -> assertThat(ex.awsErrorDetails().errorCode()).isEqualTo("MissingParameter"));
 	}
 
 	@Test

@@ -68,6 +68,21 @@ class SqsProtocolHttpTests {
 		assertError(sqs("ListQueues", "{\"NextToken\":\"x\"}"), 400, "InvalidParameterValue");
 	}
 
+	/** Found by the conformance suite: these wrong types were ignored. */
+	@Test
+	void membersOfTheWrongType_invalidParameterValue() {
+		String url = queue("raw-types");
+		assertError(sqs("ListDeadLetterSourceQueues", "{\"QueueUrl\":\"" + url + "\",\"MaxResults\":\"ten\"}"), 400,
+				"InvalidParameterValue");
+		assertError(sqs("ListDeadLetterSourceQueues", "{\"QueueUrl\":\"" + url + "\",\"NextToken\":7}"), 400,
+				"InvalidParameterValue");
+		assertError(
+				sqs("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\",\"MessageAttributes\":"
+						+ "{\"a\":{\"DataType\":\"String\",\"StringValue\":\"v\",\"StringListValues\":\"v\"}}}"),
+				400, "InvalidParameterValue");
+		assertError(sqs("SetQueueAttributes", "{\"QueueUrl\":\"" + url + "\"}"), 400, "MissingParameter");
+	}
+
 	@Test
 	void missingMembers_missingParameter() {
 		assertError(sqs("CreateQueue", "{}"), 400, "MissingParameter");

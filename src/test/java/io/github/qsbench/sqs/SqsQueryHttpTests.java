@@ -37,6 +37,7 @@ import com.amazonaws.services.sqs.model.SendMessageBatchRequestEntry;
 import com.amazonaws.services.sqs.model.SendMessageBatchResult;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageResult;
+import com.amazonaws.services.sqs.model.SetQueueAttributesRequest;
 import com.amazonaws.services.sqs.model.TooManyEntriesInBatchRequestException;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.http.MutableClockConfiguration;
@@ -330,6 +331,24 @@ class SqsQueryHttpTests {
 		assertThatExceptionOfType(AmazonSQSException.class)
 			.isThrownBy(() -> this.sqs.getQueueUrl("v1-invalid-" + "x".repeat(80)))
 			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("AWS.SimpleQueueService.NonExistentQueue"));
+	}
+
+	/**
+	 * Found by the conformance suite: a SetQueueAttributes without {@code Attribute.N}
+	 * succeeded, and ListDeadLetterSourceQueues ignored {@code MaxResults}.
+	 */
+	@Test
+	void requiredAndRanges_ofSetQueueAttributesAndListDeadLetterSourceQueues() {
+		String url = this.sqs.createQueue("v1-required").getQueueUrl();
+
+		assertThatExceptionOfType(AmazonSQSException.class)
+			.isThrownBy(() -> this.sqs.setQueueAttributes(new SetQueueAttributesRequest().withQueueUrl(url)))
+			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("MissingParameter"));
+		assertThatExceptionOfType(AmazonSQSException.class)
+			.isThrownBy(() -> this.sqs.listDeadLetterSourceQueues(
+					new com.amazonaws.services.sqs.model.ListDeadLetterSourceQueuesRequest().withQueueUrl(url)
+						.withMaxResults(1001)))
+			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("InvalidParameterValue"));
 	}
 
 	private Message receiveOne(String url) {
