@@ -145,13 +145,10 @@ class SqsQueryQueueFidelityHttpTests {
 		String url = this.sqs.createQueue(new CreateQueueRequest("v1-again").addAttributesEntry("DelaySeconds", "5"))
 			.getQueueUrl();
 
-		assertThat(
-				this.sqs.createQueue(new CreateQueueRequest("v1-again").addAttributesEntry("DelaySeconds", "5"))
-					.getQueueUrl())
-			.isEqualTo(url);
-		assertThatExceptionOfType(QueueNameExistsException.class)
-			.isThrownBy(() -> this.sqs
-				.createQueue(new CreateQueueRequest("v1-again").addAttributesEntry("DelaySeconds", "6")))
+		assertThat(this.sqs.createQueue(new CreateQueueRequest("v1-again").addAttributesEntry("DelaySeconds", "5"))
+			.getQueueUrl()).isEqualTo(url);
+		assertThatExceptionOfType(QueueNameExistsException.class).isThrownBy(
+				() -> this.sqs.createQueue(new CreateQueueRequest("v1-again").addAttributesEntry("DelaySeconds", "6")))
 			.satisfies(ex -> assertThat(ex.getErrorCode()).isEqualTo("QueueAlreadyExists"));
 		assertThatExceptionOfType(AmazonSQSException.class)
 			.isThrownBy(() -> this.sqs.createQueue(new CreateQueueRequest("v1-named.fifo")))
@@ -164,9 +161,10 @@ class SqsQueryQueueFidelityHttpTests {
 		List<Consumer<List<String>>> batches = List.of(
 				ids -> this.sqs.deleteMessageBatch(url,
 						ids.stream().map(id -> new DeleteMessageBatchRequestEntry(id, "h")).toList()),
-				ids -> this.sqs.changeMessageVisibilityBatch(url, ids.stream()
-					.map(id -> new ChangeMessageVisibilityBatchRequestEntry(id, "h").withVisibilityTimeout(1))
-					.toList()));
+				ids -> this.sqs.changeMessageVisibilityBatch(url,
+						ids.stream()
+							.map(id -> new ChangeMessageVisibilityBatchRequestEntry(id, "h").withVisibilityTimeout(1))
+							.toList()));
 		for (Consumer<List<String>> batch : batches) {
 			assertThatExceptionOfType(EmptyBatchRequestException.class).isThrownBy(() -> batch.accept(List.of()));
 			assertThatExceptionOfType(TooManyEntriesInBatchRequestException.class)
