@@ -14,11 +14,12 @@ import io.github.qsbench.core.CapacityExceededException;
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
  * {@code CreateQueue}) and their own settings (lease, delay, retention, dead-letter
- * policy, largest message, tags): such a queue exists while it is empty, where a queue
- * created by its first push is removed by the core when it empties, and keeps default
- * settings. Only names and settings are kept here, above the core: the messages live in
- * the core's queue of the same name, which comes and goes with them, so no strategy
- * changes. A name goes when its queue is deleted ({@link QueueOperations#deleteQueue}).
+ * policy, largest message, tags, recorded settings, creation and modified times): such a
+ * queue exists while it is empty, where a queue created by its first push is removed by
+ * the core when it empties, and keeps default settings. Only names and settings are kept
+ * here, above the core: the messages live in the core's queue of the same name, which
+ * comes and goes with them, so no strategy changes. A name goes when its queue is deleted
+ * ({@link QueueOperations#deleteQueue}).
  *
  * <p>
  * Where they live follows the core: in this instance's memory for the in-process
