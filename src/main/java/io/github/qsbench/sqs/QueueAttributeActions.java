@@ -287,6 +287,7 @@ final class QueueAttributeActions extends QueueHandler {
 				default -> throw invalidAttributeName(name);
 			}
 		}
+		encryption(attributes, change);
 		QueueSettings.Change settings;
 		try {
 			settings = change.tags(tags).change();
@@ -304,6 +305,26 @@ final class QueueAttributeActions extends QueueHandler {
 			throw (QueueTags.INVALID.equals(ex.title()) ? SqsError.INVALID_PARAMETER_VALUE
 					: SqsError.INVALID_ATTRIBUTE_VALUE)
 				.exception(ex.detail());
+		}
+	}
+
+	/**
+	 * One server-side encryption at a time, as in SQS: a KMS key turns SQS-managed
+	 * encryption off, and turning it on removes the key; both at once are refused.
+	 */
+	private static void encryption(Map<String, String> attributes, SettingsChange change) {
+		String key = attributes.get(KMS_MASTER_KEY_ID);
+		boolean keyGiven = key != null && !key.isEmpty();
+		boolean managed = "true".equals(attributes.get(SQS_MANAGED_SSE_ENABLED));
+		if (keyGiven && managed) {
+			throw invalidValue(SQS_MANAGED_SSE_ENABLED,
+					"a queue has one server-side encryption: SqsManagedSseEnabled or KmsMasterKeyId.");
+		}
+		if (keyGiven && !attributes.containsKey(SQS_MANAGED_SSE_ENABLED)) {
+			change.recorded(SQS_MANAGED_SSE_ENABLED, "");
+		}
+		if (managed && key == null) {
+			change.recorded(KMS_MASTER_KEY_ID, "").recorded(KMS_DATA_KEY_REUSE_PERIOD_SECONDS, "");
 		}
 	}
 

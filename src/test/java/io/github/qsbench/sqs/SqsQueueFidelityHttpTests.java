@@ -230,6 +230,29 @@ class SqsQueueFidelityHttpTests {
 	}
 
 	@Test
+	void encryption_oneAtATime_nothingEncrypted() {
+		String url = create("sdk-sse");
+		assertThat(attribute(url, QueueAttributeName.SQS_MANAGED_SSE_ENABLED)).as("SQS's default").isEqualTo("true");
+
+		set(url, QueueAttributeName.KMS_MASTER_KEY_ID, "alias/aws/sqs");
+		assertThat(attribute(url, QueueAttributeName.SQS_MANAGED_SSE_ENABLED)).isEqualTo("false");
+		assertThat(attribute(url, QueueAttributeName.KMS_DATA_KEY_REUSE_PERIOD_SECONDS)).isEqualTo("300");
+
+		set(url, QueueAttributeName.SQS_MANAGED_SSE_ENABLED, "true");
+		assertThat(attribute(url, QueueAttributeName.KMS_MASTER_KEY_ID)).as("the key goes").isNull();
+		assertThat(attribute(url, QueueAttributeName.KMS_DATA_KEY_REUSE_PERIOD_SECONDS)).isNull();
+
+		assertCode(
+				() -> this.sqs.setQueueAttributes(
+						s -> s.queueUrl(url)
+							.attributes(Map.of(QueueAttributeName.KMS_MASTER_KEY_ID, "alias/aws/sqs",
+									QueueAttributeName.SQS_MANAGED_SSE_ENABLED, "true"))),
+				"InvalidAttributeValue", null);
+		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("plain"));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages().get(0).body()).isEqualTo("plain");
+	}
+
+	@Test
 	void timestamps_createdOnce_modifiedBySettingsNotByTags() {
 		long created = this.clock.millis() / 1000;
 		String url = create("sdk-times");
