@@ -360,15 +360,15 @@ class SqsQueueFidelityHttpTests {
 			assertCode(() -> create(name, Map.of(QueueAttributeName.FIFO_QUEUE, "true")), "InvalidParameterValue",
 					null);
 		}
-		assertCode(() -> create("sdk-named-fifo.fifo"), "InvalidParameterValue", null);
-		assertCode(() -> create("sdk-named-fifo.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "false")),
+		assertCode(() -> create("sdk-name-fifo.fifo"), "InvalidParameterValue", null);
+		assertCode(() -> create("sdk-name-fifo.fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "false")),
 				"InvalidParameterValue", null);
-		assertCode(() -> create("sdk-not-fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true")), "InvalidParameterValue",
-				"The name of a FIFO queue can only include alphanumeric characters, "
+		assertCode(() -> create("sdk-name-not-fifo", Map.of(QueueAttributeName.FIFO_QUEUE, "true")),
+				"InvalidParameterValue", "The name of a FIFO queue can only include alphanumeric characters, "
 						+ "hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.");
-		assertCode(() -> create("sdk-not-bool", Map.of(QueueAttributeName.FIFO_QUEUE, "yes")), "InvalidAttributeValue",
-				null);
-		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-n")).queueUrls()).as("nothing refused created")
+		assertCode(() -> create("sdk-name-not-bool", Map.of(QueueAttributeName.FIFO_QUEUE, "yes")),
+				"InvalidAttributeValue", null);
+		assertThat(this.sqs.listQueues(l -> l.queueNamePrefix("sdk-name-")).queueUrls()).as("nothing refused created")
 			.isEmpty();
 	}
 
