@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.github.qsbench.core.CapacityExceededException;
@@ -13,11 +14,12 @@ import io.github.qsbench.core.CapacityExceededException;
 /**
  * Queues created explicitly (a {@code PUT} of their settings, the SQS face's
  * {@code CreateQueue}) and their own settings (lease, delay, retention, dead-letter
- * policy, largest message, tags): such a queue exists while it is empty, where a queue
- * created by its first push is removed by the core when it empties, and keeps default
- * settings. Only names and settings are kept here, above the core: the messages live in
- * the core's queue of the same name, which comes and goes with them, so no strategy
- * changes. A name goes when its queue is deleted ({@link QueueOperations#deleteQueue}).
+ * policy, largest message, tags, recorded settings, creation and modified times): such a
+ * queue exists while it is empty, where a queue created by its first push is removed by
+ * the core when it empties, and keeps default settings. Only names and settings are kept
+ * here, above the core: the messages live in the core's queue of the same name, which
+ * comes and goes with them, so no strategy changes. A name goes when its queue is deleted
+ * ({@link QueueOperations#deleteQueue}).
  *
  * <p>
  * Where they live follows the core: in this instance's memory for the in-process
@@ -111,19 +113,35 @@ public interface ExplicitQueues {
 	}
 
 	/**
-	 * What an explicit queue has of its own; {@code null}: the service's. Its tags are
-	 * never {@code null}: none is empty.
+	 * What an explicit queue has of its own; {@code null}: the service's. Its tags and
+	 * recorded settings are never {@code null}: none is empty.
 	 *
 	 * @param fifo a FIFO queue's settings, {@code null} for a standard queue
+	 * @param recorded settings kept as a face gave them, by name, which the application
+	 * acts on not at all: a face answers them back and may act on them itself (SQS's
+	 * access policy and encryption settings, which nothing here enforces)
+	 * @param createdSeconds when the queue was created explicitly, epoch seconds;
+	 * {@code null} if that is not known
+	 * @param modifiedSeconds when a change other than of its tags was last made, epoch
+	 * seconds; {@code null} if that is not known
 	 */
 	record Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds,
-			Integer maxMessageBytes, SortedMap<String, String> tags, FifoSettings fifo) {
+			Integer maxMessageBytes, SortedMap<String, String> tags, FifoSettings fifo,
+			SortedMap<String, String> recorded, Long createdSeconds, Long modifiedSeconds) {
 
 		/** The settings of an explicit queue that has none of its own. */
 		public static final Own NONE = new Own(null, null, null, null);
 
 		public Own {
 			tags = (tags != null) ? tags : Collections.emptySortedMap();
+			recorded = (recorded != null) ? recorded : Collections.emptySortedMap();
+		}
+
+		/** Settings without recorded ones or times. */
+		public Own(DeadLetterPolicy deadLetters, Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds,
+				Integer maxMessageBytes, SortedMap<String, String> tags, FifoSettings fifo) {
+			this(deadLetters, leaseSeconds, delaySeconds, retentionSeconds, maxMessageBytes, tags, fifo, null, null,
+					null);
 		}
 
 		/** A standard queue's settings without a largest message or tags of their own. */
@@ -134,7 +152,9 @@ public interface ExplicitQueues {
 		/**
 		 * These settings with {@code change} applied: what it leaves {@code null} stays,
 		 * {@link QueueSettings.Change#REMOVE} removes the dead-letter policy, its tags
-		 * are set and removed.
+		 * and recorded settings are set and removed; its time, if it has one, becomes the
+		 * creation time if there is none yet, and the modified time if it changes more
+		 * than tags or there is none yet.
 		 * @throws InvalidRequestException if the queue would carry more than
 		 * {@value QueueTags#MAX_TAGS} tags
 		 */
@@ -147,7 +167,27 @@ public interface ExplicitQueues {
 					(change.delaySeconds() != null) ? change.delaySeconds() : this.delaySeconds,
 					(change.retentionSeconds() != null) ? change.retentionSeconds() : this.retentionSeconds,
 					(change.maxMessageBytes() != null) ? change.maxMessageBytes() : this.maxMessageBytes,
-					QueueTags.apply(this.tags, change.tags()), fifo);
+					QueueTags.apply(this.tags, change.tags()), fifo, record(this.recorded, change.recorded()),
+					(this.createdSeconds != null) ? this.createdSeconds : change.atSeconds(),
+					(change.atSeconds() != null && (change.changesSettings() || this.modifiedSeconds == null))
+							? change.atSeconds() : this.modifiedSeconds);
+		}
+
+		private static SortedMap<String, String> record(SortedMap<String, String> recorded,
+				Map<String, String> change) {
+			if (change.isEmpty()) {
+				return recorded;
+			}
+			SortedMap<String, String> changed = new TreeMap<>(recorded);
+			change.forEach((name, value) -> {
+				if (value.isEmpty()) {
+					changed.remove(name);
+				}
+				else {
+					changed.put(name, value);
+				}
+			});
+			return Collections.unmodifiableSortedMap(changed);
 		}
 
 	}

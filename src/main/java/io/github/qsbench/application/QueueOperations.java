@@ -93,7 +93,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		this.clock = clock;
 		this.maxMessageBytes = maxMessageBytes;
 		this.events = events;
-		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes);
+		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes, clock);
 		this.longPolls = new LongPolls(this::deliverable);
 		this.fifo = new FifoQueues(core, fifoGroups, clock, this.longPolls::after);
 		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo);

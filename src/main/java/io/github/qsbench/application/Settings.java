@@ -1,6 +1,7 @@
 package io.github.qsbench.application;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
@@ -24,14 +25,19 @@ final class Settings {
 	 */
 	private final int maxMessageBytes;
 
+	/** Stamps each change: a queue's creation and modified times. */
+	private final InstantSource clock;
+
 	/**
 	 * @param leaseTimeout the lease of a queue without one of its own, as the core was
 	 * built with it
 	 * @param maxMessageBytes the largest message of a queue without one of its own, and
 	 * the most a queue's own may be
+	 * @param clock stamps each change
 	 */
-	Settings(ExplicitQueues explicit, Duration leaseTimeout, int maxMessageBytes) {
+	Settings(ExplicitQueues explicit, Duration leaseTimeout, int maxMessageBytes, InstantSource clock) {
 		this.explicit = explicit;
+		this.clock = clock;
 		this.leaseSeconds = leaseTimeout.toSeconds();
 		this.maxMessageBytes = maxMessageBytes;
 	}
@@ -70,7 +76,8 @@ final class Settings {
 		}
 		return new QueueSettings((own.leaseSeconds() != null) ? own.leaseSeconds() : this.leaseSeconds,
 				(own.delaySeconds() != null) ? own.delaySeconds() : 0, own.retentionSeconds(), own.deadLetters(),
-				(own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes, own.tags(), own.fifo());
+				(own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes, own.tags(), own.fifo(),
+				own.recorded(), own.createdSeconds(), own.modifiedSeconds());
 	}
 
 	/**
@@ -114,7 +121,7 @@ final class Settings {
 						+ "' does not exist: create it first (PUT /queues/" + policy.queue() + ").");
 			}
 		}
-		return this.explicit.configure(queue, change);
+		return this.explicit.configure(queue, change.at(this.clock.millis() / 1000));
 	}
 
 	/**

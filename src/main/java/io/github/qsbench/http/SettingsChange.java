@@ -1,5 +1,8 @@
 package io.github.qsbench.http;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
@@ -38,6 +41,8 @@ public final class SettingsChange {
 	private String deduplicationScope;
 
 	private String throughputLimit;
+
+	private final Map<String, String> recorded = new HashMap<>();
 
 	public SettingsChange leaseSeconds(int seconds) {
 		this.leaseSeconds = (long) seconds;
@@ -97,6 +102,15 @@ public final class SettingsChange {
 		return this;
 	}
 
+	/**
+	 * A recorded setting (see {@code ExplicitQueues.Own#recorded}) to set, or, empty, to
+	 * remove.
+	 */
+	public SettingsChange recorded(String name, String value) {
+		this.recorded.put(name, value);
+		return this;
+	}
+
 	/** The dead-letter queue by name; {@code null} removes the queue's. */
 	public SettingsChange deadLetterQueue(String queue) {
 		this.deadLetterQueue = queue;
@@ -124,7 +138,7 @@ public final class SettingsChange {
 			policy = new DeadLetterPolicy(this.deadLetterQueue, this.maxDeliveries);
 		}
 		return new QueueSettings.Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, policy,
-				this.maxMessageBytes, this.tags, fifoSettings());
+				this.maxMessageBytes, this.tags, fifoSettings(), this.recorded, null);
 	}
 
 	/**

@@ -30,12 +30,13 @@ import org.springframework.data.redis.connection.ReturnType;
  * <p>
  * Keys: a queue's hash {@code <ns>{queue}:settings}, on the queue's slot (its name is the
  * hash tag, as for its other keys), holds the field {@code explicit} while the queue
- * exists, a field per setting of its own and one per tag ({@code tag:<key>}); the set
- * {@code <ns>explicit} names them, for the listing, the dead-letter sources and the
- * retention sweep. A change and a deletion are each one script, which writes the hash
- * (and the set, standalone) and publishes the queue's name on the channel
- * {@code <ns>settings}. On a cluster the set lives on a slot of its own and takes one
- * more round trip, so the hash decides: a name is listed only while its hash exists.
+ * exists, a field per setting of its own, one per tag ({@code tag:<key>}) and one per
+ * recorded setting ({@code recorded:<name>}); the set {@code <ns>explicit} names them,
+ * for the listing, the dead-letter sources and the retention sweep. A change and a
+ * deletion are each one script, which writes the hash (and the set, standalone) and
+ * publishes the queue's name on the channel {@code <ns>settings}. On a cluster the set
+ * lives on a slot of its own and takes one more round trip, so the hash decides: a name
+ * is listed only while its hash exists.
  *
  * <p>
  * Each instance caches what it read, queues not created explicitly included, so a push or
@@ -95,11 +96,24 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/** The prefix of a tag's field: {@code tag:<key>} holds its value. */
 	private static final String TAG = "tag:";
 
+	/**
+	 * The prefix of a recorded setting's field: {@code recorded:<name>} holds its value.
+	 */
+	private static final String RECORDED = "recorded:";
+
+	/** Set once, by the change that creates the queue (see {@link #SET_IF_ABSENT}). */
+	private static final String CREATED = "createdSeconds";
+
+	private static final String MODIFIED = "modifiedSeconds";
+
 	/** A script's operation: set a field to its value. */
 	private static final String SET = "S";
 
 	/** A script's operation: remove a field. */
 	private static final String DELETE = "D";
+
+	/** A script's operation: set a field to its value unless it has one. */
+	private static final String SET_IF_ABSENT = "N";
 
 	/** The channel on which changes are announced. */
 	private static final String CHANGED = "settings";
@@ -164,6 +178,20 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 		if (tags != null) {
 			tags.untag().forEach(key -> remove(args, TAG + key));
 			tags.tag().forEach((key, value) -> set(args, TAG + key, value));
+		}
+		change.recorded().forEach((key, value) -> {
+			if (value.isEmpty()) {
+				remove(args, RECORDED + key);
+			}
+			else {
+				set(args, RECORDED + key, value);
+			}
+		});
+		if (change.atSeconds() != null) {
+			Collections.addAll(args, RedisStore.utf8(SET_IF_ABSENT), RedisStore.utf8(CREATED),
+					RedisStore.utf8(change.atSeconds().toString()));
+			Collections.addAll(args, RedisStore.utf8(change.changesSettings() ? SET : SET_IF_ABSENT),
+					RedisStore.utf8(MODIFIED), RedisStore.utf8(change.atSeconds().toString()));
 		}
 		FifoSettings fifo = change.fifo();
 		if (fifo != null) {
@@ -258,10 +286,19 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 		}
 		Map<String, String> fields = new HashMap<>();
 		SortedMap<String, String> tags = new TreeMap<>();
+		SortedMap<String, String> recorded = new TreeMap<>();
 		hash.forEach((field, value) -> {
 			String name = new String(field, StandardCharsets.UTF_8);
-			(name.startsWith(TAG) ? tags : fields).put(name.startsWith(TAG) ? name.substring(TAG.length()) : name,
-					new String(value, StandardCharsets.UTF_8));
+			String text = new String(value, StandardCharsets.UTF_8);
+			if (name.startsWith(TAG)) {
+				tags.put(name.substring(TAG.length()), text);
+			}
+			else if (name.startsWith(RECORDED)) {
+				recorded.put(name.substring(RECORDED.length()), text);
+			}
+			else {
+				fields.put(name, text);
+			}
 		});
 		String deadLetterQueue = fields.get(DEAD_LETTER_QUEUE);
 		return new Own(
@@ -276,7 +313,10 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 				fields.containsKey(FIFO) ? FifoSettings.DEFAULTS.with(new FifoSettings(
 						fields.containsKey(CONTENT_BASED_DEDUPLICATION)
 								? Boolean.valueOf(fields.get(CONTENT_BASED_DEDUPLICATION)) : null,
-						fields.get(DEDUPLICATION_SCOPE), fields.get(THROUGHPUT_LIMIT))) : null);
+						fields.get(DEDUPLICATION_SCOPE), fields.get(THROUGHPUT_LIMIT))) : null,
+				Collections.unmodifiableSortedMap(recorded),
+				fields.containsKey(CREATED) ? Long.valueOf(fields.get(CREATED)) : null,
+				fields.containsKey(MODIFIED) ? Long.valueOf(fields.get(MODIFIED)) : null);
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueTags;
@@ -19,6 +20,9 @@ final class QueueActions extends QueueHandler {
 
 	private static final int MAX_LIST_RESULTS = 1000;
 
+	private static final String FIFO_NAME = "The name of a FIFO queue can only include alphanumeric characters, "
+			+ "hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.";
+
 	private final QueueAttributeActions attributes;
 
 	QueueActions(QueueOperations queues, QueueUrls urls, QueueAttributeActions attributes) {
@@ -33,17 +37,30 @@ final class QueueActions extends QueueHandler {
 	}
 
 	/**
-	 * Creates a queue that exists while empty (see {@link ExplicitQueues}); idempotent.
-	 * Attributes are those {@code SetQueueAttributes} takes; {@code tags} are set with
-	 * them, in one change, as {@code TagQueue} sets them.
+	 * Creates a queue that exists while empty (see {@link ExplicitQueues}). Attributes
+	 * are those {@code SetQueueAttributes} takes, and {@code FifoQueue}: {@code true}
+	 * exactly for a name ending {@value FifoSettings#SUFFIX}; {@code tags} are set with
+	 * them, in one change, as {@code TagQueue} sets them. A queue created before is
+	 * answered as it is, unchanged, if every attribute given has its value (SQS's
+	 * idempotence), and refused ({@code QueueNameExists}) if one differs.
 	 */
 	ObjectNode createQueue(SqsAction.Call call) {
 		SqsRequest request = call.request();
 		String name = request.required("QueueName");
+		Map<String, String> attributes = request.stringMap("Attributes");
+		boolean fifo = FifoSettings.isFifo(name);
 		if (!QueueOperations.isQueueName(name)) {
-			throw SqsError.INVALID_PARAMETER_VALUE
-				.exception("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length; "
-						+ "a FIFO queue's name ends .fifo.");
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(fifo ? FIFO_NAME
+					: "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length.");
+		}
+		String fifoQueue = attributes.get(QueueAttributeActions.FIFO_QUEUE);
+		if (fifo != "true".equals(fifoQueue)) {
+			if (fifoQueue != null && !fifoQueue.equals("true") && !fifoQueue.equals("false")) {
+				throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter FifoQueue.");
+			}
+			throw SqsError.INVALID_PARAMETER_VALUE.exception(
+					fifo ? "A queue whose name ends .fifo is a FIFO queue: create it with the attribute FifoQueue=true."
+							: FIFO_NAME);
 		}
 		QueueTags.Change tags;
 		try {
@@ -52,11 +69,12 @@ final class QueueActions extends QueueHandler {
 		catch (InvalidRequestException ex) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(ex.detail());
 		}
-		Map<String, String> attributes = request.stringMap("Attributes");
-		for (String attribute : attributes.keySet()) {
-			if (attribute.startsWith("Approximate") || attribute.equals("QueueArn")) {
-				throw invalidAttributeName(attribute);
+		if (this.queues.isExplicit(name)) {
+			if (!this.attributes.matches(name, attributes)) {
+				throw SqsError.QUEUE_NAME_EXISTS.exception("A queue already exists with the same name and a different "
+						+ "value for attribute(s) " + String.join(", ", attributes.keySet()) + ".");
 			}
+			return JSON.objectNode().put("QueueUrl", this.urls.url(call.http(), name));
 		}
 		this.attributes.configure(name, attributes, tags.tag().isEmpty() ? null : tags);
 		return JSON.objectNode().put("QueueUrl", this.urls.url(call.http(), name));

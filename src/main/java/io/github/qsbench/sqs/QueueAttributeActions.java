@@ -1,12 +1,16 @@
 package io.github.qsbench.sqs;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueTags;
@@ -20,9 +24,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code GetQueueAttributes} and {@code SetQueueAttributes}, and the catalogue of queue
- * attributes: which this service answers, which a queue has of its own (read into the
- * same {@link SettingsChange} as the REST API's settings), which every queue has alike,
- * and which SQS has but this service does not keep.
+ * attributes, every one SQS's model names: which a queue has of its own (read into the
+ * same {@link SettingsChange} as the REST API's settings), which it records as given
+ * ({@link QueueSettings#recorded}: its access policy and encryption settings, which
+ * nothing here enforces, and its default receive wait, which {@link ReceiveActions}
+ * reads), and which are only read.
  */
 final class QueueAttributeActions extends QueueHandler {
 
@@ -34,6 +40,10 @@ final class QueueAttributeActions extends QueueHandler {
 
 	private static final String QUEUE_ARN = "QueueArn";
 
+	private static final String CREATED_TIMESTAMP = "CreatedTimestamp";
+
+	private static final String LAST_MODIFIED_TIMESTAMP = "LastModifiedTimestamp";
+
 	private static final String VISIBILITY_TIMEOUT = "VisibilityTimeout";
 
 	private static final String DELAY_SECONDS = "DelaySeconds";
@@ -44,7 +54,7 @@ final class QueueAttributeActions extends QueueHandler {
 
 	private static final String MAXIMUM_MESSAGE_SIZE = "MaximumMessageSize";
 
-	private static final String FIFO_QUEUE = "FifoQueue";
+	static final String FIFO_QUEUE = "FifoQueue";
 
 	private static final String CONTENT_BASED_DEDUPLICATION = "ContentBasedDeduplication";
 
@@ -52,27 +62,44 @@ final class QueueAttributeActions extends QueueHandler {
 
 	private static final String FIFO_THROUGHPUT_LIMIT = "FifoThroughputLimit";
 
-	/** The attributes this service answers, beside those every queue has alike. */
-	private static final Set<String> ANSWERED = Set.of(ALL, APPROXIMATE_NUMBER_OF_MESSAGES,
+	/** The queue's access policy, recorded: see {@link PermissionActions}. */
+	static final String POLICY = "Policy";
+
+	private static final String RECEIVE_MESSAGE_WAIT_TIME_SECONDS = "ReceiveMessageWaitTimeSeconds";
+
+	private static final String REDRIVE_ALLOW_POLICY = "RedriveAllowPolicy";
+
+	private static final String KMS_MASTER_KEY_ID = "KmsMasterKeyId";
+
+	private static final String KMS_DATA_KEY_REUSE_PERIOD_SECONDS = "KmsDataKeyReusePeriodSeconds";
+
+	private static final String SQS_MANAGED_SSE_ENABLED = "SqsManagedSseEnabled";
+
+	/** SQS's default {@code KmsDataKeyReusePeriodSeconds}, once a KMS key is set. */
+	private static final String DEFAULT_KMS_REUSE_SECONDS = "300";
+
+	/** The most bytes an access policy may have, SQS's quota. */
+	static final int MAX_POLICY_BYTES = 8192;
+
+	/** Only read: never set. */
+	private static final Set<String> READ_ONLY = Set.of(APPROXIMATE_NUMBER_OF_MESSAGES,
 			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
-			VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE,
-			FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE, FIFO_THROUGHPUT_LIMIT);
+			CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP);
 
-	/**
-	 * SQS's queue attributes that this service cannot answer truly yet: never answered.
-	 */
-	private static final Set<String> NOT_KEPT = Set.of("CreatedTimestamp", "LastModifiedTimestamp", "Policy",
-			"RedriveAllowPolicy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled");
+	/** A FIFO queue's alone: unknown to a standard queue, as in SQS. */
+	private static final Set<String> FIFO_ONLY = Set.of(CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE,
+			FIFO_THROUGHPUT_LIMIT);
 
-	/** Reads a {@code RedrivePolicy}, JSON inside a string. */
-	private final JsonMapper mapper = RequestJson.mapper(4096);
+	/** Every attribute SQS's model names but {@code All}. */
+	private static final Set<String> NAMES = Set.of(APPROXIMATE_NUMBER_OF_MESSAGES,
+			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
+			CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP, VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD,
+			REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE, FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE,
+			FIFO_THROUGHPUT_LIMIT, POLICY, RECEIVE_MESSAGE_WAIT_TIME_SECONDS, REDRIVE_ALLOW_POLICY, KMS_MASTER_KEY_ID,
+			KMS_DATA_KEY_REUSE_PERIOD_SECONDS, SQS_MANAGED_SSE_ENABLED);
 
-	/**
-	 * The attributes every queue has, with the same values; {@code VisibilityTimeout},
-	 * {@code DelaySeconds}, {@code MaximumMessageSize} and the others are each queue's
-	 * own.
-	 */
-	private final Map<String, String> alike = Map.of("ReceiveMessageWaitTimeSeconds", "0");
+	/** Reads the JSON documents inside attributes: policies. */
+	private final JsonMapper mapper = RequestJson.mapper(MAX_POLICY_BYTES);
 
 	QueueAttributeActions(QueueOperations queues, QueueUrls urls) {
 		super(queues, urls);
@@ -84,79 +111,134 @@ final class QueueAttributeActions extends QueueHandler {
 	}
 
 	/**
-	 * The attributes asked for ({@code All}: every one this service has); attributes it
-	 * cannot answer truly (timestamps, policies) are left out, as SQS leaves out what
-	 * does not apply, and so is {@code MessageRetentionPeriod} of a queue that keeps its
-	 * messages until completed.
+	 * The queue's default receive wait, {@code ReceiveMessageWaitTimeSeconds}: 0 unless
+	 * set.
+	 */
+	static int receiveWaitSeconds(QueueSettings settings) {
+		String wait = settings.recorded().get(RECEIVE_MESSAGE_WAIT_TIME_SECONDS);
+		return (wait != null) ? Integer.parseInt(wait) : 0;
+	}
+
+	/**
+	 * The attributes asked for ({@code All}: every one the queue has); an unknown name is
+	 * refused ({@code InvalidAttributeName}). Left out, as SQS leaves out what a queue
+	 * does not have: what was never set ({@code Policy}, {@code RedrivePolicy},
+	 * {@code RedriveAllowPolicy}, {@code KmsMasterKeyId}, and
+	 * {@code KmsDataKeyReusePeriodSeconds} without a key), a standard queue's FIFO
+	 * attributes, {@code MessageRetentionPeriod} of a queue that keeps its messages until
+	 * completed, and the timestamps of a queue not created explicitly.
 	 */
 	ObjectNode getQueueAttributes(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
 		Set<String> names = new HashSet<>(call.request().strings("AttributeNames"));
 		for (String name : names) {
-			if (!ANSWERED.contains(name) && !this.alike.containsKey(name) && !NOT_KEPT.contains(name)) {
+			if (!ALL.equals(name) && !NAMES.contains(name)) {
 				throw invalidAttributeName(name);
 			}
 		}
-		boolean all = names.contains(ALL);
+		Map<String, String> all = attributes(queue);
 		ObjectNode answer = JSON.objectNode();
 		ObjectNode attributes = answer.putObject("Attributes");
-		QueueStats stats = this.queues.queue(queue).orElse(new QueueStats(queue, 0, 0));
-		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES)) {
-			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES, Integer.toString(stats.ready()));
-		}
-		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)) {
-			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, Integer.toString(stats.inflight()));
-		}
-		if (all || names.contains(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED)) {
-			attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, Integer.toString(stats.delayed()));
-		}
-		this.alike.forEach((name, value) -> {
-			if (all || names.contains(name)) {
+		all.forEach((name, value) -> {
+			if (names.contains(ALL) || names.contains(name)) {
 				attributes.put(name, value);
 			}
 		});
-		if (all || names.contains(QUEUE_ARN)) {
-			attributes.put(QUEUE_ARN, this.urls.arn(queue));
-		}
+		return answer;
+	}
+
+	/** Every attribute the queue has, by name, as SQS answers them. */
+	private Map<String, String> attributes(String queue) {
+		Map<String, String> attributes = new TreeMap<>();
+		QueueStats stats = this.queues.queue(queue).orElse(new QueueStats(queue, 0, 0));
+		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES, Integer.toString(stats.ready()));
+		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, Integer.toString(stats.inflight()));
+		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, Integer.toString(stats.delayed()));
+		attributes.put(QUEUE_ARN, this.urls.arn(queue));
 		QueueSettings settings = this.queues.settings(queue);
-		if (all || names.contains(VISIBILITY_TIMEOUT)) {
-			attributes.put(VISIBILITY_TIMEOUT, Long.toString(settings.leaseSeconds()));
+		if (settings.createdSeconds() != null) {
+			attributes.put(CREATED_TIMESTAMP, settings.createdSeconds().toString());
 		}
-		if (all || names.contains(DELAY_SECONDS)) {
-			attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
+		if (settings.modifiedSeconds() != null) {
+			attributes.put(LAST_MODIFIED_TIMESTAMP, settings.modifiedSeconds().toString());
 		}
-		if (all || names.contains(MAXIMUM_MESSAGE_SIZE)) {
-			attributes.put(MAXIMUM_MESSAGE_SIZE, Integer.toString(settings.maxMessageBytes()));
-		}
-		if (settings.retentionSeconds() != null && (all || names.contains(MESSAGE_RETENTION_PERIOD))) {
+		attributes.put(VISIBILITY_TIMEOUT, Long.toString(settings.leaseSeconds()));
+		attributes.put(DELAY_SECONDS, Integer.toString(settings.delaySeconds()));
+		attributes.put(MAXIMUM_MESSAGE_SIZE, Integer.toString(settings.maxMessageBytes()));
+		attributes.put(RECEIVE_MESSAGE_WAIT_TIME_SECONDS, Integer.toString(receiveWaitSeconds(settings)));
+		if (settings.retentionSeconds() != null) {
 			attributes.put(MESSAGE_RETENTION_PERIOD, Integer.toString(settings.retentionSeconds()));
 		}
 		FifoSettings fifo = settings.fifo();
 		if (fifo != null) {
-			Map.of(FIFO_QUEUE, "true", CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication().toString(),
-					DEDUPLICATION_SCOPE, fifo.deduplicationScope(), FIFO_THROUGHPUT_LIMIT, fifo.throughputLimit())
-				.forEach((name, value) -> {
-					if (all || names.contains(name)) {
-						attributes.put(name, value);
-					}
-				});
+			attributes.put(FIFO_QUEUE, "true");
+			attributes.put(CONTENT_BASED_DEDUPLICATION, fifo.contentBasedDeduplication().toString());
+			attributes.put(DEDUPLICATION_SCOPE, fifo.deduplicationScope());
+			attributes.put(FIFO_THROUGHPUT_LIMIT, fifo.throughputLimit());
 		}
 		DeadLetterPolicy policy = settings.deadLetters();
-		if (policy != null && (all || names.contains(REDRIVE_POLICY))) {
+		if (policy != null) {
 			attributes.put(REDRIVE_POLICY,
 					JSON.objectNode()
 						.put("deadLetterTargetArn", this.urls.arn(policy.queue()))
 						.put("maxReceiveCount", policy.maxDeliveries())
 						.toString());
 		}
-		return answer;
+		Map<String, String> recorded = settings.recorded();
+		attributes.putAll(recorded);
+		boolean kms = recorded.containsKey(KMS_MASTER_KEY_ID);
+		if (kms) {
+			attributes.putIfAbsent(KMS_DATA_KEY_REUSE_PERIOD_SECONDS, DEFAULT_KMS_REUSE_SECONDS);
+		}
+		attributes.putIfAbsent(SQS_MANAGED_SSE_ENABLED, Boolean.toString(!kms));
+		return attributes;
 	}
 
 	/**
-	 * Sets what queues have of their own: {@code RedrivePolicy} (empty removes it),
-	 * {@code VisibilityTimeout}, {@code DelaySeconds}, {@code MessageRetentionPeriod} and
-	 * {@code MaximumMessageSize} (1,024 to {@code qs.max-message-size}, SQS's 1 MiB by
-	 * default); and {@code ReceiveMessageWaitTimeSeconds} at the value every queue has.
+	 * Whether {@code given}, a {@code CreateQueue}'s attributes, are what the queue has:
+	 * each attribute given has the queue's value (numbers, booleans and JSON documents
+	 * compared by value; an empty value matches an attribute the queue does not have).
+	 * {@code FifoQueue} is not compared: the queue's name says what it is.
+	 * @throws SqsException {@code InvalidAttributeName} for one the queue cannot be given
+	 */
+	boolean matches(String queue, Map<String, String> given) {
+		Map<String, String> current = attributes(queue);
+		for (Map.Entry<String, String> attribute : given.entrySet()) {
+			checkSettable(queue, attribute.getKey());
+			if (!attribute.getKey().equals(FIFO_QUEUE)
+					&& !Objects.equals(normalised(attribute.getValue()), normalised(current.get(attribute.getKey())))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** A value as compared: JSON (numbers, booleans, documents) read as JSON. */
+	private JsonNode normalised(String value) {
+		if (value == null || value.isEmpty()) {
+			return null;
+		}
+		try {
+			JsonNode json = this.mapper.readTree(value);
+			JsonNode count = (json != null && json.isObject()) ? json.get("maxReceiveCount") : null;
+			if (count != null && count.isString() && count.stringValue().matches("[0-9]{1,9}")) {
+				ObjectNode copy = (ObjectNode) json.deepCopy();
+				copy.put("maxReceiveCount", Integer.parseInt(count.stringValue()));
+				return copy;
+			}
+			return (json != null) ? json : JSON.stringNode(value);
+		}
+		catch (JacksonException ex) {
+			return JSON.stringNode(value);
+		}
+	}
+
+	/**
+	 * Sets the attributes given, each checked as SQS checks it: what queues have of their
+	 * own ({@code VisibilityTimeout}, {@code DelaySeconds},
+	 * {@code MessageRetentionPeriod}, {@code MaximumMessageSize} up to
+	 * {@code qs.max-message-size}, {@code RedrivePolicy}, empty removing it, a FIFO
+	 * queue's settings) and what it records; never {@code FifoQueue}.
 	 */
 	ObjectNode setQueueAttributes(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
@@ -177,14 +259,17 @@ final class QueueAttributeActions extends QueueHandler {
 	 * Sets a queue's attributes as {@code SetQueueAttributes} does, and its tags, in one
 	 * change, creating the queue if need be (see {@link QueueOperations#configure}).
 	 * @param tags the tags to set, {@code null} for none
-	 * @throws SqsException for an attribute not known, not kept or not settable, or a
-	 * value out of range; for tags SQS refuses, or more than the most a queue carries
+	 * @throws SqsException for an attribute not known or only read
+	 * ({@code InvalidAttributeName}), a value out of range or malformed
+	 * ({@code InvalidAttributeValue}); for tags SQS refuses, or more than the most a
+	 * queue carries
 	 */
 	void configure(String queue, Map<String, String> attributes, QueueTags.Change tags) {
 		SettingsChange change = new SettingsChange();
 		for (Map.Entry<String, String> attribute : attributes.entrySet()) {
 			String name = attribute.getKey();
 			String value = attribute.getValue();
+			checkSettable(queue, name);
 			switch (name) {
 				case VISIBILITY_TIMEOUT -> change.leaseSeconds(whole(name, value));
 				case DELAY_SECONDS -> change.delaySeconds(whole(name, value));
@@ -195,21 +280,18 @@ final class QueueAttributeActions extends QueueHandler {
 				case CONTENT_BASED_DEDUPLICATION -> change.contentBasedDeduplication(bool(name, value));
 				case DEDUPLICATION_SCOPE -> change.deduplicationScope(value);
 				case FIFO_THROUGHPUT_LIMIT -> change.throughputLimit(value);
-				case "ReceiveMessageWaitTimeSeconds" -> {
-					if (!this.alike.get(name).equals(value)) {
-						throw SqsError.UNSUPPORTED_OPERATION.exception("Queue attribute " + name
-								+ " cannot be set: every queue has " + name + " " + this.alike.get(name) + ".");
-					}
-				}
-				default -> {
-					if (!NOT_KEPT.contains(name)) {
-						throw invalidAttributeName(name);
-					}
-					throw SqsError.UNSUPPORTED_OPERATION
-						.exception("Queue attribute " + name + " is not kept by this service.");
-				}
+				case RECEIVE_MESSAGE_WAIT_TIME_SECONDS ->
+					change.recorded(name, Integer.toString(within(name, value, 0, Limits.MAX_WAIT_SECONDS)));
+				case KMS_DATA_KEY_REUSE_PERIOD_SECONDS ->
+					change.recorded(name, Integer.toString(within(name, value, 60, 86_400)));
+				case SQS_MANAGED_SSE_ENABLED -> change.recorded(name, Boolean.toString(bool(name, value)));
+				case KMS_MASTER_KEY_ID -> change.recorded(name, value);
+				case POLICY -> change.recorded(name, policy(value));
+				case REDRIVE_ALLOW_POLICY -> change.recorded(name, redriveAllowPolicy(value));
+				default -> throw invalidAttributeName(name);
 			}
 		}
+		encryption(attributes, change);
 		QueueSettings.Change settings;
 		try {
 			settings = change.tags(tags).change();
@@ -228,6 +310,106 @@ final class QueueAttributeActions extends QueueHandler {
 					: SqsError.INVALID_ATTRIBUTE_VALUE)
 				.exception(ex.detail());
 		}
+	}
+
+	/**
+	 * One server-side encryption at a time, as in SQS: a KMS key turns SQS-managed
+	 * encryption off, and turning it on removes the key; both at once are refused.
+	 */
+	private static void encryption(Map<String, String> attributes, SettingsChange change) {
+		String key = attributes.get(KMS_MASTER_KEY_ID);
+		boolean keyGiven = key != null && !key.isEmpty();
+		boolean managed = "true".equals(attributes.get(SQS_MANAGED_SSE_ENABLED));
+		if (keyGiven && managed) {
+			throw invalidValue(SQS_MANAGED_SSE_ENABLED,
+					"a queue has one server-side encryption: SqsManagedSseEnabled or KmsMasterKeyId.");
+		}
+		if (keyGiven && !attributes.containsKey(SQS_MANAGED_SSE_ENABLED)) {
+			change.recorded(SQS_MANAGED_SSE_ENABLED, "");
+		}
+		if (managed && key == null) {
+			change.recorded(KMS_MASTER_KEY_ID, "").recorded(KMS_DATA_KEY_REUSE_PERIOD_SECONDS, "");
+		}
+	}
+
+	/**
+	 * @throws SqsException {@code InvalidAttributeName} for an attribute SQS does not
+	 * have, one only read, or a FIFO queue's on a standard queue
+	 */
+	private static void checkSettable(String queue, String name) {
+		if (READ_ONLY.contains(name) || !NAMES.contains(name)
+				|| (FIFO_ONLY.contains(name) && !FifoSettings.isFifo(queue))) {
+			throw invalidAttributeName(name);
+		}
+	}
+
+	/**
+	 * An access policy as {@code SetQueueAttributes} takes it: a JSON object of at most
+	 * {@value #MAX_POLICY_BYTES} bytes, kept as given; empty removes the queue's.
+	 */
+	private String policy(String value) {
+		if (value.isEmpty()) {
+			return value;
+		}
+		JsonNode policy = document(POLICY, value);
+		if (!policy.isObject() || value.getBytes(StandardCharsets.UTF_8).length > MAX_POLICY_BYTES) {
+			throw invalidValue(POLICY, "it is a JSON object of at most " + MAX_POLICY_BYTES + " bytes.");
+		}
+		return value;
+	}
+
+	/**
+	 * {@code {"redrivePermission":"allowAll"|"denyAll"|"byQueue","sourceQueueArns":[...]}},
+	 * the ARNs (1 to 10) with {@code byQueue} alone; kept as given, enforced nowhere;
+	 * empty removes the queue's.
+	 */
+	private String redriveAllowPolicy(String value) {
+		if (value.isEmpty()) {
+			return value;
+		}
+		JsonNode policy = document(REDRIVE_ALLOW_POLICY, value);
+		JsonNode permission = policy.isObject() ? policy.get("redrivePermission") : null;
+		JsonNode arns = policy.isObject() ? policy.get("sourceQueueArns") : null;
+		boolean byQueue = permission != null && "byQueue".equals(permission.stringValue(null));
+		boolean valid = permission != null && permission.isString()
+				&& Set.of("allowAll", "denyAll", "byQueue").contains(permission.stringValue());
+		if (byQueue) {
+			valid = valid && arns != null && arns.isArray() && !arns.isEmpty() && arns.size() <= 10;
+		}
+		else {
+			valid = valid && arns == null;
+		}
+		if (!valid) {
+			throw invalidValue(REDRIVE_ALLOW_POLICY, "redrivePermission is allowAll, denyAll, or byQueue "
+					+ "with 1 to 10 sourceQueueArns (and only byQueue has them).");
+		}
+		return value;
+	}
+
+	private JsonNode document(String name, String value) {
+		try {
+			JsonNode json = this.mapper.readTree(value);
+			if (json != null) {
+				return json;
+			}
+		}
+		catch (JacksonException ex) {
+			// answered below
+		}
+		throw invalidValue(name, "it is not valid JSON.");
+	}
+
+	private static SqsException invalidValue(String name, String reason) {
+		return SqsError.INVALID_ATTRIBUTE_VALUE
+			.exception("Invalid value for the parameter " + name + ". Reason: " + reason);
+	}
+
+	private static int within(String name, String value, int min, int max) {
+		int whole = whole(name, value);
+		if (whole < min || whole > max) {
+			throw invalidValue(name, min + " to " + max + ".");
+		}
+		return whole;
 	}
 
 	private static boolean bool(String name, String value) {

@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code ReceiveMessage}: leases up to {@code MaxNumberOfMessages} at once, or, with
- * {@code WaitTimeSeconds}, waits for them without holding a thread, answering through the
- * call's suspension.
+ * {@code WaitTimeSeconds} (else the queue's {@code ReceiveMessageWaitTimeSeconds}), waits
+ * for them without holding a thread, answering through the call's suspension.
  */
 final class ReceiveActions extends QueueHandler {
 
@@ -77,7 +77,8 @@ final class ReceiveActions extends QueueHandler {
 			}
 		}
 		AttributeNames wanted = AttributeNames.of(request.strings("MessageAttributeNames"));
-		Duration duration = Duration.ofSeconds((wait != null) ? wait : 0);
+		Duration duration = Duration
+			.ofSeconds((wait != null) ? wait : QueueAttributeActions.receiveWaitSeconds(this.queues.settings(queue)));
 		String attemptId = request.string("ReceiveRequestAttemptId");
 		if (attemptId != null && !attemptId.matches("[!-~]{1,128}")) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + attemptId

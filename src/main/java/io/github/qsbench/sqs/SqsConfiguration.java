@@ -34,7 +34,7 @@ class SqsConfiguration {
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks),
-				new TagActions(queues, urls), new NotBuiltActions()));
+				new TagActions(queues, urls), new PermissionActions(queues, urls)));
 		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
 		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
 				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),

@@ -10,6 +10,12 @@ enum SqsError {
 
 	QUEUE_DOES_NOT_EXIST("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", 400),
 
+	/**
+	 * A {@code CreateQueue} of a queue that exists with other attributes than those
+	 * given.
+	 */
+	QUEUE_NAME_EXISTS("QueueNameExists", "QueueAlreadyExists", 400),
+
 	INVALID_ADDRESS("InvalidAddress", "InvalidAddress", 400),
 
 	INVALID_PARAMETER_VALUE("InvalidParameterValue", "InvalidParameterValue", 400),
@@ -46,6 +52,12 @@ enum SqsError {
 	UNSUPPORTED_OPERATION("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation", 400),
 
 	INVALID_ACTION("InvalidAction", "InvalidAction", 400),
+
+	/**
+	 * A JSON-protocol request without {@code X-Amz-Target}: what AWS's JSON services
+	 * answer when no operation is named.
+	 */
+	UNKNOWN_OPERATION("UnknownOperationException", "UnknownOperationException", 400),
 
 	/** A query-protocol request without {@code Action}. */
 	MISSING_ACTION("MissingAction", "MissingAction", 400),

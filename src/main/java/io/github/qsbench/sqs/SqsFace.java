@@ -24,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * answer or the SQS error ({@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}}
  * with the header {@code x-amzn-query-error: <legacy code>;Sender}). A request without
  * that header in the older query protocol (form-encoded {@code Action=...}, on {@code /}
- * or a queue URL) is handed to {@link QueryProtocol}, onto the same actions. Credentials
- * and signatures are accepted and not checked: a local queue.
+ * or a queue URL) is handed to {@link QueryProtocol}, onto the same actions; a JSON one
+ * without it is answered {@code UnknownOperationException}. Credentials and signatures
+ * are accepted and not checked: a local queue.
  *
  * <p>
  * A servlet filter on {@code /} and on the queue URLs' paths, like the REST fast path on
@@ -95,6 +96,11 @@ final class SqsFace extends AnsweringFilter {
 			this.query.answer(request, response, start);
 			return;
 		}
+		if (target == null && isJson(request)) {
+			error(response, SqsError.UNKNOWN_OPERATION, "The request names no operation: X-Amz-Target is missing.");
+			this.timers.record(response.getStatus(), start);
+			return;
+		}
 		if (target == null || !"POST".equals(request.getMethod())) {
 			chain.doFilter(request, response);
 			return;
@@ -113,6 +119,13 @@ final class SqsFace extends AnsweringFilter {
 		if (!request.isAsyncStarted()) {
 			this.timers.record(response.getStatus(), start);
 		}
+	}
+
+	/** A {@code POST} in the AWS JSON 1.0 protocol: SQS's, whatever its target. */
+	private static boolean isJson(HttpServletRequest request) {
+		String contentType = request.getContentType();
+		return "POST".equals(request.getMethod()) && contentType != null
+				&& contentType.regionMatches(true, 0, CONTENT_TYPE, 0, CONTENT_TYPE.length());
 	}
 
 	/** The action's answer, or {@code null} for a receive that waits. */

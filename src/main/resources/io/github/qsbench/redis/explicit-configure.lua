@@ -5,8 +5,8 @@
 -- KEYS: settings[, explicit] (the registry of names: standalone Redis only; a cluster
 --   cannot reach it from the queue's slot)
 -- ARGV: queue, channel, the most tags a queue may carry, then triples of an operation
---   ('S' sets the field to the value, 'D' removes it), a field and a value; a tag's field
---   is 'tag:<key>', and no field comes twice
+--   ('S' sets the field to the value, 'N' sets it unless it has one, 'D' removes it), a
+--   field and a value; a tag's field is 'tag:<key>', and no field comes twice
 -- Publishes the queue's name on the channel, so that every instance drops what it cached.
 -- Returns 1 if it created the queue, 0 if it existed, minus the count of tags the change
 -- would have left if that is over the most.
@@ -33,6 +33,8 @@ local created = redis.call('HSETNX', KEYS[1], 'explicit', '1')
 for i = 4, #ARGV, 3 do
   if ARGV[i] == 'S' then
     redis.call('HSET', KEYS[1], ARGV[i + 1], ARGV[i + 2])
+  elseif ARGV[i] == 'N' then
+    redis.call('HSETNX', KEYS[1], ARGV[i + 1], ARGV[i + 2])
   else
     redis.call('HDEL', KEYS[1], ARGV[i + 1])
   end

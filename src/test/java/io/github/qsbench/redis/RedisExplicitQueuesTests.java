@@ -181,6 +181,27 @@ class RedisExplicitQueuesTests {
 			.untilAsserted(() -> assertThat(other.own("tagged")).as("gone with the queue").isEqualTo(Own.NONE));
 	}
 
+	/**
+	 * Recorded settings (SQS's access policy, ...) and the queue's times, kept in its
+	 * hash: a new instance reads them as a restarted one would; the creation time is set
+	 * once, the modified time by changes of more than tags, an empty value removes.
+	 */
+	@Test
+	void recordedSettingsAndTimes_seenByANewInstance_createdSetOnce() {
+		RedisExplicitQueues one = instance();
+		one.configure("recorded", new QueueSettings.Change(null, null, null, null, null, null, null,
+				Map.of("Policy", "{\"Version\":\"2012-10-17\"}", "KmsMasterKeyId", "alias/aws/sqs"), 100L));
+		one.configure("recorded", QueueSettings.Change.of(QueueTags.Change.tag(Map.of("k", "v"))).at(150));
+		one.configure("recorded",
+				new QueueSettings.Change(null, null, null, null, null, null, null, Map.of("KmsMasterKeyId", ""), 200L));
+
+		Own read = instance().own("recorded");
+		assertThat(read.recorded()).isEqualTo(Map.of("Policy", "{\"Version\":\"2012-10-17\"}"));
+		assertThat(read.createdSeconds()).isEqualTo(100L);
+		assertThat(read.modifiedSeconds()).isEqualTo(200L);
+		assertThat(read.tags()).isEqualTo(Map.of("k", "v"));
+	}
+
 	/** Whether the store took the tags; false if it refused them for the cap. */
 	private static boolean tagged(RedisExplicitQueues queues, Map<String, String> tags) {
 		try {

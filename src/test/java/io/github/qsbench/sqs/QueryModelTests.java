@@ -55,7 +55,7 @@ class QueryModelTests {
 			assertThat(error.isSenderFault()).as(shape).isTrue();
 		}
 		assertThat(described).contains("QueueDoesNotExist", "OverLimit", "MessageNotInflight", "ReceiptHandleIsInvalid",
-				"EmptyBatchRequest", "UnsupportedOperation", "InvalidAttributeName");
+				"EmptyBatchRequest", "UnsupportedOperation", "InvalidAttributeName", "QueueNameExists");
 	}
 
 	@Test

@@ -130,14 +130,13 @@ class SqsProtocolHttpTests {
 	}
 
 	@Test
-	void actions_unknownInvalid_notBuiltUnsupported() {
+	void actions_unknownInvalid_everyActionOfTheModelServed() {
 		assertError(sqs("Frobnicate", "{}"), 400, "InvalidAction");
 		assertError(this.http.send("/", "POST", BodyPublishers.ofString("{}"), SqsFace.CONTENT_TYPE, "X-Amz-Target",
 				"DynamoDB_20120810.GetItem"), 400, "InvalidAction");
-		HttpResponse<String> tag = sqs("AddPermission", "{}");
-		assertError(tag, 400, "UnsupportedOperation");
-		assertThat(tag.headers().firstValue("x-amzn-query-error"))
-			.hasValue("AWS.SimpleQueueService.UnsupportedOperation;Sender");
+		HttpResponse<String> permission = sqs("AddPermission", "{}");
+		assertError(permission, 400, "MissingParameter");
+		assertThat(permission.headers().firstValue("x-amzn-query-error")).hasValue("MissingParameter;Sender");
 	}
 
 	@Test
@@ -149,15 +148,21 @@ class SqsProtocolHttpTests {
 	}
 
 	@Test
-	void slashWithoutTarget_andOtherPaths_notTheSqsFace() {
+	void slashWithoutTarget_jsonAnsweredAsSqs_otherPathsNotTheSqsFace() {
 		HttpResponse<String> page = this.http.send("/", "GET", BodyPublishers.noBody(), null, "Accept", "text/html");
 		assertThat(page.statusCode()).isEqualTo(200);
 		assertThat(page.headers().firstValue("Content-Type"))
 			.hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
 
 		HttpResponse<String> post = this.http.send("/", "POST", BodyPublishers.ofString("{}"), SqsFace.CONTENT_TYPE);
-		assertThat(post.statusCode()).isEqualTo(405);
-		assertThat(post.headers().firstValue("x-amzn-query-error")).isEmpty();
+		assertError(post, 400, "UnknownOperationException");
+		assertThat(post.headers().firstValue("x-amzn-query-error")).hasValue("UnknownOperationException;Sender");
+		assertThat(post.headers().firstValue("Content-Type")).hasValue(SqsFace.CONTENT_TYPE);
+
+		HttpResponse<String> form = this.http.send("/", "POST", BodyPublishers.ofString("Version=2012-11-05"),
+				QueryProtocol.CONTENT_TYPE);
+		assertThat(form.statusCode()).isEqualTo(400);
+		assertThat(form.body()).contains("<Code>MissingAction</Code>").contains("<Type>Sender</Type>");
 
 		HttpResponse<String> push = this.http.send("/queues/raw-rest/messages", "POST", BodyPublishers.ofString("x"),
 				"text/plain", "X-Amz-Target", "AmazonSQS.ListQueues");
