@@ -343,9 +343,15 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		this.core.changeLease(source, lease.message().id(), lease.delivery(), 0);
 	}
 
+	/**
+	 * Ends the task. The step read the status without the lock, so a cancel may have come
+	 * since: a task it found with no more to move then ends {@link Status#CANCELLED}, as
+	 * the cancel's answer ({@link Status#CANCELLING}) said it would, not
+	 * {@link Status#COMPLETED}.
+	 */
 	private void finish(Task task, Status status, String failureReason) {
 		synchronized (this.lock) {
-			task.status = status;
+			task.status = (status == Status.COMPLETED && task.status == Status.CANCELLING) ? Status.CANCELLED : status;
 			task.failureReason = failureReason;
 			this.active.remove(task.source, task);
 		}

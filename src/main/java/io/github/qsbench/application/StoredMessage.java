@@ -33,8 +33,11 @@ import java.util.Arrays;
  * <p>
  * The first-receive time is the one part written after the push, in place, by the
  * consumer that gets the first delivery ({@link #markReceived}); later deliveries read it
- * with acquire semantics. A strategy that hands out a copy of the stored bytes per
- * delivery (Redis) keeps no such write, and later deliveries there read 0: unknown.
+ * with acquire semantics: a plain read then an acquire fence, after a release fence and a
+ * plain write, since a byte-array view has no atomic access modes from JDK 23 on (its
+ * {@code getAcquire} throws {@link UnsupportedOperationException} there). A strategy that
+ * hands out a copy of the stored bytes per delivery (Redis) keeps no such write, and
+ * later deliveries there read 0: unknown.
  *
  * @param deadLetter where a dead letter came from, {@code null} for any other message
  */
@@ -136,7 +139,8 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
 		int flags = in.get();
 		long sent = ((in.getShort() & 0xFFFFL) << 32) | (in.getInt() & 0xFFFFFFFFL);
-		long firstReceived = (long) LONGS.getAcquire(stored, from + FIRST_RECEIVED);
+		long firstReceived = (long) LONGS.get(stored, from + FIRST_RECEIVED);
+		VarHandle.acquireFence();
 		in.getLong();
 		String group = null;
 		String deduplication = null;
@@ -163,9 +167,13 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 */
 	static void markReceived(byte[] stored, long nowMillis) {
 		int at = originLength(stored);
-		if (stored.length >= at + SYSTEM_FIXED && stored[at] == SYSTEM
-				&& (long) LONGS.getAcquire(stored, at + FIRST_RECEIVED) == 0) {
-			LONGS.setRelease(stored, at + FIRST_RECEIVED, nowMillis);
+		if (stored.length >= at + SYSTEM_FIXED && stored[at] == SYSTEM) {
+			long recorded = (long) LONGS.get(stored, at + FIRST_RECEIVED);
+			VarHandle.acquireFence();
+			if (recorded == 0) {
+				VarHandle.releaseFence();
+				LONGS.set(stored, at + FIRST_RECEIVED, nowMillis);
+			}
 		}
 	}
 
