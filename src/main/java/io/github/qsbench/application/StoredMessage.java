@@ -35,9 +35,13 @@ import java.util.Arrays;
  * consumer that gets the first delivery ({@link #markReceived}); later deliveries read it
  * with acquire semantics: a plain read then an acquire fence, after a release fence and a
  * plain write, since a byte-array view has no atomic access modes from JDK 23 on (its
- * {@code getAcquire} throws {@link UnsupportedOperationException} there). A strategy that
- * hands out a copy of the stored bytes per delivery (Redis) keeps no such write, and
- * later deliveries there read 0: unknown.
+ * {@code getAcquire} throws {@link UnsupportedOperationException} there). The plain
+ * 8-byte access at an offset that is a multiple of 8 is one aligned load or store on the
+ * 64-bit JVMs this runs on, so a reader sees 0 or the whole time; the Java memory model
+ * does not promise that for a plain access, and what a torn read would cost is one wrong
+ * {@code ApproximateFirstReceiveTimestamp}, never a message. A strategy that hands out a
+ * copy of the stored bytes per delivery (Redis) keeps no such write, and later deliveries
+ * there read 0: unknown.
  *
  * @param deadLetter where a dead letter came from, {@code null} for any other message
  */
