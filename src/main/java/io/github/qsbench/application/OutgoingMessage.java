@@ -20,6 +20,26 @@ public record OutgoingMessage(byte[] body, MessageAttributes attributes, String 
 		this(body, attributes, group, deduplicationId, null);
 	}
 
+	/**
+	 * What SQS allows as a message group id, a deduplication id and a receive request
+	 * attempt id: 1 to 128 of ASCII's letters, digits and punctuation. Each face refuses
+	 * another in its own words ({@link #isValidId}).
+	 */
+	public static final String ID_PATTERN = "^[!-~]{1,128}$";
+
+	/** Whether {@code id} matches {@link #ID_PATTERN}. */
+	public static boolean isValidId(String id) {
+		if (id.isEmpty() || id.length() > 128) {
+			return false;
+		}
+		for (int i = 0; i < id.length(); i++) {
+			if (id.charAt(i) <= ' ' || id.charAt(i) > '~') {
+				return false;
+			}
+		}
+		return true;
+	}
+
 	/** A message that is only its body. */
 	public static OutgoingMessage of(byte[] body) {
 		return new OutgoingMessage(body, MessageAttributes.NONE, null, null);

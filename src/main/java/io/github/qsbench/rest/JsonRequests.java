@@ -97,13 +97,8 @@ final class JsonRequests {
 		return messages;
 	}
 
-	/**
-	 * A group or deduplication id: 1 to 128 of ASCII's letters, digits and punctuation.
-	 */
-	static final String GROUP_ID_PATTERN = "^[!-~]{1,128}$";
-
 	private static String groupId(String name, JsonNode value, Function<String, ApiProblem> malformed) {
-		if (!value.isString() || !value.stringValue().matches(GROUP_ID_PATTERN)) {
+		if (!value.isString() || !OutgoingMessage.isValidId(value.stringValue())) {
 			throw malformed.apply("'" + name + "' is 1 to 128 of ASCII's letters, digits and punctuation.");
 		}
 		return value.stringValue();
@@ -496,10 +491,10 @@ final class JsonRequests {
 	record PushMessage(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1) String body,
 			@Schema(description = "Up to 10 attributes by name (1 to 256 of A-Z a-z 0-9 _ - .)",
 					maxProperties = MessageAttributes.MAX_ATTRIBUTES) Map<String, AttributeEntry> attributes,
-			@Schema(pattern = GROUP_ID_PATTERN,
+			@Schema(pattern = OutgoingMessage.ID_PATTERN,
 					description = "The message group: required on a FIFO queue (its messages are delivered "
 							+ "in order, one at a time); on a standard queue kept and shown, nothing more") String group,
-			@Schema(pattern = GROUP_ID_PATTERN,
+			@Schema(pattern = OutgoingMessage.ID_PATTERN,
 					description = "A FIFO queue's deduplication id: a push with one seen in the last 5 minutes "
 							+ "answers the first push's id") String deduplicationId) {
 	}

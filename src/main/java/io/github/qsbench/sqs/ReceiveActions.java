@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.application.QueueOperations;
@@ -80,7 +81,7 @@ final class ReceiveActions extends QueueHandler {
 		Duration duration = Duration
 			.ofSeconds((wait != null) ? wait : QueueAttributeActions.receiveWaitSeconds(this.queues.settings(queue)));
 		String attemptId = request.string("ReceiveRequestAttemptId");
-		if (attemptId != null && !attemptId.matches("[!-~]{1,128}")) {
+		if (attemptId != null && !OutgoingMessage.isValidId(attemptId)) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + attemptId
 					+ " for parameter ReceiveRequestAttemptId is invalid. Reason: 1 to 128 of a-z, A-Z, 0-9 and punctuation.");
 		}

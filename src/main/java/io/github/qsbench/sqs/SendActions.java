@@ -175,11 +175,7 @@ final class SendActions extends QueueHandler {
 		if (id == null) {
 			return null;
 		}
-		boolean valid = !id.isEmpty() && id.length() <= 128;
-		for (int i = 0; valid && i < id.length(); i++) {
-			valid = id.charAt(i) > ' ' && id.charAt(i) < 127;
-		}
-		if (!valid) {
+		if (!OutgoingMessage.isValidId(id)) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + id + " for parameter " + member
 					+ " is invalid. Reason: 1 to 128 of a-z, A-Z, 0-9 and punctuation.");
 		}
