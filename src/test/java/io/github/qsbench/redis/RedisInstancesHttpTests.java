@@ -1,10 +1,10 @@
 package io.github.qsbench.redis;
 
+import io.github.qsbench.sqs.SqsClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -27,10 +27,6 @@ import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.http.HttpClientSupport;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -479,12 +475,7 @@ class RedisInstancesHttpTests {
 	/** An SDK client of the SQS face of one of the instances. */
 	private SqsClient sqs(int instance) {
 		int port = ((WebServerApplicationContext) contexts().get(instance)).getWebServer().getPort();
-		return SqsClient.builder()
-			.endpointOverride(URI.create("http://localhost:" + port))
-			.region(Region.US_EAST_1)
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
-			.httpClient(UrlConnectionHttpClient.create())
-			.build();
+		return SqsClients.v2(port);
 	}
 
 	/** Receives one message and answers its receive count. */

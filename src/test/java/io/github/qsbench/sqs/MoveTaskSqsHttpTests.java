@@ -3,7 +3,6 @@ package io.github.qsbench.sqs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +10,6 @@ import java.util.function.Predicate;
 
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.http.MutableClockConfiguration;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -55,12 +50,7 @@ class MoveTaskSqsHttpTests {
 
 	@BeforeEach
 	void client() {
-		this.sqs = SqsClient.builder()
-			.endpointOverride(URI.create("http://localhost:" + this.port))
-			.region(Region.US_EAST_1)
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
-			.httpClient(UrlConnectionHttpClient.create())
-			.build();
+		this.sqs = SqsClients.v2(this.port);
 	}
 
 	@AfterEach

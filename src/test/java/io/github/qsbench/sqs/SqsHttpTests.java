@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,11 +24,7 @@ import io.github.qsbench.http.HttpClientSupport;
 import io.github.qsbench.http.MutableClockConfiguration;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.awaitility.Awaitility;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
 import software.amazon.awssdk.services.sqs.model.BatchRequestTooLongException;
@@ -86,12 +81,7 @@ class SqsHttpTests {
 
 	@BeforeEach
 	void client() {
-		this.sqs = SqsClient.builder()
-			.endpointOverride(URI.create("http://localhost:" + this.port))
-			.region(Region.US_EAST_1)
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
-			.httpClient(UrlConnectionHttpClient.create())
-			.build();
+		this.sqs = SqsClients.v2(this.port);
 	}
 
 	@AfterEach

@@ -11,11 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import com.amazonaws.auth.AWSStaticCredentialsProvider;
-import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration;
 import com.amazonaws.services.sqs.AmazonSQS;
-import com.amazonaws.services.sqs.AmazonSQSClientBuilder;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 import com.amazonaws.services.sqs.model.BatchEntryIdsNotDistinctException;
 import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -74,10 +70,7 @@ class SqsQueryHttpTests {
 
 	@BeforeEach
 	void client() {
-		this.sqs = AmazonSQSClientBuilder.standard()
-			.withEndpointConfiguration(new EndpointConfiguration("http://localhost:" + this.port, "us-east-1"))
-			.withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials("any", "any")))
-			.build();
+		this.sqs = SqsClients.v1(this.port);
 	}
 
 	@AfterEach

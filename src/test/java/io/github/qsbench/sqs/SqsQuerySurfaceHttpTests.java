@@ -8,11 +8,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.amazonaws.AmazonServiceException.ErrorType;
-import com.amazonaws.auth.AWSStaticCredentialsProvider;
-import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.client.builder.AwsClientBuilder.EndpointConfiguration;
 import com.amazonaws.services.sqs.AmazonSQS;
-import com.amazonaws.services.sqs.AmazonSQSClientBuilder;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 import com.amazonaws.services.sqs.model.CreateQueueRequest;
 import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
@@ -59,10 +55,7 @@ class SqsQuerySurfaceHttpTests {
 
 	@BeforeEach
 	void client() {
-		this.sqs = AmazonSQSClientBuilder.standard()
-			.withEndpointConfiguration(new EndpointConfiguration("http://localhost:" + this.port, "us-east-1"))
-			.withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials("any", "any")))
-			.build();
+		this.sqs = SqsClients.v1(this.port);
 	}
 
 	@AfterEach
