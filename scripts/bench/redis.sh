@@ -136,32 +136,6 @@ start_redis() {
 	return 1
 }
 
-# free_cluster_ports N: N distinct free ports of 127.0.0.1 whose port + 10000 (the cluster bus) is
-# free too.
-free_cluster_ports() {
-	python3 - "$1" <<-'EOF'
-		import socket, sys
-		held = []
-		while len(held) < 2 * int(sys.argv[1]):
-		    s = socket.socket()
-		    s.bind(("127.0.0.1", 0))
-		    port = s.getsockname()[1]
-		    bus = socket.socket()
-		    try:
-		        if port + 10000 > 65535:
-		            raise OSError
-		        bus.bind(("127.0.0.1", port + 10000))
-		    except OSError:
-		        s.close()
-		        bus.close()
-		        continue
-		    held += [s, bus]
-		print(" ".join(str(s.getsockname()[1]) for s in held[0::2]))
-		for s in held:
-		    s.close()
-	EOF
-}
-
 # wait_cluster_ok PORT...: until every node says cluster_state:ok.
 wait_cluster_ok() {
 	local port

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A load that writes its history: every operation it makes on the service, one JSON line
@@ -51,11 +52,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * of polls is cut ({@code --cut}: a long poll whose client closes its socket while it
  * waits, or a poll whose client resets the connection before the answer can be written);
  * with {@code --hold-ms} a consumer works that long on what it got before it completes it.
+ * Producers hold off a queue whose ready count (read every 100 ms, not recorded) is above
+ * {@code --max-ready} (2000; 0: never), so that producers faster than consumers leave a
+ * backlog the drain can finish.
  * Every choice is drawn from {@code --seed}, so one seed makes the same requests in the
  * same order per thread (what the service answers, and so the rest of the run, differs).
  * After {@code --seconds}, producers stop, then consumers, then (with {@code --drain}) a
  * drain polls every queue and completes all it gets until every queue's counts are 0 or
- * {@code --drain-seconds} pass: the final read the checker needs. Only 127.0.0.1.
+ * {@code --drain-seconds} pass: the final read the checker needs; a drain that does not
+ * empty them exits 3 (what it left would read as lost). Only 127.0.0.1.
  *
  * <pre>
  * java scripts/faults/HistoryLoad.java --ports 8080 --seconds 20 --seed 7 --out history.jsonl
@@ -101,6 +106,11 @@ public class HistoryLoad {
 
 	static long holdMs = 0;
 
+	static long maxReady = 2000;
+
+	/** Each queue's ready count as the pacer last read it. */
+	static AtomicLongArray ready;
+
 	static BufferedWriter out;
 
 	public static void main(String[] args) throws Exception {
@@ -129,6 +139,7 @@ public class HistoryLoad {
 				case "--timeout-ms" -> timeoutMs = Long.parseLong(value);
 				case "--push-pause-ms" -> pushPauseMs = Long.parseLong(value);
 				case "--hold-ms" -> holdMs = Long.parseLong(value);
+				case "--max-ready" -> maxReady = Long.parseLong(value);
 				case "--drain" -> drain = Boolean.parseBoolean(value);
 				case "--drain-seconds" -> drainSeconds = Double.parseDouble(value);
 				case "--create" -> create = Boolean.parseBoolean(value);
@@ -142,6 +153,12 @@ public class HistoryLoad {
 			for (int q = 0; q < queues; q++) {
 				setup.createQueue(queue(q));
 			}
+		}
+		ready = new AtomicLongArray(queues);
+		if (maxReady > 0) {
+			Thread pacer = new Thread(new User("pacer", 0, new SplittableRandom(seed))::pace, "pacer");
+			pacer.setDaemon(true);
+			pacer.start();
 		}
 		List<Thread> producerThreads = new ArrayList<>();
 		List<Thread> consumerThreads = new ArrayList<>();
@@ -177,14 +194,18 @@ public class HistoryLoad {
 		for (Thread thread : consumerThreads) {
 			thread.join();
 		}
-		if (drain) {
-			new User("drain", 0, new SplittableRandom(seed)).drain(System.nanoTime() + (long) (drainSeconds * 1e9));
-		}
+		boolean drained = !drain
+				|| new User("drain", 0, new SplittableRandom(seed)).drain(System.nanoTime() + (long) (drainSeconds * 1e9));
 		flusher.interrupt();
 		synchronized (HistoryLoad.class) {
 			out.flush();
 		}
 		out.close();
+		if (!drained) {
+			System.err.println("drain incomplete: messages still queued after " + drainSeconds
+					+ " s of drain; the history cannot tell them from lost ones");
+			System.exit(3);
+		}
 	}
 
 	static Thread start(String thread, Runnable work) {
@@ -253,7 +274,11 @@ public class HistoryLoad {
 
 		void produce() {
 			while (producing.get()) {
-				String queue = queue(this.random.nextInt(queues));
+				int q = this.random.nextInt(queues);
+				while (maxReady > 0 && ready.get(q) > maxReady && producing.get()) {
+					pause(10);
+				}
+				String queue = queue(q);
 				boolean sqs = this.random.nextDouble() < sqsShare;
 				int n = (this.random.nextDouble() < batchShare) ? 2 + this.random.nextInt(sqs ? 9 : 19) : 1;
 				List<String> values = new ArrayList<>();
@@ -608,11 +633,32 @@ public class HistoryLoad {
 		}
 
 		/**
-		 * Polls every queue on every port and completes all it gets, until every queue's
-		 * counts read 0 on the first port (leases abandoned by the run lapse meanwhile) or
-		 * the deadline passes.
+		 * Reads each queue's ready count every 100 ms until producers stop, on the next
+		 * port when one refuses the connection (an instance killed by the fault); not
+		 * recorded, since it changes nothing.
 		 */
-		void drain(long deadline) {
+		void pace() {
+			while (producing.get()) {
+				for (int q = 0; q < queues; q++) {
+					Answer answer = send(HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue(q))).GET(),
+							timeoutMs);
+					if (answer.status == 200) {
+						ready.set(q, ((Number) answer.json().get("ready")).longValue());
+					}
+					else if (answer.status == -2) {
+						this.port = (this.port + 1) % ports.length;
+					}
+				}
+				pause(100);
+			}
+		}
+
+		/**
+		 * Polls every queue on every port and completes all it gets, until every queue's
+		 * counts read 0 on the first port (leases abandoned by the run lapse meanwhile):
+		 * true; or the deadline passes: false.
+		 */
+		boolean drain(long deadline) {
 			while (System.nanoTime() < deadline) {
 				boolean got = false;
 				for (int p = 0; p < ports.length; p++) {
@@ -626,12 +672,13 @@ public class HistoryLoad {
 					}
 				}
 				if (!got && empty()) {
-					return;
+					return true;
 				}
 				if (!got) {
 					pause(200);
 				}
 			}
+			return false;
 		}
 
 		boolean empty() {

@@ -3,9 +3,9 @@
 # consumer-pause, connection-cut and overload on one strategy per family (thesis:
 # synchronized, lanes: lane-locked, Redis: redis), then the redis strategy's own faults
 # (service-sigterm, redis-instance-kill, redis-kill with appendfsync always and everysec,
-# redis-pause). Each run takes the benchmark lock (FAULT_LOCK, /tmp/qs-bench.lock) for itself
-# only, so a shared machine waits for one short run at a time. Exits 1 if any run broke its
-# guarantee (every run goes on regardless); the table says which.
+# redis-pause, redis-cluster-kill). Each run takes the benchmark lock (FAULT_LOCK,
+# /tmp/qs-bench.lock) for itself only, so a shared machine waits for one short run at a time.
+# Exits 1 if any run broke its guarantee (every run goes on regardless); the table says which.
 #
 #   ./mvnw -DskipTests package && scripts/faults/run-all.sh
 #   scripts/faults/run-all.sh --recheck    # the kept histories (FAULT_OUT) checked again, the table rewritten
@@ -75,6 +75,7 @@ run redis-instance-kill.sh
 run redis-kill.sh always
 run redis-kill.sh everysec
 run redis-pause.sh
+run redis-cluster-kill.sh
 
 table
 exit "$failed"

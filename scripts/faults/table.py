@@ -12,22 +12,23 @@ BEGIN, END = "<!-- faults table -->", "<!-- end of faults table -->"
 
 def table(path):
     rows = [
-        "| fault | strategy (family) | checked | operations | acknowledged pushes | lost | duplicated | indeterminate | recovered | redelivered | longest gap (ms) |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| fault | strategy (family) | checked | operations | acknowledged pushes | lost | duplicated | indeterminate | recovered | redelivered | longest gap (ms) | longest gap of a queue (ms) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for line in open(path):
         fault, strategy, status, checked = line.rstrip("\n").split("\t", 3)
         try:
             result = json.loads(checked)
         except ValueError:
-            rows.append(f"| {fault} | {strategy} | did not run ({checked[:60]}) | | | | | | | | |")
+            rows.append(f"| {fault} | {strategy} | did not run ({checked[:60]}) | | | | | | | | | |")
             continue
         r = result["report"]
         verdict = "passed" if status == "0" else "**failed**"
+        queue_gap = f"{r['longestQueueGapMs']:,}" if "longestQueueGapMs" in r else ""
         rows.append(
             f"| {fault} | {strategy} ({FAMILY[result['framework']]}) | {verdict} | {r['operations']:,} "
             f"| {r['acknowledged']:,} | {r['lost']} | {r['duplicated']} | {r['indeterminate']} "
-            f"| {r['recovered']} | {r['redelivered']} | {r['longestGapMs']:,} |"
+            f"| {r['recovered']} | {r['redelivered']} | {r['longestGapMs']:,} | {queue_gap} |"
         )
     return "\n".join(rows)
 

@@ -2,8 +2,8 @@
 # The steps every fault script under scripts/faults/ shares (source it, do not run it): a run
 # directory, the history load client (scripts/faults/HistoryLoad.java) compiled once, the
 # service(s) started by scripts/lib/service.sh, Redis servers of the script's own (with an
-# append-only file, restartable on their port), and the end: wait for the loads, stop everything,
-# check the histories with io.github.qsbench.history.HistoryCheck from the packaged jar, and add
+# append-only file, restartable on their port) or a Redis Cluster of them, and the end: wait for
+# the loads, stop everything, check the histories with io.github.qsbench.history.HistoryCheck from the packaged jar, and add
 # the report to a results file that scripts/faults/run-all.sh turns into docs/faults.md.
 #
 #   source "$ROOT/scripts/lib/fault-run.sh"
@@ -30,6 +30,7 @@ declare -A LOAD_PID=()
 FAULT_SERVICES=()
 FAULT_REDIS_PIDS=()
 FAULT_REDIS_ARGS=()
+declare -A FAULT_CLUSTER_PID=()
 
 # fault_begin NAME STRATEGY: the run's directory (emptied), the client compiled, cleanup on exit.
 fault_begin() {
@@ -92,16 +93,17 @@ fault_busy() {
 	return 1
 }
 
-# fault_redis PORT DIR FSYNC: a redis-server of the script's own on PORT with its files in DIR
-# (an append-only file with that appendfsync, or "off" for none); FAULT_REDIS_PID. Call again
-# with the same arguments to restart it on its files.
+# fault_redis PORT DIR FSYNC [redis-server options...]: a redis-server of the script's own on
+# PORT with its files in DIR (an append-only file with that appendfsync, or "off" for none);
+# FAULT_REDIS_PID. Call again with the same arguments to restart it on its files.
 fault_redis() {
 	local port="$1" dir="$2" fsync="$3"
+	shift 3
 	local persistence=(--appendonly yes --appendfsync "$fsync")
 	[[ "$fsync" == off ]] && persistence=(--appendonly no)
 	mkdir -p "$dir"
 	FAULT_REDIS_PID="$(qs_detached "$dir/redis.log" redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" \
-		--save "" "${persistence[@]}" --daemonize no)"
+		--save "" "${persistence[@]}" --daemonize no "$@")"
 	FAULT_REDIS_PIDS+=("$FAULT_REDIS_PID")
 	FAULT_REDIS_ARGS=(--spring.data.redis.host=127.0.0.1 "--spring.data.redis.port=$port")
 	local i
@@ -114,6 +116,70 @@ fault_redis() {
 	tail -5 "$dir/redis.log" >&2
 	echo "fault_redis: redis-server did not start on $port" >&2
 	return 1
+}
+
+# fault_redis_cluster MASTERS REPLICAS FSYNC: a Redis Cluster of the script's own: MASTERS
+# masters with REPLICAS replicas each (redis-cli --cluster create, as docs/redis.md makes one),
+# every node a fault_redis on a free port (its bus on port + 10000) in RUN/redis-PORT, its
+# cluster-node-timeout FAULT_CLUSTER_NODE_TIMEOUT ms (2000); waits until every node sees the
+# cluster ok and every replica is in sync. FAULT_CLUSTER_PORTS (masters first), FAULT_REDIS_ARGS
+# (the nodes, for the services). Restart a node with fault_cluster_node PORT.
+fault_redis_cluster() {
+	local masters="$1" replicas="$2"
+	FAULT_CLUSTER_FSYNC="$3"
+	read -r -a FAULT_CLUSTER_PORTS <<<"$(free_cluster_ports $((masters * (1 + replicas))))"
+	local port nodes=()
+	for port in "${FAULT_CLUSTER_PORTS[@]}"; do
+		fault_cluster_node "$port"
+		nodes+=("127.0.0.1:$port")
+	done
+	redis-cli --cluster create "${nodes[@]}" --cluster-replicas "$replicas" --cluster-yes \
+		>"$RUN/cluster-create.log" 2>&1 || { cat "$RUN/cluster-create.log" >&2; return 1; }
+	fault_cluster_await "${FAULT_CLUSTER_PORTS[@]}"
+	FAULT_REDIS_ARGS=("--spring.data.redis.cluster.nodes=$(IFS=,; echo "${nodes[*]}")")
+	fault_step "Redis Cluster up: $masters masters, $replicas replica(s) each, appendfsync $FAULT_CLUSTER_FSYNC," \
+		"cluster-node-timeout ${FAULT_CLUSTER_NODE_TIMEOUT:-2000} ms, on ${FAULT_CLUSTER_PORTS[*]}"
+}
+
+# fault_cluster_node PORT: starts (or restarts, on its append-only file and nodes.conf) the
+# cluster node on PORT; its pid in FAULT_CLUSTER_PID[PORT] and FAULT_REDIS_PID.
+fault_cluster_node() {
+	fault_redis "$1" "$RUN/redis-$1" "$FAULT_CLUSTER_FSYNC" --cluster-enabled yes --cluster-config-file nodes.conf \
+		--cluster-node-timeout "${FAULT_CLUSTER_NODE_TIMEOUT:-2000}"
+	FAULT_CLUSTER_PID[$1]="$FAULT_REDIS_PID"
+}
+
+# fault_cluster_await PORT...: waits (up to 60 s) until each of those nodes sees the cluster
+# ok and, if it is a replica, its link to its master up and its initial sync done.
+fault_cluster_await() {
+	local port info i
+	for port in "$@"; do
+		for ((i = 0; i < 600; i++)); do
+			info="$(redis-cli -p "$port" cluster info 2>/dev/null)$(redis-cli -p "$port" info replication 2>/dev/null)"
+			if [[ "$info" == *cluster_state:ok* && ("$info" == *role:master* \
+				|| ("$info" == *master_link_status:up* && "$info" == *master_sync_in_progress:0*)) ]]; then
+				continue 2
+			fi
+			sleep 0.1
+		done
+		echo "fault_cluster_await: the node on $port is not ready: $(echo "$info" | grep -E 'cluster_state|role|master_link_status')" >&2
+		return 1
+	done
+}
+
+# fault_cluster_master KEY [PORT]: prints the port of the master that serves KEY's slot, as the
+# node on PORT (the first node) sees it.
+fault_cluster_master() {
+	local port="${2:-${FAULT_CLUSTER_PORTS[0]}}" slot
+	slot="$(redis-cli -p "$port" cluster keyslot "$1")"
+	redis-cli -p "$port" cluster nodes | awk -v slot="$slot" '
+		$3 ~ /master/ && $3 !~ /fail/ {
+			for (i = 9; i <= NF; i++) {
+				n = split($i, range, "-")
+				if (n == 1) range[2] = range[1]
+				if (slot >= range[1] && slot <= range[2]) { split($2, address, "[:@]"); print address[2]; exit }
+			}
+		}'
 }
 
 # fault_end [HistoryCheck options...]: waits for the loads, stops the services, checks every

@@ -26,6 +26,9 @@
 #   NAME_BASE_URL and NAME_PID instead; its log defaults to target/service-NAME-PROFILE.log.
 # stop_service_as NAME   stops that one, as stop_service does.
 # free_port         prints a free TCP port on 127.0.0.1.
+# free_cluster_ports N
+#   prints N distinct free ports of 127.0.0.1 whose port + 10000 (a Redis Cluster node's bus) is
+#   free too, on one line.
 # strategies [--table-names]
 #   prints the strategy profile names (or the JMH report's table names), one a line, from the
 #   compiled Strategy enum (io.github.qsbench.config.StrategyList); needs target/classes (any
@@ -64,6 +67,32 @@ QS_REDIS_SERVICES=()
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# free_cluster_ports N: N distinct free ports of 127.0.0.1 whose port + 10000 (the cluster bus) is
+# free too.
+free_cluster_ports() {
+	python3 - "$1" <<-'EOF'
+		import socket, sys
+		held = []
+		while len(held) < 2 * int(sys.argv[1]):
+		    s = socket.socket()
+		    s.bind(("127.0.0.1", 0))
+		    port = s.getsockname()[1]
+		    bus = socket.socket()
+		    try:
+		        if port + 10000 > 65535:
+		            raise OSError
+		        bus.bind(("127.0.0.1", port + 10000))
+		    except OSError:
+		        s.close()
+		        bus.close()
+		        continue
+		    held += [s, bus]
+		print(" ".join(str(s.getsockname()[1]) for s in held[0::2]))
+		for s in held:
+		    s.close()
+	EOF
 }
 
 strategies() {

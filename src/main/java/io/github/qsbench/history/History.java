@@ -60,6 +60,7 @@ public record History(List<Operation> operations) {
 	 *
 	 * @param client the client (process and thread) that made it
 	 * @param face {@code rest} or {@code sqs}
+	 * @param queue the queue it named
 	 * @param op {@code push}, {@code push-batch}, {@code poll}, {@code complete},
 	 * {@code complete-batch} or {@code change-lease}
 	 * @param invoke when the request was sent
@@ -74,9 +75,9 @@ public record History(List<Operation> operations) {
 	 * @param seconds a lease change's new lease
 	 * @param entries a completion batch's entries, each with its own result
 	 */
-	public record Operation(String client, String face, String op, long invoke, @JsonProperty("return") long returned,
-			String result, List<String> values, List<Long> ids, List<Delivered> deliveries, Long id, String lease,
-			Integer seconds, List<Entry> entries) {
+	public record Operation(String client, String face, String queue, String op, long invoke,
+			@JsonProperty("return") long returned, String result, List<String> values, List<Long> ids,
+			List<Delivered> deliveries, Long id, String lease, Integer seconds, List<Entry> entries) {
 
 		/**
 		 * Whether the service answered as it does when it serves: success, an empty poll,

@@ -26,11 +26,14 @@ import io.github.qsbench.core.Delivery;
  * @param recovered values whose every push was indeterminate and that were delivered
  * @param longestGapMs the longest time in the load (drain left out) that no operation was
  * answered: how long the service took to serve again after a fault
+ * @param longestQueueGapMs the same for each queue's operations alone, the longest: how
+ * long a queue a fault stopped (one on a killed Redis Cluster master) took to be served
+ * again while the others were served
  * @param anomalies the first anomalies found, one sentence each
  */
 public record HistoryReport(Delivery guarantee, long operations, long attempted, long acknowledged, long lost,
 		long unexpected, long duplicated, long redelivered, long indeterminate, long recovered, long longestGapMs,
-		List<String> anomalies) {
+		long longestQueueGapMs, List<String> anomalies) {
 
 	public HistoryReport {
 		anomalies = List.copyOf(anomalies);

@@ -211,6 +211,24 @@ class HistoryCheckerTests {
 		assertThat(check(Delivery.EXACTLY_ONCE).longestGapMs()).isEqualTo(4000);
 	}
 
+	@Test
+	void longestQueueGap_isTheLongestTimeOneQueueWentWithoutAnAnswer() {
+		push("q0", "a", 0, 1000, "ok", 1);
+		push("q1", "b", 0, 500, "ok", 2);
+		push("q0", "c", 1000, 4000, "indeterminate", -1);
+		push("q1", "d", 500, 2000, "ok", 3);
+		push("q1", "e", 2000, 3500, "ok", 4);
+		push("q1", "f", 3500, 5000, "ok", 5);
+		push("q0", "g", 4000, 5000, "ok", 6);
+		poll("load-drain", "rest", 5000, 6000, delivery(1, "a", 1, 5000, 100), delivery(2, "b", 1, 5000, 100),
+				delivery(3, "d", 1, 5000, 100), delivery(4, "e", 1, 5000, 100), delivery(5, "f", 1, 5000, 100),
+				delivery(6, "g", 1, 5000, 100));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		// q1 answered while q0 did not, from 1000 to 5000
+		assertThat(report.longestGapMs()).isEqualTo(1500);
+		assertThat(report.longestQueueGapMs()).isEqualTo(4000);
+	}
+
 	private HistoryReport check(Delivery guarantee) {
 		return HistoryChecker.check(History.parse(String.join("\n", this.lines)), guarantee);
 	}
@@ -220,9 +238,13 @@ class HistoryCheckerTests {
 	}
 
 	private void push(String value, long invoke, long returned, String result, long id) {
-		this.lines.add(("{\"client\":\"p0\",\"face\":\"rest\",\"op\":\"push\",\"values\":[\"%s\"],\"invoke\":%d,"
-				+ "\"return\":%d,%s\"result\":\"%s\"}")
-			.formatted(value, nanos(invoke), nanos(returned), (id > 0) ? "\"ids\":[" + id + "]," : "", result));
+		push("q0", value, invoke, returned, result, id);
+	}
+
+	private void push(String queue, String value, long invoke, long returned, String result, long id) {
+		this.lines.add(("{\"client\":\"p0\",\"face\":\"rest\",\"queue\":\"%s\",\"op\":\"push\",\"values\":[\"%s\"],"
+				+ "\"invoke\":%d,\"return\":%d,%s\"result\":\"%s\"}")
+			.formatted(queue, value, nanos(invoke), nanos(returned), (id > 0) ? "\"ids\":[" + id + "]," : "", result));
 	}
 
 	private void poll(String client, String face, long invoke, long returned, String... deliveries) {
