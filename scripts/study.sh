@@ -8,11 +8,16 @@
 #   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
+#   OUT=docs/findings/data scripts/study.sh --full --report-only   # the page again from its data
 #
 # Resume: the results go to OUT (default target/study/quick or target/study/full); run the same
 # command again after an interruption and every result file already there is skipped (JMH: one file
 # per round, JDK, setup and strategy; end to end: every run recorded ok). --fresh empties OUT first.
 # Progress: every JMH run and every end-to-end run prints how many are done and the time left.
+# The page's data: the files the page was written from (JMH JSON per round and strategy; the end-to-end
+# figures.json, warmups.tsv, settings.json, runs.tsv; log.txt, seed) are copied to CHARTS/data, so
+# that --report-only can write the page again from them, and a later run can add to them (copy them
+# into an OUT and run again: whatever is there is skipped).
 #
 # The strategies are the Strategy enum's (scripts/lib/service.sh `strategies`). --quick measures
 # every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
@@ -20,9 +25,9 @@
 # runtime and round (10 s on a quiet machine, 35-40 s at a load of 20); --full measures every
 # strategy in both.
 #
-# Options: --quick | --full, --dry-run, --fresh. Environment: OUT, SEED (default: the time, kept
-# in OUT), PAGE (docs/findings.md; a page that does not exist starts as a copy of it), CHARTS
-# (docs/findings), NOTE (added to the page's settings: say
+# Options: --quick | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
+# Environment: OUT, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
+# not exist starts as a copy of it), CHARTS (docs/findings), NOTE (added to the page's settings: say
 # whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
 # the script out: these profiles only), and the settings below by name.
 set -euo pipefail
@@ -31,15 +36,16 @@ ROOT="$(pwd)"
 # shellcheck source=lib/service.sh
 source scripts/lib/service.sh
 
-mode="" dry_run=false fresh=false
+mode="" dry_run=false fresh=false report_only=false
 for arg in "$@"; do
 	case "$arg" in
 		--quick) mode=quick ;;
 		--full) mode=full ;;
 		--dry-run) dry_run=true ;;
 		--fresh) fresh=true ;;
-		-h | --help) sed -n '2,24p' "$0"; exit 0 ;;
-		*) echo "unknown option: $arg (--quick | --full, --dry-run, --fresh)" >&2; exit 2 ;;
+		--report-only) report_only=true ;;
+		-h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+		*) echo "unknown option: $arg (--quick | --full, --dry-run, --fresh, --report-only)" >&2; exit 2 ;;
 	esac
 done
 [[ -n "$mode" ]] || { echo "say --quick or --full" >&2; exit 2; }
@@ -64,7 +70,13 @@ fi
 : "${E2E_REPS:=3}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
 OUT="${OUT:-$ROOT/target/study/$mode}"
 
-if [[ ! -d target/classes/io ]] || ! $dry_run; then
+findings_class=target/test-classes/io/github/qsbench/jmh/report/Findings.class
+if $report_only; then
+	if [[ ! -f "$findings_class" || ! -f target/jmh/classpath.txt ]]; then
+		echo "== building the page's writer"
+		./mvnw -B -q package -DskipTests -Djcstress.skip
+	fi
+elif [[ ! -d target/classes/io ]] || ! $dry_run; then
 	echo "== building the service and the simulations"
 	./mvnw -B -q package -DskipTests -Djcstress.skip
 	./mvnw -B -q -f gatling/pom.xml test-compile \
@@ -113,35 +125,45 @@ if [[ "$mode" == quick ]]; then
 fi
 $dry_run && exit 0
 
-$fresh && rm -rf "$OUT"
-mkdir -p "$OUT/jmh"
-if [[ ! -f "$OUT/seed" ]]; then echo "${SEED:-$(date +%s)}" >"$OUT/seed"; fi
+$fresh && ! $report_only && rm -rf "$OUT"
+if ! $report_only; then
+	mkdir -p "$OUT/jmh"
+	if [[ ! -f "$OUT/seed" ]]; then echo "${SEED:-$(date +%s)}" >"$OUT/seed"; fi
+	echo "$mode" >"$OUT/mode"
+	SEED="$(cat "$OUT/seed")"
+	started=$(date +%s)
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC') start, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
+
+	# ---- JMH: one round after another, each a scripts/jmh-study.sh run that skips what is there
+	for ((round = 1; round <= JMH_ROUNDS; round++)); do
+		echo "== JMH round $round of $JMH_ROUNDS"
+		after=$((jmh_seconds * (JMH_ROUNDS - round) / JMH_ROUNDS + e2e_seconds))
+		STUDY_AFTER_SECONDS=$after JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
+			--jdks "$JMH_JDKS" --gcs parallel --setups "$JMH_SETUPS" --forks "$JMH_FORKS" \
+			--warmups "$JMH_WARMUPS" --iterations "$JMH_ITERATIONS" --time "$JMH_TIME" \
+			--thesis-completion none --strategies "$jmh_strategies" \
+			--results "$OUT/jmh/round-$round" --report none
+	done
+
+	# ---- end to end: the same cells for every strategy, shuffled per round
+	echo "== end to end"
+	OUT="$OUT/e2e" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
+		SEED="$SEED" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
+		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
+		scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
+	minutes=$((($(date +%s) - started + 59) / 60))
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
+fi
+
+# ---- the page, from what OUT holds (of this run and of any before it into the same OUT)
+[[ -f "$OUT/log.txt" && -f "$OUT/seed" ]] || { echo "no study in $OUT (no log.txt or seed)" >&2; exit 2; }
+[[ -f "$OUT/mode" ]] && mode="$(cat "$OUT/mode")"
 SEED="$(cat "$OUT/seed")"
-started=$(date +%s)
-echo "$(date -u '+%Y-%m-%d %H:%M UTC') start, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
-
-# ---- JMH: one round after another, each a scripts/jmh-study.sh run that skips what is there
-for ((round = 1; round <= JMH_ROUNDS; round++)); do
-	echo "== JMH round $round of $JMH_ROUNDS"
-	after=$((jmh_seconds * (JMH_ROUNDS - round) / JMH_ROUNDS + e2e_seconds))
-	STUDY_AFTER_SECONDS=$after JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
-		--jdks "$JMH_JDKS" --gcs parallel --setups "$JMH_SETUPS" --forks "$JMH_FORKS" \
-		--warmups "$JMH_WARMUPS" --iterations "$JMH_ITERATIONS" --time "$JMH_TIME" \
-		--thesis-completion none --strategies "$jmh_strategies" \
-		--results "$OUT/jmh/round-$round" --report none
-done
-
-# ---- end to end: the same cells for every strategy, shuffled per round
-echo "== end to end"
-OUT="$OUT/e2e" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
-	SEED="$SEED" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
-	FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
-	scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
-
-# ---- the page
-minutes=$((($(date +%s) - started + 59) / 60))
-echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
-note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $(head -1 "$OUT/log.txt" | cut -d, -f1) to $(date -u '+%H:%M UTC'), this session $minutes min, on $(nproc) CPUs.${NOTE:+ $NOTE}"
+first="$(grep -m1 ' start,' "$OUT/log.txt" | cut -d' ' -f1-3)"
+last="$(grep ' end after' "$OUT/log.txt" | tail -1 | cut -d' ' -f1-3)"
+measured=$(awk '/ end after / {for (i = 1; i <= NF; i++) if ($i == "after") m += $(i + 1)} END {print m + 0}' "$OUT/log.txt")
+sessions=$(grep -c ' end after' "$OUT/log.txt" || true)
+note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $first to ${last:-(not ended)}, $measured min of measuring in $sessions invocation(s), on $(nproc) CPUs.${NOTE:+ $NOTE}"
 [[ "$mode" == quick ]] && note+=" A --quick run: few forks and rounds, so its intervals are wide."
 cp="$ROOT/target/test-classes:$ROOT/target/classes:$(cat target/jmh/classpath.txt)"
 if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around the tables
@@ -150,4 +172,14 @@ if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around
 fi
 java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --page "$PAGE" --charts "$CHARTS" \
 	--jmh "$OUT/jmh" --e2e "$OUT/e2e" --note "$note"
-echo "done: $PAGE, $CHARTS/ ($minutes min this session); results in $OUT"
+
+# ---- the page's data beside its charts, unless the page was written from there
+data="$CHARTS/data"
+if [[ "$(realpath -m "$OUT")" != "$(realpath -m "$data")" ]]; then
+	rm -rf "$data"
+	mkdir -p "$data/e2e"
+	(cd "$OUT" && find log.txt seed mode jmh e2e/{figures.json,warmups.tsv,settings.json,runs.tsv,order.tsv} \
+		-maxdepth 2 -type f \( -name '*.json' -o -name '*.tsv' -o -name '*.txt' -o -name '*.md' -o -name seed -o -name mode \) \
+		-exec cp --parents {} "$data/" \; 2>/dev/null || true)
+fi
+echo "done: $PAGE, $CHARTS/ (its data in $data); results in $OUT"

@@ -183,7 +183,9 @@ qs_start() {
 	url="http://127.0.0.1:$port"
 	printf -v "$port_var" '%s' "$port"
 	printf -v "$url_var" '%s' "$url"
-	"${SERVICE_JAVA:-java}" "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" "${app[@]}" >"$log" 2>&1 &
+	# /actuator/info with the process's pid: the health check below knows its own service by it
+	"${SERVICE_JAVA:-java}" "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
+		--management.info.process.enabled=true "${app[@]}" >"$log" 2>&1 &
 	pid=$!
 	printf -v "$pid_var" '%s' "$pid"
 	if $on_shared_redis; then
@@ -192,7 +194,9 @@ qs_start() {
 	fi
 	local deadline=$((SECONDS + ${SERVICE_START_SECONDS:-60}))
 	while ((SECONDS < deadline)); do
-		if curl -fsS "$url/actuator/health" >/dev/null 2>&1; then
+		# healthy, and this process: on a shared machine another service may take the port first
+		if curl -fsS "$url/actuator/health" >/dev/null 2>&1 &&
+			curl -fsS "$url/actuator/info" 2>/dev/null | grep -q "\"pid\":$pid[,}]"; then
 			echo "service ${name:+$name }'${profile:-default}' up at $url (pid $pid, log $log)"
 			return 0
 		fi
