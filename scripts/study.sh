@@ -6,11 +6,12 @@
 # and charts (io.github.qsbench.jmh.report.Findings rewrites the generated blocks of the page).
 #
 #   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 2.5 h: what docs/findings.md shows
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
 #   OUT=docs/findings/data scripts/study.sh --full --report-only   # the page again from its data
 #
-# Resume: the results go to OUT (default target/study/quick or target/study/full); run the same
+# Resume: the results go to OUT (default target/study/<mode>); run the same
 # command again after an interruption and every result file already there is skipped (JMH: one file
 # per round, JDK, setup and strategy; end to end: every run recorded ok). --fresh empties OUT first.
 # Progress: every JMH run and every end-to-end run prints how many are done and the time left.
@@ -22,10 +23,11 @@
 # The strategies are the Strategy enum's (scripts/lib/service.sh `strategies`). --quick measures
 # every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
 # synchronized: the thesis's headline question), since each strategy costs a service start per
-# runtime and round (10 s on a quiet machine, 35-40 s at a load of 20); --full measures every
-# strategy in both.
+# runtime and round (10 s on a quiet machine, 35-40 s at a load of 20). --standard measures every
+# strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and the quick
+# end-to-end cells; --full measures every strategy in every setup, JDK and workload.
 #
-# Options: --quick | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
+# Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
 # Environment: OUT, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
 # not exist starts as a copy of it), CHARTS (docs/findings), NOTE (added to the page's settings: say
 # whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
@@ -40,19 +42,24 @@ mode="" dry_run=false fresh=false report_only=false
 for arg in "$@"; do
 	case "$arg" in
 		--quick) mode=quick ;;
+		--standard) mode=standard ;;
 		--full) mode=full ;;
 		--dry-run) dry_run=true ;;
 		--fresh) fresh=true ;;
 		--report-only) report_only=true ;;
 		-h | --help) sed -n '2,30p' "$0"; exit 0 ;;
-		*) echo "unknown option: $arg (--quick | --full, --dry-run, --fresh, --report-only)" >&2; exit 2 ;;
+		*) echo "unknown option: $arg (--quick | --standard | --full, --dry-run, --fresh, --report-only)" >&2; exit 2 ;;
 	esac
 done
-[[ -n "$mode" ]] || { echo "say --quick or --full" >&2; exit 2; }
+[[ -n "$mode" ]] || { echo "say --quick, --standard or --full" >&2; exit 2; }
 
-if [[ "$mode" == quick ]]; then
-	: "${JMH_ROUNDS:=1}" "${JMH_JDKS:=17}" "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
-	: "${JMH_WARMUPS:=1}" "${JMH_ITERATIONS:=3}" "${JMH_TIME:=200ms}"
+if [[ "$mode" == quick || "$mode" == standard ]]; then
+	if [[ "$mode" == quick ]]; then
+		: "${JMH_ROUNDS:=1}" "${JMH_JDKS:=17}" "${JMH_WARMUPS:=1}" "${JMH_ITERATIONS:=3}" "${JMH_TIME:=200ms}"
+	else
+		: "${JMH_ROUNDS:=3}" "${JMH_JDKS:=25}" "${JMH_WARMUPS:=4}" "${JMH_ITERATIONS:=4}" "${JMH_TIME:=500ms}"
+	fi
+	: "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
 	: "${E2E_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual}"
 	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=3}" "${E2E_FIRST_WARMUP:=10}"
 	: "${E2E_QUICK_STRATEGIES:=concurrent-atomic synchronized}"
@@ -164,7 +171,10 @@ last="$(grep ' end after' "$OUT/log.txt" | tail -1 | cut -d' ' -f1-3)"
 measured=$(awk '/ end after / {for (i = 1; i <= NF; i++) if ($i == "after") m += $(i + 1)} END {print m + 0}' "$OUT/log.txt")
 sessions=$(grep -c ' end after' "$OUT/log.txt" || true)
 note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $first to ${last:-(not ended)}, $measured min of measuring in $sessions invocation(s), on $(nproc) CPUs.${NOTE:+ $NOTE}"
-[[ "$mode" == quick ]] && note+=" A --quick run: few forks and rounds, so its intervals are wide."
+case "$mode" in
+	quick) note+=" A --quick run: few forks and rounds, so its intervals are wide." ;;
+	standard) note+=" A --standard run: 4 s end-to-end windows, so the end-to-end intervals are wide." ;;
+esac
 cp="$ROOT/target/test-classes:$ROOT/target/classes:$(cat target/jmh/classpath.txt)"
 if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around the tables
 	mkdir -p "$(dirname "$PAGE")"
