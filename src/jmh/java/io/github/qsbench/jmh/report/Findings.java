@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -109,9 +111,12 @@ public final class Findings {
 
 	}
 
-	/** One end-to-end run: a strategy in a cell in one round. */
+	/**
+	 * One end-to-end run: a strategy in a cell in one round, and where the cell came in its
+	 * service start (0: measured first after the warm-up; -1: not known).
+	 */
 	record E2eRun(String cell, String strategy, int round, double messagesPerSecond, Double cpuMicrosPerMessage,
-			Double coreShare) {
+			Double coreShare, int position) {
 
 	}
 
@@ -244,12 +249,29 @@ public final class Findings {
 			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
 			this.e2eWarmupMax = s.path("warmupMax").asInt(0);
 		}
+		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in the order run
+		Map<String, Integer> positions = new HashMap<>();
+		Path order = dir.resolve("order.tsv");
+		if (Files.exists(order)) {
+			for (String line : Files.readAllLines(order)) {
+				String[] f = line.split("\t", -1);
+				if (f.length >= 6 && "this".equals(f[1])) {
+					String[] cells = f[5].split(" ");
+					for (int i = 0; i < cells.length; i++) {
+						positions.put(f[2] + " " + cells[i] + " " + f[0], i);
+					}
+				}
+			}
+		}
 		JsonNode root = new ObjectMapper().readTree(Files.readString(dir.resolve("figures.json")));
 		for (JsonNode run : root.path("runs")) {
-			E2eRun r = new E2eRun(run.path("cell").asString(), run.path("strategy").asString(), run.path("rep").asInt(),
-					run.path("messagesPerSecond").asDouble(),
+			String cell = run.path("cell").asString();
+			String strategy = run.path("strategy").asString();
+			int round = run.path("rep").asInt();
+			E2eRun r = new E2eRun(cell, strategy, round, run.path("messagesPerSecond").asDouble(),
 					run.path("cpuMicrosPerMessage").isNumber() ? run.path("cpuMicrosPerMessage").asDouble() : null,
-					run.path("coreShare").isNumber() ? run.path("coreShare").asDouble() : null);
+					run.path("coreShare").isNumber() ? run.path("coreShare").asDouble() : null,
+					positions.getOrDefault(strategy + " " + cell + " " + round, -1));
 			if (run.path("ok").asBoolean(true)) {
 				this.e2e.computeIfAbsent(r.cell(), k -> new TreeMap<>())
 					.computeIfAbsent(r.strategy(), k -> new ArrayList<>())
@@ -517,7 +539,63 @@ public final class Findings {
 								+ fmt(drift.get(drift.size() - 1), 2) + ")")
 				.append(" |\n");
 		});
+		StringBuilder byPosition = new StringBuilder();
+		this.e2e.forEach((cell, byStrategy) -> {
+			RatioInterval bias = firstCellBias(byStrategy.values());
+			if (bias != null) {
+				byPosition.append("| ")
+					.append(cell)
+					.append(" | ")
+					.append(bias.format())
+					.append(" | ")
+					.append(bias.n())
+					.append(" | ")
+					.append(bias.m())
+					.append(" |\n");
+			}
+		});
+		if (!byPosition.isEmpty()) {
+			md.append("\nDoes warm-up left over bias the cell measured first? Where a start runs several cells, in an ")
+				.append("order shuffled per round: each run's CPU per message over its strategy's geometric mean in ")
+				.append("that cell (so the strategies' own costs cancel), the runs measured first after the warm-up ")
+				.append("against those measured later, Welch's 95% t-interval on the logarithms (1 inside: no bias ")
+				.append("left to see).\n\n| cell | first ÷ later CPU/msg [95%] | runs first | runs later |\n")
+				.append("|---|---|---:|---:|\n")
+				.append(byPosition);
+		}
 		return md.toString();
+	}
+
+	/**
+	 * The cell measured first after a start's warm-up against the same cell measured later
+	 * in other starts: each run's CPU per message over its strategy's geometric mean in the
+	 * cell, first against later. Null unless both positions have two runs or more.
+	 *
+	 * @param byStrategy one cell's runs, a list per strategy
+	 */
+	static RatioInterval firstCellBias(Collection<List<E2eRun>> byStrategy) {
+		List<Double> first = new ArrayList<>();
+		List<Double> later = new ArrayList<>();
+		for (List<E2eRun> runs : byStrategy) {
+			double[] cpu = runs.stream()
+				.filter(r -> r.cpuMicrosPerMessage() != null && r.cpuMicrosPerMessage() > 0)
+				.mapToDouble(r -> Math.log(r.cpuMicrosPerMessage()))
+				.toArray();
+			if (cpu.length == 0) {
+				continue;
+			}
+			double mean = Math.exp(Arrays.stream(cpu).average().orElseThrow());
+			for (E2eRun r : runs) {
+				if (r.cpuMicrosPerMessage() != null && r.cpuMicrosPerMessage() > 0 && r.position() >= 0) {
+					(r.position() == 0 ? first : later).add(r.cpuMicrosPerMessage() / mean);
+				}
+			}
+		}
+		if (first.size() < 2 || later.size() < 2) {
+			return null;
+		}
+		return RatioInterval.of(first.stream().mapToDouble(Double::doubleValue).toArray(),
+				later.stream().mapToDouble(Double::doubleValue).toArray());
 	}
 
 	private static boolean agree(List<Double> windows, double tolerance) {

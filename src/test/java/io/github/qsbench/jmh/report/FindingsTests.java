@@ -2,14 +2,16 @@ package io.github.qsbench.jmh.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link Findings} rewrites only its generated blocks of the page and refuses a page that
- * lacks one.
+ * lacks one; it sees a first cell's warm-up bias through the strategies' own costs.
  */
 class FindingsTests {
 
@@ -35,6 +37,27 @@ class FindingsTests {
 	@Test
 	void everyQuestionComparesTwoStrategies() {
 		assertThat(Findings.QUESTIONS).allSatisfy((q) -> assertThat(q.a()).isNotEqualTo(q.b()));
+	}
+
+	@Test
+	void seesTheFirstCellsBiasThroughTheStrategiesOwnCosts() {
+		// a cheap and a ten times dearer strategy; either costs 2x when its cell runs first
+		List<Findings.E2eRun> cheap = List.of(run("a", 1, 20.4, 0), run("a", 2, 19.6, 0), run("a", 3, 10.2, 1),
+				run("a", 4, 9.8, 1));
+		List<Findings.E2eRun> dear = List.of(run("b", 1, 198, 0), run("b", 2, 101, 1), run("b", 3, 99, 1),
+				run("b", 4, 202, 0), run("b", 5, 100, -1));
+
+		RatioInterval bias = Findings.firstCellBias(List.of(cheap, dear));
+
+		assertThat(bias.ratio()).isCloseTo(2.0, within(0.05));
+		assertThat(bias.low()).isGreaterThan(1.5);
+		assertThat(bias.n()).isEqualTo(4);
+		assertThat(bias.m()).isEqualTo(4);
+		assertThat(Findings.firstCellBias(List.of(List.of(run("a", 1, 20, 0), run("a", 2, 10, 1))))).isNull();
+	}
+
+	private static Findings.E2eRun run(String strategy, int round, double cpu, int position) {
+		return new Findings.E2eRun("4-4/b1/w0/25-virtual", strategy, round, 1000, cpu, 0.05, position);
 	}
 
 }
