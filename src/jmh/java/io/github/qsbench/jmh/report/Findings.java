@@ -112,8 +112,8 @@ public final class Findings {
 	}
 
 	/**
-	 * One end-to-end run: a strategy in a cell in one round, and where the cell came in its
-	 * service start (0: measured first after the warm-up; -1: not known).
+	 * One end-to-end run: a strategy in a cell in one round, and where the cell came in
+	 * its service start (0: measured first after the warm-up; -1: not known).
 	 */
 	record E2eRun(String cell, String strategy, int round, double messagesPerSecond, Double cpuMicrosPerMessage,
 			Double coreShare, int position) {
@@ -249,7 +249,8 @@ public final class Findings {
 			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
 			this.e2eWarmupMax = s.path("warmupMax").asInt(0);
 		}
-		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in the order run
+		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in
+		// the order run
 		Map<String, Integer> positions = new HashMap<>();
 		Path order = dir.resolve("order.tsv");
 		if (Files.exists(order)) {
@@ -567,10 +568,10 @@ public final class Findings {
 	}
 
 	/**
-	 * The cell measured first after a start's warm-up against the same cell measured later
-	 * in other starts: each run's CPU per message over its strategy's geometric mean in the
-	 * cell, first against later. Null unless both positions have two runs or more.
-	 *
+	 * The cell measured first after a start's warm-up against the same cell measured
+	 * later in other starts: each run's CPU per message over its strategy's geometric
+	 * mean in the cell, first against later. Null unless both positions have two runs or
+	 * more.
 	 * @param byStrategy one cell's runs, a list per strategy
 	 */
 	static RatioInterval firstCellBias(Collection<List<E2eRun>> byStrategy) {

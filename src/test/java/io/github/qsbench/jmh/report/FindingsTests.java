@@ -41,7 +41,8 @@ class FindingsTests {
 
 	@Test
 	void seesTheFirstCellsBiasThroughTheStrategiesOwnCosts() {
-		// a cheap and a ten times dearer strategy; either costs 2x when its cell runs first
+		// a cheap and a ten times dearer strategy; either costs 2x when its cell runs
+		// first
 		List<Findings.E2eRun> cheap = List.of(run("a", 1, 20.4, 0), run("a", 2, 19.6, 0), run("a", 3, 10.2, 1),
 				run("a", 4, 9.8, 1));
 		List<Findings.E2eRun> dear = List.of(run("b", 1, 198, 0), run("b", 2, 101, 1), run("b", 3, 99, 1),
