@@ -184,8 +184,8 @@ java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --
 	--jmh "$OUT/jmh" --e2e "$OUT/e2e" --note "$note"
 
 # ---- the page's data beside its charts, unless the page was written from there
-data="$CHARTS/data"
-if [[ "$(realpath -m "$OUT")" != "$(realpath -m "$data")" ]]; then
+data="$(realpath -m "$CHARTS/data")"
+if [[ "$(realpath -m "$OUT")" != "$data" ]]; then
 	rm -rf "$data"
 	mkdir -p "$data/e2e"
 	(cd "$OUT" && find log.txt seed mode jmh e2e/{figures.json,warmups.tsv,settings.json,runs.tsv,order.tsv} \
