@@ -9,7 +9,7 @@
 #   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 2.5 h: what docs/findings.md shows
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
-#   OUT=docs/findings/data scripts/study.sh --full --report-only   # the page again from its data
+#   OUT=docs/findings/data scripts/study.sh --standard --report-only   # the page again from its data
 #
 # Resume: the results go to OUT (default target/study/<mode>); run the same
 # command again after an interruption and every result file already there is skipped (JMH: one file
