@@ -6,7 +6,7 @@
 # and charts (io.github.qsbench.jmh.report.Findings rewrites the generated blocks of the page).
 #
 #   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
-#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 2.5 h: what docs/findings.md shows
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 2 h (119 min here): what docs/findings.md shows
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
 #   OUT=docs/findings/data scripts/study.sh --standard --report-only   # the page again from its data
