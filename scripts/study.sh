@@ -77,12 +77,10 @@ fi
 : "${E2E_REPS:=3}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
 OUT="${OUT:-$ROOT/target/study/$mode}"
 
-findings_class=target/test-classes/io/github/qsbench/jmh/report/Findings.class
-if $report_only; then
-	if [[ ! -f "$findings_class" || ! -f target/jmh/classpath.txt ]]; then
-		echo "== building the page's writer"
-		./mvnw -B -q package -DskipTests -Djcstress.skip
-	fi
+if $report_only; then # the page's writer as this tree has it, not a stale build's
+	echo "== building the page's writer"
+	./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/jmh/classpath.txt \
+		-Dmdep.includeScope=test
 elif [[ ! -d target/classes/io ]] || ! $dry_run; then
 	echo "== building the service and the simulations"
 	./mvnw -B -q package -DskipTests -Djcstress.skip
@@ -123,7 +121,7 @@ done
 n_cells=$(wc -w <<<"$E2E_CELLS")
 e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_cells * (E2E_RAMP + E2E_DURATION + 4))))
 total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
-echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
+$report_only || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
 	"x setups [$JMH_SETUPS] x $n_strategies strategies x $JMH_FORKS forks of $JMH_WARMUPS+$JMH_ITERATIONS x $JMH_TIME;" \
 	"end to end $(((e2e_seconds + 59) / 60)) min: $E2E_REPS rounds x $n_e2e strategies [$e2e_strategies] x $n_cells cells [$E2E_CELLS]," \
 	"$n_starts service start(s) per strategy and round)"
