@@ -6,7 +6,7 @@
 # and charts (io.github.qsbench.jmh.report.Findings rewrites the generated blocks of the page).
 #
 #   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
-#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 2 h (119 min here): what docs/findings.md shows
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 3 h: what docs/findings.md shows
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
 #   OUT=docs/findings/data scripts/study.sh --standard --report-only   # the page again from its data
@@ -19,16 +19,22 @@
 # figures.json, warmups.tsv, settings.json, runs.tsv; log.txt, seed) are copied to CHARTS/data, so
 # that --report-only can write the page again from them, and a later run can add to them (copy them
 # into an OUT and run again: whatever is there is skipped).
+# Parts: the end-to-end runs go to OUT/E2E_PART (default e2e); the page pools every OUT/e2e*
+# folder cell by cell, so cells can be added to a study later without measuring the others again:
+#   E2E_PART=e2e-more E2E_CELLS="1-4/b1/w0/25-virtual" JMH_ROUNDS=0 scripts/study.sh --standard
+# (a part keeps its own plan, order.tsv: resuming it runs only what that plan has not done).
 #
 # The strategies are the Strategy enum's (scripts/lib/service.sh `strategies`). --quick measures
 # every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
 # synchronized: the thesis's headline question), since each strategy costs a service start per
 # runtime and round (10 s on a quiet machine, 35-40 s at a load of 20). --standard measures every
-# strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and the quick
-# end-to-end cells; --full measures every strategy in every setup, JDK and workload.
+# strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and, end to end, 4-4
+# on both runtimes and, on JDK 25, a hot queue and the workloads that separate strategies (10,000 in
+# flight per queue, 10,000 queues, batches of 100); --full measures every strategy in every setup,
+# JDK and workload.
 #
 # Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
-# Environment: OUT, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
+# Environment: OUT, E2E_PART, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
 # not exist starts as a copy of it), CHARTS (docs/findings), NOTE (added to the page's settings: say
 # whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
 # the script out: these profiles only), and the settings below by name.
@@ -60,7 +66,11 @@ if [[ "$mode" == quick || "$mode" == standard ]]; then
 		: "${JMH_ROUNDS:=3}" "${JMH_JDKS:=25}" "${JMH_WARMUPS:=4}" "${JMH_ITERATIONS:=4}" "${JMH_TIME:=500ms}"
 	fi
 	: "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
-	: "${E2E_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual}"
+	cells="4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual"
+	if [[ "$mode" == standard ]]; then # and the workloads that separate strategies, on a large heap
+		cells+=" deep-inflight/b1/w0/25-virtual many-queues/b1/w0/25-virtual large-batches/b100/w0/25-virtual"
+	fi
+	: "${E2E_CELLS:=$cells}"
 	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=3}" "${E2E_FIRST_WARMUP:=10}"
 	: "${E2E_QUICK_STRATEGIES:=concurrent-atomic synchronized}"
 else
@@ -74,7 +84,8 @@ else
 	: "${E2E_CELLS:=${cells% }}"
 	: "${E2E_DURATION:=15}" "${E2E_RAMP:=3}" "${E2E_WARMUP:=5}" "${E2E_WARMUP_MAX:=4}" "${E2E_FIRST_WARMUP:=20}"
 fi
-: "${E2E_REPS:=3}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
+: "${E2E_REPS:=3}" "${E2E_PART:=e2e}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
+[[ "$E2E_PART" =~ ^e2e[a-z0-9-]*$ ]] || { echo "E2E_PART must be e2e or start with e2e- (the page reads OUT/e2e*)" >&2; exit 2; }
 OUT="${OUT:-$ROOT/target/study/$mode}"
 
 if $report_only; then # the page's writer as this tree has it, not a stale build's
@@ -114,12 +125,18 @@ jmh_seconds=$(awk -v r="$JMH_ROUNDS" -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -
 	-v n="$n_strategies" -v f="$JMH_FORKS" -v i=$((JMH_WARMUPS + JMH_ITERATIONS)) -v t="$(seconds_of "$JMH_TIME")" \
 	'BEGIN {printf "%d", r * j * s * n * f * (3 + i * t) + r * 30}')
 n_e2e=$(wc -w <<<"$e2e_strategies")
-n_starts=0
-for runtime in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-inflight|many-queues|large-batches)$/) k = k "+separate"; print k}' | sort -u); do
+# Measured here (2026-11-27, quiet): a separate-cells start (2 GB heap, 10,000-queue cap) takes 8 s
+# more than a plain one; deep-inflight's 10 s ramp and its 10,000 leases per queue add 13 s to its
+# cell, many-queues' 10,000 queues 2 s.
+n_starts=0 n_separate=0
+for key in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-inflight|many-queues|large-batches)$/) k = k "+separate"; print k}' | sort -u); do
 	n_starts=$((n_starts + 1))
+	if [[ "$key" == *+separate ]]; then n_separate=$((n_separate + 1)); fi
 done
 n_cells=$(wc -w <<<"$E2E_CELLS")
-e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_cells * (E2E_RAMP + E2E_DURATION + 4))))
+cells_seconds=$(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ -v base=$((E2E_RAMP + E2E_DURATION + 4)) \
+	'{s += base} $1 == "deep-inflight" {s += 13} $1 == "many-queues" {s += 2} END {print s + 0}')
+e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_separate * 8 + cells_seconds)))
 total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
 $report_only || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
 	"x setups [$JMH_SETUPS] x $n_strategies strategies x $JMH_FORKS forks of $JMH_WARMUPS+$JMH_ITERATIONS x $JMH_TIME;" \
@@ -152,7 +169,7 @@ if ! $report_only; then
 
 	# ---- end to end: the same cells for every strategy, shuffled per round
 	echo "== end to end"
-	OUT="$OUT/e2e" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
+	OUT="$OUT/$E2E_PART" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
 		SEED="$SEED" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
 		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
 		scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
@@ -168,7 +185,12 @@ first="$(grep -m1 ' start,' "$OUT/log.txt" | cut -d' ' -f1-3)"
 last="$(grep ' end after' "$OUT/log.txt" | tail -1 | cut -d' ' -f1-3)"
 measured=$(awk '/ end after / {for (i = 1; i <= NF; i++) if ($i == "after") m += $(i + 1)} END {print m + 0}' "$OUT/log.txt")
 sessions=$(grep -c ' end after' "$OUT/log.txt" || true)
-note="Run: \`scripts/study.sh --$mode\` (seed $SEED), $first to ${last:-(not ended)}, $measured min of measuring in $sessions invocation(s), on $(nproc) CPUs.${NOTE:+ $NOTE}"
+part_seeds="" # a part added later was shuffled with its own OUT's seed, kept in its settings.json
+for part in "$OUT"/e2e*/; do
+	seed="$(grep -o '"seed": [0-9]*' "$part/settings.json" 2>/dev/null | grep -o '[0-9]*$' || true)"
+	if [[ -n "$seed" && "$seed" != "$SEED" ]]; then part_seeds+=", end-to-end part $(basename "$part") seed $seed"; fi
+done
+note="Run: \`scripts/study.sh --$mode\` (seed $SEED$part_seeds), $first to ${last:-(not ended)}, $measured min of measuring in $sessions invocation(s), on $(nproc) CPUs.${NOTE:+ $NOTE}"
 case "$mode" in
 	quick) note+=" A --quick run: few forks and rounds, so its intervals are wide." ;;
 	standard) note+=" A --standard run: 4 s end-to-end windows, so the end-to-end intervals are wide." ;;
@@ -178,16 +200,30 @@ if [[ ! -f "$PAGE" ]]; then # a page of its own: the findings page's text around
 	mkdir -p "$(dirname "$PAGE")"
 	cp docs/findings.md "$PAGE"
 fi
+parts=() # every end-to-end part of the study, pooled cell by cell
+for part in "$OUT"/e2e*/; do
+	if [[ -f "$part/figures.json" ]]; then parts+=(--e2e "${part%/}"); fi
+done
 java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --page "$PAGE" --charts "$CHARTS" \
-	--jmh "$OUT/jmh" --e2e "$OUT/e2e" --note "$note"
+	--jmh "$OUT/jmh" ${parts[@]+"${parts[@]}"} --note "$note"
 
-# ---- the page's data beside its charts, unless the page was written from there
+# ---- the page's data beside its charts, unless the page was written from there: each file the page
+# was written from, copied one by one so that a file that cannot be copied stops the study
 data="$(realpath -m "$CHARTS/data")"
 if [[ "$(realpath -m "$OUT")" != "$data" ]]; then
 	rm -rf "$data"
-	mkdir -p "$data/e2e"
-	(cd "$OUT" && find log.txt seed mode jmh e2e/{figures.json,warmups.tsv,settings.json,runs.tsv,order.tsv} \
-		-maxdepth 2 -type f \( -name '*.json' -o -name '*.tsv' -o -name '*.txt' -o -name '*.md' -o -name seed -o -name mode \) \
-		-exec cp --parents {} "$data/" \; 2>/dev/null || true)
+	mkdir -p "$data"
+	(
+		cd "$OUT"
+		{
+			ls log.txt seed mode
+			find jmh -type f \( -name '*.json' -o -name '*.md' \)
+			for part in e2e*/; do
+				for f in figures.json warmups.tsv settings.json runs.tsv order.tsv; do
+					if [[ -f "$part$f" ]]; then echo "$part$f"; fi
+				done
+			done
+		} | while read -r f; do cp --parents "$f" "$data/"; done
+	)
 fi
 echo "done: $PAGE, $CHARTS/ (its data in $data); results in $OUT"

@@ -39,11 +39,13 @@ import io.github.qsbench.jmh.report.JmhResult.Role;
  *
  * <p>
  * Usage:
- * {@code Findings --page docs/findings.md --charts docs/findings [--jmh DIR] [--e2e DIR] [--note TEXT]}.
+ * {@code Findings --page docs/findings.md --charts docs/findings [--jmh DIR] [--e2e DIR]... [--note TEXT]}.
  * {@code --jmh DIR} holds one folder per round ({@code round-1}, ...) of
- * {@code scripts/jmh-study.sh} results, or the JSON files of one round; {@code --e2e DIR}
- * is a run of {@code scripts/e2e-study.sh} whose {@code figures.json}
- * ({@code scripts/e2e-summary.py}) lists every passed run. The charts are
+ * {@code scripts/jmh-study.sh} results, or the JSON files of one round; each
+ * {@code --e2e DIR} is a run of {@code scripts/e2e-study.sh} whose {@code figures.json}
+ * ({@code scripts/e2e-summary.py}) lists every passed run. Several runs are pooled cell
+ * by cell, so a study can add cells in a later run (a part) without measuring the others
+ * again; a cell measured in two parts pools their rounds. The charts are
  * {@code CHARTS/*.png}, linked from the page by the path from the page's folder.
  */
 public final class Findings {
@@ -144,11 +146,17 @@ public final class Findings {
 
 	public static void main(String[] args) throws IOException {
 		Map<String, String> options = new LinkedHashMap<>();
+		List<Path> e2eParts = new ArrayList<>();
 		for (int i = 0; i + 1 < args.length; i += 2) {
-			options.put(args[i], args[i + 1]);
+			if (args[i].equals("--e2e")) {
+				e2eParts.add(Path.of(args[i + 1]));
+			}
+			else {
+				options.put(args[i], args[i + 1]);
+			}
 		}
 		if (args.length % 2 != 0 || !options.containsKey("--page") || !options.containsKey("--charts")) {
-			System.err.println("usage: Findings --page PAGE.md --charts DIR [--jmh DIR] [--e2e DIR] [--note TEXT]");
+			System.err.println("usage: Findings --page PAGE.md --charts DIR [--jmh DIR] [--e2e DIR]... [--note TEXT]");
 			System.exit(2);
 		}
 		System.setProperty("java.awt.headless", "true");
@@ -156,8 +164,8 @@ public final class Findings {
 		if (options.containsKey("--jmh")) {
 			findings.readJmh(Path.of(options.get("--jmh")));
 		}
-		if (options.containsKey("--e2e")) {
-			findings.readE2e(Path.of(options.get("--e2e")));
+		for (Path part : e2eParts) {
+			findings.readE2e(part);
 		}
 		Path page = Path.of(options.get("--page"));
 		Path charts = Path.of(options.get("--charts"));
@@ -233,13 +241,19 @@ public final class Findings {
 		});
 	}
 
+	/**
+	 * Adds one end-to-end run (a part of the study) to what was read before: its passed
+	 * runs join the cells' runs, its service starts' warm-up windows join the starts'.
+	 * @param dir an {@code scripts/e2e-study.sh} OUT
+	 */
 	void readE2e(Path dir) throws IOException {
 		Path warmups = dir.resolve("warmups.tsv");
 		if (Files.exists(warmups)) {
+			String part = dir.toAbsolutePath().normalize() + "/";
 			for (String line : Files.readAllLines(warmups).stream().skip(1).toList()) {
 				String[] f = line.split("\t", -1);
 				if (f.length >= 6 && !f[5].isEmpty()) {
-					this.e2eWarmups.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
+					this.e2eWarmups.computeIfAbsent(part + f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
 				}
 			}
 		}

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link Findings} rewrites only its generated blocks of the page and refuses a page that
- * lacks one; it sees a first cell's warm-up bias through the strategies' own costs.
+ * lacks one; it sees a first cell's warm-up bias through the strategies' own costs; it
+ * pools the cells of several end-to-end parts and keeps their service starts apart.
  */
 class FindingsTests {
 
@@ -55,6 +60,44 @@ class FindingsTests {
 		assertThat(bias.n()).isEqualTo(4);
 		assertThat(bias.m()).isEqualTo(4);
 		assertThat(Findings.firstCellBias(List.of(List.of(run("a", 1, 20, 0), run("a", 2, 10, 1))))).isNull();
+	}
+
+	@Test
+	void poolsTheCellsOfSeveralPartsAndKeepsTheirStartsApart(@TempDir Path dir) throws IOException {
+		// two parts, each with a start named the same: two starts of two windows, not one
+		// of
+		// four
+		Path first = part(dir.resolve("e2e"), "4-4/b1/w0/25-virtual");
+		Path second = part(dir.resolve("e2e-separating"), "many-queues/b1/w0/25-virtual");
+		Findings findings = new Findings();
+
+		findings.readE2e(first);
+		findings.readE2e(second);
+
+		Map<String, String> blocks = findings.blocks("charts", "");
+		assertThat(blocks.get("e2e")).contains("#### 4-4/b1/w0/25-virtual", "#### many-queues/b1/w0/25-virtual");
+		assertThat(blocks.get("e2e-warmup")).contains("| 25-virtual | 2 | 2 | 2 | 1.10 (1.10–1.10) |");
+	}
+
+	/** An e2e-study OUT with three rounds of two strategies in one cell. */
+	private static Path part(Path dir, String cell) throws IOException {
+		Files.createDirectories(dir);
+		StringBuilder runs = new StringBuilder();
+		for (int round = 1; round <= 3; round++) {
+			for (String strategy : List.of("concurrent-atomic", "synchronized")) {
+				runs.append(runs.isEmpty() ? "" : ",")
+					.append("{\"cell\": \"%s\", \"strategy\": \"%s\", \"rep\": %d, \"messagesPerSecond\": %d, \"cpuMicrosPerMessage\": 100, \"ok\": true}"
+						.formatted(cell, strategy, round, 1000 + round));
+			}
+		}
+		Files.writeString(dir.resolve("figures.json"), "{\"runs\": [" + runs + "]}");
+		Files.writeString(dir.resolve("settings.json"), "{\"warmupTolerance\": 0.1, \"warmupMax\": 3}");
+		Files.writeString(dir.resolve("warmups.tsv"), """
+				service\twindow\tseconds\tcpu_ticks\tcompleted\tcpu_us_per_message
+				synchronized-25-virtual-r1\t1\t3\t1\t1\t110
+				synchronized-25-virtual-r1\t2\t3\t1\t1\t100
+				""");
+		return dir;
 	}
 
 	private static Findings.E2eRun run(String strategy, int round, double cpu, int position) {
