@@ -127,7 +127,7 @@ jmh_seconds=$(awk -v r="$JMH_ROUNDS" -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -
 n_e2e=$(wc -w <<<"$e2e_strategies")
 # Measured here (2026-11-27, quiet): a separate-cells start (2 GB heap, 10,000-queue cap) takes 8 s
 # more than a plain one; deep-inflight's 10 s ramp and its 10,000 leases per queue add 13 s to its
-# cell, many-queues' 10,000 queues 2 s.
+# cell, many-queues' 10,000 queues 2 s, 1-4's drain (four producers' backlog, one consumer) 30 s.
 n_starts=0 n_separate=0
 for key in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-inflight|many-queues|large-batches)$/) k = k "+separate"; print k}' | sort -u); do
 	n_starts=$((n_starts + 1))
@@ -135,7 +135,7 @@ for key in $(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ '{k = $4; if ($1 ~ /^(deep-in
 done
 n_cells=$(wc -w <<<"$E2E_CELLS")
 cells_seconds=$(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ -v base=$((E2E_RAMP + E2E_DURATION + 4)) \
-	'{s += base} $1 == "deep-inflight" {s += 13} $1 == "many-queues" {s += 2} END {print s + 0}')
+	'{s += base} $1 == "deep-inflight" {s += 13} $1 == "many-queues" {s += 2} $1 == "1-4" {s += 30} END {print s + 0}')
 e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_separate * 8 + cells_seconds)))
 total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
 $report_only || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
