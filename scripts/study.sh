@@ -29,9 +29,9 @@
 # synchronized: the thesis's headline question), since each strategy costs a service start per
 # runtime and round (10 s on a quiet machine, 35-40 s at a load of 20). --standard measures every
 # strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and, end to end, 4-4
-# on both runtimes and, on JDK 25, a hot queue and the workloads that separate strategies (10,000 in
-# flight per queue, 10,000 queues, batches of 100); --full measures every strategy in every setup,
-# JDK and workload.
+# on both runtimes and, on JDK 25, 1-1, 4-1, a hot queue and the workloads that separate strategies
+# (10,000 in flight per queue, 10,000 queues, batches of 100); --full measures every strategy in
+# every setup, JDK and workload.
 #
 # Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
 # Environment: OUT, E2E_PART, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
@@ -67,7 +67,8 @@ if [[ "$mode" == quick || "$mode" == standard ]]; then
 	fi
 	: "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
 	cells="4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual"
-	if [[ "$mode" == standard ]]; then # and the workloads that separate strategies, on a large heap
+	if [[ "$mode" == standard ]]; then # the thesis's 1-1 and 4-1, and the separating workloads on a large heap
+		cells+=" 1-1/b1/w0/25-virtual 4-1/b1/w0/25-virtual"
 		cells+=" deep-inflight/b1/w0/25-virtual many-queues/b1/w0/25-virtual large-batches/b100/w0/25-virtual"
 	fi
 	: "${E2E_CELLS:=$cells}"
