@@ -64,9 +64,7 @@ class FindingsTests {
 
 	@Test
 	void poolsTheCellsOfSeveralPartsAndKeepsTheirStartsApart(@TempDir Path dir) throws IOException {
-		// two parts, each with a start named the same: two starts of two windows, not one
-		// of
-		// four
+		// two parts with a start of the same name: two starts, not one
 		Path first = part(dir.resolve("e2e"), "4-4/b1/w0/25-virtual");
 		Path second = part(dir.resolve("e2e-separating"), "many-queues/b1/w0/25-virtual");
 		Findings findings = new Findings();
