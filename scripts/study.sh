@@ -6,7 +6,7 @@
 # and charts (io.github.qsbench.jmh.report.Findings rewrites the generated blocks of the page).
 #
 #   flock /tmp/qs-bench.lock scripts/study.sh --quick    # about 20 minutes on 2 cores; wide intervals
-#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 3 h: what docs/findings.md shows
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard # about 5.7 h: what docs/findings.md shows
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
 #   OUT=docs/findings/data scripts/study.sh --standard --report-only   # the page again from its data
@@ -28,10 +28,10 @@
 # every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
 # synchronized: the thesis's headline question), since each strategy costs a service start per
 # runtime and round (10 s on a quiet machine, 35-40 s at a load of 20). --standard measures every
-# strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and, end to end, 4-4
-# on both runtimes and, on JDK 25, 1-1, 4-1, a hot queue and the workloads that separate strategies
-# (10,000 in flight per queue, 10,000 queues, batches of 100); --full measures every strategy in
-# every setup, JDK and workload.
+# strategy in both, in three JMH rounds of the setups 1-1 and 4-4 on JDK 25 and, end to end, on
+# both runtimes, 1-1, 4-1, 4-4, a hot queue and the workloads that separate strategies (10,000 in
+# flight per queue, 10,000 queues, batches of 100); --full measures every strategy in every setup,
+# JDK and workload.
 #
 # Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
 # Environment: OUT, E2E_PART, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
@@ -66,25 +66,32 @@ if [[ "$mode" == quick || "$mode" == standard ]]; then
 		: "${JMH_ROUNDS:=3}" "${JMH_JDKS:=25}" "${JMH_WARMUPS:=4}" "${JMH_ITERATIONS:=4}" "${JMH_TIME:=500ms}"
 	fi
 	: "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
-	cells="4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual"
-	if [[ "$mode" == standard ]]; then # the thesis's 1-1 and 4-1, and the separating workloads on a large heap
-		cells+=" 1-1/b1/w0/25-virtual 4-1/b1/w0/25-virtual"
-		cells+=" deep-inflight/b1/w0/25-virtual many-queues/b1/w0/25-virtual large-batches/b100/w0/25-virtual"
-	fi
-	: "${E2E_CELLS:=$cells}"
-	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=3}" "${E2E_FIRST_WARMUP:=10}"
+	# Warm-up: 3 s windows until two in a row agree within 10% in CPU per message. Measured here
+	# (docs/findings.md, "Warm-up end to end"), a start takes 5-7 such windows to settle; --quick
+	# stops at 3 to stay within 20 minutes, and says its first cells may still be warming.
+	warmup_max=8
+	[[ "$mode" == quick ]] && warmup_max=3
+	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=$warmup_max}" "${E2E_FIRST_WARMUP:=10}"
 	: "${E2E_QUICK_STRATEGIES:=concurrent-atomic synchronized}"
 else
 	: "${JMH_ROUNDS:=3}" "${JMH_JDKS:=17 25}" "${JMH_SETUPS:=1-1 4-1 1-4 4-4}" "${JMH_FORKS:=5}"
 	: "${JMH_WARMUPS:=5}" "${JMH_ITERATIONS:=5}" "${JMH_TIME:=1s}"
+	: "${E2E_DURATION:=15}" "${E2E_RAMP:=3}" "${E2E_WARMUP:=5}" "${E2E_WARMUP_MAX:=8}" "${E2E_FIRST_WARMUP:=20}"
+fi
+# The end-to-end cells: --quick the headline three; --standard the thesis's setups but 1-4 (whose
+# drain makes its cell 40 s), the hot queue and the separating workloads on both runtimes; --full all.
+if [[ "$mode" == quick ]]; then
+	cells="4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual hot-queue/b1/w2/25-virtual"
+else
+	thesis="1-1 4-1 4-4"
+	[[ "$mode" == full ]] && thesis="1-1 4-1 1-4 4-4"
 	cells=""
 	for runtime in 17-platform 25-virtual; do
-		for preset in 1-1 4-1 1-4 4-4 deep-inflight many-queues; do cells+="$preset/b1/w0/$runtime "; done
+		for preset in $thesis deep-inflight many-queues; do cells+="$preset/b1/w0/$runtime "; done
 		cells+="hot-queue/b1/w2/$runtime large-batches/b100/w0/$runtime "
 	done
-	: "${E2E_CELLS:=${cells% }}"
-	: "${E2E_DURATION:=15}" "${E2E_RAMP:=3}" "${E2E_WARMUP:=5}" "${E2E_WARMUP_MAX:=4}" "${E2E_FIRST_WARMUP:=20}"
 fi
+: "${E2E_CELLS:=${cells% }}"
 : "${E2E_REPS:=3}" "${E2E_PART:=e2e}" "${PAGE:=docs/findings.md}" "${CHARTS:=docs/findings}" "${NOTE:=}"
 [[ "$E2E_PART" =~ ^e2e[a-z0-9-]*$ ]] || { echo "E2E_PART must be e2e or start with e2e- (the page reads OUT/e2e*)" >&2; exit 2; }
 OUT="${OUT:-$ROOT/target/study/$mode}"
@@ -95,7 +102,8 @@ if $report_only; then # the page's writer as this tree has it, not a stale build
 		-Dmdep.includeScope=test
 elif [[ ! -d target/classes/io ]] || ! $dry_run; then
 	echo "== building the service and the simulations"
-	./mvnw -B -q package -DskipTests -Djcstress.skip
+	./mvnw -B -q package -DskipTests -Djcstress.skip dependency:build-classpath \
+		-Dmdep.outputFile=target/jmh/classpath.txt -Dmdep.includeScope=test # the page's writer, run after
 	./mvnw -B -q -f gatling/pom.xml test-compile \
 		org.apache.maven.plugins:maven-dependency-plugin:3.10.0:build-classpath \
 		-Dmdep.outputFile="$ROOT/gatling/target/classpath.txt" -Dmdep.includeScope=test
@@ -144,7 +152,7 @@ $report_only || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((j
 	"end to end $(((e2e_seconds + 59) / 60)) min: $E2E_REPS rounds x $n_e2e strategies [$e2e_strategies] x $n_cells cells [$E2E_CELLS]," \
 	"$n_starts service start(s) per strategy and round)"
 if [[ "$mode" == quick ]]; then
-	echo "--quick: few forks, short iterations and a few strategies end to end: its intervals are wide"
+	echo "--quick: few forks, short iterations, a few strategies end to end and a warm-up cut at 3 windows: its intervals are wide"
 fi
 $dry_run && exit 0
 
@@ -170,8 +178,12 @@ if ! $report_only; then
 
 	# ---- end to end: the same cells for every strategy, shuffled per round
 	echo "== end to end"
+	# A part added later is shuffled with a seed of its own (the time, kept in its settings.json):
+	# with the study's seed it would start the strategies in the same order as the first part did.
+	part_seed="$SEED"
+	[[ "$E2E_PART" == e2e ]] || part_seed="$(date +%s)"
 	OUT="$OUT/$E2E_PART" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
-		SEED="$SEED" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
+		SEED="$part_seed" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
 		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
 		scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
 	minutes=$((($(date +%s) - started + 59) / 60))
