@@ -67,8 +67,8 @@ if [[ "$mode" == quick || "$mode" == standard ]]; then
 	fi
 	: "${JMH_SETUPS:=1-1 4-4}" "${JMH_FORKS:=5}"
 	# Warm-up: 3 s windows until two in a row agree within 10% in CPU per message. Measured here
-	# (docs/findings.md, "Warm-up end to end"), a start takes 5-7 such windows to settle; --quick
-	# stops at 3 to stay within 20 minutes, and says its first cells may still be warming.
+	# (docs/findings.md, "Warm-up end to end"), a start settles after 4-5 such windows and the rule
+	# first holds at 5-7; --quick stops at 3 to stay within 20 minutes, and says so.
 	warmup_max=8
 	[[ "$mode" == quick ]] && warmup_max=3
 	: "${E2E_DURATION:=4}" "${E2E_RAMP:=2}" "${E2E_WARMUP:=3}" "${E2E_WARMUP_MAX:=$warmup_max}" "${E2E_FIRST_WARMUP:=10}"
