@@ -136,9 +136,13 @@ public final class Findings {
 	/** Warm-up windows of each end-to-end service start: its CPU µs per message. */
 	private final Map<String, List<Double>> e2eWarmups = new LinkedHashMap<>();
 
-	private double e2eTolerance = Double.NaN;
+	/**
+	 * The most warm-up windows each start was allowed: its part's limit, which parts
+	 * measured at different times set differently.
+	 */
+	private final Map<String, Integer> e2eWarmupLimits = new HashMap<>();
 
-	private int e2eWarmupMax;
+	private double e2eTolerance = Double.NaN;
 
 	private final ThesisResults thesis = ThesisResults.load();
 
@@ -247,6 +251,13 @@ public final class Findings {
 	 * @param dir an {@code scripts/e2e-study.sh} OUT
 	 */
 	void readE2e(Path dir) throws IOException {
+		int warmupLimit = 0;
+		Path settings = dir.resolve("settings.json");
+		if (Files.exists(settings)) {
+			JsonNode s = new ObjectMapper().readTree(Files.readString(settings));
+			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
+			warmupLimit = s.path("warmupMax").asInt(0);
+		}
 		Path warmups = dir.resolve("warmups.tsv");
 		if (Files.exists(warmups)) {
 			String part = dir.toAbsolutePath().normalize() + "/";
@@ -254,14 +265,9 @@ public final class Findings {
 				String[] f = line.split("\t", -1);
 				if (f.length >= 6 && !f[5].isEmpty()) {
 					this.e2eWarmups.computeIfAbsent(part + f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
+					this.e2eWarmupLimits.put(part + f[0], warmupLimit);
 				}
 			}
-		}
-		Path settings = dir.resolve("settings.json");
-		if (Files.exists(settings)) {
-			JsonNode s = new ObjectMapper().readTree(Files.readString(settings));
-			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
-			this.e2eWarmupMax = s.path("warmupMax").asInt(0);
 		}
 		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in
 		// the order run
@@ -519,19 +525,21 @@ public final class Findings {
 		if (this.e2eWarmups.isEmpty()) {
 			return "No end-to-end warm-up was recorded.\n";
 		}
+		// one row per runtime and limit: "25-virtual | 8"
 		Map<String, List<List<Double>>> byRuntime = new TreeMap<>();
 		this.e2eWarmups.forEach((service, windows) -> {
 			// service names are STRATEGY-RUNTIME[-TAG]-rROUND, the runtime JDK-THREADS
 			Matcher m = Pattern.compile("(\\d+-(?:platform|virtual)(?:-\\w+)?)-r\\d+$").matcher(service);
-			byRuntime.computeIfAbsent(m.find() ? m.group(1) : service, k -> new ArrayList<>()).add(windows);
+			String runtime = m.find() ? m.group(1) : service;
+			byRuntime.computeIfAbsent(runtime + " | " + this.e2eWarmupLimits.get(service), k -> new ArrayList<>())
+				.add(windows);
 		});
 		StringBuilder md = new StringBuilder();
-		md.append("Each service start is warmed by windows of its warm-up load, at most ")
-			.append(this.e2eWarmupMax)
-			.append(", until two windows in a row agree on the service's CPU per message within ")
+		md.append("Each service start is warmed by windows of its warm-up load, up to the limit its part set, ")
+			.append("until two windows in a row agree on the service's CPU per message within ")
 			.append(fmt(100 * this.e2eTolerance, 0))
-			.append("%.\n\n| runtime | service starts | stable within the limit | windows (median) |")
-			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---|\n");
+			.append("%.\n\n| runtime | limit | service starts | stable within the limit | windows (median) |")
+			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---:|---|\n");
 		byRuntime.forEach((runtime, starts) -> {
 			long stable = starts.stream().filter(w -> w.size() >= 2 && agree(w, this.e2eTolerance)).count();
 			List<Double> windows = starts.stream().map(w -> (double) w.size()).sorted().toList();

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link Findings} rewrites only its generated blocks of the page and refuses a page that
  * lacks one; it sees a first cell's warm-up bias through the strategies' own costs; it
- * pools the cells of several end-to-end parts and keeps their service starts apart.
+ * pools the cells of several end-to-end parts and keeps their service starts apart, and
+ * the parts warmed to different limits.
  */
 class FindingsTests {
 
@@ -74,11 +75,28 @@ class FindingsTests {
 
 		Map<String, String> blocks = findings.blocks("charts", "");
 		assertThat(blocks.get("e2e")).contains("#### 4-4/b1/w0/25-virtual", "#### many-queues/b1/w0/25-virtual");
-		assertThat(blocks.get("e2e-warmup")).contains("| 25-virtual | 2 | 2 | 2 | 1.10 (1.10–1.10) |");
+		assertThat(blocks.get("e2e-warmup")).contains("| 25-virtual | 3 | 2 | 2 | 2 | 1.10 (1.10–1.10) |");
+	}
+
+	@Test
+	void keepsApartThePartsWarmedToDifferentLimits(@TempDir Path dir) throws IOException {
+		Findings findings = new Findings();
+
+		findings.readE2e(part(dir.resolve("e2e"), "4-4/b1/w0/25-virtual", 3));
+		findings.readE2e(part(dir.resolve("e2e-1-4"), "1-4/b1/w0/25-virtual", 8));
+
+		assertThat(findings.blocks("charts", "").get("e2e-warmup")).contains("up to the limit its part set",
+				"| 25-virtual | 3 | 1 | 1 | 2 | 1.10 (1.10–1.10) |",
+				"| 25-virtual | 8 | 1 | 1 | 2 | 1.10 (1.10–1.10) |");
 	}
 
 	/** An e2e-study OUT with three rounds of two strategies in one cell. */
 	private static Path part(Path dir, String cell) throws IOException {
+		return part(dir, cell, 3);
+	}
+
+	/** The same, warmed up to {@code warmupLimit} windows a start. */
+	private static Path part(Path dir, String cell, int warmupLimit) throws IOException {
 		Files.createDirectories(dir);
 		StringBuilder runs = new StringBuilder();
 		for (int round = 1; round <= 3; round++) {
@@ -89,7 +107,8 @@ class FindingsTests {
 			}
 		}
 		Files.writeString(dir.resolve("figures.json"), "{\"runs\": [" + runs + "]}");
-		Files.writeString(dir.resolve("settings.json"), "{\"warmupTolerance\": 0.1, \"warmupMax\": 3}");
+		Files.writeString(dir.resolve("settings.json"),
+				"{\"warmupTolerance\": 0.1, \"warmupMax\": %d}".formatted(warmupLimit));
 		Files.writeString(dir.resolve("warmups.tsv"), """
 				service\twindow\tseconds\tcpu_ticks\tcompleted\tcpu_us_per_message
 				synchronized-25-virtual-r1\t1\t3\t1\t1\t110
