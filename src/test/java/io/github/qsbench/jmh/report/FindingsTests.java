@@ -46,6 +46,15 @@ class FindingsTests {
 	}
 
 	@Test
+	void setsTheThesissReaderRatioBesideItsTotal() {
+		// thesis 1-4: Total 8.29 / 6.05 ops/us, Reader 5.23 / 0.0435 (its reader starved)
+		Findings.Question q = Findings.QUESTIONS.get(0);
+
+		assertThat(new Findings().thesisRatio(new Setup(1, 4), q)).isEqualTo("1.37; Reader 120.25");
+		assertThat(new Findings().thesisRatio(new Setup(2, 2), q)).isEmpty();
+	}
+
+	@Test
 	void seesTheFirstCellsBiasThroughTheStrategiesOwnCosts() {
 		// a cheap and a ten times dearer strategy; either costs 2x when its cell runs
 		// first
