@@ -25,6 +25,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.MissingNode;
 
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.jmh.report.JmhResult.Role;
@@ -133,16 +134,35 @@ public final class Findings {
 
 	private final Map<String, Map<String, List<E2eRun>>> e2e = new TreeMap<>();
 
-	/** Warm-up windows of each end-to-end service start: its CPU µs per message. */
-	private final Map<String, List<Double>> e2eWarmups = new LinkedHashMap<>();
-
 	/**
-	 * The most warm-up windows each start was allowed: its part's limit, which parts
-	 * measured at different times set differently.
+	 * One end-to-end service start's warm-up: its windows' CPU µs per message, under the
+	 * limit and tolerance of its part (parts measured at different times set them
+	 * differently).
+	 *
+	 * @param runtime JDK-THREADS[-TAG], from the start's name
+	 * @param limit the most windows the start was allowed
+	 * @param tolerance how close two windows in a row had to agree to stop
+	 * @param windows CPU µs per message of each window, in order
 	 */
-	private final Map<String, Integer> e2eWarmupLimits = new HashMap<>();
+	record WarmupStart(String runtime, int limit, double tolerance, List<Double> windows) {
 
-	private double e2eTolerance = Double.NaN;
+		/** Whether its last two windows agreed: it stopped because it was stable. */
+		boolean stable() {
+			if (this.windows.size() < 2) {
+				return false;
+			}
+			double last = this.windows.get(this.windows.size() - 1);
+			double before = this.windows.get(this.windows.size() - 2);
+			return Math.abs(last / before - 1) <= this.tolerance;
+		}
+
+	}
+
+	/** Service names are STRATEGY-RUNTIME[-TAG]-rROUND, the runtime JDK-THREADS. */
+	private static final Pattern SERVICE_RUNTIME = Pattern.compile("(\\d+-(?:platform|virtual)(?:-\\w+)?)-r\\d+$");
+
+	/** Each end-to-end service start's warm-up, by part and service name. */
+	private final Map<String, WarmupStart> e2eWarmups = new LinkedHashMap<>();
 
 	private final ThesisResults thesis = ThesisResults.load();
 
@@ -251,21 +271,22 @@ public final class Findings {
 	 * @param dir an {@code scripts/e2e-study.sh} OUT
 	 */
 	void readE2e(Path dir) throws IOException {
-		int warmupLimit = 0;
-		Path settings = dir.resolve("settings.json");
-		if (Files.exists(settings)) {
-			JsonNode s = new ObjectMapper().readTree(Files.readString(settings));
-			this.e2eTolerance = s.path("warmupTolerance").asDouble(Double.NaN);
-			warmupLimit = s.path("warmupMax").asInt(0);
-		}
+		Path settingsFile = dir.resolve("settings.json");
+		JsonNode settings = Files.exists(settingsFile) ? new ObjectMapper().readTree(Files.readString(settingsFile))
+				: MissingNode.getInstance();
+		int warmupLimit = settings.path("warmupMax").asInt(0);
+		double tolerance = settings.path("warmupTolerance").asDouble(Double.NaN);
 		Path warmups = dir.resolve("warmups.tsv");
 		if (Files.exists(warmups)) {
 			String part = dir.toAbsolutePath().normalize() + "/";
 			for (String line : Files.readAllLines(warmups).stream().skip(1).toList()) {
 				String[] f = line.split("\t", -1);
 				if (f.length >= 6 && !f[5].isEmpty()) {
-					this.e2eWarmups.computeIfAbsent(part + f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
-					this.e2eWarmupLimits.put(part + f[0], warmupLimit);
+					this.e2eWarmups
+						.computeIfAbsent(part + f[0],
+								k -> new WarmupStart(runtimeOf(f[0]), warmupLimit, tolerance, new ArrayList<>()))
+						.windows()
+						.add(Double.parseDouble(f[5]));
 				}
 			}
 		}
@@ -299,6 +320,11 @@ public final class Findings {
 					.add(r);
 			}
 		}
+	}
+
+	private static String runtimeOf(String service) {
+		Matcher m = SERVICE_RUNTIME.matcher(service);
+		return m.find() ? m.group(1) : service;
 	}
 
 	// ---------------------------------------------------------------- writing
@@ -526,30 +552,33 @@ public final class Findings {
 			return "No end-to-end warm-up was recorded.\n";
 		}
 		// one row per runtime and limit: "25-virtual | 8"
-		Map<String, List<List<Double>>> byRuntime = new TreeMap<>();
-		this.e2eWarmups.forEach((service, windows) -> {
-			// service names are STRATEGY-RUNTIME[-TAG]-rROUND, the runtime JDK-THREADS
-			Matcher m = Pattern.compile("(\\d+-(?:platform|virtual)(?:-\\w+)?)-r\\d+$").matcher(service);
-			String runtime = m.find() ? m.group(1) : service;
-			byRuntime.computeIfAbsent(runtime + " | " + this.e2eWarmupLimits.get(service), k -> new ArrayList<>())
-				.add(windows);
-		});
+		Map<String, List<WarmupStart>> rows = this.e2eWarmups.values()
+			.stream()
+			.sorted(Comparator.comparing(WarmupStart::runtime).thenComparingInt(WarmupStart::limit))
+			.collect(Collectors.groupingBy(w -> w.runtime() + " | " + w.limit(), LinkedHashMap::new,
+					Collectors.toList()));
+		String tolerances = this.e2eWarmups.values()
+			.stream()
+			.map(w -> fmt(100 * w.tolerance(), 0) + "%")
+			.distinct()
+			.collect(Collectors.joining(" or "));
 		StringBuilder md = new StringBuilder();
 		md.append("Each service start is warmed by windows of its warm-up load, up to the limit its part set, ")
 			.append("until two windows in a row agree on the service's CPU per message within ")
-			.append(fmt(100 * this.e2eTolerance, 0))
-			.append("%.\n\n| runtime | limit | service starts | stable within the limit | windows (median) |")
+			.append(tolerances)
+			.append(".\n\n| runtime | limit | service starts | stable within the limit | windows (median) |")
 			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---:|---|\n");
-		byRuntime.forEach((runtime, starts) -> {
-			long stable = starts.stream().filter(w -> w.size() >= 2 && agree(w, this.e2eTolerance)).count();
-			List<Double> windows = starts.stream().map(w -> (double) w.size()).sorted().toList();
+		rows.forEach((row, starts) -> {
+			long stable = starts.stream().filter(WarmupStart::stable).count();
+			List<Double> windows = starts.stream().map(w -> (double) w.windows().size()).sorted().toList();
 			List<Double> drift = starts.stream()
+				.map(WarmupStart::windows)
 				.filter(w -> w.size() >= 2)
 				.map(w -> w.get(0) / w.get(w.size() - 1))
 				.sorted()
 				.toList();
 			md.append("| ")
-				.append(runtime)
+				.append(row)
 				.append(" | ")
 				.append(starts.size())
 				.append(" | ")
@@ -619,12 +648,6 @@ public final class Findings {
 		}
 		return RatioInterval.of(first.stream().mapToDouble(Double::doubleValue).toArray(),
 				later.stream().mapToDouble(Double::doubleValue).toArray());
-	}
-
-	private static boolean agree(List<Double> windows, double tolerance) {
-		double last = windows.get(windows.size() - 1);
-		double before = windows.get(windows.size() - 2);
-		return Math.abs(last / before - 1) <= tolerance;
 	}
 
 	private String questionsBlock() {
