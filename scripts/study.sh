@@ -96,14 +96,14 @@ fi
 [[ "$E2E_PART" =~ ^e2e[a-z0-9-]*$ ]] || { echo "E2E_PART must be e2e or start with e2e- (the page reads OUT/e2e*)" >&2; exit 2; }
 OUT="${OUT:-$ROOT/target/study/$mode}"
 
+# the page's writer (Findings, run at the end) runs on the test classpath, written here
+writer_classpath=(dependency:build-classpath -Dmdep.outputFile=target/jmh/classpath.txt -Dmdep.includeScope=test)
 if $report_only; then # the page's writer as this tree has it, not a stale build's
 	echo "== building the page's writer"
-	./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/jmh/classpath.txt \
-		-Dmdep.includeScope=test
+	./mvnw -B -q test-compile "${writer_classpath[@]}"
 elif [[ ! -d target/classes/io ]] || ! $dry_run; then
 	echo "== building the service and the simulations"
-	./mvnw -B -q package -DskipTests -Djcstress.skip dependency:build-classpath \
-		-Dmdep.outputFile=target/jmh/classpath.txt -Dmdep.includeScope=test # the page's writer, run after
+	./mvnw -B -q package -DskipTests -Djcstress.skip "${writer_classpath[@]}"
 	./mvnw -B -q -f gatling/pom.xml test-compile \
 		org.apache.maven.plugins:maven-dependency-plugin:3.10.0:build-classpath \
 		-Dmdep.outputFile="$ROOT/gatling/target/classpath.txt" -Dmdep.includeScope=test
