@@ -10,6 +10,7 @@
 #   flock /tmp/qs-bench.lock scripts/study.sh --full     # hours: --dry-run prints the estimate
 #   scripts/study.sh --full --dry-run                    # the plan and its time, nothing run
 #   OUT=docs/findings/data scripts/study.sh --standard --report-only   # the page again from its data
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard --curves # the warm-up curves instead (~85 min)
 #
 # Resume: the results go to OUT (default target/study/<mode>); run the same
 # command again after an interruption and every result file already there is skipped (JMH: one file
@@ -22,7 +23,9 @@
 # Parts: the end-to-end runs go to OUT/E2E_PART (default e2e); the page pools every OUT/e2e*
 # folder cell by cell, so cells can be added to a study later without measuring the others again:
 #   E2E_PART=e2e-more E2E_CELLS="1-4/b1/w0/25-virtual" JMH_ROUNDS=0 scripts/study.sh --standard
-# (a part keeps its own plan, order.tsv: resuming it runs only what that plan has not done).
+# (a part keeps its own plan, order.tsv: resuming it runs only what that plan has not done). A cell
+# that a part warmed longer (a higher E2E_WARMUP_MAX) measures again replaces the cell's runs of the
+# parts warmed less, which the page lists as set aside: that is how cells get measured warm again.
 #
 # The strategies are the Strategy enum's (scripts/lib/service.sh `strategies`). --quick measures
 # every strategy in the core but only E2E_QUICK_STRATEGIES end to end (default concurrent-atomic and
@@ -33,7 +36,14 @@
 # flight per queue, 10,000 queues, batches of 100); --full measures every strategy in every setup,
 # JDK and workload.
 #
-# Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page from OUT).
+# Warm-up curves (--curves, instead of the study, into OUT/curve-jmh and OUT/curve-e2e): how long the
+# core and the service take to settle, measured with no stopping rule, from which the study's warm-up
+# was chosen: JMH forks with no warm-up and CURVE_ITERATIONS (20) iterations of JMH_TIME, every
+# strategy in CURVE_SETUPS (all four); service starts of CURVE_STRATEGIES warmed by CURVE_WINDOWS (10)
+# windows each in CURVE_CELLS (4-4 on both runtimes). The page shows them where OUT has them.
+#
+# Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page
+# from OUT), --curves.
 # Environment: OUT, E2E_PART, SEED (default: the time, kept in OUT), PAGE (docs/findings.md; a page that does
 # not exist starts as a copy of it), CHARTS (docs/findings), NOTE (added to the page's settings: say
 # whether the machine was shared), E2E_QUICK_STRATEGIES, STUDY_STRATEGIES (a narrower study, to try
@@ -44,7 +54,7 @@ ROOT="$(pwd)"
 # shellcheck source=lib/service.sh
 source scripts/lib/service.sh
 
-mode="" dry_run=false fresh=false report_only=false
+mode="" dry_run=false fresh=false report_only=false curves=false
 for arg in "$@"; do
 	case "$arg" in
 		--quick) mode=quick ;;
@@ -52,9 +62,10 @@ for arg in "$@"; do
 		--full) mode=full ;;
 		--dry-run) dry_run=true ;;
 		--fresh) fresh=true ;;
+		--curves) curves=true ;;
 		--report-only) report_only=true ;;
 		-h | --help) sed -n '2,30p' "$0"; exit 0 ;;
-		*) echo "unknown option: $arg (--quick | --standard | --full, --dry-run, --fresh, --report-only)" >&2; exit 2 ;;
+		*) echo "unknown option: $arg (--quick | --standard | --full, --dry-run, --fresh, --report-only, --curves)" >&2; exit 2 ;;
 	esac
 done
 [[ -n "$mode" ]] || { echo "say --quick, --standard or --full" >&2; exit 2; }
@@ -146,8 +157,20 @@ n_cells=$(wc -w <<<"$E2E_CELLS")
 cells_seconds=$(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ -v base=$((E2E_RAMP + E2E_DURATION + 4)) \
 	'{s += base} $1 == "deep-inflight" {s += 13} $1 == "many-queues" {s += 2} $1 == "1-4" {s += 30} END {print s + 0}')
 e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_separate * 8 + cells_seconds)))
+: "${CURVE_SETUPS:=1-1 4-1 1-4 4-4}" "${CURVE_ITERATIONS:=20}" "${CURVE_WINDOWS:=10}"
+: "${CURVE_STRATEGIES:=synchronized concurrent-atomic lane-adaptive}" "${CURVE_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual}"
+if $curves; then # one round, no warm-up; one start per strategy and runtime, a fixed number of windows
+	jmh_seconds=$(awk -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -w <<<"$CURVE_SETUPS")" -v n="$n_strategies" \
+		-v f="$JMH_FORKS" -v i="$CURVE_ITERATIONS" -v t="$(seconds_of "$JMH_TIME")" 'BEGIN {printf "%d", j * s * n * f * (3 + i * t) + 30}')
+	e2e_seconds=$((E2E_FIRST_WARMUP + $(wc -w <<<"$CURVE_STRATEGIES") * $(wc -w <<<"$CURVE_CELLS") * (8 + CURVE_WINDOWS * (E2E_WARMUP + 4) + E2E_RAMP + E2E_DURATION + 4)))
+fi
 total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
-$report_only || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
+if $curves && ! $report_only; then
+	echo "curves --$mode -> $OUT/curve-jmh, $OUT/curve-e2e: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min:" \
+		"JDK [$JMH_JDKS] x setups [$CURVE_SETUPS] x $n_strategies strategies x $JMH_FORKS forks of 0+$CURVE_ITERATIONS x $JMH_TIME;" \
+		"end to end $(((e2e_seconds + 59) / 60)) min: [$CURVE_STRATEGIES] x [$CURVE_CELLS], $CURVE_WINDOWS windows of ${E2E_WARMUP}s a start)"
+fi
+$report_only || $curves || echo "study --$mode -> $OUT: about $total_minutes min (JMH $(((jmh_seconds + 59) / 60)) min: $JMH_ROUNDS round(s) x JDK [$JMH_JDKS]" \
 	"x setups [$JMH_SETUPS] x $n_strategies strategies x $JMH_FORKS forks of $JMH_WARMUPS+$JMH_ITERATIONS x $JMH_TIME;" \
 	"end to end $(((e2e_seconds + 59) / 60)) min: $E2E_REPS rounds x $n_e2e strategies [$e2e_strategies] x $n_cells cells [$E2E_CELLS]," \
 	"$n_starts service start(s) per strategy and round)"
@@ -163,8 +186,26 @@ if ! $report_only; then
 	echo "$mode" >"$OUT/mode"
 	SEED="$(cat "$OUT/seed")"
 	started=$(date +%s)
+fi
+if $curves && ! $report_only; then
+	echo "== warm-up curve: the core"
+	STUDY_AFTER_SECONDS=$e2e_seconds JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
+		--jdks "$JMH_JDKS" --gcs parallel --setups "$CURVE_SETUPS" --forks "$JMH_FORKS" \
+		--warmups 0 --iterations "$CURVE_ITERATIONS" --time "$JMH_TIME" \
+		--thesis-completion none --strategies "$jmh_strategies" --results "$OUT/curve-jmh" --report none
+	echo "== warm-up curve: end to end"
+	OUT="$OUT/curve-e2e" STRATEGIES="$CURVE_STRATEGIES" FULL_STRATEGIES=all CELLS="$CURVE_CELLS" REPS=1 SEED="$SEED" \
+		DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$CURVE_WINDOWS" WARMUP_TOLERANCE=0 \
+		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" scripts/e2e-study.sh ||
+		echo "some end-to-end runs failed: run the same command again to retry them" >&2
+	# kept apart from the study's start and end lines, which the page's settings count
+	echo "$(date -u -d "@$started" '+%Y-%m-%d %H:%M UTC') warm-up curves, $((($(date +%s) - started + 59) / 60)) min" >>"$OUT/log.txt"
+	if [[ -z "$(ls -A "$OUT/jmh")" ]]; then # no study here: the page would lose its tables
+		echo "curves in $OUT; no study there to write the page from (copy docs/findings/data into OUT first)"
+		exit 0
+	fi
+elif ! $report_only; then
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC') start, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
-
 	# ---- JMH: one round after another, each a scripts/jmh-study.sh run that skips what is there
 	for ((round = 1; round <= JMH_ROUNDS; round++)); do
 		echo "== JMH round $round of $JMH_ROUNDS"
@@ -217,8 +258,11 @@ parts=() # every end-to-end part of the study, pooled cell by cell
 for part in "$OUT"/e2e*/; do
 	if [[ -f "$part/figures.json" ]]; then parts+=(--e2e "${part%/}"); fi
 done
+curve_args=() # the warm-up curves, where OUT has them
+if [[ -d "$OUT/curve-jmh" ]]; then curve_args+=(--jmh-curve "$OUT/curve-jmh"); fi
+if [[ -f "$OUT/curve-e2e/warmups.tsv" ]]; then curve_args+=(--e2e-curve "$OUT/curve-e2e"); fi
 java -Djava.awt.headless=true -cp "$cp" io.github.qsbench.jmh.report.Findings --page "$PAGE" --charts "$CHARTS" \
-	--jmh "$OUT/jmh" ${parts[@]+"${parts[@]}"} --note "$note"
+	--jmh "$OUT/jmh" ${parts[@]+"${parts[@]}"} ${curve_args[@]+"${curve_args[@]}"} --note "$note"
 
 # ---- the page's data beside its charts, unless the page was written from there: each file the page
 # was written from, copied one by one so that a file that cannot be copied stops the study
@@ -231,6 +275,10 @@ if [[ "$(realpath -m "$OUT")" != "$data" ]]; then
 		{
 			ls log.txt seed mode
 			find jmh -type f \( -name '*.json' -o -name '*.md' \)
+			if [[ -d curve-jmh ]]; then find curve-jmh -type f -name '*.json'; fi
+			for f in curve-e2e/{warmups.tsv,settings.json,runs.tsv,order.tsv}; do
+				if [[ -f "$f" ]]; then echo "$f"; fi
+			done
 			for part in e2e*/; do
 				for f in figures.json warmups.tsv settings.json runs.tsv order.tsv; do
 					if [[ -f "$part$f" ]]; then echo "$part$f"; fi

@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,18 +38,22 @@ import io.github.qsbench.jmh.report.JmhResult.Role;
  * (JMH, the fork as the unit) and end to end (the study's rounds as the unit), and the
  * answer to each of the page's questions. The page's prose stays as written; only the
  * blocks between {@code <!-- generated:NAME -->} and {@code <!-- /generated:NAME -->} are
- * replaced ({@code jmh}, {@code jmh-rounds}, {@code e2e}, {@code questions}).
+ * replaced ({@code jmh}, {@code jmh-rounds}, {@code e2e}, {@code e2e-warmup},
+ * {@code questions}, and the warm-up curves {@code jmh-warmup-curve} and
+ * {@code e2e-warmup-curve}, see {@link WarmupCurves}).
  *
  * <p>
  * Usage:
- * {@code Findings --page docs/findings.md --charts docs/findings [--jmh DIR] [--e2e DIR]... [--note TEXT]}.
+ * {@code Findings --page docs/findings.md --charts docs/findings [--jmh DIR] [--e2e DIR]... [--jmh-curve DIR] [--e2e-curve DIR] [--note TEXT]}.
  * {@code --jmh DIR} holds one folder per round ({@code round-1}, ...) of
  * {@code scripts/jmh-study.sh} results, or the JSON files of one round; each
  * {@code --e2e DIR} is a run of {@code scripts/e2e-study.sh} whose {@code figures.json}
  * ({@code scripts/e2e-summary.py}) lists every passed run. Several runs are pooled cell
  * by cell, so a study can add cells in a later run (a part) without measuring the others
- * again; a cell measured in two parts pools their rounds. The charts are
- * {@code CHARTS/*.png}, linked from the page by the path from the page's folder.
+ * again; a cell measured in two parts warmed alike pools their rounds, and a part that
+ * warmed its starts longer (a higher warm-up limit) replaces the cell's runs of a part
+ * warmed less, which the page says it set aside. The charts are {@code CHARTS/*.png},
+ * linked from the page by the path from the page's folder.
  */
 public final class Findings {
 
@@ -130,9 +136,31 @@ public final class Findings {
 
 	private int rounds;
 
-	private String jmhSettings = "";
+	/**
+	 * Each JMH cell's warm-up and measurement settings: a study may run some setups with
+	 * a longer warm-up than others, and a round of a cell may differ from the others.
+	 */
+	private final Map<JmhCell, Set<String>> jmhSettings = new HashMap<>();
+
+	/**
+	 * The fewest measured iterations of any JMH cell: what a fork's warm-up check spans.
+	 */
+	private int measuredIterations = Integer.MAX_VALUE;
+
+	private String jmhCurve = "No core warm-up curve was given.\n";
+
+	private String e2eCurve = "No end-to-end warm-up curve was given.\n";
 
 	private final Map<String, Map<String, List<E2eRun>>> e2e = new TreeMap<>();
+
+	/** The warm-up limit of the parts each end-to-end cell's runs come from. */
+	private final Map<String, Integer> e2eLimits = new HashMap<>();
+
+	/** The parts each end-to-end cell's runs come from. */
+	private final Map<String, Set<String>> e2eParts = new HashMap<>();
+
+	/** Per cell, the runs of parts warmed less than the part it was measured in again. */
+	private final Map<String, List<String>> e2eSetAside = new TreeMap<>();
 
 	/**
 	 * One end-to-end service start's warm-up: its windows' CPU µs per message, under the
@@ -180,13 +208,23 @@ public final class Findings {
 			}
 		}
 		if (args.length % 2 != 0 || !options.containsKey("--page") || !options.containsKey("--charts")) {
-			System.err.println("usage: Findings --page PAGE.md --charts DIR [--jmh DIR] [--e2e DIR]... [--note TEXT]");
+			System.err.println("usage: Findings --page PAGE.md --charts DIR [--jmh DIR] [--e2e DIR]..."
+					+ " [--jmh-curve DIR] [--e2e-curve DIR] [--note TEXT]");
 			System.exit(2);
 		}
 		System.setProperty("java.awt.headless", "true");
 		Findings findings = new Findings();
 		if (options.containsKey("--jmh")) {
 			findings.readJmh(Path.of(options.get("--jmh")));
+		}
+		if (options.containsKey("--jmh-curve")) {
+			// the check spans the study's measured iterations (--standard's 4 where no
+			// study was given)
+			int measured = (findings.measuredIterations == Integer.MAX_VALUE) ? 4 : findings.measuredIterations;
+			findings.jmhCurve = WarmupCurves.core(Path.of(options.get("--jmh-curve")), measured);
+		}
+		if (options.containsKey("--e2e-curve")) {
+			findings.e2eCurve = WarmupCurves.endToEnd(Path.of(options.get("--e2e-curve")));
 		}
 		for (Path part : e2eParts) {
 			findings.readE2e(part);
@@ -226,13 +264,15 @@ public final class Findings {
 					if (!r.completion().equals(JmhResult.GUARDED)) {
 						continue;
 					}
-					byCell.computeIfAbsent(new JmhCell(r.run().shortLabel(), r.setup()), k -> new LinkedHashMap<>())
+					JmhCell cell = new JmhCell(r.run().shortLabel(), r.setup());
+					byCell.computeIfAbsent(cell, k -> new LinkedHashMap<>())
 						.computeIfAbsent(r.strategy(), k -> new ArrayList<>())
 						.add(r);
-					this.jmhSettings = r.settings().warmupIterations() + " × " + r.settings().warmupTime()
-							+ " warm-up, " + r.settings().measurementIterations() + " × "
-							+ r.settings().measurementTime() + " measured, " + r.settings().forks()
-							+ " forks per round";
+					this.measuredIterations = Math.min(this.measuredIterations, r.settings().measurementIterations());
+					this.jmhSettings.computeIfAbsent(cell, k -> new TreeSet<>())
+						.add(r.settings().warmupIterations() + " × " + r.settings().warmupTime() + " warm-up, "
+								+ r.settings().measurementIterations() + " × " + r.settings().measurementTime()
+								+ " measured, " + r.settings().forks() + " forks per round");
 				}
 			}
 		}
@@ -267,7 +307,11 @@ public final class Findings {
 
 	/**
 	 * Adds one end-to-end run (a part of the study) to what was read before: its passed
-	 * runs join the cells' runs, its service starts' warm-up windows join the starts'.
+	 * runs join the cells' runs, its service starts' warm-up windows join the starts'. A
+	 * cell this part and an earlier one both measured keeps the runs of the part whose
+	 * starts were warmed longer (the higher warm-up limit; both where the limits are
+	 * equal), whichever was read first: a cell measured again by the warm-up rule
+	 * replaces its cold rounds instead of pooling with them.
 	 * @param dir an {@code scripts/e2e-study.sh} OUT
 	 */
 	void readE2e(Path dir) throws IOException {
@@ -306,6 +350,7 @@ public final class Findings {
 			}
 		}
 		JsonNode root = new ObjectMapper().readTree(Files.readString(dir.resolve("figures.json")));
+		Map<String, List<E2eRun>> byCell = new TreeMap<>();
 		for (JsonNode run : root.path("runs")) {
 			String cell = run.path("cell").asString();
 			String strategy = run.path("strategy").asString();
@@ -315,11 +360,33 @@ public final class Findings {
 					run.path("coreShare").isNumber() ? run.path("coreShare").asDouble() : null,
 					positions.getOrDefault(strategy + " " + cell + " " + round, -1));
 			if (run.path("ok").asBoolean(true)) {
-				this.e2e.computeIfAbsent(r.cell(), k -> new TreeMap<>())
-					.computeIfAbsent(r.strategy(), k -> new ArrayList<>())
-					.add(r);
+				byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
 			}
 		}
+		String partName = dir.toAbsolutePath().normalize().getFileName().toString();
+		byCell.forEach((cell, runs) -> {
+			int before = this.e2eLimits.getOrDefault(cell, warmupLimit);
+			if (warmupLimit < before) {
+				this.e2eSetAside.computeIfAbsent(cell, k -> new ArrayList<>())
+					.add(runs.size() + " runs of `" + partName + "` (warmed by at most " + warmupLimit + " windows)");
+				return;
+			}
+			if (warmupLimit > before) {
+				int count = this.e2e.remove(cell).values().stream().mapToInt(List::size).sum();
+				this.e2eSetAside.computeIfAbsent(cell, k -> new ArrayList<>())
+					.add(count + " runs of "
+							+ this.e2eParts.remove(cell)
+								.stream()
+								.map(p -> "`" + p + "`")
+								.collect(Collectors.joining(", "))
+							+ " (warmed by at most " + before + " windows)");
+			}
+			this.e2eLimits.put(cell, warmupLimit);
+			this.e2eParts.computeIfAbsent(cell, k -> new TreeSet<>()).add(partName);
+			runs.forEach(r -> this.e2e.computeIfAbsent(cell, k -> new TreeMap<>())
+				.computeIfAbsent(r.strategy(), k -> new ArrayList<>())
+				.add(r));
+		});
 	}
 
 	private static String runtimeOf(String service) {
@@ -335,6 +402,8 @@ public final class Findings {
 		blocks.put("jmh-rounds", roundsBlock());
 		blocks.put("e2e", e2eBlock(charts, note));
 		blocks.put("e2e-warmup", warmupBlock());
+		blocks.put("jmh-warmup-curve", this.jmhCurve);
+		blocks.put("e2e-warmup-curve", this.e2eCurve);
 		blocks.put("questions", questionsBlock());
 		return blocks;
 	}
@@ -352,9 +421,13 @@ public final class Findings {
 			.append("otherwise **not distinguishable**. B/op: bytes allocated per operation (`-prof gc`, ")
 			.append("`gc.alloc.rate.norm`; an operation is a push or a poll, found or empty). Warm-up check: a fork's ")
 			.append("last measured iteration over its first, over every fork of the cell (1 inside the interval: ")
-			.append("no drift left to see). Settings: ")
-			.append(this.jmhSettings)
-			.append(", ")
+			.append("no drift left to see). ");
+		Set<String> settings = this.jmhSettings.values()
+			.stream()
+			.flatMap(Set::stream)
+			.collect(Collectors.toCollection(TreeSet::new));
+		md.append((settings.size() == 1) ? "Settings: " + settings.iterator().next() + ", "
+				: "Settings differ between cells (each cell says its own), ")
 			.append(this.rounds)
 			.append(" round(s) pooled.");
 		if (!note.isEmpty()) {
@@ -372,7 +445,11 @@ public final class Findings {
 					.append(this.cpus)
 					.append(" CPUs: beyond the cores, time-sharing as much as contention**");
 			}
-			md.append("\n\nWarm-up check (last ÷ first measured iteration, all forks): ")
+			md.append("\n\n");
+			if (settings.size() > 1) {
+				md.append("Settings: ").append(String.join("; and ", this.jmhSettings.get(cell))).append(". ");
+			}
+			md.append("Warm-up check (last ÷ first measured iteration, all forks): ")
 				.append(this.warmups.get(cell))
 				.append(". ![ratios](")
 				.append(charts)
@@ -489,6 +566,12 @@ public final class Findings {
 			md.append(' ').append(note);
 		}
 		md.append("\n\n");
+		if (!this.e2eSetAside.isEmpty()) {
+			md.append("Cells measured again with a longer warm-up keep only those runs; set aside:\n\n");
+			this.e2eSetAside.forEach((cell,
+					runs) -> md.append("- ").append(cell).append(": ").append(String.join("; ", runs)).append('\n'));
+			md.append('\n');
+		}
 		this.e2e.forEach((cell, strategies) -> {
 			md.append("#### ")
 				.append(cell)
@@ -866,7 +949,7 @@ public final class Findings {
 		return shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * shares.get(shares.size() / 2));
 	}
 
-	private static String fmt(double value, int digits) {
+	static String fmt(double value, int digits) {
 		return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", value);
 	}
 

@@ -94,11 +94,12 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 	}
 
 	/**
-	 * The {@code delivered} metric (messages delivered per µs) of each fork: its mean
-	 * over the measured iterations, and its first and last measured iteration. Each fork
-	 * is a fresh JVM, so these are independent replicates.
+	 * The {@code delivered} metric (messages delivered per µs) of each fork, iteration by
+	 * iteration. Each fork is a fresh JVM, so forks are independent replicates.
+	 *
+	 * @param iterations per fork, its measured iterations in order (none empty)
 	 */
-	record Forks(double[] means, double[] first, double[] last) {
+	record Forks(List<double[]> iterations) {
 
 		static Forks of(JsonNode metric) {
 			List<double[]> forks = new ArrayList<>();
@@ -109,9 +110,22 @@ record JmhResult(Run run, Setup setup, Strategy strategy, String completion, Set
 					forks.add(values.stream().mapToDouble(Double::doubleValue).toArray());
 				}
 			}
-			return new Forks(forks.stream().mapToDouble(f -> Stats.mean(Arrays.stream(f).boxed().toList())).toArray(),
-					forks.stream().mapToDouble(f -> f[0]).toArray(),
-					forks.stream().mapToDouble(f -> f[f.length - 1]).toArray());
+			return new Forks(List.copyOf(forks));
+		}
+
+		/** Each fork's mean over its measured iterations: the study's unit. */
+		double[] means() {
+			return this.iterations.stream().mapToDouble(f -> Arrays.stream(f).average().orElseThrow()).toArray();
+		}
+
+		/** Each fork's first measured iteration. */
+		double[] first() {
+			return this.iterations.stream().mapToDouble(f -> f[0]).toArray();
+		}
+
+		/** Each fork's last measured iteration. */
+		double[] last() {
+			return this.iterations.stream().mapToDouble(f -> f[f.length - 1]).toArray();
 		}
 
 	}

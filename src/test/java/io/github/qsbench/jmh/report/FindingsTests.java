@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link Findings} rewrites only its generated blocks of the page and refuses a page that
  * lacks one; it sees a first cell's warm-up bias through the strategies' own costs; it
  * pools the cells of several end-to-end parts and keeps their service starts apart, and
- * the parts warmed to different limits.
+ * the parts warmed to different limits; a cell measured again warmer keeps only the
+ * warmer runs; JMH cells run with different settings each say their own.
  */
 class FindingsTests {
 
@@ -97,6 +100,68 @@ class FindingsTests {
 		assertThat(findings.blocks("charts", "").get("e2e-warmup")).contains("up to the limit its part set",
 				"| 25-virtual | 3 | 1 | 1 | 2 | 1.10 (1.10–1.10) |",
 				"| 25-virtual | 8 | 1 | 1 | 2 | 1.10 (1.10–1.10) |");
+	}
+
+	@Test
+	void keepsOnlyTheRunsOfTheWarmerPartWhereACellWasMeasuredAgain(@TempDir Path dir) throws IOException {
+		Path cold = part(dir.resolve("e2e-thesis"), "1-1/b1/w0/25-virtual", 3);
+		Path warm = part(dir.resolve("e2e-thesis-warm"), "1-1/b1/w0/25-virtual", 8);
+		Path other = part(dir.resolve("e2e"), "4-4/b1/w0/25-virtual", 3);
+
+		// either order of reading gives the same page
+		for (List<Path> order : List.of(List.of(cold, other, warm), List.of(warm, other, cold))) {
+			Findings findings = new Findings();
+			for (Path p : order) {
+				findings.readE2e(p);
+			}
+
+			String e2e = findings.blocks("charts", "").get("e2e");
+			assertThat(e2e).contains("set aside:\n\n- 1-1/b1/w0/25-virtual: 6 runs of `e2e-thesis`",
+					"(warmed by at most 3 windows)\n");
+			// three rounds each, not six: the cold rounds are not pooled with the warm
+			// ones
+			assertThat(e2e.lines().filter(l -> l.startsWith("| synchronized |"))).hasSize(2)
+				.allSatisfy(l -> assertThat(l).contains(" | 3 | "));
+			assertThat(e2e).doesNotContain("4-4/b1/w0/25-virtual:");
+		}
+	}
+
+	@Test
+	void saysEachCellsSettingsWhereTheCellsDiffer(@TempDir Path dir) throws IOException {
+		Path round = Files.createDirectories(dir.resolve("round-1"));
+		for (String strategy : List.of("CONCURRENT_ATOMIC", "SYNCHRONIZED")) {
+			jmhResult(round.resolve("jdk25-parallel-" + strategy + "-1-1.json"), strategy, 4,
+					Collections.nCopies(2, new double[] { 1.0, 1.1 }));
+			jmhResult(round.resolve("jdk25-parallel-" + strategy + "-4-1.json"), strategy, 10,
+					Collections.nCopies(5, new double[] { 1.0, 1.1 }));
+		}
+		Findings findings = new Findings();
+
+		findings.readJmh(dir);
+
+		String jmh = findings.blocks("charts", "").get("jmh");
+		assertThat(jmh).contains("Settings differ between cells (each cell says its own)",
+				"Settings: 4 × 500 ms warm-up, 4 × 500 ms measured, 2 forks per round. Warm-up check",
+				"Settings: 10 × 500 ms warm-up, 4 × 500 ms measured, 5 forks per round. Warm-up check");
+	}
+
+	/**
+	 * Writes a JMH result file of one strategy, its setup from the file's name: every
+	 * metric's iterations are {@code forks}, one array per fork.
+	 */
+	static void jmhResult(Path file, String strategy, int warmups, List<double[]> forks) throws IOException {
+		String[] setup = file.getFileName().toString().replaceAll(".*-(\\d+)-(\\d+)\\.json$", "$1 $2").split(" ");
+		String metric = "{\"score\": 1.05, \"scoreError\": 0.1, \"scoreConfidence\": [0.95, 1.15], \"rawData\": "
+				+ forks.stream().map(Arrays::toString).toList() + "}";
+		Files.writeString(file, """
+				[{"jmhVersion": "1.37", "benchmark": "QueueServiceBenchmark.Thrpt.group", "mode": "thrpt",
+				  "threads": %d, "forks": %d, "jvm": "java", "jvmArgs": ["-XX:+UseParallelGC"],
+				  "jdkVersion": "25.0.3", "vmName": "OpenJDK 64-Bit Server VM", "vmVersion": "25.0.3+9",
+				  "warmupIterations": %d, "warmupTime": "500 ms", "measurementIterations": 4,
+				  "measurementTime": "500 ms", "params": {"strategy": "%s"},
+				  "primaryMetric": %s, "secondaryMetrics": {"reader": %s, "writer": %s, "delivered": %s}}]
+				""".formatted(Integer.parseInt(setup[0]) + Integer.parseInt(setup[1]), forks.size(), warmups, strategy,
+				metric, metric, metric, metric));
 	}
 
 	/** An e2e-study OUT with three rounds of two strategies in one cell. */
