@@ -183,7 +183,8 @@ $fresh && ! $report_only && rm -rf "$OUT"
 if ! $report_only; then
 	mkdir -p "$OUT/jmh"
 	if [[ ! -f "$OUT/seed" ]]; then echo "${SEED:-$(date +%s)}" >"$OUT/seed"; fi
-	echo "$mode" >"$OUT/mode"
+	# the study's mode, which the page's settings name; curves into a study's OUT leave it
+	if ! $curves || [[ ! -f "$OUT/mode" ]]; then echo "$mode" >"$OUT/mode"; fi
 	SEED="$(cat "$OUT/seed")"
 	started=$(date +%s)
 fi

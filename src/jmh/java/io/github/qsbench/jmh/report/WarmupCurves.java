@@ -8,7 +8,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -41,19 +43,20 @@ final class WarmupCurves {
 	 */
 	static String core(Path dir, int measured) throws IOException {
 		Map<String, List<double[]>> byCell = new TreeMap<>();
-		String time = "";
+		Set<String> times = new TreeSet<>();
 		try (Stream<Path> list = Files.list(dir)) {
 			for (Path file : list.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
 				for (JmhResult r : JmhResult.read(file)) {
 					byCell.computeIfAbsent(r.run().shortLabel() + " " + r.setup(), k -> new ArrayList<>())
 						.addAll(r.forks().iterations());
-					time = r.settings().measurementTime();
+					times.add(r.settings().measurementTime());
 				}
 			}
 		}
 		if (byCell.isEmpty()) {
 			return "No core warm-up curve was measured: `scripts/study.sh --curves`.\n";
 		}
+		String time = String.join(" or ", times);
 		int iterations = byCell.values().stream().flatMap(List::stream).mapToInt(f -> f.length).min().orElseThrow();
 		StringBuilder md = new StringBuilder();
 		md.append("Each iteration (")
