@@ -320,19 +320,13 @@ public final class Findings {
 				: MissingNode.getInstance();
 		int warmupLimit = settings.path("warmupMax").asInt(0);
 		double tolerance = settings.path("warmupTolerance").asDouble(Double.NaN);
-		Path warmups = dir.resolve("warmups.tsv");
-		if (Files.exists(warmups)) {
-			String part = dir.toAbsolutePath().normalize() + "/";
-			for (String line : Files.readAllLines(warmups).stream().skip(1).toList()) {
-				String[] f = line.split("\t", -1);
-				if (f.length >= 6 && !f[5].isEmpty()) {
-					this.e2eWarmups
-						.computeIfAbsent(part + f[0],
-								k -> new WarmupStart(runtimeOf(f[0]), warmupLimit, tolerance, new ArrayList<>()))
-						.windows()
-						.add(Double.parseDouble(f[5]));
-				}
-			}
+		String part = dir.toAbsolutePath().normalize() + "/";
+		for (WarmupCurves.Window w : WarmupCurves.windows(dir)) {
+			this.e2eWarmups
+				.computeIfAbsent(part + w.start(),
+						k -> new WarmupStart(runtimeOf(w.start()), warmupLimit, tolerance, new ArrayList<>()))
+				.windows()
+				.add(w.cpuMicrosPerMessage());
 		}
 		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in
 		// the order run

@@ -108,17 +108,11 @@ final class WarmupCurves {
 	 * @param dir an {@code scripts/e2e-study.sh} OUT run with {@code WARMUP_TOLERANCE=0}
 	 */
 	static String endToEnd(Path dir) throws IOException {
-		Path file = dir.resolve("warmups.tsv");
 		Map<String, List<Double>> starts = new LinkedHashMap<>();
 		Map<String, List<String>> seconds = new LinkedHashMap<>();
-		if (Files.exists(file)) {
-			for (String line : Files.readAllLines(file).stream().skip(1).toList()) {
-				String[] f = line.split("\t", -1);
-				if (f.length >= 6 && !f[5].isEmpty()) {
-					starts.computeIfAbsent(f[0], k -> new ArrayList<>()).add(Double.parseDouble(f[5]));
-					seconds.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[2]);
-				}
-			}
+		for (Window w : windows(dir)) {
+			starts.computeIfAbsent(w.start(), k -> new ArrayList<>()).add(w.cpuMicrosPerMessage());
+			seconds.computeIfAbsent(w.start(), k -> new ArrayList<>()).add(w.seconds());
 		}
 		if (starts.isEmpty()) {
 			return "No end-to-end warm-up curve was measured: `scripts/study.sh --curves`.\n";
@@ -161,6 +155,36 @@ final class WarmupCurves {
 				.append(" |\n");
 		});
 		return md.toString();
+	}
+
+	/**
+	 * One warm-up window of a service start, a line of {@code scripts/e2e-study.sh}'s
+	 * {@code warmups.tsv}.
+	 *
+	 * @param start the service start's name
+	 * @param seconds the window's length
+	 * @param cpuMicrosPerMessage the service's CPU per message completed in the window
+	 */
+	record Window(String start, String seconds, double cpuMicrosPerMessage) {
+
+	}
+
+	/**
+	 * The warm-up windows of an end-to-end run, in order; none where it recorded none (a
+	 * window with no CPU figure is left out).
+	 */
+	static List<Window> windows(Path dir) throws IOException {
+		Path file = dir.resolve("warmups.tsv");
+		List<Window> windows = new ArrayList<>();
+		if (Files.exists(file)) {
+			for (String line : Files.readAllLines(file).stream().skip(1).toList()) {
+				String[] f = line.split("\t", -1);
+				if (f.length >= 6 && !f[5].isEmpty()) {
+					windows.add(new Window(f[0], f[2], Double.parseDouble(f[5])));
+				}
+			}
+		}
+		return windows;
 	}
 
 	/** The median of a fork's or start's second half: the level it settled at. */
