@@ -176,12 +176,24 @@ public final class Findings {
 
 		/** Whether its last two windows agreed: it stopped because it was stable. */
 		boolean stable() {
-			if (this.windows.size() < 2) {
-				return false;
+			return this.windows.size() >= 2 && agrees(this.windows.size() - 1);
+		}
+
+		/**
+		 * The first window (from 1) that agrees with the one before it: where the study's
+		 * rule stops warming; 0 where none does.
+		 */
+		int ruleMetAt() {
+			for (int i = 1; i < this.windows.size(); i++) {
+				if (agrees(i)) {
+					return i + 1;
+				}
 			}
-			double last = this.windows.get(this.windows.size() - 1);
-			double before = this.windows.get(this.windows.size() - 2);
-			return Math.abs(last / before - 1) <= this.tolerance;
+			return 0;
+		}
+
+		private boolean agrees(int window) {
+			return Math.abs(this.windows.get(window) / this.windows.get(window - 1) - 1) <= this.tolerance;
 		}
 
 	}
@@ -223,11 +235,11 @@ public final class Findings {
 			int measured = (findings.measuredIterations == Integer.MAX_VALUE) ? 4 : findings.measuredIterations;
 			findings.jmhCurve = WarmupCurves.core(Path.of(options.get("--jmh-curve")), measured);
 		}
-		if (options.containsKey("--e2e-curve")) {
-			findings.e2eCurve = WarmupCurves.endToEnd(Path.of(options.get("--e2e-curve")));
-		}
 		for (Path part : e2eParts) {
 			findings.readE2e(part);
+		}
+		if (options.containsKey("--e2e-curve")) {
+			findings.e2eCurve = WarmupCurves.endToEnd(Path.of(options.get("--e2e-curve")), findings.warmupTolerance());
 		}
 		Path page = Path.of(options.get("--page"));
 		Path charts = Path.of(options.get("--charts"));
@@ -620,6 +632,15 @@ public final class Findings {
 	}
 
 	/**
+	 * The tolerance of the study's warm-up rule, which the end-to-end curve marks where
+	 * it is met: the parts' own, NaN where they differ or there are none.
+	 */
+	private double warmupTolerance() {
+		List<Double> tolerances = this.e2eWarmups.values().stream().map(WarmupStart::tolerance).distinct().toList();
+		return (tolerances.size() == 1) ? tolerances.get(0) : Double.NaN;
+	}
+
+	/**
 	 * Per runtime (and service settings): how many warm-up windows the service starts
 	 * took until two in a row agreed on CPU per message, and how far the first window was
 	 * from the last.
@@ -647,7 +668,7 @@ public final class Findings {
 			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---:|---|\n");
 		rows.forEach((row, starts) -> {
 			long stable = starts.stream().filter(WarmupStart::stable).count();
-			List<Double> windows = starts.stream().map(w -> (double) w.windows().size()).sorted().toList();
+			double windows = Stats.median(starts.stream().map(w -> (double) w.windows().size()).toList());
 			List<Double> drift = starts.stream()
 				.map(WarmupStart::windows)
 				.filter(w -> w.size() >= 2)
@@ -661,10 +682,10 @@ public final class Findings {
 				.append(" | ")
 				.append(stable)
 				.append(" | ")
-				.append(fmt(windows.get(windows.size() / 2), 0))
+				.append(fmt(windows, (windows == Math.rint(windows)) ? 0 : 1))
 				.append(" | ")
 				.append(drift.isEmpty() ? "n/a"
-						: fmt(drift.get(drift.size() / 2), 2) + " (" + fmt(drift.get(0), 2) + "–"
+						: fmt(Stats.median(drift), 2) + " (" + fmt(drift.get(0), 2) + "–"
 								+ fmt(drift.get(drift.size() - 1), 2) + ")")
 				.append(" |\n");
 		});
@@ -935,12 +956,8 @@ public final class Findings {
 	}
 
 	private static String share(List<E2eRun> runs) {
-		List<Double> shares = runs.stream()
-			.map(E2eRun::coreShare)
-			.filter(s -> s != null)
-			.sorted()
-			.collect(Collectors.toList());
-		return shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * shares.get(shares.size() / 2));
+		List<Double> shares = runs.stream().map(E2eRun::coreShare).filter(s -> s != null).toList();
+		return shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * Stats.median(shares));
 	}
 
 	static String fmt(double value, int digits) {

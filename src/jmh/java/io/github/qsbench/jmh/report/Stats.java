@@ -1,5 +1,6 @@
 package io.github.qsbench.jmh.report;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,6 +31,24 @@ record Stats(double score, double error, double ciMin, double ciMax, double obsM
 		}
 		double sd = (n > 1) ? Math.sqrt(squares / (n - 1)) : Double.NaN;
 		return new Stats(score, error, ciMin, ciMax, min, max, sd);
+	}
+
+	/**
+	 * The median: the middle value, or the mean of the middle two of an even count; NaN
+	 * of none. The page's one meaning of "median".
+	 */
+	static double median(double[] values) {
+		if (values.length == 0) {
+			return Double.NaN;
+		}
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int n = sorted.length;
+		return (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	}
+
+	static double median(List<Double> values) {
+		return median(values.stream().mapToDouble(Double::doubleValue).toArray());
 	}
 
 	/** Mean of the iteration scores: for counters such as GC count, per iteration. */

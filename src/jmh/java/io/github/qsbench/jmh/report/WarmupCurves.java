@@ -21,12 +21,6 @@ import java.util.stream.Stream;
  */
 final class WarmupCurves {
 
-	/**
-	 * The study's end-to-end stopping rule: two warm-up windows in a row within 10% in
-	 * CPU per message ({@code scripts/e2e-study.sh}'s {@code WARMUP_TOLERANCE}).
-	 */
-	static final double RULE = 0.10;
-
 	/** How far from the settled level a window may be and count as settled. */
 	static final double SETTLED = 0.25;
 
@@ -75,8 +69,8 @@ final class WarmupCurves {
 			for (int i = 0; i < iterations; i++) {
 				int at = i;
 				md.append(' ')
-					.append(Findings
-						.fmt(median(forks.stream().mapToDouble(f -> f[at] / settled(f, iterations)).toArray()), 2))
+					.append(Findings.fmt(
+							Stats.median(forks.stream().mapToDouble(f -> f[at] / settled(f, iterations)).toArray()), 2))
 					.append(" |");
 			}
 			md.append('\n');
@@ -106,8 +100,9 @@ final class WarmupCurves {
 	 * the study's rule would have stopped, and from which window on every window stays
 	 * within 25% of the settled level.
 	 * @param dir an {@code scripts/e2e-study.sh} OUT run with {@code WARMUP_TOLERANCE=0}
+	 * @param tolerance the study's stopping rule: how close two windows in a row agree
 	 */
-	static String endToEnd(Path dir) throws IOException {
+	static String endToEnd(Path dir, double tolerance) throws IOException {
 		Map<String, List<Double>> starts = new LinkedHashMap<>();
 		Map<String, List<String>> seconds = new LinkedHashMap<>();
 		for (Window w : windows(dir)) {
@@ -126,8 +121,9 @@ final class WarmupCurves {
 			.append("); windows of ")
 			.append(String.join(", ", seconds.values().iterator().next().stream().distinct().toList()))
 			.append(" s (the study's first start gets a longer first window). Rule met at: the first window within ")
-			.append(Findings.fmt(100 * RULE, 0))
-			.append("% of the one before, where the study stops warming. Settled from: the first window from which ")
+			.append(Double.isNaN(tolerance) ? "the study's tolerance (n/a: its parts set different ones)"
+					: Findings.fmt(100 * tolerance, 0) + "%")
+			.append(" of the one before, where the study stops warming. Settled from: the first window from which ")
 			.append("every later one lies within ")
 			.append(Findings.fmt(100 * SETTLED, 0))
 			.append("% of the settled level.\n\n| start |");
@@ -140,16 +136,14 @@ final class WarmupCurves {
 			double level = settled(cpu, windows);
 			md.append("| ").append(start).append(" |");
 			Arrays.stream(cpu).forEach(x -> md.append(' ').append(Findings.fmt(x / level, 2)).append(" |"));
-			int rule = 0;
-			for (int i = 1; i < windows && rule == 0; i++) {
-				rule = (Math.abs(cpu[i] / cpu[i - 1] - 1) <= RULE) ? i + 1 : 0;
-			}
+			int rule = new Findings.WarmupStart("", windows, tolerance, Arrays.stream(cpu).boxed().toList())
+				.ruleMetAt();
 			int from = windows + 1;
 			while (from > 1 && Math.abs(cpu[from - 2] / level - 1) <= SETTLED) {
 				from--;
 			}
 			md.append(' ')
-				.append((rule == 0) ? "not met" : String.valueOf(rule))
+				.append(Double.isNaN(tolerance) ? "n/a" : (rule == 0) ? "not met" : String.valueOf(rule))
 				.append(" | ")
 				.append((from > windows) ? "not settled" : String.valueOf(from))
 				.append(" |\n");
@@ -189,14 +183,7 @@ final class WarmupCurves {
 
 	/** The median of a fork's or start's second half: the level it settled at. */
 	private static double settled(double[] series, int length) {
-		return median(Arrays.copyOfRange(series, length / 2, length));
-	}
-
-	private static double median(double[] values) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int n = sorted.length;
-		return (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		return Stats.median(Arrays.copyOfRange(series, length / 2, length));
 	}
 
 }

@@ -26,7 +26,7 @@ class WarmupCurvesTests {
 		window(tsv, "jumpy-25-virtual-r1", 100, 150, 100, 150, 100, 150, 100, 150, 100, 150);
 		Files.writeString(dir.resolve("warmups.tsv"), tsv);
 
-		String md = WarmupCurves.endToEnd(dir);
+		String md = WarmupCurves.endToEnd(dir, 0.10);
 
 		assertThat(md).contains("median of windows 6-10", "windows of 3 s",
 				"| warming-17-platform-r1 | 9.00 | 5.00 | 1.80 | 1.10 | 0.90 | 1.00 | 0.98 | 0.92 | 1.12 | 1.00 | 7 | 4 |",
