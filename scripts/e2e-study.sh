@@ -69,9 +69,10 @@
 # within WARMUP_TOLERANCE (default 0.1); every window's CPU per message goes to warmups.tsv.
 # Resume: when OUT already holds a study (order.tsv), the study continues it: the same plan, and the
 # cells with an ok line in runs.tsv are skipped (a service start whose cells are all done is not
-# made); failed lines move to runs-failed.tsv and run again. Progress: each run prints how many of
-# the study's runs are done and the time left (STUDY_AFTER_SECONDS: seconds of work that follow this
-# script, added to the time left, for a caller such as scripts/study.sh).
+# made); failed lines move to runs-failed.tsv and run again. Asked for another plan or other
+# settings than OUT's (order.tsv, settings.json), it stops and says what differs. Progress: each run
+# prints how many of the study's runs are done and the time left (STUDY_AFTER_SECONDS: seconds of
+# work that follow this script, added to the time left, for a caller such as scripts/study.sh).
 #
 # Environment: STRATEGIES (default or "all": every profile of the Strategy enum), FULL_STRATEGIES, CORE_CELLS,
 # SEPARATE_CELLS, PARTS, CELLS, MATRIX, REPS (default 3), SEED, PRESET_NAMES, LARGE_HEAP, LARGE_BYTES,
@@ -313,9 +314,23 @@ for rep in sorted(blocks):
         print("\t".join(fields[:5] + [" ".join(cells)]))
 ' "$1"
 }
+plan_of() { # units < units > the same plan in one order (cells and units sorted), to compare plans by
+	python3 -c '
+import sys
+for line in sorted(sys.stdin.read().splitlines()):
+    fields = line.split("\t")
+    print("\t".join(fields[:5] + [" ".join(sorted(fields[5].split()))]))
+'
+}
 RESUME=false
 if [[ -n "${OUT:-}" && -f "$OUT/order.tsv" && -f "$OUT/runs.tsv" ]]; then
 	RESUME=true
+	if ! differs="$(diff <(plan_of <"$OUT/order.tsv") <(plan_units | plan_of))"; then
+		echo "$OUT holds a study of another plan (its order.tsv); the same STRATEGIES, CELLS (or PARTS," \
+			"MATRIX), REPS and baseline resume it, another OUT starts a new one. Service starts (< there, > asked):" >&2
+		head -20 <<<"$differs" >&2
+		exit 2
+	fi
 	mapfile -t UNITS <"$OUT/order.tsv"
 	SEED="$(sed -n 's/.*"seed": \([0-9]*\).*/\1/p' "$OUT/settings.json" 2>/dev/null || echo "$SEED")"
 else
@@ -411,8 +426,11 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 # Gatling: one JVM for the whole study (StudyRunner, fed through named pipes), so that Gatling is
 # JIT-compiled once: a fresh Gatling JVM per run spends its first ten seconds or more warming up, in
 # the window. Its options are those gatling-maven-plugin gives it on JDK 17.
+# Started at the first service start with runs to do: a study that resumes with nothing left to run
+# starts no JVM (and cannot race its pipe, below).
 GATLING_PID=""
 start_gatling() {
+	rm -f "$OUT/.gatling-requests" "$OUT/.gatling-answers" # an interrupted run's
 	mkfifo "$OUT/.gatling-requests" "$OUT/.gatling-answers"
 	# Read-write opens of a pipe do not wait for the other end. Gatling's JVM must not inherit them:
 	# holding the requests pipe open for writing, it would never read its end and never exit.
@@ -427,6 +445,14 @@ start_gatling() {
 stop_gatling() {
 	[[ -n "${GATLING_PID:-}" ]] || return 0
 	exec 7>&- 8<&-
+	# Its JVM ends on the end of its requests; one stopped before it opened the pipe would wait
+	# for a writer for ever, so it gets 10 s and then a TERM.
+	local i
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$GATLING_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$GATLING_PID" 2>/dev/null || true
 	wait "$GATLING_PID" 2>/dev/null || true
 	GATLING_PID=""
 	rm -f "$OUT/.gatling-requests" "$OUT/.gatling-answers"
@@ -499,7 +525,7 @@ if [[ " $STRATEGIES " == *" redis "* ]]; then
 	# scripts/lib/service.sh runs each redis service on the study's own redis-server
 	redis_setting=", \"redis\": \"the study's own redis-server (in memory, 127.0.0.1, one for the study, emptied before each service start); its CPU is not in the service's CPU figures and counts as other work on the machine\""
 fi
-cat >"$OUT/settings.json" <<EOF
+cat >"$OUT/settings.json.new" <<EOF
 {"duration": $DURATION, "ramp": $RAMP, "wait": $WAIT, "warmup": $WARMUP, "warmupMax": $WARMUP_MAX, "warmupTolerance": $WARMUP_TOLERANCE, "drain": $DRAIN, "backpressureBytes": "$BACKPRESSURE_BYTES",
  "serviceJvm": "-Xms$HEAP -Xmx$HEAP", "reps": $REPS, "seed": $SEED, "order": "randomised blocks: each repetition's service starts and their cells shuffled",
  "presetsFrom": "$PRESETS_FROM",
@@ -508,8 +534,15 @@ cat >"$OUT/settings.json" <<EOF
  "matrix": "$matrix: ${#CELL_LIST[@]} cells for $n_full strategies, the core and separate cells for the other $((n_strategies - n_full))",
  "runtimes": {$runtimes_json}, "baselineJar": "$BASELINE_JAR"}
 EOF
+# the runs resumed must be measured as those done were: settings.json describes them all
+if $RESUME && [[ -f "$OUT/settings.json" ]] && ! differs="$(diff "$OUT/settings.json" "$OUT/settings.json.new")"; then
+	echo "$OUT holds runs measured with other settings; the same settings resume them, another OUT starts anew:" >&2
+	echo "$differs" >&2
+	rm "$OUT/settings.json.new"
+	exit 2
+fi
+mv "$OUT/settings.json.new" "$OUT/settings.json"
 
-start_gatling
 status=0
 run_cell() { # rep build strategy cell simulation [name=value ...]
 	local rep="$1" build="$2" strategy="$3" cell="$4" sim="$5" id ticks_before ticks_after started result=ok
@@ -601,6 +634,7 @@ for unit in "${UNITS[@]}"; do
 		done_ok "${strategy}${build/#this/}__${cell//\//_}__r$rep" || todo+="$cell "
 	done
 	[[ -n "$todo" ]] || continue
+	[[ -n "$GATLING_PID" ]] || start_gatling
 	unit_cells="${todo% }"
 	jar=""
 	[[ "$build" == @baseline ]] && jar="$BASELINE_JAR"

@@ -23,7 +23,8 @@
 # Parts: the end-to-end runs go to OUT/E2E_PART (default e2e); the page pools every OUT/e2e*
 # folder cell by cell, so cells can be added to a study later without measuring the others again:
 #   E2E_PART=e2e-more E2E_CELLS="1-4/b1/w0/25-virtual" JMH_ROUNDS=0 scripts/study.sh --standard
-# (a part keeps its own plan, order.tsv: resuming it runs only what that plan has not done). A cell
+# (a part keeps its own plan, order.tsv, and settings: resuming it runs only what that plan has not
+# done, and asked for another plan or settings it stops and says what differs). A cell
 # that a part warmed longer (a higher E2E_WARMUP_MAX) measures again replaces the cell's runs of the
 # parts warmed less, which the page lists as set aside: that is how cells get measured warm again.
 #
