@@ -228,7 +228,7 @@ elif ! $report_only; then
 	OUT="$OUT/$E2E_PART" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
 		SEED="$part_seed" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
 		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
-		scripts/e2e-study.sh || echo "some end-to-end runs failed: run the same command again to retry them" >&2
+		scripts/e2e-study.sh || echo "the end-to-end part did not finish (above: failed runs, which the same command runs again, or another plan or settings than OUT/$E2E_PART holds)" >&2
 	minutes=$((($(date +%s) - started + 59) / 60))
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
 fi
