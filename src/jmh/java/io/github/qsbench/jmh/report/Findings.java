@@ -176,24 +176,24 @@ public final class Findings {
 
 		/** Whether its last two windows agreed: it stopped because it was stable. */
 		boolean stable() {
-			return this.windows.size() >= 2 && agrees(this.windows.size() - 1);
+			return this.windows.size() >= 2 && agrees(this.windows, this.windows.size() - 1, this.tolerance);
 		}
 
 		/**
-		 * The first window (from 1) that agrees with the one before it: where the study's
-		 * rule stops warming; 0 where none does.
+		 * The first of these windows (from 1) that agrees with the one before it within
+		 * the tolerance: where the study's rule stops warming; 0 where none does.
 		 */
-		int ruleMetAt() {
-			for (int i = 1; i < this.windows.size(); i++) {
-				if (agrees(i)) {
+		static int ruleMetAt(List<Double> windows, double tolerance) {
+			for (int i = 1; i < windows.size(); i++) {
+				if (agrees(windows, i, tolerance)) {
 					return i + 1;
 				}
 			}
 			return 0;
 		}
 
-		private boolean agrees(int window) {
-			return Math.abs(this.windows.get(window) / this.windows.get(window - 1) - 1) <= this.tolerance;
+		private static boolean agrees(List<Double> windows, int window, double tolerance) {
+			return Math.abs(windows.get(window) / windows.get(window - 1) - 1) <= tolerance;
 		}
 
 	}

@@ -136,8 +136,7 @@ final class WarmupCurves {
 			double level = settled(cpu, windows);
 			md.append("| ").append(start).append(" |");
 			Arrays.stream(cpu).forEach(x -> md.append(' ').append(Findings.fmt(x / level, 2)).append(" |"));
-			int rule = new Findings.WarmupStart("", windows, tolerance, Arrays.stream(cpu).boxed().toList())
-				.ruleMetAt();
+			int rule = Findings.WarmupStart.ruleMetAt(all.subList(0, windows), tolerance);
 			int from = windows + 1;
 			while (from > 1 && Math.abs(cpu[from - 2] / level - 1) <= SETTLED) {
 				from--;
