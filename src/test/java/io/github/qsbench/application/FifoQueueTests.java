@@ -187,9 +187,11 @@ class FifoQueueTests extends OperationsPerStrategy {
 	 * no group ever has two of its messages in flight, and each group's messages are
 	 * delivered in the order they were sent, each completed once. An at-least-once
 	 * strategy may hand one message to two polls at once (its stated guarantee): there
-	 * the rule is checked for distinct messages, and a repeated delivery is allowed only
-	 * right after itself. On Redis half the producers and consumers go through a second
-	 * instance on the same Redis: the rule holds across instances.
+	 * the rule is checked for distinct messages not yet completed (the second copy of a
+	 * message may still be held when its first is completed and the group's next one is
+	 * leased), and a repeated delivery is allowed only right after itself. On Redis half
+	 * the producers and consumers go through a second instance on the same Redis: the
+	 * rule holds across instances.
 	 */
 	@Test
 	void underContention_oneInFlightPerGroup_inOrder() throws Exception {
@@ -198,6 +200,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 		boolean exactlyOnce = this.strategy.delivery(Eviction.LAZY) == Delivery.EXACTLY_ONCE;
 		Map<String, Set<Long>> inFlight = new ConcurrentHashMap<>();
 		Map<String, List<Integer>> completed = new ConcurrentHashMap<>();
+		Set<Long> completing = ConcurrentHashMap.newKeySet();
 		Set<String> violations = ConcurrentHashMap.newKeySet();
 		ExecutorService pool = Executors.newFixedThreadPool(6);
 		QueueOperations other = (this.core instanceof RedisQS redis) ? secondInstance(redis) : this.operations;
@@ -225,12 +228,16 @@ class FifoQueueTests extends OperationsPerStrategy {
 							String group = delivery.message().system().group();
 							Set<Long> holding = inFlight.computeIfAbsent(group, name -> ConcurrentHashMap.newKeySet());
 							holding.add(delivery.id());
-							if (holding.size() > 1 || (exactlyOnce && delivery.delivery() > 1)) {
-								violations.add(group + ": " + holding + ", delivery " + delivery.delivery());
+							List<Long> held = holding.stream()
+								.filter(id -> exactlyOnce || !completing.contains(id))
+								.toList();
+							if (held.size() > 1 || (exactlyOnce && delivery.delivery() > 1)) {
+								violations.add(group + ": " + held + ", delivery " + delivery.delivery());
 							}
 							completed.computeIfAbsent(group, name -> Collections.synchronizedList(new ArrayList<>()))
 								.add(Integer.parseInt(delivery.message().text().split(":")[1]));
 							holding.remove(delivery.id());
+							completing.add(delivery.id());
 							if (through.complete(QUEUE, delivery.id(), null) == Completion.COMPLETED) {
 								done.incrementAndGet();
 							}
