@@ -167,12 +167,16 @@ public final class Findings {
 	 * limit and tolerance of its part (parts measured at different times set them
 	 * differently).
 	 *
+	 * @param part the part's folder name
+	 * @param cells the cells the start measured after its warm-up (from the part's
+	 * {@code order.tsv}; empty where the part has none)
 	 * @param runtime JDK-THREADS[-TAG], from the start's name
 	 * @param limit the most windows the start was allowed
 	 * @param tolerance how close two windows in a row had to agree to stop
 	 * @param windows CPU µs per message of each window, in order
 	 */
-	record WarmupStart(String runtime, int limit, double tolerance, List<Double> windows) {
+	record WarmupStart(String part, List<String> cells, String runtime, int limit, double tolerance,
+			List<Double> windows) {
 
 		/** Whether its last two windows agreed: it stopped because it was stable. */
 		boolean stable() {
@@ -332,28 +336,35 @@ public final class Findings {
 				: MissingNode.getInstance();
 		int warmupLimit = settings.path("warmupMax").asInt(0);
 		double tolerance = settings.path("warmupTolerance").asDouble(Double.NaN);
-		String part = dir.toAbsolutePath().normalize() + "/";
-		for (WarmupCurves.Window w : WarmupCurves.windows(dir)) {
-			this.e2eWarmups
-				.computeIfAbsent(part + w.start(),
-						k -> new WarmupStart(runtimeOf(w.start()), warmupLimit, tolerance, new ArrayList<>()))
-				.windows()
-				.add(w.cpuMicrosPerMessage());
-		}
+		String partName = dir.toAbsolutePath().normalize().getFileName().toString();
 		// order.tsv: round, build, strategy, runtime, simulation, the start's cells in
-		// the order run
+		// the order run; the start is named as scripts/e2e-study.sh names it
 		Map<String, Integer> positions = new HashMap<>();
+		Map<String, List<String>> startCells = new HashMap<>();
 		Path order = dir.resolve("order.tsv");
 		if (Files.exists(order)) {
 			for (String line : Files.readAllLines(order)) {
 				String[] f = line.split("\t", -1);
-				if (f.length >= 6 && "this".equals(f[1])) {
-					String[] cells = f[5].split(" ");
-					for (int i = 0; i < cells.length; i++) {
-						positions.put(f[2] + " " + cells[i] + " " + f[0], i);
+				if (f.length < 6) {
+					continue;
+				}
+				List<String> cells = List.of(f[5].split(" "));
+				startCells.put(f[2] + f[1].replaceFirst("^this", "") + "-" + f[3].replace('+', '-') + "-r" + f[0],
+						cells);
+				if ("this".equals(f[1])) {
+					for (int i = 0; i < cells.size(); i++) {
+						positions.put(f[2] + " " + cells.get(i) + " " + f[0], i);
 					}
 				}
 			}
+		}
+		for (WarmupCurves.Window w : WarmupCurves.windows(dir)) {
+			this.e2eWarmups
+				.computeIfAbsent(dir.toAbsolutePath().normalize() + "/" + w.start(),
+						k -> new WarmupStart(partName, startCells.getOrDefault(w.start(), List.of()),
+								runtimeOf(w.start()), warmupLimit, tolerance, new ArrayList<>()))
+				.windows()
+				.add(w.cpuMicrosPerMessage());
 		}
 		JsonNode root = new ObjectMapper().readTree(Files.readString(dir.resolve("figures.json")));
 		Map<String, List<E2eRun>> byCell = new TreeMap<>();
@@ -369,7 +380,6 @@ public final class Findings {
 				byCell.computeIfAbsent(r.cell(), k -> new ArrayList<>()).add(r);
 			}
 		}
-		String partName = dir.toAbsolutePath().normalize().getFileName().toString();
 		byCell.forEach((cell, runs) -> {
 			int before = this.e2eLimits.getOrDefault(cell, warmupLimit);
 			if (warmupLimit < before) {
@@ -636,8 +646,27 @@ public final class Findings {
 	 * it is met: the parts' own, NaN where they differ or there are none.
 	 */
 	private double warmupTolerance() {
-		List<Double> tolerances = this.e2eWarmups.values().stream().map(WarmupStart::tolerance).distinct().toList();
+		List<Double> tolerances = keptStarts().stream().map(WarmupStart::tolerance).distinct().toList();
 		return (tolerances.size() == 1) ? tolerances.get(0) : Double.NaN;
+	}
+
+	/**
+	 * The service starts behind the page's runs: a start whose cells were all set aside
+	 * (measured again, warmer, by a later part) is left out, and one whose part recorded
+	 * no plan is kept.
+	 */
+	private List<WarmupStart> keptStarts() {
+		return this.e2eWarmups.values()
+			.stream()
+			.filter(w -> w.cells().isEmpty() || w.cells()
+				.stream()
+				.anyMatch(cell -> this.e2eParts.getOrDefault(cell, Set.of()).contains(w.part())))
+			.toList();
+	}
+
+	private static String leftOut(int starts) {
+		return (starts == 0) ? "" : " Left out with their runs: " + starts + ((starts == 1) ? " start" : " starts")
+				+ " whose cells were all measured again, warmer.";
 	}
 
 	/**
@@ -646,17 +675,16 @@ public final class Findings {
 	 * from the last.
 	 */
 	private String warmupBlock() {
-		if (this.e2eWarmups.isEmpty()) {
+		List<WarmupStart> kept = keptStarts();
+		if (kept.isEmpty()) {
 			return "No end-to-end warm-up was recorded.\n";
 		}
 		// one row per runtime and limit: "25-virtual | 8"
-		Map<String, List<WarmupStart>> rows = this.e2eWarmups.values()
-			.stream()
+		Map<String, List<WarmupStart>> rows = kept.stream()
 			.sorted(Comparator.comparing(WarmupStart::runtime).thenComparingInt(WarmupStart::limit))
 			.collect(Collectors.groupingBy(w -> w.runtime() + " | " + w.limit(), LinkedHashMap::new,
 					Collectors.toList()));
-		String tolerances = this.e2eWarmups.values()
-			.stream()
+		String tolerances = kept.stream()
 			.map(w -> fmt(100 * w.tolerance(), 0) + "%")
 			.distinct()
 			.collect(Collectors.joining(" or "));
@@ -664,7 +692,9 @@ public final class Findings {
 		md.append("Each service start is warmed by windows of its warm-up load, up to the limit its part set, ")
 			.append("until two windows in a row agree on the service's CPU per message within ")
 			.append(tolerances)
-			.append(".\n\n| runtime | limit | service starts | stable within the limit | windows (median) |")
+			.append(".")
+			.append(leftOut(this.e2eWarmups.size() - kept.size()))
+			.append("\n\n| runtime | limit | service starts | stable within the limit | windows (median) |")
 			.append(" first ÷ last window CPU/msg (median, range) |\n|---|---:|---:|---:|---:|---|\n");
 		rows.forEach((row, starts) -> {
 			long stable = starts.stream().filter(WarmupStart::stable).count();

@@ -123,6 +123,11 @@ class FindingsTests {
 			assertThat(e2e.lines().filter(l -> l.startsWith("| synchronized |"))).hasSize(2)
 				.allSatisfy(l -> assertThat(l).contains(" | 3 | "));
 			assertThat(e2e).doesNotContain("4-4/b1/w0/25-virtual:");
+			// the cold part's start is left out of the warm-up table with its runs
+			assertThat(findings.blocks("charts", "").get("e2e-warmup")).contains(
+					"Left out with their runs: 1 start whose cells were all measured again, warmer.",
+					"| 25-virtual | 3 | 1 | 1 | 2 | 1.10 (1.10–1.10) |",
+					"| 25-virtual | 8 | 1 | 1 | 2 | 1.10 (1.10–1.10) |");
 		}
 	}
 
@@ -183,6 +188,8 @@ class FindingsTests {
 		Files.writeString(dir.resolve("figures.json"), "{\"runs\": [" + runs + "]}");
 		Files.writeString(dir.resolve("settings.json"),
 				"{\"warmupTolerance\": 0.1, \"warmupMax\": %d}".formatted(warmupLimit));
+		Files.writeString(dir.resolve("order.tsv"),
+				"1\tthis\tsynchronized\t25-virtual\tQueueSimulation\t" + cell + "\n");
 		Files.writeString(dir.resolve("warmups.tsv"), """
 				service\twindow\tseconds\tcpu_ticks\tcompleted\tcpu_us_per_message
 				synchronized-25-virtual-r1\t1\t3\t1\t1\t110
