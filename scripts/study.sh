@@ -23,6 +23,8 @@
 # Parts: the end-to-end runs go to OUT/E2E_PART (default e2e); the page pools every OUT/e2e*
 # folder cell by cell, so cells can be added to a study later without measuring the others again:
 #   E2E_PART=e2e-more E2E_CELLS="1-4/b1/w0/25-virtual" JMH_ROUNDS=0 scripts/study.sh --standard
+# (JMH_ROUNDS=0 measures end to end alone; E2E_REPS=0 the core alone, for example another JDK:
+# JMH_JDKS=17 JMH_SETUPS="1-1 4-4" E2E_REPS=0 scripts/study.sh --standard)
 # (a part keeps its own plan, order.tsv, and settings: resuming it runs only what that plan has not
 # done, and asked for another plan or settings it stops and says what differs). A cell
 # that a part warmed longer (a higher E2E_WARMUP_MAX) measures again replaces the cell's runs of the
@@ -157,7 +159,7 @@ done
 n_cells=$(wc -w <<<"$E2E_CELLS")
 cells_seconds=$(tr ' ' '\n' <<<"$E2E_CELLS" | awk -F/ -v base=$((E2E_RAMP + E2E_DURATION + 4)) \
 	'{s += base} $1 == "deep-inflight" {s += 13} $1 == "many-queues" {s += 2} $1 == "1-4" {s += 30} END {print s + 0}')
-e2e_seconds=$((E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_separate * 8 + cells_seconds)))
+e2e_seconds=$(((E2E_REPS > 0) * E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts * (8 + E2E_WARMUP_MAX * (E2E_WARMUP + 4) / 2) + n_separate * 8 + cells_seconds)))
 : "${CURVE_SETUPS:=1-1 4-1 1-4 4-4}" "${CURVE_ITERATIONS:=20}" "${CURVE_WINDOWS:=10}"
 : "${CURVE_STRATEGIES:=synchronized concurrent-atomic lane-adaptive}" "${CURVE_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual}"
 if $curves; then # one round, no warm-up; one start per strategy and runtime, a fixed number of windows
@@ -219,16 +221,20 @@ elif ! $report_only; then
 			--results "$OUT/jmh/round-$round" --report none
 	done
 
-	# ---- end to end: the same cells for every strategy, shuffled per round
-	echo "== end to end"
-	# A part added later is shuffled with a seed of its own (the time, kept in its settings.json):
-	# with the study's seed it would start the strategies in the same order as the first part did.
-	part_seed="$SEED"
-	[[ "$E2E_PART" == e2e ]] || part_seed="$(date +%s)"
-	OUT="$OUT/$E2E_PART" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
-		SEED="$part_seed" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
-		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
-		scripts/e2e-study.sh || echo "the end-to-end part did not finish (above: failed runs, which the same command runs again, or another plan or settings than OUT/$E2E_PART holds)" >&2
+	# ---- end to end: the same cells for every strategy, shuffled per round (E2E_REPS=0: none,
+	# the core alone, as JMH_ROUNDS=0 is end to end alone)
+	if ((E2E_REPS > 0)); then
+		echo "== end to end"
+		# A part added later is shuffled with a seed of its own (the time, kept in its
+		# settings.json): with the study's seed it would start the strategies in the same order as
+		# the first part did.
+		part_seed="$SEED"
+		[[ "$E2E_PART" == e2e ]] || part_seed="$(date +%s)"
+		OUT="$OUT/$E2E_PART" STRATEGIES="$e2e_strategies" FULL_STRATEGIES=all CELLS="$E2E_CELLS" REPS="$E2E_REPS" \
+			SEED="$part_seed" DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$E2E_WARMUP_MAX" \
+			FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" STUDY_AFTER_SECONDS=30 \
+			scripts/e2e-study.sh || echo "the end-to-end part did not finish (above: failed runs, which the same command runs again, or another plan or settings than OUT/$E2E_PART holds)" >&2
+	fi
 	minutes=$((($(date +%s) - started + 59) / 60))
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC') end after $minutes min, load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/log.txt"
 fi
