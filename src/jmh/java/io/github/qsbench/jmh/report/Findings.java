@@ -359,6 +359,12 @@ public final class Findings {
 			}
 		}
 		for (WarmupCurves.Window w : WarmupCurves.windows(dir)) {
+			if (!startCells.isEmpty() && !startCells.containsKey(w.start())) {
+				// the start's cells would be unknown and the start kept whatever was set
+				// aside
+				throw new IllegalStateException(dir + ": warmups.tsv has a service start order.tsv does not plan, "
+						+ w.start() + " (read as strategy[build]-runtime-rROUND, scripts/e2e-study.sh's naming)");
+			}
 			this.e2eWarmups
 				.computeIfAbsent(dir.toAbsolutePath().normalize() + "/" + w.start(),
 						k -> new WarmupStart(partName, startCells.getOrDefault(w.start(), List.of()),

@@ -132,6 +132,20 @@ class FindingsTests {
 	}
 
 	@Test
+	void refusesAWarmupStartItsPartDoesNotPlan(@TempDir Path dir) throws IOException {
+		Path p = part(dir.resolve("e2e"), "4-4/b1/w0/25-virtual");
+		// named otherwise than order.tsv's start is rebuilt (as a renaming in the script
+		// would leave it)
+		Files.writeString(p.resolve("warmups.tsv"), """
+				service\twindow\tseconds\tcpu_ticks\tcompleted\tcpu_us_per_message
+				synchronized-25-virtual-round1\t1\t3\t1\t1\t110
+				""");
+
+		assertThatThrownBy(() -> new Findings().readE2e(p)).isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("synchronized-25-virtual-round1");
+	}
+
+	@Test
 	void saysEachCellsSettingsWhereTheCellsDiffer(@TempDir Path dir) throws IOException {
 		Path round = Files.createDirectories(dir.resolve("round-1"));
 		for (String strategy : List.of("CONCURRENT_ATOMIC", "SYNCHRONIZED")) {
