@@ -7,12 +7,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Runs tasks on their own threads, released together through a gate, and fails with every
- * thread's stack if they are not all done within the timeout (after interrupting them).
+ * thread's stack if they are not all done within the timeout (after interrupting them). A
+ * task that throws ends the wait at once and is the failure's cause: tasks that loop
+ * until everything pushed was delivered would otherwise wait for a message the failed one
+ * took, and the timeout would hide why.
  */
 public final class ConcurrentTestHarness {
+
+	/** How often the wait looks whether a task failed. */
+	private static final long WAIT_STEP_MILLIS = 20;
 
 	private ConcurrentTestHarness() {
 	}
@@ -26,7 +33,17 @@ public final class ConcurrentTestHarness {
 	}
 
 	public static void runAll(Duration timeout, List<Runnable> tasks) throws InterruptedException {
+		runAll(timeout, tasks, () -> "");
+	}
+
+	/**
+	 * @param state describes what the tasks work on, added to the failure if they are not
+	 * all done in time (for example which messages were never delivered)
+	 */
+	public static void runAll(Duration timeout, List<Runnable> tasks, Supplier<String> state)
+			throws InterruptedException {
 		CountDownLatch gate = new CountDownLatch(1);
+		CountDownLatch finished = new CountDownLatch(tasks.size());
 		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < tasks.size(); i++) {
@@ -39,6 +56,9 @@ public final class ConcurrentTestHarness {
 				catch (Throwable ex) {
 					failures.add(ex);
 				}
+				finally {
+					finished.countDown();
+				}
 			}, "harness-" + i);
 			thread.setDaemon(true);
 			thread.start();
@@ -46,19 +66,22 @@ public final class ConcurrentTestHarness {
 		}
 		gate.countDown();
 		long deadline = System.nanoTime() + timeout.toNanos();
-		for (Thread thread : threads) {
-			thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-		}
-		List<Thread> hung = threads.stream().filter(Thread::isAlive).toList();
-		if (!hung.isEmpty()) {
-			String dump = stacks();
-			hung.forEach(Thread::interrupt);
-			throw new AssertionError(hung.size() + " threads still running after " + timeout + "\n" + dump);
+		boolean allDone;
+		while (!(allDone = finished.await(WAIT_STEP_MILLIS, TimeUnit.MILLISECONDS)) && failures.isEmpty()
+				&& System.nanoTime() < deadline) {
+			// until all are done, one failed, or the time is up
 		}
 		if (!failures.isEmpty()) {
+			threads.forEach(Thread::interrupt);
 			AssertionError error = new AssertionError("a task failed", failures.peek());
 			failures.stream().skip(1).forEach(error::addSuppressed);
 			throw error;
+		}
+		if (!allDone) {
+			String dump = stacks();
+			threads.forEach(Thread::interrupt);
+			throw new AssertionError(
+					finished.getCount() + " threads still running after " + timeout + "\n" + state.get() + "\n" + dump);
 		}
 	}
 

@@ -95,6 +95,7 @@ class ConcurrentDeliveryTests {
 		AtomicInteger delivered = new AtomicInteger();
 		LongAdder duplicates = new LongAdder();
 		LongAdder completed = new LongAdder();
+		LongAdder pushed = new LongAdder();
 
 		List<Runnable> tasks = new ArrayList<>();
 		for (int w = 0; w < WRITERS; w++) {
@@ -102,6 +103,7 @@ class ConcurrentDeliveryTests {
 			tasks.add(() -> {
 				for (int m = writer; m < messages; m += WRITERS) {
 					service.push(QUEUES[m % QUEUES.length], Integer.toString(m));
+					pushed.increment();
 				}
 			});
 		}
@@ -126,7 +128,7 @@ class ConcurrentDeliveryTests {
 				}
 			});
 		}
-		ConcurrentTestHarness.runAll(TIMEOUT, tasks);
+		ConcurrentTestHarness.runAll(TIMEOUT, tasks, () -> undelivered(service, deliveries, pushed.sum()));
 
 		int lost = 0;
 		for (int m = 0; m < messages; m++) {
@@ -153,6 +155,28 @@ class ConcurrentDeliveryTests {
 			assertThat(completed.sum()).as("a message delivered twice may be completed twice")
 				.isBetween((long) messages, messages + duplicates.sum());
 		}
+	}
+
+	/**
+	 * What readers that never finish wait for: the messages not delivered, and whether
+	 * the service finds anything ready in their queues.
+	 */
+	private static String undelivered(QueueServiceCore service, AtomicIntegerArray deliveries, long pushed) {
+		StringBuilder text = new StringBuilder().append(pushed)
+			.append(" of ")
+			.append(deliveries.length())
+			.append(" pushed; never delivered:");
+		int missing = 0;
+		for (int m = 0; m < deliveries.length(); m++) {
+			if (deliveries.get(m) == 0 && missing++ < 10) {
+				text.append(' ').append(m).append(" (").append(QUEUES[m % QUEUES.length]).append(')');
+			}
+		}
+		text.append(", ").append(missing).append(" in all; ready:");
+		for (String queue : QUEUES) {
+			text.append(' ').append(queue).append('=').append(service.hasReady(queue));
+		}
+		return text.append("; queues open: ").append(service.queueCount()).toString();
 	}
 
 	@ParameterizedTest
