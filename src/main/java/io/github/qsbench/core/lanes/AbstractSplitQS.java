@@ -302,9 +302,13 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	void evictCompleted(String queue, SplitMessage message) {
-		// still held, so its lane is still in the map
+		// completed already: a poll may since have dropped it as a completed head, and
+		// its
+		// lane closed and gone (then no lane, or a new one that never held it)
 		SplitLane lane = this.lanes.get(message.queue());
-		dropCompleted(lane, lane.inFlight, message);
+		if (lane != null) {
+			dropCompleted(lane, lane.inFlight, message);
+		}
 	}
 
 	/**

@@ -2,10 +2,12 @@ package io.github.qsbench.core.lanes;
 
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.thesis.CompletableMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -97,6 +99,42 @@ class RetiredQueuesTests {
 		assertThat(this.service.queueCount()).isEqualTo(100);
 		assertThat(this.service.capacity().orElseThrow().heldQueues()).isEqualTo(100);
 		assertThat(lanesInMemory()).isLessThanOrEqualTo(100 + 64);
+	}
+
+	/**
+	 * In the thesis's setting with eager eviction a completion first marks the message,
+	 * then takes it out of its lane; a poll in between may drop it as a completed head,
+	 * which closes the lane, and the ring may remove the lane for good. The completion's
+	 * second step then finds no lane, or another of the same name, and has nothing left
+	 * to do.
+	 */
+	@Test
+	void completionWhoseLaneWasRemovedMeanwhile_leavesNothingToDo() {
+		AbstractLanesQS<?, ?> thesis = (AbstractLanesQS<?, ?>) this.strategy
+			.create(new QueueOptions(Duration.ofSeconds(30), Eviction.EAGER, new MutableClock(), false));
+		try (thesis) {
+			thesis.push("q", "first");
+			CompletableMessage first = (CompletableMessage) thesis.poll("q").orElseThrow();
+			assertThat(first.complete(QueueServiceCore.ANY_DELIVERY)).as("the completion's mark")
+				.isEqualTo(Completion.COMPLETED);
+			assertThat(thesis.poll("q")).as("a poll drops the completed head").isEmpty();
+			assertThat(thesis.queueCount()).as("which closed the lane").isZero();
+			QueueLane closed = thesis.lanes.get("q");
+			assertThat(closed.removeIfClosed()).isTrue();
+			thesis.lanes.remove("q", closed);
+
+			evictCompleted(thesis, "q", first);
+			thesis.push("q", "second");
+			evictCompleted(thesis, "q", first);
+
+			assertThat(thesis.poll("q").orElseThrow().text()).isEqualTo("second");
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <M extends CompletableMessage> void evictCompleted(AbstractLanesQS<?, M> service, String queue,
+			CompletableMessage message) {
+		service.evictCompleted(queue, (M) message);
 	}
 
 }
