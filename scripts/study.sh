@@ -43,7 +43,8 @@
 # core and the service take to settle, measured with no stopping rule, from which the study's warm-up
 # was chosen: JMH forks with no warm-up and CURVE_ITERATIONS (20) iterations of JMH_TIME, every
 # strategy in CURVE_SETUPS (all four); service starts of CURVE_STRATEGIES warmed by CURVE_WINDOWS (10)
-# windows each in CURVE_CELLS (4-4 on both runtimes). The page shows them where OUT has them.
+# windows each in CURVE_CELLS (4-4 on both runtimes); CURVE_ITERATIONS=0 leaves out the core's curve,
+# CURVE_WINDOWS=0 the service's. The page shows them where OUT has them.
 #
 # Options: --quick | --standard | --full, --dry-run, --fresh, --report-only (nothing measured: the page
 # from OUT), --curves.
@@ -164,8 +165,8 @@ e2e_seconds=$(((E2E_REPS > 0) * E2E_FIRST_WARMUP + E2E_REPS * n_e2e * (n_starts 
 : "${CURVE_STRATEGIES:=synchronized concurrent-atomic lane-adaptive}" "${CURVE_CELLS:=4-4/b1/w0/17-platform 4-4/b1/w0/25-virtual}"
 if $curves; then # one round, no warm-up; one start per strategy and runtime, a fixed number of windows
 	jmh_seconds=$(awk -v j="$(wc -w <<<"$JMH_JDKS")" -v s="$(wc -w <<<"$CURVE_SETUPS")" -v n="$n_strategies" \
-		-v f="$JMH_FORKS" -v i="$CURVE_ITERATIONS" -v t="$(seconds_of "$JMH_TIME")" 'BEGIN {printf "%d", j * s * n * f * (3 + i * t) + 30}')
-	e2e_seconds=$((E2E_FIRST_WARMUP + $(wc -w <<<"$CURVE_STRATEGIES") * $(wc -w <<<"$CURVE_CELLS") * (8 + CURVE_WINDOWS * (E2E_WARMUP + 4) + E2E_RAMP + E2E_DURATION + 4)))
+		-v f="$JMH_FORKS" -v i="$CURVE_ITERATIONS" -v t="$(seconds_of "$JMH_TIME")" 'BEGIN {printf "%d", (i > 0) * (j * s * n * f * (3 + i * t) + 30)}')
+	e2e_seconds=$(((CURVE_WINDOWS > 0) * (E2E_FIRST_WARMUP + $(wc -w <<<"$CURVE_STRATEGIES") * $(wc -w <<<"$CURVE_CELLS") * (8 + CURVE_WINDOWS * (E2E_WARMUP + 4) + E2E_RAMP + E2E_DURATION + 4))))
 fi
 total_minutes=$(((jmh_seconds + e2e_seconds + 59) / 60))
 if $curves && ! $report_only; then
@@ -192,16 +193,20 @@ if ! $report_only; then
 	started=$(date +%s)
 fi
 if $curves && ! $report_only; then
-	echo "== warm-up curve: the core"
-	STUDY_AFTER_SECONDS=$e2e_seconds JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
-		--jdks "$JMH_JDKS" --gcs parallel --setups "$CURVE_SETUPS" --forks "$JMH_FORKS" \
-		--warmups 0 --iterations "$CURVE_ITERATIONS" --time "$JMH_TIME" \
-		--thesis-completion none --strategies "$jmh_strategies" --results "$OUT/curve-jmh" --report none
-	echo "== warm-up curve: end to end"
-	OUT="$OUT/curve-e2e" STRATEGIES="$CURVE_STRATEGIES" FULL_STRATEGIES=all CELLS="$CURVE_CELLS" REPS=1 SEED="$SEED" \
-		DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$CURVE_WINDOWS" WARMUP_TOLERANCE=0 \
-		FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" scripts/e2e-study.sh ||
-		echo "some end-to-end runs failed: run the same command again to retry them" >&2
+	if ((CURVE_ITERATIONS > 0)); then
+		echo "== warm-up curve: the core"
+		STUDY_AFTER_SECONDS=$e2e_seconds JMH_STUDY_NOTE="$NOTE" scripts/jmh-study.sh --per-strategy --resume \
+			--jdks "$JMH_JDKS" --gcs parallel --setups "$CURVE_SETUPS" --forks "$JMH_FORKS" \
+			--warmups 0 --iterations "$CURVE_ITERATIONS" --time "$JMH_TIME" \
+			--thesis-completion none --strategies "$jmh_strategies" --results "$OUT/curve-jmh" --report none
+	fi
+	if ((CURVE_WINDOWS > 0)); then
+		echo "== warm-up curve: end to end"
+		OUT="$OUT/curve-e2e" STRATEGIES="$CURVE_STRATEGIES" FULL_STRATEGIES=all CELLS="$CURVE_CELLS" REPS=1 SEED="$SEED" \
+			DURATION="$E2E_DURATION" RAMP="$E2E_RAMP" WARMUP="$E2E_WARMUP" WARMUP_MAX="$CURVE_WINDOWS" WARMUP_TOLERANCE=0 \
+			FIRST_WARMUP="$E2E_FIRST_WARMUP" BUILD=false SUMMARY="" scripts/e2e-study.sh ||
+			echo "some end-to-end runs failed: run the same command again to retry them" >&2
+	fi
 	# kept apart from the study's start and end lines, which the page's settings count
 	echo "$(date -u -d "@$started" '+%Y-%m-%d %H:%M UTC') warm-up curves, $((($(date +%s) - started + 59) / 60)) min" >>"$OUT/log.txt"
 	if [[ -z "$(ls -A "$OUT/jmh")" ]]; then # no study here: the page would lose its tables
