@@ -302,9 +302,8 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	void evictCompleted(String queue, SplitMessage message) {
-		// completed already: a poll may since have dropped it as a completed head, and
-		// its
-		// lane closed and gone (then no lane, or a new one that never held it)
+		// completed already: a poll may since have dropped it as a completed head and
+		// its lane closed and gone (then no lane, or a new one that never held it)
 		SplitLane lane = this.lanes.get(message.queue());
 		if (lane != null) {
 			dropCompleted(lane, lane.inFlight, message);
