@@ -19,6 +19,9 @@ WORKDIR /app
 COPY --from=build /build/queue-service.jar /app/queue-service.jar
 USER queue
 EXPOSE 8080
+# Every interface of the container (the service's own default is 127.0.0.1, this machine only):
+# publish the port to 127.0.0.1, or turn on the checks of docs/security.md before serving others.
 ENV SPRING_PROFILES_ACTIVE=concurrent-atomic \
+    SERVER_ADDRESS=0.0.0.0 \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
 ENTRYPOINT ["java", "-jar", "/app/queue-service.jar"]
