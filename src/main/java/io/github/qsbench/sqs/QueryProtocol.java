@@ -13,6 +13,7 @@ import io.github.qsbench.http.AsyncAnswer;
 import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
+import io.github.qsbench.security.Caller;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link QueryTranslation}); the queue of a request sent to a queue URL without a
  * {@code QueueUrl} member is its path's. Errors are SQS's error documents with the
  * protocol's codes ({@code AWS.SimpleQueueService.NonExistentQueue}) and the statuses the
- * JSON face answers.
+ * JSON face answers. Signatures, in a header or in the query string (a presigned URL),
+ * and queue policies are checked as on the JSON face ({@link SqsAccess}).
  *
  * <p>
  * Called by the SQS face's filter ({@link SqsFace}) for each request without
@@ -49,6 +51,8 @@ final class QueryProtocol {
 	private static final int FORM_OVERHEAD_BYTES = 64 * 1024;
 
 	private final SqsActions actions;
+
+	private final SqsAccess access;
 
 	private final QueryModel model;
 
@@ -71,8 +75,9 @@ final class QueryProtocol {
 	 * the model: every action must be served over both protocols
 	 */
 	QueryProtocol(SqsActions actions, QueueUrls urls, int maxMessageBytes, MeterRegistry registry,
-			SuspendedRequests suspended) {
+			SuspendedRequests suspended, SqsAccess access) {
 		this.actions = actions;
+		this.access = access;
 		this.model = QueryModel.load();
 		this.translation = new QueryTranslation(this.model);
 		this.urls = urls;
@@ -115,7 +120,9 @@ final class QueryProtocol {
 		boolean get = "GET".equals(request.getMethod());
 		String action = null;
 		try {
-			NavigableMap<String, String> form = form(request);
+			byte[] body = body(request);
+			Caller caller = this.access.authenticate(request, body);
+			NavigableMap<String, String> form = form(request, body);
 			action = form.get("Action");
 			if (action == null) {
 				throw SqsError.MISSING_ACTION.exception("The request must contain the parameter Action.");
@@ -126,6 +133,7 @@ final class QueryProtocol {
 				form.put("QueueUrl", this.urls.requested(request));
 			}
 			SqsRequest members = new SqsRequest(this.translation.members(operation, form));
+			this.access.authorize(caller, action, members, request);
 			ObjectNode answer = handler.answer(new SqsAction.Call(members, request, (timeout, end) -> {
 				AsyncAnswer<Answer> later = (get ? this.getWaits : this.postWaits).suspend(request, response, start,
 						timeout, end);
@@ -146,29 +154,38 @@ final class QueryProtocol {
 	}
 
 	/**
-	 * The parameters of the query string and, for a {@code POST}, of the body, decoded as
-	 * UTF-8; of a name given twice, the first.
-	 * @throws SqsException {@code InvalidParameterValue} for a body over the cap or an
-	 * escape that does not decode
+	 * The body of a {@code POST}, empty for a {@code GET}.
+	 * @throws SqsException {@code InvalidParameterValue} for a body over the cap
 	 */
-	private NavigableMap<String, String> form(HttpServletRequest request) throws IOException {
+	private byte[] body(HttpServletRequest request) throws IOException {
+		if ("GET".equals(request.getMethod())) {
+			return new byte[0];
+		}
+		if (request.getContentLengthLong() > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		byte[] bytes;
+		try (InputStream in = request.getInputStream()) {
+			bytes = in.readNBytes(this.maxRequestBytes + 1);
+		}
+		if (bytes.length > this.maxRequestBytes) {
+			throw tooLarge();
+		}
+		return bytes;
+	}
+
+	/**
+	 * The parameters of the query string and of the body, decoded as UTF-8; of a name
+	 * given twice, the first.
+	 * @throws SqsException {@code InvalidParameterValue} for an escape that does not
+	 * decode
+	 */
+	private static NavigableMap<String, String> form(HttpServletRequest request, byte[] body) {
 		NavigableMap<String, String> form = new TreeMap<>();
 		if (request.getQueryString() != null) {
 			decode(request.getQueryString(), form);
 		}
-		if (!"GET".equals(request.getMethod())) {
-			if (request.getContentLengthLong() > this.maxRequestBytes) {
-				throw tooLarge();
-			}
-			byte[] bytes;
-			try (InputStream in = request.getInputStream()) {
-				bytes = in.readNBytes(this.maxRequestBytes + 1);
-			}
-			if (bytes.length > this.maxRequestBytes) {
-				throw tooLarge();
-			}
-			decode(new String(bytes, StandardCharsets.UTF_8), form);
-		}
+		decode(new String(body, StandardCharsets.UTF_8), form);
 		return form;
 	}
 

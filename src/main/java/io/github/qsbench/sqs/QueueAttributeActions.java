@@ -101,8 +101,11 @@ final class QueueAttributeActions extends QueueHandler {
 	/** Reads the JSON documents inside attributes: policies. */
 	private final JsonMapper mapper = RequestJson.mapper(MAX_POLICY_BYTES);
 
-	QueueAttributeActions(QueueOperations queues, QueueUrls urls) {
+	private final SqsAccess access;
+
+	QueueAttributeActions(QueueOperations queues, QueueUrls urls, SqsAccess access) {
 		super(queues, urls);
+		this.access = access;
 	}
 
 	@Override
@@ -345,7 +348,8 @@ final class QueueAttributeActions extends QueueHandler {
 
 	/**
 	 * An access policy as {@code SetQueueAttributes} takes it: a JSON object of at most
-	 * {@value #MAX_POLICY_BYTES} bytes, kept as given; empty removes the queue's.
+	 * {@value #MAX_POLICY_BYTES} bytes, kept as given, and one that can be enforced when
+	 * policies are ({@link SqsAccess#checkPolicy}); empty removes the queue's.
 	 */
 	private String policy(String value) {
 		if (value.isEmpty()) {
@@ -355,6 +359,7 @@ final class QueueAttributeActions extends QueueHandler {
 		if (!policy.isObject() || value.getBytes(StandardCharsets.UTF_8).length > MAX_POLICY_BYTES) {
 			throw invalidValue(POLICY, "it is a JSON object of at most " + MAX_POLICY_BYTES + " bytes.");
 		}
+		this.access.checkPolicy(value);
 		return value;
 	}
 

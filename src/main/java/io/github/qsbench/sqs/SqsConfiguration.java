@@ -1,5 +1,6 @@
 package io.github.qsbench.sqs;
 
+import java.time.InstantSource;
 import java.util.List;
 
 import io.github.qsbench.application.MessageMoveTasks;
@@ -7,6 +8,7 @@ import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
+import io.github.qsbench.security.SecurityProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -26,19 +28,19 @@ class SqsConfiguration {
 	 */
 	@Bean
 	FilterRegistrationBean<SqsFace> sqsFace(QueueOperations queues, SqsProperties sqs, MeterRegistry registry,
-			SuspendedRequests suspended, MessageMoveTasks tasks) {
+			SuspendedRequests suspended, MessageMoveTasks tasks, SecurityProperties security, InstantSource clock) {
 		int maxMessageBytes = queues.maxMessageBytes();
 		QueueUrls urls = new QueueUrls(sqs);
-		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls);
+		SqsAccess access = new SqsAccess(security.sigv4(), sqs, queues, urls, clock);
+		QueueAttributeActions attributes = new QueueAttributeActions(queues, urls, access);
 		SqsActions actions = new SqsActions(List.of(new QueueActions(queues, urls, attributes), attributes,
 				new SendActions(queues, urls, maxMessageBytes), new ReceiveActions(queues, urls, sqs.accountId()),
 				new DeleteActions(queues, urls), new VisibilityActions(queues, urls),
 				new DeadLetterActions(queues, urls), new MoveTaskActions(queues, urls, tasks),
 				new TagActions(queues, urls), new PermissionActions(queues, urls)));
-		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended);
-		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(
-				new SqsFace(actions, maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query),
-				"/");
+		QueryProtocol query = new QueryProtocol(actions, urls, maxMessageBytes, registry, suspended, access);
+		FilterRegistrationBean<SqsFace> registration = AnsweringFilter.registration(new SqsFace(actions,
+				maxMessageBytes, new ServerRequestTimers(registry, "POST", "/"), suspended, query, access), "/");
 		registration.addUrlPatterns(urls.pathPattern());
 		return registration;
 	}

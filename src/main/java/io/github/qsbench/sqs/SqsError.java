@@ -62,6 +62,30 @@ enum SqsError {
 	/** A query-protocol request without {@code Action}. */
 	MISSING_ACTION("MissingAction", "MissingAction", 400),
 
+	/** No signature, where {@code qs.security.sigv4} asks for one. */
+	MISSING_AUTHENTICATION_TOKEN("MissingAuthenticationToken", "MissingAuthenticationToken", 403),
+
+	/**
+	 * A signature that lacks a part: its credential, signed headers, signature or date.
+	 */
+	INCOMPLETE_SIGNATURE("IncompleteSignature", "IncompleteSignature", 400),
+
+	/** A signature by an access key this service does not know. */
+	INVALID_CLIENT_TOKEN_ID("InvalidClientTokenId", "InvalidClientTokenId", 403),
+
+	/**
+	 * A signature that does not match the request: another secret, or a changed request.
+	 */
+	SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", "SignatureDoesNotMatch", 403),
+
+	/**
+	 * A request signed more than 15 minutes from now, or a presigned URL past its expiry.
+	 */
+	REQUEST_EXPIRED("RequestExpired", "RequestExpired", 400),
+
+	/** A call that the queue's policy does not allow the caller's account. */
+	ACCESS_DENIED("AccessDenied", "AccessDenied", 403),
+
 	/** A cap under {@code qs.limits} is reached: SQS's answer to a limit. */
 	OVER_LIMIT("OverLimit", "OverLimit", 403),
 

@@ -8,6 +8,7 @@ import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.ServerRequestTimers;
+import io.github.qsbench.security.Caller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,8 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * with the header {@code x-amzn-query-error: <legacy code>;Sender}). A request without
  * that header in the older query protocol (form-encoded {@code Action=...}, on {@code /}
  * or a queue URL) is handed to {@link QueryProtocol}, onto the same actions; a JSON one
- * without it is answered {@code UnknownOperationException}. Credentials and signatures
- * are accepted and not checked: a local queue.
+ * without it is answered {@code UnknownOperationException}. Signatures and queue policies
+ * are checked when {@code qs.security.sigv4.enabled} ({@link SqsAccess}), before the
+ * request's members are read; otherwise credentials are accepted unchecked.
  *
  * <p>
  * A servlet filter on {@code /} and on the queue URLs' paths, like the REST fast path on
@@ -74,9 +76,12 @@ final class SqsFace extends AnsweringFilter {
 
 	private final QueryProtocol query;
 
+	private final SqsAccess access;
+
 	SqsFace(SqsActions actions, int maxMessageBytes, ServerRequestTimers timers, SuspendedRequests suspended,
-			QueryProtocol query) {
+			QueryProtocol query, SqsAccess access) {
 		this.actions = actions;
+		this.access = access;
 		this.query = query;
 		this.timers = timers;
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> write(response, 200, answer), timers);
@@ -140,13 +145,16 @@ final class SqsFace extends AnsweringFilter {
 				.exception("Only the AWS JSON 1.0 protocol is served: Content-Type " + CONTENT_TYPE + ".");
 		}
 		String action = target.substring(TARGET_PREFIX.length());
-		SqsRequest sqs = read(request);
-		return this.actions.action(action)
-			.answer(new SqsAction.Call(sqs, request,
-					(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
+		byte[] body = body(request);
+		Caller caller = this.access.authenticate(request, body);
+		SqsAction handler = this.actions.action(action);
+		SqsRequest sqs = parse(body);
+		this.access.authorize(caller, action, sqs, request);
+		return handler.answer(new SqsAction.Call(sqs, request,
+				(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
 	}
 
-	private SqsRequest read(HttpServletRequest request) throws IOException {
+	private byte[] body(HttpServletRequest request) throws IOException {
 		if (request.getContentLengthLong() > this.maxRequestBytes) {
 			throw tooLarge();
 		}
@@ -157,6 +165,10 @@ final class SqsFace extends AnsweringFilter {
 		if (bytes.length > this.maxRequestBytes) {
 			throw tooLarge();
 		}
+		return bytes;
+	}
+
+	private SqsRequest parse(byte[] bytes) {
 		JsonNode members;
 		try {
 			members = this.mapper.readTree(bytes);

@@ -4,7 +4,7 @@
  * handler per family of actions, registered by action name in SqsActions.
  *
  * <p>
- * May import: application, core, http; org.springframework, jakarta.servlet,
+ * May import: application, core, http, security; org.springframework, jakarta.servlet,
  * tools.jackson, io.micrometer, org.slf4j.
  */
 package io.github.qsbench.sqs;

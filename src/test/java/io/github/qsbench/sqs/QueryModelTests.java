@@ -64,7 +64,7 @@ class QueryModelTests {
 
 		assertThatIllegalStateException()
 			.isThrownBy(() -> new QueryProtocol(actions, new QueueUrls(new SqsProperties("000000000000", "us-east-1")),
-					1024, new SimpleMeterRegistry(), new SuspendedRequests()))
+					1024, new SimpleMeterRegistry(), new SuspendedRequests(), null))
 			.withMessageContaining("Ping");
 	}
 

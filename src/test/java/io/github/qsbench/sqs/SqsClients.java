@@ -27,10 +27,15 @@ public final class SqsClients {
 	 * {@code port}.
 	 */
 	public static SqsClient v2(int port) {
+		return v2(port, "any", "any");
+	}
+
+	/** The same, signing with the key given. */
+	static SqsClient v2(int port, String accessKeyId, String secretKey) {
 		return SqsClient.builder()
 			.endpointOverride(URI.create("http://localhost:" + port))
 			.region(Region.US_EAST_1)
-			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any")))
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretKey)))
 			.httpClient(UrlConnectionHttpClient.create())
 			.build();
 	}
@@ -40,9 +45,14 @@ public final class SqsClients {
 	 * query protocol) of the service on {@code port}.
 	 */
 	static AmazonSQS v1(int port) {
+		return v1(port, "any", "any");
+	}
+
+	/** The same, signing with the key given. */
+	static AmazonSQS v1(int port, String accessKeyId, String secretKey) {
 		return AmazonSQSClientBuilder.standard()
 			.withEndpointConfiguration(new EndpointConfiguration("http://localhost:" + port, "us-east-1"))
-			.withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials("any", "any")))
+			.withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(accessKeyId, secretKey)))
 			.build();
 	}
 
