@@ -54,6 +54,14 @@
     { key: 'coreMicrosPerMessage', title: 'core µs per message', higher: ['costs more', 'costs less'] },
   ];
 
+  // With bearer tokens configured (docs/security.md), the stream takes one in its query, since an
+  // EventSource sends no header: open the page as /#token=<token>; it is kept for this tab only.
+  const hashToken = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (hashToken) {
+    sessionStorage.setItem('qs-token', hashToken);
+    history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  const token = sessionStorage.getItem('qs-token');
   const param = new URLSearchParams(window.location.search).get('instances');
   const urls = (param || '').split(',').map((url) => url.trim().replace(/\/+$/, '')).filter((url) => url);
   const instances = (urls.length ? urls : ['']).map((url, index) => ({
@@ -99,7 +107,8 @@
   }
 
   function connect(instance) {
-    const source = new EventSource(instance.url + '/live/events');
+    const query = token ? '?access_token=' + encodeURIComponent(token) : '';
+    const source = new EventSource(instance.url + '/live/events' + query);
     source.addEventListener('snapshot', (event) => receive(instance, JSON.parse(event.data)));
     source.onopen = () => status(instance, '');
     source.onerror = () => status(instance, 'disconnected, retrying');

@@ -39,16 +39,16 @@ public abstract class AnsweringFilter extends HttpFilter {
 
 	/**
 	 * Registers the filter on a path, ahead of the observation filter and every other one
-	 * but the character encoding filter (same order, harmless): what it answers needs
-	 * none of them (it reads bodies as bytes and times itself), and what it passes on
-	 * meets them all. Async dispatches come to it too, to write the answers of suspended
-	 * requests.
+	 * but the REST API's bearer-token check and the character encoding filter (harmless):
+	 * what it answers needs none of them (it reads bodies as bytes and times itself), and
+	 * what it passes on meets them all. Async dispatches come to it too, to write the
+	 * answers of suspended requests.
 	 */
 	public static <F extends AnsweringFilter> FilterRegistrationBean<F> registration(F filter, String urlPattern) {
 		FilterRegistrationBean<F> registration = new FilterRegistrationBean<>(filter);
 		registration.addUrlPatterns(urlPattern);
 		registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
 		return registration;
 	}
 

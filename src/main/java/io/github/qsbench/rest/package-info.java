@@ -4,7 +4,7 @@
  * the OpenAPI description.
  *
  * <p>
- * May import: application, core, http; org.springframework, org.springdoc,
+ * May import: application, core, http, security; org.springframework, org.springdoc,
  * jakarta.servlet, tools.jackson, com.fasterxml.jackson.annotation, io.micrometer,
  * io.swagger.
  */
