@@ -7,6 +7,8 @@
 #    speaks the query protocol, so that every call goes through it;
 #  - JavaScript: @aws-sdk/client-sqs from npm (.ci/clients/package-lock.json), plus requests in the
 #    query protocol with fetch.
+# Then all of them again against a service that checks SigV4 signatures and queue policies, with
+# the scenarios of what it refuses.
 # Virtual environments and node_modules live under target/sqs-clients and are reused. The jar is
 # target/queue-service-*.jar, built if missing (./mvnw package -DskipTests). The scenarios:
 # .ci/clients/sqs_scenarios.py and sqs-scenarios.mjs, one function per part of the surface.
@@ -48,7 +50,29 @@ failed=0
 "$OUT/python/bin/python" "$CLIENTS/sqs_scenarios.py" "$BASE_URL" --protocol json || failed=1
 "$OUT/python-query/bin/python" "$CLIENTS/sqs_scenarios.py" "$BASE_URL" --protocol query || failed=1
 node "$OUT/node/sqs-scenarios.mjs" "$BASE_URL" || failed=1
+stop_service
+
+# The same clients against a service that checks SigV4 signatures and enforces queue policies
+# (docs/security.md): the owner's key signs every call; another account's key is refused what its
+# policy does not allow. Test keys of this run only.
+step "starting the service with qs.security.sigv4.enabled"
+owner_key="AKIDCIOWNER" owner_secret="ci-owner-secret-$RANDOM$RANDOM"
+other_key="AKIDCIOTHER" other_secret="ci-other-secret-$RANDOM$RANDOM" other_account=111111111111
+SERVICE_LOG="$OUT/service-sigv4.log" start_service "" -- --qs.security.sigv4.enabled=true \
+	--qs.security.sigv4.keys[0].access-key-id=$owner_key --qs.security.sigv4.keys[0].secret-key="$owner_secret" \
+	--qs.security.sigv4.keys[0].account-id=000000000000 \
+	--qs.security.sigv4.keys[1].access-key-id=$other_key --qs.security.sigv4.keys[1].secret-key="$other_secret" \
+	--qs.security.sigv4.keys[1].account-id=$other_account
+signed=(--key "$owner_key:$owner_secret" --other-key "$other_key:$other_secret:$other_account")
+"$OUT/python/bin/python" "$CLIENTS/sqs_scenarios.py" "$BASE_URL" --protocol json "${signed[@]}" || failed=1
+"$OUT/python-query/bin/python" "$CLIENTS/sqs_scenarios.py" "$BASE_URL" --protocol query "${signed[@]}" || failed=1
+QS_SIGV4_KEY="$owner_key:$owner_secret" node "$OUT/node/sqs-scenarios.mjs" "$BASE_URL" || failed=1
+if grep -q -e "$owner_secret" -e "$other_secret" "$OUT/service-sigv4.log"; then
+	echo "sqs-clients: a secret key is in the service's log" >&2
+	failed=1
+fi
+
 if [[ $failed -ne 0 ]]; then
-	echo "sqs-clients: a scenario failed; the service's log: $OUT/service.log" >&2
+	echo "sqs-clients: a scenario failed; the service's logs: $OUT/service.log, $OUT/service-sigv4.log" >&2
 fi
 exit $failed

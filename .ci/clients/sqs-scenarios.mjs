@@ -34,12 +34,15 @@ async function failure(promise) {
 }
 
 class Context {
-  constructor(endpoint, run) {
+  constructor(endpoint, run, [accessKeyId, secretAccessKey] = ['any', 'any']) {
     this.endpoint = endpoint;
     this.run = run;
-    this.sqs = new SQSClient({
-      endpoint, region: 'us-east-1', credentials: { accessKeyId: 'any', secretAccessKey: 'any' },
-    });
+    this.key = { accessKeyId, secretAccessKey };
+    this.sqs = this.client(this.key);
+  }
+
+  client(credentials) {
+    return new SQSClient({ endpoint: this.endpoint, region: 'us-east-1', credentials });
   }
 
   /** A queue name of this run: runs against one service do not meet. */
@@ -258,7 +261,25 @@ scenario('purge and delete', async (c) => {
   assert.ok(gone instanceof QueueDoesNotExist, `${gone.name}: ${gone.message}`);
 });
 
-scenario('query protocol beside JSON: same queues, XML answers and errors', async (c) => {
+// With QS_SIGV4_KEY=ID:SECRET (a service that checks signatures, docs/security.md) every SDK call signs
+// with that key, and the unsigned query-protocol requests below are left out: what is refused, and why.
+const signedKey = process.env.QS_SIGV4_KEY?.split(':');
+
+if (signedKey) {
+  scenario('signatures: a wrong secret and an unknown key refused with SQS\'s codes', async (c) => {
+    const wrong = c.client({ ...c.key, secretAccessKey: `${c.key.secretAccessKey}x` });
+    assert.equal((await failure(wrong.send(new ListQueuesCommand({})))).name, 'SignatureDoesNotMatch');
+    const unknown = c.client({ ...c.key, accessKeyId: 'AKIDUNKNOWN' });
+    assert.equal((await failure(unknown.send(new ListQueuesCommand({})))).name, 'InvalidClientTokenId');
+    const unsigned = await c.query('/', { Action: 'ListQueues' });
+    assert.equal(unsigned.status, 403);
+    assert.deepEqual(elements(unsigned.xml, 'Code'), ['MissingAuthenticationToken']);
+    wrong.destroy();
+    unknown.destroy();
+  });
+}
+
+if (!signedKey) scenario('query protocol beside JSON: same queues, XML answers and errors', async (c) => {
   const url = await c.queue('query');
   const path = new URL(url).pathname;
   const sent = await c.query(path, { Action: 'SendMessage', MessageBody: 'sent over the query protocol' });
@@ -278,7 +299,7 @@ if (!endpoint) {
   console.error('usage: node sqs-scenarios.mjs ENDPOINT');
   process.exit(2);
 }
-const context = new Context(endpoint, `js-${randomBytes(4).toString('hex')}`);
+const context = new Context(endpoint, `js-${randomBytes(4).toString('hex')}`, signedKey);
 const { version } = JSON.parse(await (await import('node:fs/promises')).readFile(
   new URL('./node_modules/@aws-sdk/client-sqs/package.json', import.meta.url), 'utf8'));
 console.log(`== @aws-sdk/client-sqs ${version} on Node.js ${process.versions.node}: SQS over JSON`);

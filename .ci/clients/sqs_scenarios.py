@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """SQS scenarios through boto3 and the AWS CLI v1 against a running service (.ci/sqs-clients.sh).
 
-    sqs_scenarios.py ENDPOINT --protocol json|query
+    sqs_scenarios.py ENDPOINT --protocol json|query [--key ID:SECRET --other-key ID:SECRET:ACCOUNT]
 
 The protocol is the one the installed botocore speaks (a release before 1.34 speaks the query
 protocol, later ones AWS JSON 1.0); it is checked, so that a run meant to go through the query
 protocol cannot pass on the other. Each scenario is one function marked @scenario, given a Context
 (the boto3 client, queues named for this run, the CLI), and fails by raising; they run in the order
 written. A new part of the surface (FIFO queues, tags, move tasks) is one more function.
+With --key (a service started with qs.security.sigv4.enabled, docs/security.md) every call signs
+with that key, the owner's, and the @signed scenarios run too: wrong secrets, unknown keys,
+presigned URLs, and what --other-key's account may do on a queue by its policy.
 Prints one line a scenario and 'N passed, N failed'; exits 1 if any failed.
 """
 import argparse
@@ -20,12 +23,16 @@ import sys
 import threading
 import time
 import traceback
+import urllib.error
+import urllib.request
 import uuid
 
 import boto3
 import botocore
+import botocore.config
 
 SCENARIOS = []
+SIGNED_SCENARIOS = []
 
 
 def scenario(function):
@@ -33,12 +40,23 @@ def scenario(function):
     return function
 
 
+def signed(function):
+    """A scenario of a service that checks signatures: run only with --key."""
+    SIGNED_SCENARIOS.append(function)
+    return function
+
+
 class Context:
-    def __init__(self, endpoint, run):
+    def __init__(self, endpoint, run, key=("any", "any"), other=None):
         self.endpoint = endpoint
         self.run = run
-        self.sqs = boto3.client("sqs", endpoint_url=endpoint, region_name="us-east-1",
-                                aws_access_key_id="any", aws_secret_access_key="any")
+        self.key = key
+        self.other = other
+        self.sqs = self.client(*key)
+
+    def client(self, key_id, secret):
+        return boto3.client("sqs", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id=key_id, aws_secret_access_key=secret)
 
     def name(self, name):
         """A queue name of this run: runs against one service do not meet."""
@@ -53,9 +71,10 @@ class Context:
         )["Attributes"]
         return int(attributes["ApproximateNumberOfMessages"]), int(attributes["ApproximateNumberOfMessagesNotVisible"])
 
-    def cli(self, *args, expect_failure=False):
+    def cli(self, *args, expect_failure=False, key=None):
         """`aws sqs ARGS` with this botocore's CLI; its JSON output, or its stderr when it must fail."""
-        env = dict(os.environ, AWS_ACCESS_KEY_ID="any", AWS_SECRET_ACCESS_KEY="any", AWS_DEFAULT_REGION="us-east-1",
+        key_id, secret = key or self.key
+        env = dict(os.environ, AWS_ACCESS_KEY_ID=key_id, AWS_SECRET_ACCESS_KEY=secret, AWS_DEFAULT_REGION="us-east-1",
                    AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)
         done = subprocess.run([sys.executable, "-m", "awscli", "--endpoint-url", self.endpoint, "--output", "json",
                                "sqs", *args], capture_output=True, text=True, env=env, timeout=60)
@@ -348,19 +367,67 @@ def cli(c):
           "get-queue-url of a deleted queue names NonExistentQueue")
 
 
+@signed
+def signatures(c):
+    key_id, secret = c.key
+    equal(error_code(lambda: c.client(key_id, secret + "x").list_queues()), "SignatureDoesNotMatch", "wrong secret")
+    equal(error_code(lambda: c.client("AKIDUNKNOWN", secret).list_queues()), "InvalidClientTokenId", "unknown key")
+    unsigned = boto3.client("sqs", endpoint_url=c.endpoint, region_name="us-east-1",
+                            config=botocore.config.Config(signature_version=botocore.UNSIGNED))
+    equal(error_code(unsigned.list_queues), "MissingAuthenticationToken", "no signature")
+    check("SignatureDoesNotMatch" in c.cli("list-queues", key=(key_id, "wrong"), expect_failure=True),
+          "the CLI with a wrong secret names SignatureDoesNotMatch")
+    check("InvalidClientTokenId" in c.cli("list-queues", key=("AKIDUNKNOWN", secret), expect_failure=True),
+          "the CLI with an unknown key names InvalidClientTokenId")
+    if c.sqs.meta.service_model.protocol == "query":
+        # a presigned URL: the query protocol's GET, its parameters and signature in the URL
+        name = c.name("presigned")
+        url = c.queue("presigned")
+        presigned = c.sqs.generate_presigned_url("get_queue_url", Params={"QueueName": name}, ExpiresIn=60,
+                                                HttpMethod="GET")
+        with urllib.request.urlopen(presigned, timeout=10) as answer:
+            check(url in answer.read().decode(), "a presigned GetQueueUrl answers the queue's URL")
+        try:
+            urllib.request.urlopen(presigned.replace("QueueName=", "QueueName=x"), timeout=10)
+            raise AssertionError("a changed presigned URL should be refused")
+        except urllib.error.HTTPError as error:
+            equal(error.code, 403, "a changed presigned URL")
+            check("SignatureDoesNotMatch" in error.read().decode(), "a changed presigned URL: SignatureDoesNotMatch")
+
+
+@signed
+def policies(c):
+    other_id, other_secret, other_account = c.other
+    other = c.client(other_id, other_secret)
+    url = c.queue("shared")
+    equal(error_code(lambda: other.send_message(QueueUrl=url, MessageBody="b")), "AccessDenied", "before")
+    c.sqs.add_permission(QueueUrl=url, Label="b-sends", AWSAccountIds=[other_account], Actions=["SendMessage"])
+    other.send_message(QueueUrl=url, MessageBody="from account B")
+    equal(error_code(lambda: other.receive_message(QueueUrl=url)), "AccessDenied", "receive, not granted")
+    equal(error_code(lambda: other.purge_queue(QueueUrl=url)), "AccessDenied", "purge, not granted")
+    c.sqs.remove_permission(QueueUrl=url, Label="b-sends")
+    equal(error_code(lambda: other.send_message(QueueUrl=url, MessageBody="b")), "AccessDenied", "removed")
+    equal([m["Body"] for m in c.sqs.receive_message(QueueUrl=url).get("Messages", [])], ["from account B"],
+          "what B sent")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("endpoint")
     parser.add_argument("--protocol", choices=("json", "query"), required=True)
+    parser.add_argument("--key", help="ID:SECRET, the owner's key of a service that checks signatures")
+    parser.add_argument("--other-key", help="ID:SECRET:ACCOUNT, a key of another account")
     args = parser.parse_args()
-    context = Context(args.endpoint.rstrip("/"), f"py{args.protocol}-{uuid.uuid4().hex[:8]}")
+    key = tuple(args.key.split(":", 1)) if args.key else ("any", "any")
+    other = tuple(args.other_key.split(":", 2)) if args.other_key else None
+    context = Context(args.endpoint.rstrip("/"), f"py{args.protocol}-{uuid.uuid4().hex[:8]}", key, other)
     protocol = context.sqs.meta.service_model.protocol
     print(f"== boto3 {boto3.__version__}, botocore {botocore.__version__}: SQS over {protocol}")
     if protocol != args.protocol:
         print(f"expected the {args.protocol} protocol: install the matching botocore", file=sys.stderr)
         sys.exit(2)
     passed = failed = 0
-    for function in SCENARIOS:
+    for function in SCENARIOS + (SIGNED_SCENARIOS if args.key else []):
         try:
             function(context)
             passed += 1
