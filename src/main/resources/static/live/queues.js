@@ -285,6 +285,7 @@
   async function run(event, action) {
     event.preventDefault();
     setError(detail.querySelector('.error'), null);
+    notify('');
     try {
       await action();
     }
