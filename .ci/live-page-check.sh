@@ -3,7 +3,9 @@
 # a short load of push, poll and complete, its page (GET /) opened in headless Chromium (Debian's,
 # driven by puppeteer-core from .ci/tools), which must receive data in every chart and name the
 # strategy; a chart whose meter does not exist shows "not measured" and fails the check. Saves a
-# screenshot taken under the load.
+# screenshot taken under the load. Then the queue browser below the charts: a queue listed with its
+# counts, a message browsed, a purge that asks first (dismissed: nothing goes; accepted: 0 left);
+# screenshot browser.png (docs/queue-browser.png is a copy).
 # Environment: LIVE_STRATEGY (default concurrent-atomic), LIVE_LOAD_SECONDS (default 30, bounds the
 # load; the page is checked while it runs), LIVE_OUT (default target/live-page-check).
 set -euo pipefail
@@ -83,8 +85,9 @@ PY
 LOAD_PID=$!
 
 step "opening $BASE_URL/ in headless chromium"
-node .ci/tools/live-page-check.mjs "$BASE_URL/" "$STRATEGY" "$OUT/live-page.png" 3 $((LOAD_SECONDS - 5))
+node .ci/tools/live-page-check.mjs "$BASE_URL/" "$STRATEGY" "$OUT/live-page.png" 3 $((LOAD_SECONDS - 5)) \
+	"$OUT/browser.png"
 wait "$LOAD_PID"
 LOAD_PID=""
 cat "$OUT/load.log"
-step "passed; screenshot under load: $OUT/live-page.png"
+step "passed; screenshots: $OUT/live-page.png (under load), $OUT/browser.png (the queue browser)"

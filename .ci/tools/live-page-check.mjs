@@ -1,9 +1,12 @@
 // Drives the live page in headless Chromium (Debian's, through puppeteer-core) and fails unless
-// every chart has received data and the page names the strategy; saves a screenshot.
-// Usage: node live-page-check.mjs PAGE_URL STRATEGY SCREENSHOT.png [MIN_SAMPLES] [TIMEOUT_SECONDS]
+// every chart has received data and the page names the strategy; saves a screenshot. With
+// BROWSER.png, then checks the queue browser below the charts (queue-browser-check.mjs) and saves
+// its screenshot there.
+// Usage: node live-page-check.mjs PAGE_URL STRATEGY SCREENSHOT.png [MIN_SAMPLES] [TIMEOUT_SECONDS] [BROWSER.png]
 import puppeteer from 'puppeteer-core';
+import { checkQueueBrowser } from './queue-browser-check.mjs';
 
-const [url, strategy, screenshot, minSamples = '3', timeoutSeconds = '60'] = process.argv.slice(2);
+const [url, strategy, screenshot, minSamples = '3', timeoutSeconds = '60', browserShot] = process.argv.slice(2);
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
@@ -15,6 +18,11 @@ try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => { console.error('page error:', error.message); failed = true; });
   page.on('console', (message) => { if (message.type() === 'error') console.error('console:', message.text()); });
+  // names what a 'Failed to load resource' above was (a queue emptied and removed under the load
+  // answers 404 to the browser's GET of it, which the page expects)
+  page.on('response', (response) => {
+    if (response.status() >= 400) console.error(`answered ${response.status()}: ${response.url()}`);
+  });
   await page.goto(url, { waitUntil: 'load' });
   const counts = () => page.$$eval('.chart', (charts) => charts.map((chart) => ({
     id: chart.id, samples: Number(chart.dataset.samples), measured: chart.dataset.measured,
@@ -41,6 +49,15 @@ try {
   }
   await page.screenshot({ path: screenshot, fullPage: true });
   console.log(`screenshot: ${screenshot}`);
+  if (browserShot) {
+    const problems = await checkQueueBrowser(page, new URL(url).origin, browserShot);
+    problems.forEach((problem) => console.error(`queue browser: expected ${problem}`));
+    failed = failed || problems.length > 0;
+  }
+}
+catch (error) {
+  console.error(error.message);
+  failed = true;
 }
 finally {
   await browser.close();

@@ -1,5 +1,6 @@
 package io.github.qsbench.rest;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,14 +99,19 @@ final class MessageResponses {
 	}
 
 	/**
-	 * A queue as {@code GET /queues/{queue}} shows it: its counts, its settings, and
-	 * whether it was created explicitly.
+	 * A queue as {@code GET /queues/{queue}} shows it: its counts, its settings, whether
+	 * it was created explicitly, and, for a dead-letter queue, the queues that name it
+	 * (left out when none do), so that a client need not read every queue's settings to
+	 * know where its dead letters come from.
 	 */
-	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit) {
+	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit,
+			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources) {
 
-		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit) {
+		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit,
+				Collection<String> deadLetterSources) {
 			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,
-					(stats != null) ? stats.delayed() : 0, SettingsView.of(settings), explicit);
+					(stats != null) ? stats.delayed() : 0, SettingsView.of(settings), explicit,
+					List.copyOf(deadLetterSources));
 		}
 
 	}

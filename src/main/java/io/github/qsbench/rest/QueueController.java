@@ -419,7 +419,8 @@ class QueueController {
 	}
 
 	@GetMapping(Routes.QUEUE)
-	@Operation(summary = "One queue: its counts, its settings, and whether it was created explicitly")
+	@Operation(summary = "One queue: its counts, its settings, whether it was created explicitly, and the queues "
+			+ "whose dead-letter queue it is (deadLetterSources, left out when none)")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
 	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	@ApiResponse(responseCode = "404",
@@ -431,7 +432,8 @@ class QueueController {
 		if (stats == null && !explicit) {
 			throw noSuchQueue(queue);
 		}
-		return QueueView.of(queue, stats, this.operations.settings(queue), explicit);
+		return QueueView.of(queue, stats, this.operations.settings(queue), explicit,
+				this.operations.deadLetterSources(queue));
 	}
 
 	@PutMapping(path = Routes.QUEUE, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -463,7 +465,7 @@ class QueueController {
 		}
 		boolean created = this.operations.configure(queue, change);
 		QueueView view = QueueView.of(queue, this.operations.queue(queue).orElse(null), this.operations.settings(queue),
-				true);
+				true, this.operations.deadLetterSources(queue));
 		return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(view);
 	}
 

@@ -103,6 +103,7 @@ class BearerTokenHttpTests {
 	void healthAndThePageShell_open_metricsAndEvents_asked() {
 		assertThat(this.http.get("/actuator/health").statusCode()).isEqualTo(200);
 		assertThat(this.http.get("/live/live.js").statusCode()).isEqualTo(200);
+		assertThat(this.http.get("/live/queues.js").statusCode()).as("the queue browser's script").isEqualTo(200);
 		assertThat(this.http.send("/", "GET", BodyPublishers.noBody(), null, "Accept", "text/html").statusCode())
 			.isEqualTo(200);
 

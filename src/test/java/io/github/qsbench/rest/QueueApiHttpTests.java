@@ -214,6 +214,28 @@ class QueueApiHttpTests {
 	}
 
 	@Test
+	void deadLetterQueue_namesItsSources() {
+		assertThat(put("/queues/sources-dlq", "").statusCode()).isEqualTo(201);
+		assertThat(JsonPath.parse(this.http.get("/queues/sources-dlq").body()).read("$", Map.class))
+			.as("left out while no queue names it")
+			.doesNotContainKey("deadLetterSources");
+		assertThat(put("/queues/sources-b", "{\"maxDeliveries\":2,\"deadLetterQueue\":\"sources-dlq\"}").statusCode())
+			.isEqualTo(201);
+		assertThat(put("/queues/sources-a", "{\"maxDeliveries\":3,\"deadLetterQueue\":\"sources-dlq\"}").statusCode())
+			.isEqualTo(201);
+
+		DocumentContext shown = JsonPath.parse(this.http.get("/queues/sources-dlq").body());
+		assertThat(shown.read("$.deadLetterSources", List.class)).as("by name")
+			.containsExactly("sources-a", "sources-b");
+		DocumentContext changed = JsonPath.parse(put("/queues/sources-dlq", "{\"delaySeconds\":1}").body());
+		assertThat(changed.read("$.deadLetterSources", List.class)).as("a PUT answers the same view")
+			.containsExactly("sources-a", "sources-b");
+		assertThat(this.http.delete("/queues/sources-a").statusCode()).isEqualTo(204);
+		assertThat(JsonPath.parse(this.http.get("/queues/sources-dlq").body()).read("$.deadLetterSources", List.class))
+			.containsExactly("sources-b");
+	}
+
+	@Test
 	void putSettings_deadLetter_redrive() {
 		assertThat(put("/queues/http-dlq", "").statusCode()).isEqualTo(201);
 		HttpResponse<String> created = put("/queues/http-src",
