@@ -19,6 +19,7 @@ export async function checkQueueBrowser(page, base, screenshot) {
   const row = await listedRow(page, QUEUE);
   console.log(`listed: ${JSON.stringify(row)}`);
   expect(row.inflight === '0' && row.delayed === '0', 'in flight and delayed counts of 0');
+  expect(/^[0-9]+$/.test(row.oldest), `the age of its oldest message in seconds, was "${row.oldest}"`);
   expect(row.target === `${DLQ} (3)`, `its dead-letter queue shown as "${DLQ} (3)"`);
   await waitFor(page, 'the dead-letter queue listed with its source', (dlq, source) => {
     const dlqRow = document.querySelector(`#queue-list tr[data-queue="${dlq}"]`);
@@ -92,6 +93,7 @@ async function listedRow(page, queue) {
   return page.$eval(`#queue-list tr[data-queue="${queue}"]`, (row) => ({
     ready: row.querySelector('.ready').textContent, inflight: row.querySelector('.inflight').textContent,
     delayed: row.querySelector('.delayed').textContent, target: row.querySelector('.target').textContent,
+    oldest: row.querySelector('.oldest').textContent,
   }));
 }
 

@@ -124,6 +124,7 @@
     row.appendChild(cell(view.ready, 'ready n'));
     row.appendChild(cell(view.inflight, 'inflight n'));
     row.appendChild(cell(view.delayed, 'delayed n'));
+    row.appendChild(cell(view.oldestMessageAgeSeconds ?? '', 'oldest n'));
     row.appendChild(cell(perSecond == null ? '' : signed(perSecond), 'rate n'));
     row.appendChild(cell(settings.leaseSeconds, 'n'));
     row.appendChild(cell(settings.delaySeconds, 'n'));
@@ -220,6 +221,7 @@
     row.appendChild(cell(message.id, 'n'));
     row.appendChild(cell(message.state, 'state ' + message.state));
     row.appendChild(cell(message.deliveries, 'n'));
+    row.appendChild(cell(message.sentAt ? new Date(message.sentAt).toLocaleTimeString() : '', 'sent'));
     row.appendChild(cell(bodyOf(message), 'body'));
     row.appendChild(cell(Object.entries(message.attributes || {})
       .map(([name, a]) => name + ' (' + a.type + ') = ' + a.value).join('\n'), 'attributes'));

@@ -1,5 +1,7 @@
 package io.github.qsbench.rest;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +74,7 @@ final class MessageResponses {
 
 	/** A message as a browse saw it: nothing leased, so no lease. */
 	record Browsed(long id, String queue, String body, String state, int deliveries,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String sentAt,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
 
@@ -83,8 +86,10 @@ final class MessageResponses {
 				case DELAYED -> "delayed";
 			};
 			StoredMessage stored = browsed.message();
+			long sent = stored.system().sentMillis();
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
-					AttributeValue.of(stored.attributes()), DeadLetterView.of(stored));
+					(sent > 0) ? Instant.ofEpochMilli(sent).toString() : null, AttributeValue.of(stored.attributes()),
+					DeadLetterView.of(stored));
 		}
 
 	}
@@ -99,18 +104,22 @@ final class MessageResponses {
 	}
 
 	/**
-	 * A queue as {@code GET /queues/{queue}} shows it: its counts, its settings, whether
-	 * it was created explicitly, and, for a dead-letter queue, the queues that name it
-	 * (left out when none do), so that a client need not read every queue's settings to
-	 * know where its dead letters come from.
+	 * A queue as {@code GET /queues/{queue}} shows it: its counts, how long ago its head
+	 * (its oldest message not yet completed) was sent (left out when it holds none), its
+	 * settings, whether it was created explicitly, and, for a dead-letter queue, the
+	 * queues that name it (left out when none do), so that a client need not read every
+	 * queue's settings to know where its dead letters come from.
 	 */
-	record QueueView(String name, int ready, int inflight, int delayed, SettingsView settings, boolean explicit,
-			@JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources) {
+	record QueueView(String name, int ready, int inflight, int delayed,
+			@JsonInclude(JsonInclude.Include.NON_NULL) Long oldestMessageAgeSeconds, SettingsView settings,
+			boolean explicit, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources) {
 
-		static QueueView of(String name, QueueStats stats, QueueSettings settings, boolean explicit,
-				Collection<String> deadLetterSources) {
+		static QueueView of(String name, QueueStats stats, List<Browse> head, Instant now, QueueSettings settings,
+				boolean explicit, Collection<String> deadLetterSources) {
+			long sent = head.isEmpty() ? 0 : head.get(0).message().system().sentMillis();
+			Long age = (sent > 0) ? Math.max(0, Duration.between(Instant.ofEpochMilli(sent), now).toSeconds()) : null;
 			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,
-					(stats != null) ? stats.delayed() : 0, SettingsView.of(settings), explicit,
+					(stats != null) ? stats.delayed() : 0, age, SettingsView.of(settings), explicit,
 					List.copyOf(deadLetterSources));
 		}
 

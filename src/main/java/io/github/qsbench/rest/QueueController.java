@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.github.qsbench.application.Browse;
 import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
@@ -97,6 +99,8 @@ class QueueController {
 
 	private final QueueOperations operations;
 
+	private final InstantSource clock;
+
 	private final JsonRequests json;
 
 	/** Starts the redrives asked for with {@code Prefer: respond-async}. */
@@ -104,9 +108,10 @@ class QueueController {
 
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper,
-			MessageMoveTasks tasks) {
+	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper, MessageMoveTasks tasks,
+			InstantSource clock) {
 		this.operations = operations;
+		this.clock = clock;
 		this.tasks = tasks;
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
@@ -432,8 +437,7 @@ class QueueController {
 		if (stats == null && !explicit) {
 			throw noSuchQueue(queue);
 		}
-		return QueueView.of(queue, stats, this.operations.settings(queue), explicit,
-				this.operations.deadLetterSources(queue));
+		return view(queue, stats, explicit);
 	}
 
 	@PutMapping(path = Routes.QUEUE, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -464,9 +468,15 @@ class QueueController {
 			change = this.json.settings(in, request.getContentLengthLong());
 		}
 		boolean created = this.operations.configure(queue, change);
-		QueueView view = QueueView.of(queue, this.operations.queue(queue).orElse(null), this.operations.settings(queue),
-				true, this.operations.deadLetterSources(queue));
+		QueueView view = view(queue, this.operations.queue(queue).orElse(null), true);
 		return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(view);
+	}
+
+	private QueueView view(String queue, QueueStats stats, boolean explicit) {
+		List<Browse> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
+				? this.operations.peek(queue, 1) : List.of();
+		return QueueView.of(queue, stats, head, this.clock.instant(), this.operations.settings(queue), explicit,
+				this.operations.deadLetterSources(queue));
 	}
 
 	@PostMapping(Routes.REDRIVE)
