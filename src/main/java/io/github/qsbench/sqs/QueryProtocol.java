@@ -1,7 +1,6 @@
 package io.github.qsbench.sqs;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.NavigableMap;
@@ -120,7 +119,8 @@ final class QueryProtocol {
 		boolean get = "GET".equals(request.getMethod());
 		String action = null;
 		try {
-			byte[] body = body(request);
+			byte[] body = "GET".equals(request.getMethod()) ? new byte[0]
+					: SqsRequest.body(request, this.maxRequestBytes);
 			Caller caller = this.access.authenticate(request, body);
 			NavigableMap<String, String> form = form(request, body);
 			action = form.get("Action");
@@ -151,27 +151,6 @@ final class QueryProtocol {
 		if (!request.isAsyncStarted()) {
 			(get ? this.getTimers : this.postTimers).record(response.getStatus(), start);
 		}
-	}
-
-	/**
-	 * The body of a {@code POST}, empty for a {@code GET}.
-	 * @throws SqsException {@code InvalidParameterValue} for a body over the cap
-	 */
-	private byte[] body(HttpServletRequest request) throws IOException {
-		if ("GET".equals(request.getMethod())) {
-			return new byte[0];
-		}
-		if (request.getContentLengthLong() > this.maxRequestBytes) {
-			throw tooLarge();
-		}
-		byte[] bytes;
-		try (InputStream in = request.getInputStream()) {
-			bytes = in.readNBytes(this.maxRequestBytes + 1);
-		}
-		if (bytes.length > this.maxRequestBytes) {
-			throw tooLarge();
-		}
-		return bytes;
 	}
 
 	/**
@@ -214,11 +193,6 @@ final class QueryProtocol {
 			}
 			start = end + 1;
 		}
-	}
-
-	private SqsException tooLarge() {
-		return SqsError.INVALID_PARAMETER_VALUE
-			.exception("The request is larger than " + this.maxRequestBytes + " bytes.");
 	}
 
 	private static void write(HttpServletResponse response, int status, String requestId, byte[] xml)

@@ -1,7 +1,6 @@
 package io.github.qsbench.sqs;
 
 import java.io.IOException;
-import java.io.InputStream;
 
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.AsyncAnswers;
@@ -145,27 +144,13 @@ final class SqsFace extends AnsweringFilter {
 				.exception("Only the AWS JSON 1.0 protocol is served: Content-Type " + CONTENT_TYPE + ".");
 		}
 		String action = target.substring(TARGET_PREFIX.length());
-		byte[] body = body(request);
+		byte[] body = SqsRequest.body(request, this.maxRequestBytes);
 		Caller caller = this.access.authenticate(request, body);
 		SqsAction handler = this.actions.action(action);
 		SqsRequest sqs = parse(body);
 		this.access.authorize(caller, action, sqs, request);
 		return handler.answer(new SqsAction.Call(sqs, request,
 				(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
-	}
-
-	private byte[] body(HttpServletRequest request) throws IOException {
-		if (request.getContentLengthLong() > this.maxRequestBytes) {
-			throw tooLarge();
-		}
-		byte[] bytes;
-		try (InputStream in = request.getInputStream()) {
-			bytes = in.readNBytes(this.maxRequestBytes + 1);
-		}
-		if (bytes.length > this.maxRequestBytes) {
-			throw tooLarge();
-		}
-		return bytes;
 	}
 
 	private SqsRequest parse(byte[] bytes) {
@@ -180,11 +165,6 @@ final class SqsFace extends AnsweringFilter {
 			throw malformed();
 		}
 		return new SqsRequest(members);
-	}
-
-	private SqsException tooLarge() {
-		return SqsError.INVALID_PARAMETER_VALUE
-			.exception("The request is larger than " + this.maxRequestBytes + " bytes.");
 	}
 
 	private static SqsException malformed() {

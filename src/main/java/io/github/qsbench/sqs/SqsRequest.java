@@ -1,10 +1,13 @@
 package io.github.qsbench.sqs;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -112,6 +115,22 @@ record SqsRequest(JsonNode members) {
 			throw invalid(name, "must be a list");
 		}
 		return value.values();
+	}
+
+	/**
+	 * A request's body, read whole: what both protocols parse and a signature covers.
+	 * @throws SqsException {@code InvalidParameterValue} for a body over {@code maxBytes}
+	 */
+	static byte[] body(HttpServletRequest request, int maxBytes) throws IOException {
+		if (request.getContentLengthLong() <= maxBytes) {
+			try (InputStream in = request.getInputStream()) {
+				byte[] bytes = in.readNBytes(maxBytes + 1);
+				if (bytes.length <= maxBytes) {
+					return bytes;
+				}
+			}
+		}
+		throw SqsError.INVALID_PARAMETER_VALUE.exception("The request is larger than " + maxBytes + " bytes.");
 	}
 
 	static SqsException invalid(String name, String reason) {
