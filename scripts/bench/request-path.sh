@@ -22,7 +22,8 @@
 # face, AWS JSON 1.0), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
-# is not counted in the means; see scripts/bench/jfr-layers.py), OUT.
+# is not counted in the means; see scripts/bench/jfr-layers.py), OUT; SERVICE_JAVA (another JDK's
+# java for the services, as scripts/lib/service.sh reads it).
 # PROFILE=redis runs each service on a redis-server of the script's own (scripts/lib/service.sh's
 # start_shared_redis, emptied before each start) unless the jar's arguments name a Redis
 # (--spring.data.redis.*); its CPU then counts with the service's. Its keys keep the default
@@ -52,7 +53,7 @@ load_client "$OUT"
 trap stop_service EXIT INT TERM
 
 echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
-	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
+	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ "$PROFILE" == redis ]]; then
 	start_shared_redis # for the jars whose arguments name no Redis; started here, before the table
