@@ -9,7 +9,9 @@
 #
 # A jar may be followed by arguments for the service (quote the whole label=jar args).
 #
-# Each round, for each jar: start it on 127.0.0.1 (free port, -Xms512m -Xmx512m, the study's heap),
+# Each round, for each jar: start it on 127.0.0.1 (scripts/lib/service.sh's start_service: free port,
+# -Xms512m -Xmx512m, the study's heap; SERVICE_PROCESS_INFO=false, so that /actuator/info, the
+# ceiling, answers as a plain start's would),
 # warm up (queue load, then the no-op), measure the no-op ceiling (GET CEILING_PATH with as many
 # users as the queue load has) and then the queue load (RequestPathLoad, PRODUCERS and CONSUMERS),
 # each after a full GC, stop it. The client
@@ -20,15 +22,17 @@
 # face, AWS JSON 1.0), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
-# is not counted in the means; see scripts/bench/jfr-layers.py), OUT.
+# is not counted in the means; see scripts/bench/jfr-layers.py), OUT; SERVICE_JAVA (another JDK's
+# java for the services, as scripts/lib/service.sh reads it).
 # PROFILE=redis runs each service on a redis-server of the script's own (scripts/lib/service.sh's
 # start_shared_redis, emptied before each start) unless the jar's arguments name a Redis
-# (--spring.data.redis.*); its CPU then counts with the service's.
+# (--spring.data.redis.*); its CPU then counts with the service's. Its keys keep the default
+# namespace (qs:) unless the jar's arguments set one.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
-source "$ROOT/scripts/lib/service.sh" # start_shared_redis, for PROFILE=redis
+source "$ROOT/scripts/lib/service.sh" # start_service, stop_service, start_shared_redis
 # shellcheck source=../lib/load-client.sh
 source "$ROOT/scripts/lib/load-client.sh"
 ROUNDS="${ROUNDS:-2}"
@@ -46,17 +50,10 @@ OUT="${OUT:-$ROOT/target/request-path/$(date -u +%Y%m%dT%H%M%SZ)}"
 
 load_client "$OUT"
 
-SERVICE_PID=""
-cleanup() {
-	if [[ -n "$SERVICE_PID" ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-		kill "$SERVICE_PID" 2>/dev/null || true
-		wait "$SERVICE_PID" 2>/dev/null || true
-	fi
-}
-trap cleanup EXIT INT TERM
+trap stop_service EXIT INT TERM
 
 echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
-	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $(java -version 2>&1 | head -1) | output $OUT"
+	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ "$PROFILE" == redis ]]; then
 	start_shared_redis # for the jars whose arguments name no Redis; started here, before the table
@@ -76,30 +73,22 @@ for pass in "${passes[@]}"; do
 	spec="${pass#*:}"
 	label="${spec%%=*}"
 	read -r jar args <<<"${spec#*=}"
-	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 	# A profiled pass records from start-up: JFR instruments socket and file classes when a
 	# recording first starts, which sends hot code back to the interpreter; started in the
 	# window, that would be profiled instead of the request path.
 	jfr_opts=()
 	[[ "$round" == jfr ]] && jfr_opts=(-XX:StartFlightRecording=settings=profile,name=startup)
-	redis_args=()
-	redis_pid=""
+	# the service's default namespace, where start_service would give each start one of its own
+	namespace=()
+	[[ "$PROFILE" == redis && " $args " != *" --qs.redis.namespace="* ]] && namespace=(--qs.redis.namespace=qs:)
+	# On the script's Redis (emptied first) unless the arguments name one; quiet, its table is the
+	# output. /actuator/info is measured: without the process section start_service would add.
 	# shellcheck disable=SC2086
-	if [[ "$PROFILE" == redis && -z "$(qs_named_redis $args)" ]]; then
-		start_shared_redis
-		[[ "$(qs_redis_command "$SHARED_REDIS_PORT" FLUSHALL)" == +OK ]] || { echo "FLUSHALL failed" >&2; exit 1; }
-		redis_args=(--spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$SHARED_REDIS_PORT")
-		redis_pid="$SHARED_REDIS_PID"
-	fi
-	# shellcheck disable=SC2086
-	java $JAVA_OPTS "${jfr_opts[@]}" -jar "$jar" $args --server.address=127.0.0.1 --server.port="$port" \
-		--spring.profiles.active="$PROFILE" ${redis_args[@]+"${redis_args[@]}"} >"$OUT/service-$label-$round.log" 2>&1 &
-	SERVICE_PID=$!
-	for _ in $(seq 1 120); do
-		curl -fsS "http://127.0.0.1:$port/actuator/health" >/dev/null 2>&1 && break
-		sleep 0.5
-	done
-	common=(--port "$port" --pid "$SERVICE_PID${redis_pid:+,$redis_pid}" --producers "$PRODUCERS" --consumers "$CONSUMERS")
+	SERVICE_JAR="$jar" SERVICE_LOG="$OUT/service-$label-$round.log" SERVICE_PROCESS_INFO=false \
+		start_service "$PROFILE" $JAVA_OPTS ${jfr_opts[@]+"${jfr_opts[@]}"} -- $args \
+		${namespace[@]+"${namespace[@]}"} >/dev/null
+	common=(--port "$PORT" --pid "$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}" --producers "$PRODUCERS"
+		--consumers "$CONSUMERS")
 	"${CLIENT[@]}" "${common[@]}" --mode "$LOAD" --seconds "$WARMUP" >/dev/null
 	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
 	# The no-op first: the queue load leaves a heap of completed messages to collect, which
@@ -120,9 +109,7 @@ for pass in "${passes[@]}"; do
 			print(f"{sys.argv[2]:<6} {sys.argv[3]:<8} {sys.argv[4]:<6} {r['rps']:10,.0f} {r['cpuUsPerRequest']:12.1f} {split:>14} {r['errors']:8} {r['reconnects']:8}")
 		EOF
 	done
-	kill "$SERVICE_PID"
-	wait "$SERVICE_PID" 2>/dev/null || true
-	SERVICE_PID=""
+	stop_service
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$OUT" "$LOAD" "$@" <<-'EOF'

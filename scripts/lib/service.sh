@@ -19,7 +19,11 @@
 #   end of the log and returns 1 when the service dies or is not healthy within
 #   SERVICE_START_SECONDS (default 60). Output goes to SERVICE_LOG (default
 #   target/service-PROFILE.log). Sets PORT, BASE_URL and SERVICE_PID: one such service at a time,
-#   stop it before starting the next.
+#   stop it before starting the next. It turns on the process section of /actuator/info and knows
+#   its own service by the pid there (another process may take the port first on a shared
+#   machine); SERVICE_PROCESS_INFO=false leaves /actuator/info as the service's own, for a script
+#   that measures that endpoint, and knows its service by the socket it listens on instead
+#   (Linux's /proc).
 # stop_service      stops it (SIGTERM, graceful) and waits; safe to call twice or when none runs.
 # start_service_as NAME PROFILE [JVM options...] [-- application arguments...]
 #   The same, for a service named NAME (a shell identifier) beside the others: sets NAME_PORT,
@@ -183,9 +187,12 @@ qs_start() {
 	url="http://127.0.0.1:$port"
 	printf -v "$port_var" '%s' "$port"
 	printf -v "$url_var" '%s' "$url"
-	# /actuator/info with the process's pid: the health check below knows its own service by it
+	# /actuator/info with the process's pid (unless SERVICE_PROCESS_INFO=false): the health check
+	# below knows its own service by it
+	local info=(--management.info.process.enabled=true)
+	[[ "${SERVICE_PROCESS_INFO:-true}" == false ]] && info=()
 	"${SERVICE_JAVA:-java}" "${jvm[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port="$port" \
-		--management.info.process.enabled=true "${app[@]}" >"$log" 2>&1 &
+		${info[@]+"${info[@]}"} "${app[@]}" >"$log" 2>&1 &
 	pid=$!
 	printf -v "$pid_var" '%s' "$pid"
 	if $on_shared_redis; then
@@ -195,8 +202,7 @@ qs_start() {
 	local deadline=$((SECONDS + ${SERVICE_START_SECONDS:-60}))
 	while ((SECONDS < deadline)); do
 		# healthy, and this process: on a shared machine another service may take the port first
-		if curl -fsS "$url/actuator/health" >/dev/null 2>&1 &&
-			curl -fsS "$url/actuator/info" 2>/dev/null | grep -q "\"pid\":$pid[,}]"; then
+		if curl -fsS "$url/actuator/health" >/dev/null 2>&1 && qs_answers_as "$pid" "$url" "$port"; then
 			echo "service ${name:+$name }'${profile:-default}' up at $url (pid $pid, log $log)"
 			return 0
 		fi
@@ -212,6 +218,27 @@ qs_start() {
 	tail -n 40 "$log" >&2
 	echo "start_service: service ${name:+$name }'${profile:-default}' not healthy after ${SERVICE_START_SECONDS:-60} s (log $log)" >&2
 	qs_stop "$pid_var"
+	return 1
+}
+
+# qs_answers_as PID URL PORT: whether the service answering at URL is process PID: by the pid in
+# its /actuator/info, or with SERVICE_PROCESS_INFO=false by a socket of PID's listening on PORT.
+qs_answers_as() {
+	local pid="$1" url="$2" port="$3"
+	if [[ "${SERVICE_PROCESS_INFO:-true}" != false ]]; then
+		curl -fsS "$url/actuator/info" 2>/dev/null | grep -q "\"pid\":$pid[,}]"
+		return
+	fi
+	local hex inode
+	hex="$(printf ':%04X' "$port")"
+	# the listening sockets (state 0A) on that port in PID's network namespace, then whether PID
+	# holds one of them
+	for inode in $(awk -v port="$hex" '$4 == "0A" && substr($2, length($2) - 4) == port { print $10 }' \
+		"/proc/$pid/net/tcp" "/proc/$pid/net/tcp6" 2>/dev/null); do
+		if find "/proc/$pid/fd" -lname "socket:\[$inode\]" 2>/dev/null | grep -q .; then
+			return 0
+		fi
+	done
 	return 1
 }
 

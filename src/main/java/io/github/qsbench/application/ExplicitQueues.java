@@ -24,9 +24,10 @@ import io.github.qsbench.core.CapacityExceededException;
  * <p>
  * Where they live follows the core: in this instance's memory for the in-process
  * strategies ({@link InMemoryExplicitQueues}), in Redis for the redis strategy
- * ({@link RedisExplicitQueues}), so that every instance on one Redis serves the same
- * queues with the same settings. {@link #own} is read on every push and lease: both
- * answer it from a map in memory, the Redis one once it has read the queue.
+ * ({@link io.github.qsbench.redis.RedisExplicitQueues}), so that every instance on one
+ * Redis serves the same queues with the same settings. {@link #own} is read on every push
+ * and lease: both answer it from a map in memory, the Redis one once it has read the
+ * queue.
  */
 public interface ExplicitQueues {
 

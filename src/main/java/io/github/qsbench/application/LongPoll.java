@@ -9,12 +9,12 @@ import io.github.qsbench.core.Lease;
 
 /**
  * The answer to a poll that may wait
- * ({@link QueueOperations#lease(String, int, java.time.Duration)}): done at once when a
- * message was ready or the wait is zero, else completed once by whichever thread finds it
- * messages (a push's) or ends its wait (the wait's timer, shutdown, {@link #end()}); an
- * empty list means none came. It holds no thread while it waits. An adapter completes it
- * only through {@link #end()}, which keeps a message from being leased to a poll nobody
- * answers any more.
+ * ({@link QueueOperations#lease(String, int, java.time.Duration, Integer)}): done at once
+ * when a message was ready or the wait is zero, else completed once by whichever thread
+ * finds it messages (a push's) or ends its wait (the wait's timer, shutdown,
+ * {@link #end()}); an empty list means none came. It holds no thread while it waits. An
+ * adapter completes it only through {@link #end()}, which keeps a message from being
+ * leased to a poll nobody answers any more.
  */
 public final class LongPoll extends CompletableFuture<List<Received>> {
 

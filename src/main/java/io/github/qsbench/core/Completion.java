@@ -1,6 +1,9 @@
 package io.github.qsbench.core;
 
-/** The answer of a completion by id ({@link AbstractQS#complete(String, long, int)}). */
+/**
+ * The answer of a completion by id
+ * ({@link QueueServiceCore#complete(String, long, int)}).
+ */
 public enum Completion {
 
 	COMPLETED,

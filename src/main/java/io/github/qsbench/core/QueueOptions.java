@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param eviction when completed messages leave their queue
  * @param clock the only source of time, so tests can move it
  * @param idLookup whether messages can be completed by id
- * ({@link AbstractQS#complete(String, long)}); the HTTP service needs it, the thesis's
- * benchmark did not have it
+ * ({@link QueueServiceCore#complete(String, long)}); the HTTP service needs it, the
+ * thesis's benchmark did not have it
  * @param limits caps on what the service holds; {@link Capacity.Limits#UNLIMITED} (the
  * thesis's setting) costs nothing, any other needs id lookup
  */

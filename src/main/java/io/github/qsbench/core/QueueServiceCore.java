@@ -8,10 +8,12 @@ import java.util.Optional;
  * The queue service as the HTTP layer, metrics and configuration use it: the thesis's
  * {@link QueueService} plus batches, leases numbered per delivery, completion by id,
  * per-queue counts and caps. Every strategy offers it, whichever of the three frameworks
- * it is built on ({@link AbstractQS}, the thesis's; {@link AbstractSplitQS} and
- * {@link AbstractLaneLockedQS}, which keep messages in flight apart from ready ones on
- * the outline of {@link AbstractLanesQS}), so nothing outside the core names a framework
- * or a message class.
+ * it is built on ({@link io.github.qsbench.core.thesis.AbstractQS}, the thesis's;
+ * {@link io.github.qsbench.core.lanes.AbstractSplitQS} and
+ * {@link io.github.qsbench.core.lanes.AbstractLaneLockedQS}, which keep messages in
+ * flight apart from ready ones on the outline of
+ * {@link io.github.qsbench.core.lanes.AbstractLanesQS}), so nothing outside the core
+ * names a framework or a message class.
  *
  * <p>
  * {@link #close()} stops whatever the service runs of its own (a dispatcher thread);

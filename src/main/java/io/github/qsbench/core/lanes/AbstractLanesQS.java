@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The outline of the frameworks that keep messages in flight apart from ready ones
  * (thesis 5.2.3.1): {@link AbstractSplitQS}, lock-free, and {@link AbstractLaneLockedQS},
- * a lock per queue. A sibling of {@link AbstractQS}, not a subclass: that framework's one
- * deque per queue, guarded by {@link Lockable}s, is what these replace.
+ * a lock per queue. A sibling of {@link io.github.qsbench.core.thesis.AbstractQS}, not a
+ * subclass: that framework's one deque per queue, guarded by
+ * {@link io.github.qsbench.core.thesis.Lockable}s, is what these replace.
  *
  * <p>
  * Written here once: a map of named queues ({@link QueueLane}s) and their lifecycle with
@@ -35,8 +36,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
  * {@link #track}, {@link #dropCompleted}); browsing, listing and counting. The settings
  * are chosen once, at construction: what the service's setting keeps and the thesis's
- * does not is a {@link Ledger}, and a lane's {@link IdIndex} is {@link IdIndex#none()}
- * without id lookup, so no push or poll asks which setting it runs in.
+ * does not is a {@link Ledger}, and the index by id (a locked lane's, or the split
+ * service's one) is {@link io.github.qsbench.core.thesis.IdIndex#none()} without id
+ * lookup, so no push or poll asks which setting it runs in.
  *
  * <p>
  * A framework supplies its message, its lane and its guard, through the methods below

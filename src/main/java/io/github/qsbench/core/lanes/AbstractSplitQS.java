@@ -39,10 +39,11 @@ import java.util.function.Supplier;
  * message's state from the previous delivery, not completed, to the next
  * ({@link SplitMessage#redeliver}), by the one claimer of that delivery's expired record;
  * a completion is a compare-and-set of the same state. A completed message leaves memory
- * when its record is dropped from a head (or, with {@link Eviction#EAGER}, at once); the
- * eviction that empties a lane closes it by compare-and-set, a push reopens it the same
- * way, and one removed for good is never reopened, so no push lands in a removed queue.
- * The arguments: docs/design/lanes.md.
+ * when its record is dropped from a head (or, with
+ * {@link io.github.qsbench.core.Eviction#EAGER}, at once); the eviction that empties a
+ * lane closes it by compare-and-set, a push reopens it the same way, and one removed for
+ * good is never reopened, so no push lands in a removed queue. The arguments:
+ * docs/design/lanes.md.
  */
 public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMessage> {
 

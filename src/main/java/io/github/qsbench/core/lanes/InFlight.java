@@ -18,7 +18,7 @@ import java.util.List;
  * never has one pays a null check.</li>
  * </ul>
  * Completed entries stay where they are until a head reaches them (or, with
- * {@link Eviction#EAGER}, a completion takes them out).
+ * {@link io.github.qsbench.core.Eviction#EAGER}, a completion takes them out).
  *
  * <p>
  * Two variants, one per lanes framework: {@link LockedInFlight}, whose every call holds
@@ -74,8 +74,8 @@ abstract class InFlight<E> {
 	abstract E takeIfCompleted(boolean sortedPart);
 
 	/**
-	 * {@link Eviction#EAGER}: takes the completed message's entry out from wherever it
-	 * waits (a scan, as far as it).
+	 * {@link io.github.qsbench.core.Eviction#EAGER}: takes the completed message's entry
+	 * out from wherever it waits (a scan, as far as it).
 	 * @return whether this call took it; if not, it is dropped when it reaches a head
 	 */
 	abstract boolean removeEntryOf(CompletableMessage message);

@@ -32,7 +32,10 @@ public final class LaneMessage implements CompletableMessage {
 
 	private final long id;
 
-	/** The body's UTF-8 bytes, as in {@link AbstractMessage}. */
+	/**
+	 * The body's UTF-8 bytes, as in
+	 * {@link io.github.qsbench.core.thesis.AbstractMessage}.
+	 */
 	private final byte[] body;
 
 	/** Lease expiry, deliveries and the completed bit, see the class comment. */

@@ -30,7 +30,8 @@ class Ledger {
 	/**
 	 * Reserves room for a message with that body.
 	 * @return its charge, to {@link #refund} if the push fails
-	 * @throws CapacityExceededException if the caps refuse it; nothing changed
+	 * @throws io.github.qsbench.core.CapacityExceededException if the caps refuse it;
+	 * nothing changed
 	 */
 	long reserve(byte[] body) {
 		return 0;
@@ -47,7 +48,8 @@ class Ledger {
 
 	/**
 	 * A queue comes to exist with {@code adding} messages.
-	 * @throws CapacityExceededException if the caps refuse it; nothing changed
+	 * @throws io.github.qsbench.core.CapacityExceededException if the caps refuse it;
+	 * nothing changed
 	 */
 	void openQueue(int adding) {
 	}

@@ -64,7 +64,8 @@ public final class SplitLane extends SplitLaneLayout.PadAdmitted {
 
 	/**
 	 * Counts messages in, unless the lane is closed or removed.
-	 * @throws CapacityExceededException if that would hold more than {@code max}
+	 * @throws io.github.qsbench.core.CapacityExceededException if that would hold more
+	 * than {@code max}
 	 */
 	int enter(int count, int max) {
 		while (true) {

@@ -33,7 +33,10 @@ public final class SplitMessage implements CompletableMessage {
 	 */
 	private String queue;
 
-	/** The body's UTF-8 bytes, as in {@link AbstractMessage}. */
+	/**
+	 * The body's UTF-8 bytes, as in
+	 * {@link io.github.qsbench.core.thesis.AbstractMessage}.
+	 */
 	private final byte[] body;
 
 	/** Deliveries so far, shifted left by one, or'ed with {@link #COMPLETED}. */

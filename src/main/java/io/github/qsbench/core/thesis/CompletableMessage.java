@@ -8,8 +8,9 @@ public interface CompletableMessage extends Message {
 
 	/**
 	 * Completes the message if {@code delivery} is its current delivery (or
-	 * {@link QueueServiceCore#ANY_DELIVERY}); of racing completions and redeliveries of
-	 * one delivery, exactly one wins (where the message is thread-safe).
+	 * {@link io.github.qsbench.core.QueueServiceCore#ANY_DELIVERY}); of racing
+	 * completions and redeliveries of one delivery, exactly one wins (where the message
+	 * is thread-safe).
 	 * @return {@link Completion#COMPLETED} if this call completed it;
 	 * {@link Completion#NOT_FOUND} if it was completed already;
 	 * {@link Completion#NOT_DELIVERED} if it was never delivered;

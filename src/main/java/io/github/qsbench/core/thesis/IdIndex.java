@@ -11,9 +11,9 @@ import org.jctools.maps.NonBlockingHashMapLong;
  * framework keeps it under the guard of what it indexes, so a strategy guards it with its
  * own mechanism: {@link AbstractQS} keeps one per queue, in the queue, touched only
  * inside the same {@link Lockable} access as the queue's messages;
- * {@link AbstractLaneLockedQS} one per queue, under the queue's lock;
- * {@link AbstractSplitQS}, which takes no lock, one {@link #lockFree()} index for the
- * whole service.
+ * {@link io.github.qsbench.core.lanes.AbstractLaneLockedQS} one per queue, under the
+ * queue's lock; {@link io.github.qsbench.core.lanes.AbstractSplitQS}, which takes no
+ * lock, one {@link #lockFree()} index for the whole service.
  *
  * <p>
  * Both implementations key by a primitive {@code long}: one entry costs 16 to 30 bytes of

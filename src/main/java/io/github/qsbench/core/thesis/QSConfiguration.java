@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * @param deques makes the deque of a new queue, each time a queue name is first pushed to
  * @param guard wraps a new queue (its deque, index and counts) in the strategy's guard
  * @param index makes a queue's id-to-message lookup, used only when
- * {@link QueueOptions#idLookup()} is on
+ * {@link io.github.qsbench.core.QueueOptions#idLookup()} is on
  * @param readThenWritePush see {@link #readThenWritePush(boolean)}
  */
 public record QSConfiguration<M extends AbstractMessage>(AbstractMessage.Factory<M> messages,
