@@ -5,7 +5,10 @@
 # strategy; a chart whose meter does not exist shows "not measured" and fails the check. Saves a
 # screenshot taken under the load. Then the queue browser below the charts: a queue listed with its
 # counts, a message browsed, a purge that asks first (dismissed: nothing goes; accepted: 0 left);
-# screenshot browser.png (docs/queue-browser.png is a copy).
+# screenshot browser.png (docs/queue-browser.png is a copy). Then the Compare section: a comparison of
+# concurrent-atomic and lane-adaptive started from the page with the shortest settings (two child
+# JVMs of the packaged jar), which must finish with both ranked and a verdict each; screenshot
+# compare.png (docs/compare.png is a copy).
 # Environment: LIVE_STRATEGY (default concurrent-atomic), LIVE_LOAD_SECONDS (default 30, bounds the
 # load; the page is checked while it runs), LIVE_OUT (default target/live-page-check).
 set -euo pipefail
@@ -86,8 +89,8 @@ LOAD_PID=$!
 
 step "opening $BASE_URL/ in headless chromium"
 node .ci/tools/live-page-check.mjs "$BASE_URL/" "$STRATEGY" "$OUT/live-page.png" 3 $((LOAD_SECONDS - 5)) \
-	"$OUT/browser.png"
+	"$OUT/browser.png" "$OUT/compare.png"
 wait "$LOAD_PID"
 LOAD_PID=""
 cat "$OUT/load.log"
-step "passed; screenshots: $OUT/live-page.png (under load), $OUT/browser.png (the queue browser)"
+step "passed; screenshots: $OUT/live-page.png (under load), $OUT/browser.png (the queue browser), $OUT/compare.png (a comparison)"

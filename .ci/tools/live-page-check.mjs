@@ -1,12 +1,14 @@
 // Drives the live page in headless Chromium (Debian's, through puppeteer-core) and fails unless
 // every chart has received data and the page names the strategy; saves a screenshot. With
 // BROWSER.png, then checks the queue browser below the charts (queue-browser-check.mjs) and saves
-// its screenshot there.
-// Usage: node live-page-check.mjs PAGE_URL STRATEGY SCREENSHOT.png [MIN_SAMPLES] [TIMEOUT_SECONDS] [BROWSER.png]
+// its screenshot there. With COMPARE.png, then starts a comparison of two strategies from the page's
+// Compare section and waits for its ranking (compare-check.mjs), and saves its screenshot there.
+// Usage: node live-page-check.mjs PAGE_URL STRATEGY SCREENSHOT.png [MIN_SAMPLES] [TIMEOUT_SECONDS] [BROWSER.png] [COMPARE.png]
 import puppeteer from 'puppeteer-core';
 import { checkQueueBrowser } from './queue-browser-check.mjs';
+import { checkCompare } from './compare-check.mjs';
 
-const [url, strategy, screenshot, minSamples = '3', timeoutSeconds = '60', browserShot] = process.argv.slice(2);
+const [url, strategy, screenshot, minSamples = '3', timeoutSeconds = '60', browserShot, compareShot] = process.argv.slice(2);
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
@@ -52,6 +54,11 @@ try {
   if (browserShot) {
     const problems = await checkQueueBrowser(page, new URL(url).origin, browserShot);
     problems.forEach((problem) => console.error(`queue browser: expected ${problem}`));
+    failed = failed || problems.length > 0;
+  }
+  if (compareShot) {
+    const problems = await checkCompare(page, compareShot);
+    problems.forEach((problem) => console.error(`compare: expected ${problem}`));
     failed = failed || problems.length > 0;
   }
 }

@@ -87,8 +87,8 @@ final class BearerTokenFilter extends HttpFilter {
 			return true;
 		}
 		return isRead(method) && (path.equals("/index.html") || path.equals("/live/live.js")
-				|| path.equals("/live/queues.js") || path.equals("/live/live.css") || path.equals("/favicon.ico")
-				|| path.startsWith("/webjars/"));
+				|| path.equals("/live/queues.js") || path.equals("/live/compare.js") || path.equals("/live/live.css")
+				|| path.equals("/live/compare.css") || path.equals("/favicon.ico") || path.startsWith("/webjars/"));
 	}
 
 	private static boolean isRead(HttpServletRequest request) {
