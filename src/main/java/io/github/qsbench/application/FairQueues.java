@@ -172,10 +172,7 @@ final class FairQueues implements Departures {
 	 * The queue's fair-queue counts, SQS's five; {@link QuietCounts#NONE} without groups.
 	 */
 	QuietCounts quietCounts(String queue) {
-		if (!tracks(queue)) {
-			return QuietCounts.NONE;
-		}
-		FairGroups.Counts counts = this.groups.counts(queue);
+		FairGroups.Counts counts = tracks(queue) ? this.groups.counts(queue) : FairGroups.Counts.NONE;
 		QueueStats stats = this.core.queue(queue).orElse(new QueueStats(queue, 0, 0));
 		// The noisy groups' released messages are taken to be in flight first: they
 		// were delivered before the quiet ones that came while they were held.

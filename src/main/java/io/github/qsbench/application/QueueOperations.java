@@ -442,8 +442,17 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * SQS's fair-queue counts of a standard queue with message groups
-	 * ({@link QuietCounts#NONE} for one this instance does not know to have any).
+	 * Whether this instance knows the standard queue to have message groups (a fair
+	 * queue).
+	 */
+	public boolean hasGroups(String queue) {
+		Checks.queueName(queue);
+		return !FifoSettings.isFifo(queue) && this.fair.tracks(queue);
+	}
+
+	/**
+	 * SQS's fair-queue counts of a standard queue: of its messages in quiet groups (a
+	 * message without a group is a tenant of its own, never noisy).
 	 */
 	public QuietCounts quietCounts(String queue) {
 		Checks.queueName(queue);
