@@ -31,12 +31,16 @@ final class DeadLetters {
 	/** The FIFO queues' groups, which a move leaves and joins. */
 	private final FifoQueues fifo;
 
+	/** The fair queues' groups, which a move leaves. */
+	private final FairQueues fair;
+
 	/** Woken when a moved message becomes ready in its new queue. */
 	private final LongPolls longPolls;
 
 	DeadLetters(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, LongPolls longPolls,
-			FifoQueues fifo) {
+			FifoQueues fifo, FairQueues fair) {
 		this.core = core;
+		this.fair = fair;
 		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;
@@ -123,8 +127,13 @@ final class DeadLetters {
 			this.core.discard(to, copy.id());
 			return Move.NOT_LEASED;
 		}
-		if (FifoSettings.isFifo(from) && this.fifo.release(from, lease.message().id())) {
-			this.longPolls.pushedLater(from);
+		if (FifoSettings.isFifo(from)) {
+			if (this.fifo.release(from, lease.message().id())) {
+				this.longPolls.pushedLater(from);
+			}
+		}
+		else {
+			this.fair.left(from, lease.message().id());
 		}
 		boolean ready = FifoSettings.isFifo(to)
 				? this.fifo.admit(to, copy.id(), StoredMessage.read(stored).system().group())

@@ -28,4 +28,12 @@ public interface FifoGroups {
 	/** Forgets the queue's groups. */
 	void forget(String queue);
 
+	/**
+	 * Where standard queues keep their fair-queue groups, in the same store as these
+	 * ({@link FairGroups}): in this instance's memory unless overridden.
+	 */
+	default FairGroups fair() {
+		return new InMemoryFairGroups();
+	}
+
 }

@@ -1,6 +1,7 @@
 package io.github.qsbench.application;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
@@ -50,6 +51,17 @@ public interface QueueEvents {
 	 * queues.
 	 */
 	void redriven(int messages);
+
+	/**
+	 * A standard queue was seen with message groups (a fair queue): {@code counts} reads
+	 * its fair-queue counts, until {@link #fairQueueGone}.
+	 */
+	default void fairQueue(String queue, Supplier<QuietCounts> counts) {
+	}
+
+	/** A fair queue was deleted. */
+	default void fairQueueGone(String queue) {
+	}
 
 	/** What became of a message due for its dead-letter queue. */
 	enum DeadLetterOutcome {

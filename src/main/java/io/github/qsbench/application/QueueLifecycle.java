@@ -25,8 +25,24 @@ final class QueueLifecycle {
 	/** The FIFO queues' groups, which follow what a purge removes. */
 	private final FifoQueues fifo;
 
-	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo) {
+	/** The fair queues' groups, which follow what a purge removes. */
+	private final FairQueues fair;
+
+	/** Both, told of what a purge removes. */
+	private final Departures departures;
+
+	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo,
+			FairQueues fair) {
 		this.core = core;
+		this.fair = fair;
+		this.departures = (queue, id) -> {
+			if (FifoSettings.isFifo(queue)) {
+				fifo.left(queue, id);
+			}
+			else {
+				fair.left(queue, id);
+			}
+		};
 		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;
@@ -36,13 +52,13 @@ final class QueueLifecycle {
 	int purge(String queue) {
 		Checks.queueName(queue);
 		long before = this.core.lastId();
-		Sweep removed = new Sweep(this.core, this.fifo);
+		Sweep removed = new Sweep(this.core, this.departures);
 		do {
 			List<Lease> leased;
 			drain: while (!(leased = this.core.lease(queue, Limits.MAX_BATCH)).isEmpty()) {
 				for (Lease lease : leased) {
 					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
-						this.fifo.left(queue, lease.message().id());
+						this.departures.left(queue, lease.message().id());
 						if (lease.delivery() == 1) {
 							removed.ready++;
 						}
@@ -69,6 +85,7 @@ final class QueueLifecycle {
 		boolean existed = this.explicit.remove(queue) | this.core.queue(queue).isPresent();
 		purge(queue);
 		this.fifo.forget(queue);
+		this.fair.forget(queue);
 		return existed;
 	}
 
@@ -91,7 +108,7 @@ final class QueueLifecycle {
 			queues.put(name, new QueueStats(name, 0, 0));
 		}
 		for (QueueStats stats : this.core.queues()) {
-			queues.put(stats.name(), stats);
+			queues.put(stats.name(), this.fair.stats(stats));
 		}
 		return List.copyOf(queues.values());
 	}
@@ -99,7 +116,7 @@ final class QueueLifecycle {
 	/** See {@link QueueOperations#queue}. */
 	Optional<QueueStats> queue(String name) {
 		Checks.queueName(name);
-		return this.core.queue(name);
+		return this.core.queue(name).map(this.fair::stats);
 	}
 
 }

@@ -72,6 +72,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final FifoQueues fifo;
 
+	private final FairQueues fair;
+
 	private volatile boolean running;
 
 	/**
@@ -96,8 +98,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		this.settings = new Settings(explicit, leaseTimeout, maxMessageBytes, clock);
 		this.longPolls = new LongPolls(this::deliverable);
 		this.fifo = new FifoQueues(core, fifoGroups, clock, this.longPolls::after);
-		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo);
-		this.queues = new QueueLifecycle(core, explicit, events, this.fifo);
+		this.fair = new FairQueues(core, fifoGroups.fair(), clock, events);
+		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo, this.fair);
+		this.queues = new QueueLifecycle(core, explicit, events, this.fifo, this.fair);
 	}
 
 	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
@@ -149,11 +152,13 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		if (FifoSettings.isFifo(queue)) {
 			return sendFifo(queue, messages, delaySeconds);
 		}
+		boolean grouped = false;
 		for (OutgoingMessage message : messages) {
 			if (message.deduplicationId() != null) {
 				throw new InvalidRequestException("Not a FIFO queue",
 						"A deduplication id is for FIFO queues; '" + queue + "' is a standard queue.");
 			}
+			grouped |= message.group() != null;
 		}
 		int delay = this.settings.delaySeconds(queue, delaySeconds);
 		int maxBytes = this.settings.maxMessageBytes(queue);
@@ -164,8 +169,13 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		}
 		List<Message> pushed;
 		try {
-			pushed = (delay == 0 && stored.size() == 1) ? List.of(this.core.push(queue, stored.get(0)))
-					: this.core.pushAll(queue, stored, TimeUnit.SECONDS.toMillis(delay));
+			if (grouped && delay == 0) {
+				pushed = this.fair.push(queue, messages, stored);
+			}
+			else {
+				pushed = (delay == 0 && stored.size() == 1) ? List.of(this.core.push(queue, stored.get(0)))
+						: this.core.pushAll(queue, stored, TimeUnit.SECONDS.toMillis(delay));
+			}
 		}
 		catch (CapacityExceededException ex) {
 			this.events.refused(ex.limit());
@@ -242,7 +252,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		Checks.max(max);
 		List<Lease> leases = deliverable(queue, max, this.settings.leaseMillis(queue, leaseSeconds));
 		counted(leases);
-		return deliveries(leases);
+		return deliveries(queue, leases);
 	}
 
 	/**
@@ -285,26 +295,40 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		List<Lease> ready = deliverable(queue, max, leaseMillis);
 		if (!ready.isEmpty() || wait.isZero()) {
 			counted(ready);
-			return new LongPoll(deliveries(ready));
+			return new LongPoll(deliveries(queue, ready));
 		}
 		LongPoll poll = new LongPoll(this.longPolls, queue, max, leaseMillis, leases -> {
 			counted(leases);
-			return deliveries(leases);
+			return deliveries(queue, leases);
 		});
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
 	}
 
-	/** What a consumer is leased: the core's leases, dead letters moved. */
+	/**
+	 * What a consumer is leased: the core's leases, dead letters moved; on a fair queue
+	 * ({@link FairQueues}), when the core has fewer ready than asked for, held messages
+	 * of noisy groups released and leased too.
+	 */
 	private List<Lease> deliverable(String queue, int max, long leaseMillis) {
-		return this.deadLetters.deliverable(queue, max, leaseMillis);
+		List<Lease> leases = this.deadLetters.deliverable(queue, max, leaseMillis);
+		if (leases.size() < max && this.fair.tracks(queue)) {
+			List<Lease> released = this.fair.release(queue, max - leases.size(), leaseMillis);
+			if (!released.isEmpty()) {
+				List<Lease> all = new ArrayList<>(leases.size() + released.size());
+				all.addAll(leases);
+				all.addAll(released);
+				return all;
+			}
+		}
+		return leases;
 	}
 
 	/**
 	 * The leases as deliveries, each message read back; a first delivery records its
 	 * time.
 	 */
-	private List<Received> deliveries(List<Lease> leases) {
+	private List<Received> deliveries(String queue, List<Lease> leases) {
 		if (leases.isEmpty()) {
 			return List.of();
 		}
@@ -315,7 +339,11 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 			if (lease.delivery() == 1) {
 				StoredMessage.markReceived(stored, now);
 			}
-			deliveries.add(new Received(lease, StoredMessage.read(stored)));
+			Received received = new Received(lease, StoredMessage.read(stored));
+			if (received.message().system().group() != null && !FifoSettings.isFifo(queue)) {
+				this.fair.learn(queue);
+			}
+			deliveries.add(received);
 		}
 		return deliveries;
 	}
@@ -383,19 +411,52 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		return completions;
 	}
 
-	/** On a FIFO queue, releases the next message of the group a completed one leaves. */
+	/**
+	 * On a FIFO queue, releases the next message of the group a completed one leaves; on
+	 * a fair queue, takes it out of its group.
+	 */
 	private void left(String queue, long id) {
-		if (FifoSettings.isFifo(queue) && this.fifo.release(queue, id)) {
-			this.longPolls.pushed(queue);
+		if (FifoSettings.isFifo(queue)) {
+			if (this.fifo.release(queue, id)) {
+				this.longPolls.pushed(queue);
+			}
+		}
+		else {
+			this.fair.left(queue, id);
 		}
 	}
 
 	/**
 	 * What a retention sweep tells of the messages it removes, so that a FIFO queue's
-	 * groups follow.
+	 * groups, or a fair queue's, follow.
 	 */
 	public Departures departures() {
-		return this.fifo;
+		return (queue, id) -> {
+			if (FifoSettings.isFifo(queue)) {
+				this.fifo.left(queue, id);
+			}
+			else {
+				this.fair.left(queue, id);
+			}
+		};
+	}
+
+	/**
+	 * Whether this instance knows the standard queue to have message groups (a fair
+	 * queue).
+	 */
+	public boolean hasGroups(String queue) {
+		Checks.queueName(queue);
+		return !FifoSettings.isFifo(queue) && this.fair.tracks(queue);
+	}
+
+	/**
+	 * SQS's fair-queue counts of a standard queue: of its messages in quiet groups (a
+	 * message without a group is a tenant of its own, never noisy).
+	 */
+	public QuietCounts quietCounts(String queue) {
+		Checks.queueName(queue);
+		return this.fair.quietCounts(queue);
 	}
 
 	/**

@@ -4,8 +4,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
@@ -14,6 +19,7 @@ import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
@@ -22,7 +28,10 @@ import io.micrometer.core.instrument.binder.BaseUnits;
  * reports them after each call into the core, so that the core (what JMH measures) pays
  * nothing for them and the application knows nothing of meters. Gauges are derived from
  * these counters and from the service's lock-free size reads: a scrape never takes a
- * strategy's lock. No per-queue tag: queue names are unbounded.
+ * strategy's lock. No per-queue tag: queue names are unbounded; but the fair-queue gauges
+ * ({@code qs.fair.*}) are per queue, tagged {@code queue}, for the standard queues with
+ * message groups this instance saw, at most {@value #MAX_FAIR_QUEUES} of them, each read
+ * once a second at most (a scrape reads the queue's counts and browses its head).
  */
 @Component
 public class QueueMetrics implements QueueEvents {
@@ -59,8 +68,20 @@ public class QueueMetrics implements QueueEvents {
 
 	private final QueueServiceCore service;
 
+	/** The most queues with fair-queue gauges: queue names are unbounded. */
+	static final int MAX_FAIR_QUEUES = 100;
+
+	/** How long one reading of a fair queue's counts serves its five gauges. */
+	private static final long FAIR_READ_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final MeterRegistry registry;
+
+	/** The fair-queue gauges, by queue. */
+	private final Map<String, List<Meter>> fair = new ConcurrentHashMap<>();
+
 	public QueueMetrics(MeterRegistry registry, QueueServiceCore service) {
 		this.service = service;
+		this.registry = registry;
 		this.pushed = Counter.builder("qs.messages.pushed")
 			.description("Messages accepted by a push")
 			.register(registry);
@@ -229,6 +250,79 @@ public class QueueMetrics implements QueueEvents {
 
 	private double ready() {
 		return Math.max(0, this.service.heldCount() - inflight());
+	}
+
+	/**
+	 * Registers SQS's five fair-queue counts of a standard queue with groups as gauges
+	 * tagged with its name, unless {@value #MAX_FAIR_QUEUES} queues have them already.
+	 */
+	@Override
+	public void fairQueue(String queue, Supplier<QuietCounts> counts) {
+		if (this.fair.size() >= MAX_FAIR_QUEUES || this.fair.containsKey(queue)) {
+			return;
+		}
+		Reading reading = new Reading(counts);
+		List<Meter> meters = List.of(
+				fairGauge("qs.fair.groups.noisy", queue, reading, QuietCounts::noisyGroups,
+						"Noisy message groups of a fair queue (SQS's ApproximateNumberOfNoisyGroups)"),
+				fairGauge("qs.fair.quiet.messages.visible", queue, reading, QuietCounts::visible,
+						"Messages of quiet groups ready (ApproximateNumberOfMessagesVisibleInQuietGroups)"),
+				fairGauge("qs.fair.quiet.messages.notvisible", queue, reading, QuietCounts::notVisible,
+						"Messages of quiet groups in flight (ApproximateNumberOfMessagesNotVisibleInQuietGroups)"),
+				fairGauge("qs.fair.quiet.messages.delayed", queue, reading, QuietCounts::delayed,
+						"Messages of quiet groups delayed (ApproximateNumberOfMessagesDelayedInQuietGroups)"),
+				Gauge.builder("qs.fair.quiet.oldest.age", reading, one -> one.get().oldestSeconds())
+					.tag("queue", queue)
+					.baseUnit("seconds")
+					.description(
+							"Age of the oldest ready message of quiet groups (ApproximateAgeOfOldestMessageInQuietGroups)")
+					.register(this.registry));
+		if (this.fair.putIfAbsent(queue, meters) != null) {
+			meters.forEach(this.registry::remove);
+		}
+	}
+
+	@Override
+	public void fairQueueGone(String queue) {
+		List<Meter> meters = this.fair.remove(queue);
+		if (meters != null) {
+			meters.forEach(this.registry::remove);
+		}
+	}
+
+	private Meter fairGauge(String name, String queue, Reading reading, ToLongFunction<QuietCounts> value,
+			String description) {
+		return Gauge.builder(name, reading, one -> value.applyAsLong(one.get()))
+			.tag("queue", queue)
+			.description(description)
+			.register(this.registry);
+	}
+
+	/** One fair queue's counts, read at most once a second for its five gauges. */
+	private static final class Reading {
+
+		private final Supplier<QuietCounts> counts;
+
+		private QuietCounts last = QuietCounts.NONE;
+
+		private long readNanos;
+
+		private boolean read;
+
+		Reading(Supplier<QuietCounts> counts) {
+			this.counts = counts;
+		}
+
+		synchronized QuietCounts get() {
+			long now = System.nanoTime();
+			if (!this.read || now - this.readNanos >= FAIR_READ_NANOS) {
+				this.last = this.counts.get();
+				this.readNanos = now;
+				this.read = true;
+			}
+			return this.last;
+		}
+
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.qsbench.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.github.qsbench.application.FairGroups;
 import io.github.qsbench.application.FifoGroups;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -41,6 +42,12 @@ final class RedisFifoGroups implements FifoGroups {
 	@Override
 	public long remove(String queue, long id) {
 		return this.store.<Long>run(REMOVE, this.store.queueKeys(queue, QUEUE_KEYS), ascii(id), groupPrefix(queue));
+	}
+
+	/** Standard queues' fair-queue groups, in the same Redis. */
+	@Override
+	public FairGroups fair() {
+		return new RedisFairGroups(this.store);
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueSettings;
 import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
@@ -37,6 +38,20 @@ final class QueueAttributeActions extends QueueHandler {
 	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE = "ApproximateNumberOfMessagesNotVisible";
 
 	private static final String APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED = "ApproximateNumberOfMessagesDelayed";
+
+	private static final String NOISY_GROUPS = "ApproximateNumberOfNoisyGroups";
+
+	private static final String VISIBLE_IN_QUIET_GROUPS = "ApproximateNumberOfMessagesVisibleInQuietGroups";
+
+	private static final String NOT_VISIBLE_IN_QUIET_GROUPS = "ApproximateNumberOfMessagesNotVisibleInQuietGroups";
+
+	private static final String DELAYED_IN_QUIET_GROUPS = "ApproximateNumberOfMessagesDelayedInQuietGroups";
+
+	private static final String AGE_OF_OLDEST_IN_QUIET_GROUPS = "ApproximateAgeOfOldestMessageInQuietGroups";
+
+	/** A standard queue's fair-queue attributes (SQS's fair queues). */
+	private static final Set<String> FAIR = Set.of(NOISY_GROUPS, VISIBLE_IN_QUIET_GROUPS, NOT_VISIBLE_IN_QUIET_GROUPS,
+			DELAYED_IN_QUIET_GROUPS, AGE_OF_OLDEST_IN_QUIET_GROUPS);
 
 	private static final String QUEUE_ARN = "QueueArn";
 
@@ -82,21 +97,29 @@ final class QueueAttributeActions extends QueueHandler {
 	static final int MAX_POLICY_BYTES = 8192;
 
 	/** Only read: never set. */
-	private static final Set<String> READ_ONLY = Set.of(APPROXIMATE_NUMBER_OF_MESSAGES,
-			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
-			CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP);
+	private static final Set<String> READ_ONLY = union(
+			Set.of(APPROXIMATE_NUMBER_OF_MESSAGES, APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+					APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN, CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP),
+			FAIR);
 
 	/** A FIFO queue's alone: unknown to a standard queue, as in SQS. */
 	private static final Set<String> FIFO_ONLY = Set.of(CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE,
 			FIFO_THROUGHPUT_LIMIT);
 
 	/** Every attribute SQS's model names but {@code All}. */
-	private static final Set<String> NAMES = Set.of(APPROXIMATE_NUMBER_OF_MESSAGES,
-			APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN,
-			CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP, VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD,
-			REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE, FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE,
-			FIFO_THROUGHPUT_LIMIT, POLICY, RECEIVE_MESSAGE_WAIT_TIME_SECONDS, REDRIVE_ALLOW_POLICY, KMS_MASTER_KEY_ID,
-			KMS_DATA_KEY_REUSE_PERIOD_SECONDS, SQS_MANAGED_SSE_ENABLED);
+	private static final Set<String> NAMES = union(FAIR,
+			Set.of(APPROXIMATE_NUMBER_OF_MESSAGES, APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE,
+					APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, QUEUE_ARN, CREATED_TIMESTAMP, LAST_MODIFIED_TIMESTAMP,
+					VISIBILITY_TIMEOUT, DELAY_SECONDS, MESSAGE_RETENTION_PERIOD, REDRIVE_POLICY, MAXIMUM_MESSAGE_SIZE,
+					FIFO_QUEUE, CONTENT_BASED_DEDUPLICATION, DEDUPLICATION_SCOPE, FIFO_THROUGHPUT_LIMIT, POLICY,
+					RECEIVE_MESSAGE_WAIT_TIME_SECONDS, REDRIVE_ALLOW_POLICY, KMS_MASTER_KEY_ID,
+					KMS_DATA_KEY_REUSE_PERIOD_SECONDS, SQS_MANAGED_SSE_ENABLED));
+
+	private static Set<String> union(Set<String> one, Set<String> other) {
+		Set<String> both = new HashSet<>(one);
+		both.addAll(other);
+		return Set.copyOf(both);
+	}
 
 	/** Reads the JSON documents inside attributes: policies. */
 	private final JsonMapper mapper = RequestJson.mapper(MAX_POLICY_BYTES);
@@ -139,7 +162,9 @@ final class QueueAttributeActions extends QueueHandler {
 				throw invalidAttributeName(name);
 			}
 		}
-		Map<String, String> all = attributes(queue);
+		boolean fair = !FifoSettings.isFifo(queue)
+				&& (this.queues.hasGroups(queue) || names.stream().anyMatch(FAIR::contains));
+		Map<String, String> all = attributes(queue, fair);
 		ObjectNode answer = JSON.objectNode();
 		ObjectNode attributes = answer.putObject("Attributes");
 		all.forEach((name, value) -> {
@@ -151,12 +176,20 @@ final class QueueAttributeActions extends QueueHandler {
 	}
 
 	/** Every attribute the queue has, by name, as SQS answers them. */
-	private Map<String, String> attributes(String queue) {
+	private Map<String, String> attributes(String queue, boolean fair) {
 		Map<String, String> attributes = new TreeMap<>();
 		QueueStats stats = this.queues.queue(queue).orElse(new QueueStats(queue, 0, 0));
 		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES, Integer.toString(stats.ready()));
 		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, Integer.toString(stats.inflight()));
 		attributes.put(APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED, Integer.toString(stats.delayed()));
+		if (fair) {
+			QuietCounts quiet = this.queues.quietCounts(queue);
+			attributes.put(NOISY_GROUPS, Long.toString(quiet.noisyGroups()));
+			attributes.put(VISIBLE_IN_QUIET_GROUPS, Long.toString(quiet.visible()));
+			attributes.put(NOT_VISIBLE_IN_QUIET_GROUPS, Long.toString(quiet.notVisible()));
+			attributes.put(DELAYED_IN_QUIET_GROUPS, Long.toString(quiet.delayed()));
+			attributes.put(AGE_OF_OLDEST_IN_QUIET_GROUPS, Long.toString(quiet.oldestSeconds()));
+		}
 		attributes.put(QUEUE_ARN, this.urls.arn(queue));
 		QueueSettings settings = this.queues.settings(queue);
 		if (settings.createdSeconds() != null) {
@@ -205,7 +238,7 @@ final class QueueAttributeActions extends QueueHandler {
 	 * @throws SqsException {@code InvalidAttributeName} for one the queue cannot be given
 	 */
 	boolean matches(String queue, Map<String, String> given) {
-		Map<String, String> current = attributes(queue);
+		Map<String, String> current = attributes(queue, false);
 		for (Map.Entry<String, String> attribute : given.entrySet()) {
 			checkSettable(queue, attribute.getKey());
 			if (!attribute.getKey().equals(FIFO_QUEUE)

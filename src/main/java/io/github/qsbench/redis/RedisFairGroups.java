@@ -1,0 +1,151 @@
+package io.github.qsbench.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.qsbench.application.FairGroups;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Fair-queue groups kept in Redis (see {@link FairGroups}), so that every instance on one
+ * Redis counts one set of groups and releases each held message once. Per queue, on its
+ * slot: hashes of each released and held id's group ({@code fair:released},
+ * {@code fair:heldOf}), each group's released count ({@code fair:count}) and held count
+ * ({@code fair:holds}), the queue's released total ({@code fair:total}), the groups
+ * holding messages in round-robin order ({@code fair:round}), and a list of held ids per
+ * group ({@code fair:list:<group>}); each call is one script, atomic. The queues with
+ * groups are a set of the namespace ({@code fair:queues}), for instances to learn them.
+ */
+final class RedisFairGroups implements FairGroups {
+
+	private static final LuaScript APPEND = LuaScript.of(RedisFairGroups.class, "fair-append", ReturnType.INTEGER);
+
+	private static final LuaScript REMOVE = LuaScript.of(RedisFairGroups.class, "fair-remove", ReturnType.INTEGER);
+
+	private static final LuaScript RELEASE = LuaScript.of(RedisFairGroups.class, "fair-release", ReturnType.MULTI);
+
+	private static final LuaScript COUNTS = LuaScript.of(RedisFairGroups.class, "fair-counts", ReturnType.MULTI);
+
+	private static final LuaScript FORGET = LuaScript.of(RedisFairGroups.class, "fair-forget", ReturnType.INTEGER);
+
+	private static final List<String> QUEUE_KEYS = List.of("fair:released", "fair:heldOf", "fair:count", "fair:total",
+			"fair:round", "fair:holds");
+
+	private static final String LIST = "fair:list:";
+
+	private final RedisStore store;
+
+	private final byte[] registry;
+
+	RedisFairGroups(RedisStore store) {
+		this.store = store;
+		this.registry = store.key("fair:queues");
+	}
+
+	@Override
+	public boolean append(String queue, String group, long id) {
+		return this.store.<Long>run(APPEND, keys(queue), ascii(id), RedisStore.utf8(group), listPrefix(queue),
+				ascii(NOISY_MIN), ascii(NOISY_PERCENT)) == 1;
+	}
+
+	@Override
+	public boolean remove(String queue, long id) {
+		return this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue)) == 1;
+	}
+
+	@Override
+	public long[] release(String queue, int max) {
+		List<?> ids = this.store.run(RELEASE, keys(queue), ascii(max), listPrefix(queue));
+		long[] released = new long[ids.size()];
+		for (int i = 0; i < released.length; i++) {
+			released[i] = number(ids.get(i));
+		}
+		return released;
+	}
+
+	@Override
+	public Counts counts(String queue) {
+		List<?> answer = this.store.run(COUNTS, keys(queue));
+		long total = number(answer.get(0));
+		Map<String, Long> released = pairs((List<?>) answer.get(1));
+		Map<String, Long> held = pairs((List<?>) answer.get(2));
+		Set<String> groups = new HashSet<>(released.keySet());
+		groups.addAll(held.keySet());
+		Set<String> noisy = new HashSet<>();
+		long releasedNoisy = 0;
+		long heldTotal = 0;
+		for (String group : groups) {
+			long count = released.getOrDefault(group, 0L);
+			long holds = held.getOrDefault(group, 0L);
+			heldTotal += holds;
+			if (holds > 0 || FairGroups.noisy(count, total)) {
+				noisy.add(group);
+				releasedNoisy += count;
+			}
+		}
+		return new Counts(groups.size(), noisy, total, releasedNoisy, heldTotal);
+	}
+
+	@Override
+	public void forget(String queue) {
+		this.store.run(FORGET, keys(queue), listPrefix(queue));
+		this.store.call(redis -> redis.setCommands().sRem(this.registry, RedisStore.utf8(queue)));
+	}
+
+	@Override
+	public void announce(String queue) {
+		this.store.call(redis -> redis.setCommands().sAdd(this.registry, RedisStore.utf8(queue)));
+	}
+
+	@Override
+	public Set<String> queues() {
+		Set<byte[]> members = this.store.call(redis -> redis.setCommands().sMembers(this.registry));
+		Set<String> names = new HashSet<>();
+		if (members != null) {
+			for (byte[] member : members) {
+				names.add(new String(member, StandardCharsets.UTF_8));
+			}
+		}
+		return names;
+	}
+
+	@Override
+	public boolean shared() {
+		return true;
+	}
+
+	private List<byte[]> keys(String queue) {
+		return this.store.queueKeys(queue, QUEUE_KEYS);
+	}
+
+	/** The prefix of the queue's held lists' keys, on its slot. */
+	private byte[] listPrefix(String queue) {
+		return this.store.queueKeys(queue, List.of(LIST)).get(0);
+	}
+
+	private static Map<String, Long> pairs(List<?> flat) {
+		Map<String, Long> pairs = new HashMap<>();
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			pairs.put(text(flat.get(i)), number(flat.get(i + 1)));
+		}
+		return pairs;
+	}
+
+	private static String text(Object value) {
+		return (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
+	}
+
+	private static long number(Object value) {
+		return (value instanceof Number number) ? number.longValue() : Long.parseLong(text(value));
+	}
+
+	private static byte[] ascii(long number) {
+		return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
+	}
+
+}
