@@ -78,10 +78,13 @@ public final class ConcurrentTestHarness {
 			throw error;
 		}
 		if (!allDone) {
+			// counted before the interrupt, which lets a task that polls for it end at
+			// once
+			long running = finished.getCount();
 			String dump = stacks();
 			threads.forEach(Thread::interrupt);
 			throw new AssertionError(
-					finished.getCount() + " threads still running after " + timeout + "\n" + state.get() + "\n" + dump);
+					running + " threads still running after " + timeout + "\n" + state.get() + "\n" + dump);
 		}
 	}
 
