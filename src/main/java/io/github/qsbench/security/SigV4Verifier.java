@@ -1,6 +1,5 @@
 package io.github.qsbench.security;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -10,11 +9,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,12 +19,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.stream.Collectors;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import io.github.qsbench.security.AuthenticationException.Failure;
+import io.github.qsbench.security.CanonicalRequest.QueryParameter;
 
 /**
  * Verifies AWS Signature Version 4 on a request, signed in an {@code Authorization}
@@ -57,8 +53,6 @@ public final class SigV4Verifier {
 		.withZone(ZoneOffset.UTC);
 
 	private static final HexFormat HEX = HexFormat.of();
-
-	private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
 
 	private static final String MISMATCH = "The request signature we calculated does not match the signature you provided. "
 			+ "Check your AWS Secret Access Key and signing method. Consult the service documentation for details.";
@@ -121,8 +115,8 @@ public final class SigV4Verifier {
 			throw new AuthenticationException(Failure.INCOMPLETE_SIGNATURE,
 					"'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.");
 		}
-		String canonicalRequest = String.join("\n", request.method(), canonicalUri(request.rawPath()),
-				canonicalQuery(query), canonicalHeaders(request, signature.signedHeaders()),
+		String canonicalRequest = String.join("\n", request.method(), CanonicalRequest.uri(request.rawPath()),
+				CanonicalRequest.query(query), CanonicalRequest.headers(request, signature.signedHeaders()),
 				String.join(";", signature.signedHeaders()), payloadHash(request));
 		String stringToSign = String.join("\n", ALGORITHM, signature.timestamp(),
 				signature.day() + "/" + this.region + "/" + this.service + "/" + TERMINATOR,
@@ -275,55 +269,6 @@ public final class SigV4Verifier {
 	}
 
 	/**
-	 * The path as signed for services other than S3: dot segments and empty segments
-	 * removed (as botocore does, and AWS's SigV4 test suite expects), then every byte
-	 * outside the unreserved set and {@code /} percent-encoded, so an escape the client
-	 * sent is encoded a second time ({@code %20} becomes {@code %2520}).
-	 */
-	private static String canonicalUri(String rawPath) {
-		Deque<String> segments = new ArrayDeque<>();
-		for (String segment : rawPath.split("/")) {
-			if (segment.equals("..")) {
-				segments.pollLast();
-			}
-			else if (!segment.isEmpty() && !segment.equals(".")) {
-				segments.addLast(segment);
-			}
-		}
-		StringBuilder path = new StringBuilder("/").append(String.join("/", segments));
-		if (rawPath.endsWith("/") && !segments.isEmpty()) {
-			path.append('/');
-		}
-		return encode(path.toString().getBytes(StandardCharsets.UTF_8), true);
-	}
-
-	private static String canonicalQuery(List<QueryParameter> query) {
-		return query.stream()
-			.sorted(Comparator.comparing(QueryParameter::encodedName).thenComparing(QueryParameter::encodedValue))
-			.map((parameter) -> parameter.encodedName() + "=" + parameter.encodedValue())
-			.collect(Collectors.joining("&"));
-	}
-
-	/**
-	 * Each signed header as {@code name:values}, its values trimmed, inner runs of
-	 * whitespace collapsed to one space, and joined with commas; one a line, the last
-	 * line ending too.
-	 */
-	private static String canonicalHeaders(SignedRequest request, List<String> signedHeaders) {
-		StringBuilder headers = new StringBuilder();
-		for (String name : signedHeaders) {
-			List<String> values = request.headers().getOrDefault(name, List.of());
-			headers.append(name)
-				.append(':')
-				.append(values.stream()
-					.map((value) -> value.trim().replaceAll("[ \\t\\n\\x0B\\f\\r]+", " "))
-					.collect(Collectors.joining(",")))
-				.append('\n');
-		}
-		return headers.toString();
-	}
-
-	/**
 	 * The body's SHA-256, or what {@code x-amz-content-sha256} declares: the body's hash
 	 * again (refused when it is not) or {@code UNSIGNED-PAYLOAD}, which SDKs send when
 	 * told not to sign the payload, and which leaves the body out of the signature.
@@ -377,81 +322,6 @@ public final class SigV4Verifier {
 	private static String firstHeader(SignedRequest request, String name) {
 		List<String> values = request.headers().get(name);
 		return (values == null || values.isEmpty()) ? null : values.get(0);
-	}
-
-	/**
-	 * Percent-encode every byte outside RFC 3986's unreserved set (and {@code /} when
-	 * asked to keep it), with upper-case hex digits.
-	 */
-	private static String encode(byte[] bytes, boolean keepSlash) {
-		StringBuilder encoded = new StringBuilder(bytes.length);
-		for (byte b : bytes) {
-			char c = (char) (b & 0xFF);
-			if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
-					|| c == '.' || c == '~' || (keepSlash && c == '/')) {
-				encoded.append(c);
-			}
-			else {
-				encoded.append('%').append(UPPER_HEX.toHexDigits(b));
-			}
-		}
-		return encoded.toString();
-	}
-
-	/**
-	 * Percent-decode to bytes; a {@code %} not followed by two hex digits stays as it is.
-	 */
-	private static byte[] decode(String raw) {
-		ByteArrayOutputStream decoded = new ByteArrayOutputStream(raw.length());
-		byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
-		for (int i = 0; i < bytes.length; i++) {
-			int high = (bytes[i] == '%' && i + 2 < bytes.length) ? Character.digit(bytes[i + 1], 16) : -1;
-			int low = (high >= 0) ? Character.digit(bytes[i + 2], 16) : -1;
-			if (low >= 0) {
-				decoded.write(high * 16 + low);
-				i += 2;
-			}
-			else {
-				decoded.write(bytes[i]);
-			}
-		}
-		return decoded.toByteArray();
-	}
-
-	/**
-	 * One query parameter: decoded for lookups, encoded again for the canonical query.
-	 */
-	private record QueryParameter(String name, String value, String encodedName, String encodedValue) {
-
-		/**
-		 * The parameters in order, a missing {@code =} read as an empty value, those with
-		 * an empty name left out (the AWS SDK for Java does not sign them).
-		 */
-		static List<QueryParameter> parse(String rawQuery) {
-			List<QueryParameter> parameters = new ArrayList<>();
-			if (rawQuery == null) {
-				return parameters;
-			}
-			for (String pair : rawQuery.split("&")) {
-				int equals = pair.indexOf('=');
-				byte[] name = decode((equals < 0) ? pair : pair.substring(0, equals));
-				byte[] value = decode((equals < 0) ? "" : pair.substring(equals + 1));
-				if (name.length > 0) {
-					parameters.add(new QueryParameter(new String(name, StandardCharsets.UTF_8),
-							new String(value, StandardCharsets.UTF_8), encode(name, false), encode(value, false)));
-				}
-			}
-			return parameters;
-		}
-
-		static String find(List<QueryParameter> parameters, String name) {
-			return parameters.stream()
-				.filter((parameter) -> parameter.name().equals(name))
-				.map(QueryParameter::value)
-				.findFirst()
-				.orElse(null);
-		}
-
 	}
 
 	/**
