@@ -72,11 +72,15 @@ final class MessageResponses {
 
 	}
 
-	/** A message as a browse saw it: nothing leased, so no lease. */
+	/**
+	 * A message as a browse saw it: nothing leased, so no lease; its group left out when
+	 * it has none.
+	 */
 	record Browsed(long id, String queue, String body, String state, int deliveries,
 			@JsonInclude(JsonInclude.Include.NON_NULL) String sentAt,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
-			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String group) {
 
 		static Browsed of(String queue, Browse browsed) {
 			Peeked peeked = browsed.peeked();
@@ -89,7 +93,7 @@ final class MessageResponses {
 			long sent = stored.system().sentMillis();
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
 					(sent > 0) ? Instant.ofEpochMilli(sent).toString() : null, AttributeValue.of(stored.attributes()),
-					DeadLetterView.of(stored));
+					DeadLetterView.of(stored), stored.system().group());
 		}
 
 	}
