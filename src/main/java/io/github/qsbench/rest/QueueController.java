@@ -442,8 +442,9 @@ class QueueController {
 	}
 
 	@GetMapping(Routes.QUEUE)
-	@Operation(summary = "One queue: its counts, its settings, whether it was created explicitly, and the queues "
-			+ "whose dead-letter queue it is (deadLetterSources, left out when none)")
+	@Operation(summary = "One queue: its counts, its settings, whether it was created explicitly, the queues "
+			+ "whose dead-letter queue it is (deadLetterSources, left out when none), and for a standard queue "
+			+ "whose messages carry groups SQS's five fair-queue counts (fair, left out otherwise)")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
 	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	@ApiResponse(responseCode = "404",
@@ -494,7 +495,8 @@ class QueueController {
 		List<Browse> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
 				? this.operations.peek(queue, 1) : List.of();
 		return QueueView.of(queue, stats, head, this.clock.instant(), this.operations.settings(queue), explicit,
-				this.operations.deadLetterSources(queue));
+				this.operations.deadLetterSources(queue),
+				this.operations.hasGroups(queue) ? this.operations.quietCounts(queue) : null);
 	}
 
 	@PostMapping(Routes.REDRIVE)

@@ -80,6 +80,28 @@ class FairQueueHttpTests {
 	}
 
 	@Test
+	void queueView_showsTheFairQueueCounts_onlyForAQueueWithGroups() {
+		StringBuilder backlog = new StringBuilder("{\"messages\":[");
+		for (int i = 0; i < 40; i++) {
+			backlog.append((i > 0) ? "," : "").append("{\"body\":\"b").append(i).append("\",\"group\":\"noisy\"}");
+		}
+		post("/queues/rest-fair-view/messages/batch", "application/json", backlog.append("]}").toString());
+		post("/queues/rest-fair-view/messages?group=quiet-1", "text/plain", "q1");
+		post("/queues/rest-fair-view/messages?group=quiet-2", "text/plain", "q2");
+		post("/queues/rest-plain-view/messages", "text/plain", "p");
+
+		DocumentContext view = JsonPath.parse(this.http.get("/queues/rest-fair-view").body());
+		assertThat(view.read("$.ready", Integer.class)).as("held messages count as ready").isEqualTo(42);
+		Map<String, Object> fair = view.read("$.fair");
+		assertThat(fair).as("30 of the backlog released, 10 held: noisy; the quiet two ready")
+			.containsExactlyInAnyOrderEntriesOf(Map.of("noisyGroups", 1, "quietVisible", 2, "quietNotVisible", 0,
+					"quietDelayed", 0, "quietOldestAgeSeconds", fair.get("quietOldestAgeSeconds")));
+		assertThat(((Number) fair.get("quietOldestAgeSeconds")).longValue()).isNotNegative();
+		Map<String, Object> plain = JsonPath.parse(this.http.get("/queues/rest-plain-view").body()).read("$");
+		assertThat(plain).as("left out for a queue without groups").doesNotContainKey("fair");
+	}
+
+	@Test
 	void group_onEveryFormOfPush_shownByPollAndBrowse() {
 		post("/queues/rest-groups/messages?group=plain", "text/plain", "a");
 		post("/queues/rest-groups/messages", "application/json", "{\"body\":\"b\",\"group\":\"json\"}");

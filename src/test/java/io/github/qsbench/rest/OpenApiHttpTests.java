@@ -105,6 +105,10 @@ class OpenApiHttpTests {
 		assertThat(spec.read("$.components.schemas.PushMessage.properties", Map.class).keySet())
 			.as("the JSON form and a batch entry")
 			.containsExactly("body", "attributes", "group", "deduplicationId");
+		assertThat(spec.read("$.components.schemas.FairView.properties", Map.class).keySet())
+			.as("GET /queues/{queue}'s fair")
+			.containsExactlyInAnyOrder("noisyGroups", "quietVisible", "quietNotVisible", "quietDelayed",
+					"quietOldestAgeSeconds");
 		assertThat(spec.read("$.components.schemas.Browsed.properties", Map.class).keySet()).as("a browse's message")
 			.contains("state", "group");
 	}
