@@ -80,6 +80,15 @@ PIDS+=($!)
 wait_http "http://127.0.0.1:$PROM_PORT/-/ready" "Prometheus" || { cat "$WORK/prometheus.log"; exit 1; }
 
 START=$(date +%s)
+# The Fair queues panels read the qs_fair_* gauges, which exist for a standard queue with message
+# groups: a backlog of one group (noisy once 30 are released) and two quiet groups' messages.
+step "a fair queue: a backlog of one message group and two quiet ones (REST ?group= and batch groups)"
+fair_batch="$(python3 -c 'import json; print(json.dumps({"messages": [{"body": f"backlog {i}", "group": "noisy"} for i in range(40)]}))')"
+curl -fsS -o /dev/null -X POST "http://127.0.0.1:$APP_PORT/queues/e2e-fair/messages/batch" -H 'Content-Type: application/json' -d "$fair_batch"
+for group in quiet-1 quiet-2; do
+	curl -fsS -o /dev/null -X POST "http://127.0.0.1:$APP_PORT/queues/e2e-fair/messages?group=$group" -H 'Content-Type: text/plain' -d "small"
+done
+curl -fsS "http://127.0.0.1:$APP_PORT/queues/e2e-fair" | python3 -c 'import json,sys; print("fair:", json.load(sys.stdin)["fair"])'
 # Throttled (the check is about data reaching every panel, not capacity), so the drain is short.
 step "Gatling: preset 4-4 at 400 pushes/s for ${DURATION}s, then drain and the nothing-lost checks"
 ./mvnw -B -q -f gatling/pom.xml gatling:test -Dgatling.simulationClass=io.github.qsbench.gatling.QueueSimulation \

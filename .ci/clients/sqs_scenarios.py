@@ -295,6 +295,53 @@ def fifo(c):
           "no MessageGroupId")
 
 
+FAIR_ATTRIBUTES = ["ApproximateNumberOfNoisyGroups", "ApproximateNumberOfMessagesVisibleInQuietGroups",
+                   "ApproximateNumberOfMessagesNotVisibleInQuietGroups",
+                   "ApproximateNumberOfMessagesDelayedInQuietGroups", "ApproximateAgeOfOldestMessageInQuietGroups"]
+
+
+@scenario
+def fair_queue(c):
+    """A standard queue made fair by MessageGroupId: one tenant's backlog, then three quiet tenants'
+    three messages each; the quiet ones are delivered among the first 30 (the noisy tenant's
+    released before it became noisy) + 9 + one batch, and GetQueueAttributes answers the five counts."""
+    url = c.queue("fair")
+    backlog = 200
+    for start in range(0, backlog, 10):
+        c.sqs.send_message_batch(QueueUrl=url, Entries=[
+            {"Id": str(i), "MessageBody": f"noisy-{start + i}", "MessageGroupId": "noisy"} for i in range(10)])
+    quiet = set()
+    for tenant in range(1, 4):
+        for i in range(3):
+            quiet.add(c.sqs.send_message(QueueUrl=url, MessageBody=f"quiet-{tenant}-{i}",
+                                         MessageGroupId=f"tenant-{tenant}")["MessageId"])
+    counts = c.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=FAIR_ATTRIBUTES)["Attributes"]
+    equal(sorted(counts), sorted(FAIR_ATTRIBUTES), "the five fair-queue attributes")
+    equal(int(counts["ApproximateNumberOfNoisyGroups"]), 1, "the backlog's tenant is noisy")
+    equal(int(counts["ApproximateNumberOfMessagesVisibleInQuietGroups"]), 9, "the quiet tenants' wait")
+    equal(int(counts["ApproximateNumberOfMessagesNotVisibleInQuietGroups"]), 0, "none in flight")
+    equal(int(counts["ApproximateNumberOfMessagesDelayedInQuietGroups"]), 0, "none delayed")
+    check(int(counts["ApproximateAgeOfOldestMessageInQuietGroups"]) >= 0, "an age in seconds")
+    every = c.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    check(set(FAIR_ATTRIBUTES) <= set(every), f"All, on a queue with groups: {sorted(every)}")
+    place = {}
+    for _ in range(2 * (backlog + len(quiet)) // 10):
+        messages = c.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        for message in messages:
+            check(message["MessageId"] not in place, "delivered twice")
+            place[message["MessageId"]] = len(place) + 1
+        if messages:
+            c.sqs.delete_message_batch(QueueUrl=url, Entries=[
+                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(messages)])
+        if len(place) == backlog + len(quiet):
+            break
+    equal(len(place), backlog + len(quiet), "every message delivered")
+    last = max(place[q] for q in quiet)
+    check(last <= 30 + len(quiet) + 10, f"the last quiet message came {last}th of {len(place)}")
+    after = c.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfNoisyGroups"])["Attributes"]
+    equal(int(after["ApproximateNumberOfNoisyGroups"]), 0, "nobody noisy once all is deleted")
+
+
 @scenario
 def tags(c):
     url = c.sqs.create_queue(QueueName=c.name("tagged"), tags={"team": "payments"})["QueueUrl"]

@@ -1,10 +1,13 @@
 // The queue browser's part of the live-page check (live-page-check.mjs calls it with its page):
 // makes a queue with settings and a dead-letter queue through the REST API, then, in the page,
-// checks that the queue is listed with its counts and settings, that opening it shows its messages'
+// checks that the queue is listed with its counts and settings (and a fair queue with its fair-queue
+// counts), that opening it shows its messages'
 // bodies (browsed, not leased), and that a purge asks first: dismissed, nothing goes; accepted,
 // the count goes to 0. Saves a screenshot of the browser with the queue open, before the purge.
 const QUEUE = 'ci-browser';
 const DLQ = 'ci-browser-dlq';
+// a fair queue: a backlog of one group (noisy once it has 30 released) and two quiet groups' messages
+const FAIR = 'ci-browser-fair';
 const LONG_BODY = 'a body longer than the browser shows at first: ' + 'lorem ipsum dolor sit amet '.repeat(8);
 
 export async function checkQueueBrowser(page, base, screenshot) {
@@ -21,6 +24,11 @@ export async function checkQueueBrowser(page, base, screenshot) {
   expect(row.inflight === '0' && row.delayed === '0', 'in flight and delayed counts of 0');
   expect(/^[0-9]+$/.test(row.oldest), `the age of its oldest message in seconds, was "${row.oldest}"`);
   expect(row.target === `${DLQ} (3)`, `its dead-letter queue shown as "${DLQ} (3)"`);
+  await waitFor(page, 'the fair queue listed with its fair-queue counts', (queue, shown) => {
+    const fairRow = document.querySelector(`#queue-list tr[data-queue="${queue}"]`);
+    return fairRow && fairRow.querySelector('.fair').textContent.startsWith(shown);
+  }, FAIR, '1 noisy · 2/0/0');
+  expect((await listedRow(page, QUEUE)).fair === '', 'no fair-queue counts for a queue without groups');
   await waitFor(page, 'the dead-letter queue listed with its source', (dlq, source) => {
     const dlqRow = document.querySelector(`#queue-list tr[data-queue="${dlq}"]`);
     return dlqRow && dlqRow.querySelector('.sources').textContent === source;
@@ -73,6 +81,11 @@ async function setUp(base) {
   await call(base, 'POST', `/queues/${QUEUE}/messages`,
     { body: 'order 43', attributes: { tenant: { type: 'String', value: 'acme' } } });
   await call(base, 'POST', `/queues/${QUEUE}/messages`, LONG_BODY, 'text/plain');
+  await call(base, 'PUT', `/queues/${FAIR}`, {});
+  await call(base, 'POST', `/queues/${FAIR}/messages/batch`,
+    { messages: Array.from({ length: 40 }, (_, i) => ({ body: `backlog ${i}`, group: 'noisy' })) });
+  await call(base, 'POST', `/queues/${FAIR}/messages?group=quiet-1`, 'small 1', 'text/plain');
+  await call(base, 'POST', `/queues/${FAIR}/messages?group=quiet-2`, 'small 2', 'text/plain');
 }
 
 async function call(base, method, path, body, type = 'application/json') {
@@ -93,7 +106,7 @@ async function listedRow(page, queue) {
   return page.$eval(`#queue-list tr[data-queue="${queue}"]`, (row) => ({
     ready: row.querySelector('.ready').textContent, inflight: row.querySelector('.inflight').textContent,
     delayed: row.querySelector('.delayed').textContent, target: row.querySelector('.target').textContent,
-    oldest: row.querySelector('.oldest').textContent,
+    oldest: row.querySelector('.oldest').textContent, fair: row.querySelector('.fair').textContent,
   }));
 }
 

@@ -1,7 +1,8 @@
 // The queue browser, below the live page's charts: this instance's queues through the REST API
 // (docs/api.md), refreshed every 2 s, and one opened queue's messages, browsed with ?peek (nothing is
 // leased), with its actions. No framework: the markup is index.html's, this fills it in.
-// For .ci/tools/live-page-check.mjs: #queues carries data-refreshes, each row data-queue, each
+// A fair queue (a standard queue whose messages carry groups) shows its fair-queue counts in the
+// last column. For .ci/tools/live-page-check.mjs: #queues carries data-refreshes, each row data-queue, each
 // message row data-id, and the opened queue's panel data-queue.
 (function () {
   'use strict';
@@ -133,7 +134,19 @@
     row.appendChild(cell(settings.deadLetterQueue
       ? settings.deadLetterQueue + ' (' + settings.maxDeliveries + ')' : '', 'target'));
     row.appendChild(cell((view.deadLetterSources || []).join(', '), 'sources'));
+    row.appendChild(cell(fairText(view.fair), 'fair'));
     return row;
+  }
+
+  // A fair queue's counts (GET /queues/{queue}'s fair, left out for a queue without groups):
+  // noisy groups, then the quiet groups' messages ready / in flight / delayed, and the age of the
+  // oldest ready one when there is one.
+  function fairText(fair) {
+    if (!fair) {
+      return '';
+    }
+    return fair.noisyGroups + ' noisy · ' + fair.quietVisible + '/' + fair.quietNotVisible + '/'
+      + fair.quietDelayed + (fair.quietOldestAgeSeconds > 0 ? ' (oldest ' + fair.quietOldestAgeSeconds + ' s)' : '');
   }
 
   function cell(content, className) {

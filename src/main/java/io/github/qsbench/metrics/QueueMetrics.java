@@ -1,5 +1,6 @@
 package io.github.qsbench.metrics;
 
+import java.time.InstantSource;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +16,7 @@ import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -31,7 +33,8 @@ import io.micrometer.core.instrument.binder.BaseUnits;
  * strategy's lock. No per-queue tag: queue names are unbounded; but the fair-queue gauges
  * ({@code qs.fair.*}) are per queue, tagged {@code queue}, for the standard queues with
  * message groups this instance saw, at most {@value #MAX_FAIR_QUEUES} of them, each read
- * once a second at most (a scrape reads the queue's counts and browses its head).
+ * once a second of the service's clock at most (a scrape reads the queue's counts and
+ * browses its head).
  */
 @Component
 public class QueueMetrics implements QueueEvents {
@@ -71,17 +74,34 @@ public class QueueMetrics implements QueueEvents {
 	/** The most queues with fair-queue gauges: queue names are unbounded. */
 	static final int MAX_FAIR_QUEUES = 100;
 
-	/** How long one reading of a fair queue's counts serves its five gauges. */
-	private static final long FAIR_READ_NANOS = TimeUnit.SECONDS.toNanos(1);
+	/**
+	 * How long one reading of a fair queue's counts serves its five gauges, by the
+	 * service's clock.
+	 */
+	private static final long FAIR_READ_MILLIS = TimeUnit.SECONDS.toMillis(1);
 
 	private final MeterRegistry registry;
 
 	/** The fair-queue gauges, by queue. */
 	private final Map<String, List<Meter>> fair = new ConcurrentHashMap<>();
 
+	/** The service's clock: when a fair queue's counts were read. */
+	private final InstantSource clock;
+
+	/** Meters whose fair-queue readings follow the system clock (tests of the layer). */
 	public QueueMetrics(MeterRegistry registry, QueueServiceCore service) {
+		this(registry, service, InstantSource.system());
+	}
+
+	/**
+	 * Meters whose fair-queue readings are renewed at most once a second of
+	 * {@code clock}, the service's.
+	 */
+	@Autowired
+	public QueueMetrics(MeterRegistry registry, QueueServiceCore service, InstantSource clock) {
 		this.service = service;
 		this.registry = registry;
+		this.clock = clock;
 		this.pushed = Counter.builder("qs.messages.pushed")
 			.description("Messages accepted by a push")
 			.register(registry);
@@ -261,7 +281,7 @@ public class QueueMetrics implements QueueEvents {
 		if (this.fair.size() >= MAX_FAIR_QUEUES || this.fair.containsKey(queue)) {
 			return;
 		}
-		Reading reading = new Reading(counts);
+		Reading reading = new Reading(counts, this.clock);
 		List<Meter> meters = List.of(
 				fairGauge("qs.fair.groups.noisy", queue, reading, QuietCounts::noisyGroups,
 						"Noisy message groups of a fair queue (SQS's ApproximateNumberOfNoisyGroups)"),
@@ -273,6 +293,7 @@ public class QueueMetrics implements QueueEvents {
 						"Messages of quiet groups delayed (ApproximateNumberOfMessagesDelayedInQuietGroups)"),
 				Gauge.builder("qs.fair.quiet.oldest.age", reading, one -> one.get().oldestSeconds())
 					.tag("queue", queue)
+					.strongReference(true)
 					.baseUnit("seconds")
 					.description(
 							"Age of the oldest ready message of quiet groups (ApproximateAgeOfOldestMessageInQuietGroups)")
@@ -292,32 +313,41 @@ public class QueueMetrics implements QueueEvents {
 
 	private Meter fairGauge(String name, String queue, Reading reading, ToLongFunction<QuietCounts> value,
 			String description) {
+		// held strongly: nothing else holds the reading, and a gauge whose object was
+		// collected answers NaN
 		return Gauge.builder(name, reading, one -> value.applyAsLong(one.get()))
 			.tag("queue", queue)
+			.strongReference(true)
 			.description(description)
 			.register(this.registry);
 	}
 
-	/** One fair queue's counts, read at most once a second for its five gauges. */
+	/**
+	 * One fair queue's counts, read at most once a second of the service's clock for its
+	 * five gauges (again at once if the clock went back).
+	 */
 	private static final class Reading {
 
 		private final Supplier<QuietCounts> counts;
 
+		private final InstantSource clock;
+
 		private QuietCounts last = QuietCounts.NONE;
 
-		private long readNanos;
+		private long readMillis;
 
 		private boolean read;
 
-		Reading(Supplier<QuietCounts> counts) {
+		Reading(Supplier<QuietCounts> counts, InstantSource clock) {
 			this.counts = counts;
+			this.clock = clock;
 		}
 
 		synchronized QuietCounts get() {
-			long now = System.nanoTime();
-			if (!this.read || now - this.readNanos >= FAIR_READ_NANOS) {
+			long now = this.clock.millis();
+			if (!this.read || now - this.readMillis >= FAIR_READ_MILLIS || now < this.readMillis) {
 				this.last = this.counts.get();
-				this.readNanos = now;
+				this.readMillis = now;
 				this.read = true;
 			}
 			return this.last;

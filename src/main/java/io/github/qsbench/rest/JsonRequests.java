@@ -85,7 +85,7 @@ final class JsonRequests {
 		for (JsonNode entry : entries(read(in, declaredLength), "[\"body\" or {\"body\",\"attributes\"}, ...]")) {
 			if (!entry.isString() && !entry.isObject()) {
 				throw malformed("Each entry of 'messages' is a string, the message body, or an object "
-						+ "{\"body\":\"...\",\"attributes\":{...}}.");
+						+ "{\"body\":\"...\",\"attributes\":{...},\"group\":\"...\"}.");
 			}
 			entries.add(entry);
 		}
@@ -492,8 +492,10 @@ final class JsonRequests {
 			@Schema(description = "Up to 10 attributes by name (1 to 256 of A-Z a-z 0-9 _ - .)",
 					maxProperties = MessageAttributes.MAX_ATTRIBUTES) Map<String, AttributeEntry> attributes,
 			@Schema(pattern = OutgoingMessage.ID_PATTERN,
-					description = "The message group: required on a FIFO queue (its messages are delivered "
-							+ "in order, one at a time); on a standard queue kept and shown, nothing more") String group,
+					description = "The message group (SQS's MessageGroupId): required on a FIFO queue (its "
+							+ "messages are delivered in order, one at a time); on a standard queue the tenant of a "
+							+ "fair queue: a tenant with at least 30 messages released and more than 10% of the "
+							+ "queue's is noisy, and its further messages wait until no quiet tenant's does") String group,
 			@Schema(pattern = OutgoingMessage.ID_PATTERN,
 					description = "A FIFO queue's deduplication id: a push with one seen in the last 5 minutes "
 							+ "answers the first push's id") String deduplicationId) {

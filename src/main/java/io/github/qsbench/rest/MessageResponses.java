@@ -15,6 +15,7 @@ import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.core.Completion;
@@ -72,11 +73,15 @@ final class MessageResponses {
 
 	}
 
-	/** A message as a browse saw it: nothing leased, so no lease. */
+	/**
+	 * A message as a browse saw it: nothing leased, so no lease; its group left out when
+	 * it has none.
+	 */
 	record Browsed(long id, String queue, String body, String state, int deliveries,
 			@JsonInclude(JsonInclude.Include.NON_NULL) String sentAt,
 			@JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, AttributeValue> attributes,
-			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter,
+			@JsonInclude(JsonInclude.Include.NON_NULL) String group) {
 
 		static Browsed of(String queue, Browse browsed) {
 			Peeked peeked = browsed.peeked();
@@ -89,7 +94,7 @@ final class MessageResponses {
 			long sent = stored.system().sentMillis();
 			return new Browsed(peeked.message().id(), queue, stored.text(), state, peeked.deliveries(),
 					(sent > 0) ? Instant.ofEpochMilli(sent).toString() : null, AttributeValue.of(stored.attributes()),
-					DeadLetterView.of(stored));
+					DeadLetterView.of(stored), stored.system().group());
 		}
 
 	}
@@ -112,15 +117,31 @@ final class MessageResponses {
 	 */
 	record QueueView(String name, int ready, int inflight, int delayed,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Long oldestMessageAgeSeconds, SettingsView settings,
-			boolean explicit, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources) {
+			boolean explicit, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources,
+			@JsonInclude(JsonInclude.Include.NON_NULL) FairView fair) {
 
 		static QueueView of(String name, QueueStats stats, List<Browse> head, Instant now, QueueSettings settings,
-				boolean explicit, Collection<String> deadLetterSources) {
+				boolean explicit, Collection<String> deadLetterSources, QuietCounts fair) {
 			long sent = head.isEmpty() ? 0 : head.get(0).message().system().sentMillis();
 			Long age = (sent > 0) ? Math.max(0, Duration.between(Instant.ofEpochMilli(sent), now).toSeconds()) : null;
 			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,
 					(stats != null) ? stats.delayed() : 0, age, SettingsView.of(settings), explicit,
-					List.copyOf(deadLetterSources));
+					List.copyOf(deadLetterSources), (fair != null) ? FairView.of(fair) : null);
+		}
+
+	}
+
+	/**
+	 * A fair queue's counts (a standard queue whose messages carry groups), SQS's five:
+	 * {@code ApproximateNumberOfNoisyGroups} and, of the quiet groups' messages, those
+	 * visible, in flight and delayed, and the age of the oldest ready one.
+	 */
+	record FairView(long noisyGroups, long quietVisible, long quietNotVisible, long quietDelayed,
+			long quietOldestAgeSeconds) {
+
+		static FairView of(QuietCounts counts) {
+			return new FairView(counts.noisyGroups(), counts.visible(), counts.notVisible(), counts.delayed(),
+					counts.oldestSeconds());
 		}
 
 	}

@@ -18,6 +18,7 @@ import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LongPoll;
+import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.MessageMoveTask;
 import io.github.qsbench.application.MessageMoveTasks;
@@ -97,6 +98,11 @@ class QueueController {
 	private static final String DELAY = "Seconds before the message may be delivered, 0 to " + Limits.MAX_DELAY_SECONDS
 			+ " (none: the queue's delay)";
 
+	private static final String GROUP = "The message group (SQS's MessageGroupId: 1 to 128 of ASCII's letters, digits "
+			+ "and punctuation): on a standard queue the tenant of a fair queue (a noisy tenant's backlog is delivered "
+			+ "after the quiet tenants' messages), on a FIFO queue its group (required there); in JSON form, the body's "
+			+ "group field or this, not two different ones";
+
 	private final QueueOperations operations;
 
 	private final InstantSource clock;
@@ -126,7 +132,7 @@ class QueueController {
 							+ "up to the queue's maxMessageBytes (qs.max-message-size, 1 MiB by default, unless the "
 							+ "queue has its own), its bytes as sent whatever the content "
 							+ "type (a form or multipart body too); or, as application/json, "
-							+ "{\"body\",\"attributes\"} with up to 10 typed attributes",
+							+ "{\"body\",\"attributes\",\"group\"} with up to 10 typed attributes",
 					content = { @Content(mediaType = "text/plain", schema = @Schema(type = "string", minLength = 1)),
 							@Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 									schema = @Schema(implementation = JsonRequests.PushMessage.class)) }))
@@ -143,10 +149,13 @@ class QueueController {
 			@RequestParam(required = false) @Parameter(description = DELAY,
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
+			@RequestParam(required = false) @Parameter(description = GROUP,
+					schema = @Schema(type = "string", pattern = OutgoingMessage.ID_PATTERN)) String group,
 			HttpServletRequest request) throws IOException {
+		String checked = RequestValidation.group(group);
+		byte[] body = RequestValidation.body(request, this.operations.maxMessageBytes(queue));
 		return QueueAnswers.pushed(queue,
-				this.operations.send(queue,
-						OutgoingMessage.of(RequestValidation.body(request, this.operations.maxMessageBytes(queue))),
+				this.operations.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
 						RequestValidation.delaySeconds(delay)));
 	}
 
@@ -157,10 +166,18 @@ class QueueController {
 	@PostMapping(path = Routes.MESSAGES, consumes = MediaType.APPLICATION_JSON_VALUE)
 	@Operation(hidden = true)
 	ResponseEntity<Pushed> pushJson(@PathVariable String queue, @RequestParam(required = false) String delay,
-			HttpServletRequest request) throws IOException {
+			@RequestParam(required = false) String group, HttpServletRequest request) throws IOException {
+		String checked = RequestValidation.group(group);
 		OutgoingMessage message;
 		try (InputStream in = request.getInputStream()) {
 			message = this.json.message(in, request.getContentLengthLong(), this.operations.maxMessageBytes(queue));
+		}
+		if (checked != null && message.group() == null) {
+			message = new OutgoingMessage(message.body(), message.attributes(), checked, message.deduplicationId());
+		}
+		else if (checked != null && !checked.equals(message.group())) {
+			throw new InvalidRequestException("Two groups",
+					"The group parameter and the body's group field name different groups; give one.");
 		}
 		return QueueAnswers.pushed(queue, this.operations.send(queue, message, RequestValidation.delaySeconds(delay)));
 	}
@@ -210,12 +227,13 @@ class QueueController {
 			schema = @Schema(type = "integer", minimum = "0", maximum = "" + Limits.MAX_WAIT_SECONDS))
 	@ApiResponse(responseCode = "200",
 			description = "Delivered; complete before the lease expires. "
-					+ "One message without max, {\"messages\":[...]} (1 to max) with it",
+					+ "One message without max, {\"messages\":[...]} (1 to max) with it; "
+					+ "with peek, a browse: {\"messages\":[...]} as they are, nothing leased",
 			headers = @Header(name = "ETag",
 					description = "Without max: the lease of this delivery, quoted; send it back in If-Match",
 					schema = @Schema(type = "string")),
 			content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class })))
+					schema = @Schema(anyOf = { Delivered.class, DeliveredBatch.class, BrowsedBatch.class })))
 	@ApiResponse(responseCode = "204", description = "Nothing ready (when the wait ended, for a long poll)",
 			content = @Content)
 	@ApiResponse(responseCode = "400", description = "Bad queue name, max, wait or lease")
@@ -424,8 +442,9 @@ class QueueController {
 	}
 
 	@GetMapping(Routes.QUEUE)
-	@Operation(summary = "One queue: its counts, its settings, whether it was created explicitly, and the queues "
-			+ "whose dead-letter queue it is (deadLetterSources, left out when none)")
+	@Operation(summary = "One queue: its counts, its settings, whether it was created explicitly, the queues "
+			+ "whose dead-letter queue it is (deadLetterSources, left out when none), and for a standard queue "
+			+ "whose messages carry groups SQS's five fair-queue counts (fair, left out otherwise)")
 	@ApiResponse(responseCode = "200", description = "The queue exists")
 	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	@ApiResponse(responseCode = "404",
@@ -476,7 +495,8 @@ class QueueController {
 		List<Browse> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
 				? this.operations.peek(queue, 1) : List.of();
 		return QueueView.of(queue, stats, head, this.clock.instant(), this.operations.settings(queue), explicit,
-				this.operations.deadLetterSources(queue));
+				this.operations.deadLetterSources(queue),
+				this.operations.hasGroups(queue) ? this.operations.quietCounts(queue) : null);
 	}
 
 	@PostMapping(Routes.REDRIVE)

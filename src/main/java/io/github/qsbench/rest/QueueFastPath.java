@@ -41,14 +41,14 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  *
  * <p>
  * It takes only plain requests: a valid queue name and id as raw path segments (nothing
- * percent-encoded); a push with no query string and a body that is not the JSON form
- * ({@code application/json}, the controller's); a poll whose query holds only
- * {@code max}, {@code wait} and {@code lease} as plain digits; an {@code Accept} of
- * nothing, {@code *}{@code /*} or {@code application/json}; and no conditional-GET
- * header. Everything else goes on to Spring MVC unchanged, which answers it alike. An
- * error (a bad body, a full queue, an unknown id, a number out of range) is answered by
- * Spring's own exception resolvers, so it is the same {@code application/problem+json} as
- * through MVC.
+ * percent-encoded); a push with no query string (a {@code delay} or a {@code group} is
+ * the controller's) and a body that is not the JSON form ({@code application/json}, the
+ * controller's); a poll whose query holds only {@code max}, {@code wait} and
+ * {@code lease} as plain digits; an {@code Accept} of nothing, {@code *}{@code /*} or
+ * {@code application/json}; and no conditional-GET header. Everything else goes on to
+ * Spring MVC unchanged, which answers it alike. An error (a bad body, a full queue, an
+ * unknown id, a number out of range) is answered by Spring's own exception resolvers, so
+ * it is the same {@code application/problem+json} as through MVC.
  *
  * <p>
  * It times what it answers itself, in the same {@code http.server.requests} series as the

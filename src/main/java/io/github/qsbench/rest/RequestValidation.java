@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.OutgoingMessage;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -84,6 +85,19 @@ final class RequestValidation {
 	/** A push's {@code delay}: 0 to the longest delay, in seconds; {@code null}: none. */
 	static Integer delaySeconds(String delay) {
 		return (delay != null) ? number("delay", delay, 0, Limits.MAX_DELAY_SECONDS) : null;
+	}
+
+	/**
+	 * A push's {@code group}: what SQS allows as a {@code MessageGroupId}
+	 * ({@link OutgoingMessage#isValidId}); {@code null} when absent.
+	 * @throws InvalidRequestException otherwise
+	 */
+	static String group(String group) {
+		if (group != null && !OutgoingMessage.isValidId(group)) {
+			throw new InvalidRequestException("Invalid parameter",
+					"'group' is 1 to 128 of ASCII's letters, digits and punctuation.");
+		}
+		return group;
 	}
 
 	/** A long poll's {@code wait}: 0 to the longest wait, in seconds. */

@@ -12,6 +12,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueTags;
 
@@ -95,6 +96,21 @@ class OpenApiHttpTests {
 			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
 			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[*].name", List.class))
+			.as("a push names its delay and its group (a fair queue's tenant, a FIFO queue's group)")
+			.contains("delay", "group");
+		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[?(@.name == 'group')].schema.pattern",
+				List.class))
+			.containsExactly(OutgoingMessage.ID_PATTERN);
+		assertThat(spec.read("$.components.schemas.PushMessage.properties", Map.class).keySet())
+			.as("the JSON form and a batch entry")
+			.containsExactly("body", "attributes", "group", "deduplicationId");
+		assertThat(spec.read("$.components.schemas.FairView.properties", Map.class).keySet())
+			.as("GET /queues/{queue}'s fair")
+			.containsExactlyInAnyOrder("noisyGroups", "quietVisible", "quietNotVisible", "quietDelayed",
+					"quietOldestAgeSeconds");
+		assertThat(spec.read("$.components.schemas.Browsed.properties", Map.class).keySet()).as("a browse's message")
+			.contains("state", "group");
 	}
 
 	/**
