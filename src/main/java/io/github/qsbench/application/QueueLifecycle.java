@@ -31,18 +31,11 @@ final class QueueLifecycle {
 	/** Both, told of what a purge removes. */
 	private final Departures departures;
 
-	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo,
-			FairQueues fair) {
+	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo, FairQueues fair,
+			Departures departures) {
 		this.core = core;
 		this.fair = fair;
-		this.departures = (queue, id) -> {
-			if (FifoSettings.isFifo(queue)) {
-				fifo.left(queue, id);
-			}
-			else {
-				fair.left(queue, id);
-			}
-		};
+		this.departures = departures;
 		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;

@@ -74,6 +74,9 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 
 	private final FairQueues fair;
 
+	/** What follows a message leaving a queue: its FIFO or fair-queue group. */
+	private final Departures departures;
+
 	private volatile boolean running;
 
 	/**
@@ -100,7 +103,8 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 		this.fifo = new FifoQueues(core, fifoGroups, clock, this.longPolls::after);
 		this.fair = new FairQueues(core, fifoGroups.fair(), clock, events);
 		this.deadLetters = new DeadLetters(core, explicit, events, this.longPolls, this.fifo, this.fair);
-		this.queues = new QueueLifecycle(core, explicit, events, this.fifo, this.fair);
+		this.departures = Departures.byKind(this.fifo, this.fair);
+		this.queues = new QueueLifecycle(core, explicit, events, this.fifo, this.fair, this.departures);
 	}
 
 	/** Whether {@code name} matches {@link #QUEUE_NAME_REGEX}: a loop, not a matcher. */
@@ -431,14 +435,7 @@ public class QueueOperations implements SmartLifecycle, DisposableBean {
 	 * groups, or a fair queue's, follow.
 	 */
 	public Departures departures() {
-		return (queue, id) -> {
-			if (FifoSettings.isFifo(queue)) {
-				this.fifo.left(queue, id);
-			}
-			else {
-				this.fair.left(queue, id);
-			}
-		};
+		return this.departures;
 	}
 
 	/**

@@ -283,21 +283,16 @@ public class QueueMetrics implements QueueEvents {
 		}
 		Reading reading = new Reading(counts, this.clock);
 		List<Meter> meters = List.of(
-				fairGauge("qs.fair.groups.noisy", queue, reading, QuietCounts::noisyGroups,
+				fairGauge("qs.fair.groups.noisy", queue, reading, QuietCounts::noisyGroups, null,
 						"Noisy message groups of a fair queue (SQS's ApproximateNumberOfNoisyGroups)"),
-				fairGauge("qs.fair.quiet.messages.visible", queue, reading, QuietCounts::visible,
+				fairGauge("qs.fair.quiet.messages.visible", queue, reading, QuietCounts::visible, null,
 						"Messages of quiet groups ready (ApproximateNumberOfMessagesVisibleInQuietGroups)"),
-				fairGauge("qs.fair.quiet.messages.notvisible", queue, reading, QuietCounts::notVisible,
+				fairGauge("qs.fair.quiet.messages.notvisible", queue, reading, QuietCounts::notVisible, null,
 						"Messages of quiet groups in flight (ApproximateNumberOfMessagesNotVisibleInQuietGroups)"),
-				fairGauge("qs.fair.quiet.messages.delayed", queue, reading, QuietCounts::delayed,
+				fairGauge("qs.fair.quiet.messages.delayed", queue, reading, QuietCounts::delayed, null,
 						"Messages of quiet groups delayed (ApproximateNumberOfMessagesDelayedInQuietGroups)"),
-				Gauge.builder("qs.fair.quiet.oldest.age", reading, one -> one.get().oldestSeconds())
-					.tag("queue", queue)
-					.strongReference(true)
-					.baseUnit("seconds")
-					.description(
-							"Age of the oldest ready message of quiet groups (ApproximateAgeOfOldestMessageInQuietGroups)")
-					.register(this.registry));
+				fairGauge("qs.fair.quiet.oldest.age", queue, reading, QuietCounts::oldestSeconds, "seconds",
+						"Age of the oldest ready message of quiet groups (ApproximateAgeOfOldestMessageInQuietGroups)"));
 		if (this.fair.putIfAbsent(queue, meters) != null) {
 			meters.forEach(this.registry::remove);
 		}
@@ -311,13 +306,15 @@ public class QueueMetrics implements QueueEvents {
 		}
 	}
 
+	/** One of a fair queue's gauges; {@code baseUnit} {@code null} for a count. */
 	private Meter fairGauge(String name, String queue, Reading reading, ToLongFunction<QuietCounts> value,
-			String description) {
+			String baseUnit, String description) {
 		// held strongly: nothing else holds the reading, and a gauge whose object was
 		// collected answers NaN
 		return Gauge.builder(name, reading, one -> value.applyAsLong(one.get()))
 			.tag("queue", queue)
 			.strongReference(true)
+			.baseUnit(baseUnit)
 			.description(description)
 			.register(this.registry);
 	}

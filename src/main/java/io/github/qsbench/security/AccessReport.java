@@ -1,5 +1,7 @@
 package io.github.qsbench.security;
 
+import java.util.List;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,17 +41,21 @@ class AccessReport implements ApplicationListener<WebServerInitializedEvent> {
 		boolean loopback = address != null && (address.startsWith("127.") || address.equals("::1")
 				|| address.equals("localhost") || address.equals("[::1]"));
 		SecurityProperties.Sigv4 sigv4 = this.security.sigv4();
-		RestTokens tokens = new RestTokens(this.security.rest().tokens());
+		List<RestToken> tokens = this.security.rest().tokens();
 		return "Listening on " + where + ":" + port
 				+ (loopback ? " (this machine only; server.address=0.0.0.0 serves others)" : "") + "; SQS: "
 				+ (sigv4.enabled()
 						? "SigV4 signatures checked (" + sigv4.keys().size() + " keys), queue policies enforced"
 						: "signatures not checked (qs.security.sigv4.enabled=false)")
 				+ "; REST: "
-				+ (tokens.required()
-						? "bearer tokens asked (" + tokens.count(RestToken.Scope.READ_WRITE) + " read-write, "
-								+ tokens.count(RestToken.Scope.READ_ONLY) + " read-only)"
+				+ (!tokens.isEmpty()
+						? "bearer tokens asked (" + count(tokens, RestToken.Scope.READ_WRITE) + " read-write, "
+								+ count(tokens, RestToken.Scope.READ_ONLY) + " read-only)"
 						: "no token asked (qs.security.rest.tokens empty)");
+	}
+
+	private static long count(List<RestToken> tokens, RestToken.Scope scope) {
+		return tokens.stream().filter(token -> token.scope() == scope).count();
 	}
 
 }

@@ -24,11 +24,6 @@ public final class RestTokens {
 		return !this.tokens.isEmpty();
 	}
 
-	/** How many tokens have the scope. */
-	public long count(RestToken.Scope scope) {
-		return this.tokens.stream().filter(token -> token.scope() == scope).count();
-	}
-
 	/**
 	 * The scope of the token a request presents, or {@code null} for none or an unknown
 	 * one.
