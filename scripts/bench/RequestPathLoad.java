@@ -75,6 +75,14 @@ import java.util.concurrent.atomic.LongAdder;
  * window: a push, a delivery and a completion each.
  *
  * <p>
+ * {@code queue} mode, for the study (study/plan.yml): with {@code --hold N} each consumer
+ * holds N leased messages and completes the oldest once it holds more (many messages in
+ * flight); with {@code --refusals true} a push refused with 429 is counted in
+ * {@code refused} and retried after 1 ms (back pressure), not an error. Every mode reports
+ * each request's round trip in the window ({@code latencyUs}: p50, p99, p999, within 4.5%)
+ * and {@code completesFirstHalf}, from which the study sees a window whose rate still drifts.
+ *
+ * <p>
  * {@code --port} takes a comma-separated list in the HTTP modes ({@code queue},
  * {@code sqs}, {@code noop}), to drive several service instances with one load: producer
  * i, consumer i (and noop user i) use port {@code i % n} of the n listed, so each
@@ -159,6 +167,27 @@ public class RequestPathLoad {
 
 	static Semaphore admissions;
 
+	/**
+	 * {@code queue} mode: each consumer holds this many leased messages (0: none), completing
+	 * the oldest it holds once it holds more, and everything it holds at the drain: many
+	 * messages in flight, as Gatling's {@code deep-inflight} preset holds them.
+	 */
+	static int hold = 0;
+
+	/**
+	 * {@code queue} mode: a push refused with 429 (the service's back pressure) is counted in
+	 * {@code refused} and retried after 1 ms, not an error.
+	 */
+	static boolean refusals = false;
+
+	static final LongAdder refused = new LongAdder();
+
+	/** Completions in the window's first half: with the whole, whether the rate still drifts. */
+	static long completesFirstHalf;
+
+	/** Every request's round trip in the window, in a log-linear histogram (see {@link Latencies}). */
+	static final Latencies latencies = new Latencies();
+
 	static String prefix = "lean-" + Long.toString(System.currentTimeMillis(), 36);
 
 	/** The redis strategy's Lua scripts, for {@code redis-lua} mode. */
@@ -190,6 +219,8 @@ public class RequestPathLoad {
 				case "--queues" -> queues = Integer.parseInt(value);
 				case "--groups" -> groups = Integer.parseInt(value);
 				case "--backlog" -> backlog = Integer.parseInt(value);
+				case "--hold" -> hold = Integer.parseInt(value);
+				case "--refusals" -> refusals = Boolean.parseBoolean(value);
 				case "--scripts" -> scripts = Path.of(value);
 				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
 					.toArray();
@@ -286,7 +317,9 @@ public class RequestPathLoad {
 		List<Map<Long, Task>> tasksStart = tasks(pids);
 		long start = System.nanoTime();
 		inWindow.set(true);
-		Thread.sleep((long) (seconds * 1000));
+		Thread.sleep((long) (seconds * 500));
+		completesFirstHalf = completes.sum();
+		Thread.sleep((long) (seconds * 1000) - (long) (seconds * 500));
 		inWindow.set(false);
 		long[][] cpuEnd = cpuTicks(pids);
 		List<Map<Long, Task>> tasksEnd = tasks(pids);
@@ -323,13 +356,15 @@ public class RequestPathLoad {
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
 						+ "\"clientCpuMs\":%.0f,\"clientCpuUsPerCycle\":%.1f,"
-						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d,\"serverThreads\":{%s}%s}%n",
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d,\"refused\":%d,\"hold\":%d,"
+						+ "\"completesFirstHalf\":%d,\"latencyUs\":%s,\"serverThreads\":{%s}%s}%n",
 				mode, producers, consumers, backlog, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
 				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, clientMs,
 				(completes.sum() > 0) ? clientMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
-				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(), byThread(pids, tasksStart, tasksEnd),
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(), refused.sum(), hold, completesFirstHalf,
+				latencies.json(), byThread(pids, tasksStart, tasksEnd),
 				(pids.length > 1) ? ",\"serverCpuMsByPid\":{" + byPid + "}" : "");
 		System.exit(errors.sum() == 0 ? 0 : 1);
 	}
@@ -472,6 +507,15 @@ public class RequestPathLoad {
 		}
 		for (long n = first; admitted(); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
+			if (status == 429 && refusals) {
+				if (inWindow.get()) {
+					refused.increment();
+				}
+				pushRefused();
+				n--; // the same queue again
+				Thread.sleep(1);
+				continue;
+			}
 			pushed(status, 201, connection);
 		}
 		connection.close();
@@ -485,12 +529,16 @@ public class RequestPathLoad {
 					+ "\r\nAccept: application/json\r\n\r\n")
 				.getBytes(StandardCharsets.US_ASCII);
 		}
+		java.util.ArrayDeque<byte[]> held = new java.util.ArrayDeque<>();
 		int emptyInARow = 0;
 		for (long n = first; !stop.get(); n++) {
 			int q = (int) (n % queues);
 			int status = connection.exchange(requests[q]);
 			boolean counted = inWindow.get();
 			if (status == 204) {
+				while (!producing.get() && !held.isEmpty()) {
+					completed(connection.exchange(held.poll()), 204, connection);
+				}
 				emptyInARow = emptyPoll(counted, emptyInARow);
 				if (emptyInARow >= queues) {
 					break;
@@ -506,10 +554,12 @@ public class RequestPathLoad {
 				polls.increment();
 			}
 			long id = connection.jsonId();
-			byte[] complete = ("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
+			held.add(("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
 					+ "\r\nAccept: application/json\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			completed(connection.exchange(complete), 204, connection);
+				.getBytes(StandardCharsets.US_ASCII));
+			while (held.size() > (producing.get() ? hold : 0)) {
+				completed(connection.exchange(held.poll()), 204, connection);
+			}
 		}
 		connection.close();
 	}
@@ -1120,6 +1170,48 @@ public class RequestPathLoad {
 	}
 
 	/** One kept-alive connection, reopened when the server closes it. */
+	/**
+	 * Round trips in a log-linear histogram: 16 buckets per power of two of nanoseconds, so a
+	 * percentile is within 4.5% of the true one. Threads record into one array of counters.
+	 */
+	static final class Latencies {
+
+		private final java.util.concurrent.atomic.AtomicLongArray counts = new java.util.concurrent.atomic.AtomicLongArray(
+				64 * 16);
+
+		void record(long nanos) {
+			long n = Math.max(16, nanos);
+			int power = 63 - Long.numberOfLeadingZeros(n);
+			int sub = (int) ((n >>> (power - 4)) & 15);
+			this.counts.incrementAndGet(power * 16 + sub);
+		}
+
+		/** The value at quantile q, in µs: the middle of its bucket. */
+		double quantileUs(double q) {
+			long total = 0;
+			for (int i = 0; i < this.counts.length(); i++) {
+				total += this.counts.get(i);
+			}
+			long rank = (long) Math.ceil(q * total);
+			long seen = 0;
+			for (int i = 0; i < this.counts.length(); i++) {
+				seen += this.counts.get(i);
+				if (seen >= rank && seen > 0) {
+					int power = i / 16;
+					double low = (16 + i % 16) * Math.pow(2, power - 4);
+					return low * (1 + 1 / 32.0) / 1000;
+				}
+			}
+			return Double.NaN;
+		}
+
+		String json() {
+			return String.format(java.util.Locale.ROOT, "{\"p50\":%.1f,\"p99\":%.1f,\"p999\":%.1f}", quantileUs(0.5),
+					quantileUs(0.99), quantileUs(0.999));
+		}
+
+	}
+
 	static final class Connection {
 
 		private final int port;
@@ -1144,6 +1236,15 @@ public class RequestPathLoad {
 			if (this.socket == null) {
 				open();
 			}
+			long start = System.nanoTime();
+			int status = roundTrip(request);
+			if (inWindow.get()) {
+				latencies.record(System.nanoTime() - start);
+			}
+			return status;
+		}
+
+		private int roundTrip(byte[] request) throws IOException {
 			try {
 				this.out.write(request);
 				this.out.flush();

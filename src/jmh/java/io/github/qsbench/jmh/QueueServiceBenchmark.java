@@ -100,12 +100,19 @@ public abstract class QueueServiceBenchmark {
 		@Param("GUARDED")
 		public CompletionMode completion;
 
+		/**
+		 * {@code LAZY} is the thesis's eviction (walkers remove completed messages);
+		 * {@code EAGER} removes a message at its completion (thesis 5.2.3.2).
+		 */
+		@Param("LAZY")
+		public Eviction eviction;
+
 		QueueServiceCore service;
 
 		@Setup(Level.Iteration)
 		public void newService() {
 			this.service = JmhCores.create(this.strategy,
-					new QueueOptions(LEASE, Eviction.LAZY, InstantSource.system(), this.idLookup));
+					new QueueOptions(LEASE, this.eviction, InstantSource.system(), this.idLookup));
 			if (this.completion == CompletionMode.THESIS && (this.idLookup || !(this.service instanceof AbstractQS))) {
 				JmhCores.close(this.service);
 				throw new IllegalArgumentException(

@@ -28,6 +28,12 @@ record Setup(int readers, int writers) implements Comparable<Setup> {
 		};
 	}
 
+	/** "R-W", as the study's plan and file names write it. */
+	static Setup parse(String readersDashWriters) {
+		String[] parts = readersDashWriters.split("-");
+		return new Setup(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
+	}
+
 	int threads() {
 		return readers + writers;
 	}
