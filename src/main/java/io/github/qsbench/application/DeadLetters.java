@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.QueueEvents.DeadLetterOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;

@@ -1,5 +1,7 @@
 package io.github.qsbench.application;
 
+import io.github.qsbench.application.queues.FifoSettings;
+
 /**
  * Told of each message the application removed from a queue, by a completion, a move to
  * another queue, a purge or a retention sweep: what keeps state per message above the

@@ -1,5 +1,7 @@
 package io.github.qsbench.application;
 
+import io.github.qsbench.application.queues.ExplicitQueues;
+
 /**
  * Where FIFO queues keep their groups' order ({@link FifoQueues}): per queue and group,
  * the ids of its messages in the queue, in send order, the first being the group's head.

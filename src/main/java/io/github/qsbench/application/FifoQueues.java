@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueServiceCore;

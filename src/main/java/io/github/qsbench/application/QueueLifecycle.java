@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;

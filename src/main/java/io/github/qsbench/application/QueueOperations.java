@@ -9,6 +9,11 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
+import io.github.qsbench.application.queues.Settings;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;

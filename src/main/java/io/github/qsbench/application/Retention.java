@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueServiceCore;
 

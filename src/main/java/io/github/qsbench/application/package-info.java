@@ -6,7 +6,8 @@
  * once: the long polls stop just after its graceful shutdown begins.
  *
  * <p>
- * May import: core; org.slf4j, org.springframework.beans, org.springframework.context,
- * org.springframework.scheduling, org.springframework.boot.web.server.context.
+ * May import: core, application.queues; org.slf4j, org.springframework.beans,
+ * org.springframework.context, org.springframework.scheduling,
+ * org.springframework.boot.web.server.context.
  */
 package io.github.qsbench.application;

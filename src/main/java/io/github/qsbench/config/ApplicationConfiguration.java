@@ -2,7 +2,7 @@ package io.github.qsbench.config;
 
 import java.time.InstantSource;
 
-import io.github.qsbench.application.ExplicitQueues;
+import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.application.FifoGroups;
 import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueEvents;

@@ -9,12 +9,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.qsbench.application.Browse;
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
-import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;

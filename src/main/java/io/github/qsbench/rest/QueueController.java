@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.qsbench.application.Browse;
-import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.Received;
@@ -24,7 +24,7 @@ import io.github.qsbench.application.MessageMoveTask;
 import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueOperations.ToComplete;
-import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.rest.MessageResponses.BrowsedBatch;

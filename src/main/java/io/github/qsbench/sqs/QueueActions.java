@@ -3,11 +3,11 @@ package io.github.qsbench.sqs;
 import java.util.Map;
 import java.util.TreeSet;
 
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

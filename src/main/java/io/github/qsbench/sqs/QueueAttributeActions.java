@@ -7,13 +7,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.http.RequestJson;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;

@@ -16,6 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.MessageAttributes.Attribute;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.TestCores;

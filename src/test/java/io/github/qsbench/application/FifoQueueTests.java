@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.MessageMoveTask.Status;
 import io.github.qsbench.application.MoveTaskException.Reason;
 import io.github.qsbench.core.Capacity;

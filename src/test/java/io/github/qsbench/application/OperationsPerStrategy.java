@@ -3,6 +3,7 @@ package io.github.qsbench.application;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.MutableClock;

@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.QueueOperations.ToComplete;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.strategy.Strategy;
 
 import org.junit.jupiter.api.Test;

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.MessageMoveTask.Status;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;

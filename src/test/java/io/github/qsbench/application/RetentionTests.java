@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;

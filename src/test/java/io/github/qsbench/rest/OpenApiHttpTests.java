@@ -14,7 +14,7 @@ import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueTags;
 
 import org.junit.jupiter.api.Test;
 

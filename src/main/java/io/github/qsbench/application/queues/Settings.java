@@ -1,10 +1,14 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.Checks;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.CapacityExceededException;
 
 /**
@@ -13,7 +17,7 @@ import io.github.qsbench.core.CapacityExceededException;
  * (what the request asked for, else the queue's own, else the service's). Thread safe as
  * its store is.
  */
-final class Settings {
+public final class Settings {
 
 	private final ExplicitQueues explicit;
 
@@ -35,7 +39,7 @@ final class Settings {
 	 * the most a queue's own may be
 	 * @param clock stamps each change
 	 */
-	Settings(ExplicitQueues explicit, Duration leaseTimeout, int maxMessageBytes, InstantSource clock) {
+	public Settings(ExplicitQueues explicit, Duration leaseTimeout, int maxMessageBytes, InstantSource clock) {
 		this.explicit = explicit;
 		this.clock = clock;
 		this.leaseSeconds = leaseTimeout.toSeconds();
@@ -43,14 +47,14 @@ final class Settings {
 	}
 
 	/** See {@link QueueOperations#maxMessageBytes}. */
-	int maxMessageBytes(String queue) {
+	public int maxMessageBytes(String queue) {
 		Checks.queueName(queue);
 		ExplicitQueues.Own own = this.explicit.own(queue);
 		return (own != null && own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes;
 	}
 
 	/** The delay asked for (checked), else the queue's own, else none. */
-	int delaySeconds(String queue, Integer delaySeconds) {
+	public int delaySeconds(String queue, Integer delaySeconds) {
 		if (delaySeconds != null) {
 			return Checks.delaySeconds(delaySeconds);
 		}
@@ -59,7 +63,7 @@ final class Settings {
 	}
 
 	/** The lease asked for (checked), else the queue's own, else the service's. */
-	long leaseMillis(String queue, Integer leaseSeconds) {
+	public long leaseMillis(String queue, Integer leaseSeconds) {
 		if (leaseSeconds != null) {
 			return TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds));
 		}
@@ -68,7 +72,7 @@ final class Settings {
 	}
 
 	/** See {@link QueueOperations#settings}. */
-	QueueSettings settings(String queue) {
+	public QueueSettings settings(String queue) {
 		Checks.queueName(queue);
 		ExplicitQueues.Own own = this.explicit.own(queue);
 		if (own == null) {
@@ -87,7 +91,7 @@ final class Settings {
 	 * @throws CapacityExceededException if the queue did not exist and no more may be
 	 * created
 	 */
-	boolean configure(String queue, QueueSettings.Change change) {
+	public boolean configure(String queue, QueueSettings.Change change) {
 		Checks.queueName(queue);
 		if (change.leaseSeconds() != null) {
 			Checks.leaseSeconds(change.leaseSeconds());
@@ -146,13 +150,13 @@ final class Settings {
 	}
 
 	/** The FIFO settings of a FIFO queue, {@code null} if it was not created. */
-	FifoSettings fifo(String queue) {
+	public FifoSettings fifo(String queue) {
 		ExplicitQueues.Own own = this.explicit.own(queue);
 		return (own != null) ? own.fifo() : null;
 	}
 
 	/** See {@link QueueOperations#deadLetterSources}. */
-	SortedSet<String> deadLetterSources(String queue) {
+	public SortedSet<String> deadLetterSources(String queue) {
 		Checks.queueName(queue);
 		return this.explicit.sources(queue);
 	}

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,6 +9,8 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.CapacityExceededException;
 
 /**

@@ -1,4 +1,6 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
+
+import io.github.qsbench.application.InvalidRequestException;
 
 /**
  * Where a queue's messages go once delivered too often: a message delivered

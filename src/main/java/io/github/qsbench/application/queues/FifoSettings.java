@@ -1,6 +1,8 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.Set;
+
+import io.github.qsbench.application.InvalidRequestException;
 
 /**
  * A FIFO queue's own settings, as SQS has them. In a {@link QueueSettings.Change} a
@@ -64,7 +66,7 @@ public record FifoSettings(Boolean contentBasedDeduplication, String deduplicati
 	}
 
 	/** Whether deduplication ids are unique per group rather than per queue. */
-	boolean perGroup() {
+	public boolean perGroup() {
 		return MESSAGE_GROUP.equals(this.deduplicationScope);
 	}
 

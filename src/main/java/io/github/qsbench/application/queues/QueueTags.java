@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.Collections;
 import java.util.Map;
@@ -8,6 +8,8 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+
+import io.github.qsbench.application.InvalidRequestException;
 
 /**
  * A queue's tags, as SQS has them: up to {@value #MAX_TAGS} key/value pairs, keys
