@@ -2,8 +2,8 @@ package io.github.qsbench.application;
 
 /**
  * The application layer's checks of what the core takes for granted, each refusing with
- * an {@link InvalidRequestException} before the core is called; the limits are
- * {@link QueueOperations}'s constants.
+ * an {@link InvalidRequestException} before the core is called: names as
+ * {@link QueueNames} has them, counts and times within {@link Limits}.
  */
 public final class Checks {
 
@@ -11,7 +11,7 @@ public final class Checks {
 	}
 
 	public static void queueName(String name) {
-		if (!QueueOperations.isQueueName(name)) {
+		if (!QueueNames.isQueueName(name)) {
 			throw new InvalidRequestException("Invalid queue name",
 					"A queue name is 1 to 80 characters of A-Z, a-z, 0-9, '_' and '-'.");
 		}

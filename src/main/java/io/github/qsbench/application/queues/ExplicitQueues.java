@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.core.CapacityExceededException;
 
 /**

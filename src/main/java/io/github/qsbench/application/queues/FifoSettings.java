@@ -30,14 +30,6 @@ public record FifoSettings(Boolean contentBasedDeduplication, String deduplicati
 	/** A new FIFO queue's settings. */
 	public static final FifoSettings DEFAULTS = new FifoSettings(false, QUEUE, PER_QUEUE);
 
-	/** The suffix of every FIFO queue's name, and of no other queue's. */
-	public static final String SUFFIX = ".fifo";
-
-	/** Whether {@code queue} names a FIFO queue. */
-	public static boolean isFifo(String queue) {
-		return queue.endsWith(SUFFIX);
-	}
-
 	/**
 	 * These settings with {@code change} applied.
 	 * @throws InvalidRequestException for a scope or limit SQS does not know, or the

@@ -1,5 +1,6 @@
 package io.github.qsbench.application.queues;
 
+import io.github.qsbench.application.QueueNames;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
@@ -25,7 +26,7 @@ public record QueueSettings(long leaseSeconds, int delaySeconds, Integer retenti
 	 *
 	 * @param deadLetters the new policy; {@link #REMOVE} removes it
 	 * @param tags the tags to set and remove
-	 * @param fifo for a queue whose name ends {@value FifoSettings#SUFFIX}, the FIFO
+	 * @param fifo for a queue whose name ends {@value QueueNames#FIFO_SUFFIX}, the FIFO
 	 * settings to change (needed to create it: a FIFO queue is created as one); must be
 	 * {@code null} for any other
 	 * @param recorded recorded settings to set, by name, an empty value removing one (see

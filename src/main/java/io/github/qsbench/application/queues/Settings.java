@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.qsbench.application.Checks;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.core.CapacityExceededException;
 
 /**
@@ -46,7 +46,11 @@ public final class Settings {
 		this.maxMessageBytes = maxMessageBytes;
 	}
 
-	/** See {@link QueueOperations#maxMessageBytes}. */
+	/**
+	 * The most bytes a message pushed to the queue may carry, body and attributes as SQS
+	 * counts them: the queue's own {@code maxMessageBytes}, else the service's
+	 * {@code qs.max-message-size}; answered from memory (the queue's cached settings).
+	 */
 	public int maxMessageBytes(String queue) {
 		Checks.queueName(queue);
 		ExplicitQueues.Own own = this.explicit.own(queue);
@@ -112,7 +116,7 @@ public final class Settings {
 		DeadLetterPolicy policy = change.deadLetters();
 		if (policy != null && policy != QueueSettings.Change.REMOVE) {
 			Checks.queueName(policy.queue());
-			if (FifoSettings.isFifo(policy.queue()) != FifoSettings.isFifo(queue)) {
+			if (QueueNames.isFifo(policy.queue()) != QueueNames.isFifo(queue)) {
 				throw new InvalidRequestException("Invalid dead-letter queue",
 						"A FIFO queue's dead-letter queue is a FIFO queue, and a standard queue's a standard one.");
 			}
@@ -129,19 +133,19 @@ public final class Settings {
 	}
 
 	/**
-	 * A queue whose name ends {@value FifoSettings#SUFFIX} is created as a FIFO queue,
+	 * A queue whose name ends {@value QueueNames#FIFO_SUFFIX} is created as a FIFO queue,
 	 * and no other queue has FIFO settings.
 	 */
 	private void checkFifo(String queue, QueueSettings.Change change) {
-		if (!FifoSettings.isFifo(queue)) {
+		if (!QueueNames.isFifo(queue)) {
 			if (change.fifo() != null) {
 				throw new InvalidRequestException("Not a FIFO queue",
-						"Only a queue whose name ends " + FifoSettings.SUFFIX + " is a FIFO queue.");
+						"Only a queue whose name ends " + QueueNames.FIFO_SUFFIX + " is a FIFO queue.");
 			}
 		}
 		else if (change.fifo() == null && !this.explicit.contains(queue)) {
 			throw new InvalidRequestException("FIFO queue not created as one",
-					"A queue whose name ends " + FifoSettings.SUFFIX + " is a FIFO queue: create it as one.");
+					"A queue whose name ends " + QueueNames.FIFO_SUFFIX + " is a FIFO queue: create it as one.");
 		}
 		else if (change.fifo() != null) {
 			ExplicitQueues.Own own = this.explicit.own(queue);

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.time.InstantSource;
 import java.util.ArrayDeque;
@@ -16,8 +16,13 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.github.qsbench.application.MessageMoveTask.Status;
-import io.github.qsbench.application.MoveTaskException.Reason;
+import io.github.qsbench.application.Checks;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
+import io.github.qsbench.application.queues.MoveTaskException.Reason;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;
 

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fifo;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,6 +13,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.Departures;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Message;

@@ -1,10 +1,14 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.Checks;
+import io.github.qsbench.application.Departures;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;
@@ -24,7 +28,7 @@ final class QueueLifecycle {
 	private final QueueEvents events;
 
 	/** The FIFO queues' groups, which follow what a purge removes. */
-	private final FifoQueues fifo;
+	private final FifoOrder fifo;
 
 	/** The fair queues' groups, which follow what a purge removes. */
 	private final FairQueues fair;
@@ -32,7 +36,7 @@ final class QueueLifecycle {
 	/** Both, told of what a purge removes. */
 	private final Departures departures;
 
-	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoQueues fifo, FairQueues fair,
+	QueueLifecycle(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, FifoOrder fifo, FairQueues fair,
 			Departures departures) {
 		this.core = core;
 		this.fair = fair;

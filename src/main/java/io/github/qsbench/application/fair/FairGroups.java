@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fair;
 
 import java.util.Set;
 
@@ -6,9 +6,10 @@ import java.util.Set;
  * Where standard queues keep their fair-queue groups ({@link FairQueues}): per queue and
  * message group, the ids of its messages released into the queue (ready or in flight)
  * and, in send order, those held back because the group was noisy when they were sent.
- * Each call is atomic on its own. Like {@link FifoGroups}, it follows the core: in this
- * instance's memory for the in-process strategies ({@link InMemoryFairGroups}), in Redis
- * for the redis strategy, so that every instance on one Redis sees one set of groups.
+ * Each call is atomic on its own. Like the FIFO queues' groups, it follows the core: in
+ * this instance's memory for the in-process strategies ({@link InMemoryFairGroups}), in
+ * Redis for the redis strategy, so that every instance on one Redis sees one set of
+ * groups.
  *
  * <p>
  * The rule, as SQS states it for in-flight messages: a group is <em>noisy</em> when it

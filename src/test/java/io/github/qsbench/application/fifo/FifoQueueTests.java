@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fifo;
 
 import static io.github.qsbench.core.TestBodies.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +18,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OperationsPerStrategy;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.DeadLetterPolicy;
 import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.queues.QueueSettings;
@@ -56,40 +65,38 @@ class FifoQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void oneGroupInFlightAtATime_inSendOrder_otherGroupsServed() {
-		List<Sent> sent = this.operations.sendAll(QUEUE,
+		List<Sent> sent = this.messages.sendAll(QUEUE,
 				List.of(message("a1", "a"), message("a2", "a"), message("b1", "b"), message("a3", "a")), null);
 		assertThat(sent).extracting(Sent::sequenceNumber).isSorted().doesNotHaveDuplicates();
 
-		List<Received> first = this.operations.lease(QUEUE, 10);
+		List<Received> first = this.messages.lease(QUEUE, 10);
 		assertThat(first).extracting(delivery -> delivery.message().text()).containsExactly("a1", "b1");
-		assertThat(this.operations.lease(QUEUE, 10)).as("each group's head is in flight").isEmpty();
+		assertThat(this.messages.lease(QUEUE, 10)).as("each group's head is in flight").isEmpty();
 
-		assertThat(this.operations.complete(QUEUE, first.get(0).id(), null)).isEqualTo(Completion.COMPLETED);
-		List<Received> second = this.operations.lease(QUEUE, 10);
+		assertThat(this.messages.complete(QUEUE, first.get(0).id(), null)).isEqualTo(Completion.COMPLETED);
+		List<Received> second = this.messages.lease(QUEUE, 10);
 		assertThat(second).extracting(delivery -> delivery.message().text()).containsExactly("a2");
 		assertThat(second.get(0).message().system().group()).isEqualTo("a");
 		assertThat(second.get(0).message().system().sequenceNumber()).isEqualTo(sent.get(1).sequenceNumber());
 
 		this.clock.advance(LEASE);
-		assertThat(this.operations.lease(QUEUE, 10)).as("lapsed heads come back first, a3 stays behind a2")
+		assertThat(this.messages.lease(QUEUE, 10)).as("lapsed heads come back first, a3 stays behind a2")
 			.extracting(delivery -> delivery.message().text())
 			.containsExactlyInAnyOrder("a2", "b1");
 	}
 
 	@Test
 	void deduplication_withinFiveMinutes_answersTheOriginal() {
-		Sent original = this.operations.send(QUEUE, new OutgoingMessage(utf8("x"), MessageAttributes.NONE, "g", "d1"),
+		Sent original = this.messages.send(QUEUE, new OutgoingMessage(utf8("x"), MessageAttributes.NONE, "g", "d1"),
 				null);
-		Sent again = this.operations.send(QUEUE, new OutgoingMessage(utf8("y"), MessageAttributes.NONE, "g", "d1"),
-				null);
-		Sent byContent = this.operations.send(QUEUE, message("same", "g"), null);
-		Sent sameContent = this.operations.send(QUEUE, message("same", "other-group"), null);
+		Sent again = this.messages.send(QUEUE, new OutgoingMessage(utf8("y"), MessageAttributes.NONE, "g", "d1"), null);
+		Sent byContent = this.messages.send(QUEUE, message("same", "g"), null);
+		Sent sameContent = this.messages.send(QUEUE, message("same", "other-group"), null);
 
 		assertThat(again).isEqualTo(original);
 		assertThat(sameContent).as("the queue's scope: one id per queue").isEqualTo(byContent);
 		this.clock.advance(Duration.ofMinutes(5));
-		Sent later = this.operations.send(QUEUE, new OutgoingMessage(utf8("x"), MessageAttributes.NONE, "g", "d1"),
-				null);
+		Sent later = this.messages.send(QUEUE, new OutgoingMessage(utf8("x"), MessageAttributes.NONE, "g", "d1"), null);
 		assertThat(later.id()).isNotEqualTo(original.id());
 		assertThat(later.sequenceNumber()).isGreaterThan(byContent.sequenceNumber());
 		assertThat(drain()).containsExactly("x", "same", "x");
@@ -99,10 +106,10 @@ class FifoQueueTests extends OperationsPerStrategy {
 	void deduplicationScopeMessageGroup_sameIdInTwoGroups_twoMessages() {
 		this.operations.configure("scoped.fifo", fifo(new FifoSettings(null, "messageGroup", "perMessageGroupId")));
 
-		Sent a = this.operations.send("scoped.fifo",
-				new OutgoingMessage(utf8("a"), MessageAttributes.NONE, "g1", "same"), null);
-		Sent b = this.operations.send("scoped.fifo",
-				new OutgoingMessage(utf8("b"), MessageAttributes.NONE, "g2", "same"), null);
+		Sent a = this.messages.send("scoped.fifo", new OutgoingMessage(utf8("a"), MessageAttributes.NONE, "g1", "same"),
+				null);
+		Sent b = this.messages.send("scoped.fifo", new OutgoingMessage(utf8("b"), MessageAttributes.NONE, "g2", "same"),
+				null);
 
 		assertThat(a.id()).isNotEqualTo(b.id());
 		assertThat(this.operations.settings("scoped.fifo").fifo())
@@ -114,30 +121,30 @@ class FifoQueueTests extends OperationsPerStrategy {
 		this.operations.configure("dead.fifo", fifo(new FifoSettings(true, null, null)));
 		this.operations.configure(QUEUE, new QueueSettings.Change(null, null, null,
 				new DeadLetterPolicy("dead.fifo", 1), null, null, new FifoSettings(null, null, null)));
-		this.operations.sendAll(QUEUE, List.of(message("poison", "a"), message("next", "a")), null);
-		assertThat(this.operations.lease(QUEUE, 10)).hasSize(1);
+		this.messages.sendAll(QUEUE, List.of(message("poison", "a"), message("next", "a")), null);
+		assertThat(this.messages.lease(QUEUE, 10)).hasSize(1);
 		this.clock.advance(LEASE);
 
-		List<Received> after = this.operations.lease(QUEUE, 10);
+		List<Received> after = this.messages.lease(QUEUE, 10);
 
 		assertThat(after).extracting(delivery -> delivery.message().text()).containsExactly("next");
-		List<Received> dead = this.operations.lease("dead.fifo", 10);
+		List<Received> dead = this.messages.lease("dead.fifo", 10);
 		assertThat(dead).extracting(delivery -> delivery.message().text()).containsExactly("poison");
 		assertThat(dead.get(0).message().system().group()).isEqualTo("a");
 	}
 
 	@Test
 	void receiveRetriedWithItsAttemptId_getsTheSameMessages_forFiveMinutes() throws Exception {
-		this.operations.sendAll(QUEUE, List.of(message("a1", "a"), message("b1", "b")), null);
+		this.messages.sendAll(QUEUE, List.of(message("a1", "a"), message("b1", "b")), null);
 
-		List<Received> first = this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
-		List<Received> retried = this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
+		List<Received> first = this.messages.awaitLease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
+		List<Received> retried = this.messages.awaitLease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get();
 
 		assertThat(first).extracting(Received::id).hasSize(2);
 		assertThat(retried).isEqualTo(first);
-		assertThat(this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-2").get()).isEmpty();
+		assertThat(this.messages.awaitLease(QUEUE, 10, Duration.ZERO, null, "attempt-2").get()).isEmpty();
 		this.clock.advance(Duration.ofMinutes(5));
-		assertThat(this.operations.lease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get())
+		assertThat(this.messages.awaitLease(QUEUE, 10, Duration.ZERO, null, "attempt-1").get())
 			.as("forgotten; the leases lapsed, so the same messages come as new deliveries")
 			.extracting(Received::delivery)
 			.containsOnly(2);
@@ -145,23 +152,23 @@ class FifoQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void purge_thenTheGroupTakesNewMessages() {
-		this.operations.sendAll(QUEUE, List.of(message("a1", "a"), message("a2", "a")), null);
-		this.operations.lease(QUEUE, 1);
+		this.messages.sendAll(QUEUE, List.of(message("a1", "a"), message("a2", "a")), null);
+		this.messages.lease(QUEUE, 1);
 
 		assertThat(this.operations.purge(QUEUE)).isEqualTo(2);
-		this.operations.send(QUEUE, message("fresh", "a"), null);
+		this.messages.send(QUEUE, message("fresh", "a"), null);
 
 		assertThat(drain()).containsExactly("fresh");
 	}
 
 	@Test
 	void refusals_nothingSent() {
-		assertInvalid(() -> this.operations.send(QUEUE, OutgoingMessage.of(utf8("no group")), null), "group");
+		assertInvalid(() -> this.messages.send(QUEUE, OutgoingMessage.of(utf8("no group")), null), "group");
 		this.operations.configure("by-id.fifo", fifo(new FifoSettings(null, null, null)));
-		assertInvalid(() -> this.operations.send("by-id.fifo", message("no id", "g"), null), "deduplication id");
-		assertInvalid(() -> this.operations.send(QUEUE, message("delayed", "g"), 5), "delay");
-		assertInvalid(() -> this.operations.send("never-created.fifo", message("x", "g"), null), "does not exist");
-		assertInvalid(() -> this.operations.send("standard",
+		assertInvalid(() -> this.messages.send("by-id.fifo", message("no id", "g"), null), "deduplication id");
+		assertInvalid(() -> this.messages.send(QUEUE, message("delayed", "g"), 5), "delay");
+		assertInvalid(() -> this.messages.send("never-created.fifo", message("x", "g"), null), "does not exist");
+		assertInvalid(() -> this.messages.send("standard",
 				new OutgoingMessage(utf8("x"), MessageAttributes.NONE, "g", "dedup"), null), "FIFO");
 		assertInvalid(() -> this.operations.configure("plain.fifo", new QueueSettings.Change(null, null, null, null)),
 				"FIFO queue");
@@ -179,9 +186,9 @@ class FifoQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void groupOnAStandardQueue_acceptedAndNeverBlocks() {
-		this.operations.sendAll("standard", List.of(message("1", "g"), message("2", "g")), null);
+		this.messages.sendAll("standard", List.of(message("1", "g"), message("2", "g")), null);
 
-		assertThat(this.operations.lease("standard", 10)).extracting(delivery -> delivery.message().system().group())
+		assertThat(this.messages.lease("standard", 10)).extracting(delivery -> delivery.message().system().group())
 			.containsExactly("g", "g");
 	}
 
@@ -206,7 +213,8 @@ class FifoQueueTests extends OperationsPerStrategy {
 		Set<Long> completing = ConcurrentHashMap.newKeySet();
 		Set<String> violations = ConcurrentHashMap.newKeySet();
 		ExecutorService pool = Executors.newFixedThreadPool(6);
-		QueueOperations other = (this.core instanceof RedisQS redis) ? secondInstance(redis) : this.operations;
+		TestOperations second = (this.core instanceof RedisQS redis) ? secondInstance(redis) : null;
+		MessageOperations other = (second != null) ? second.messages() : this.messages;
 		try {
 			List<Future<?>> producers = new ArrayList<>();
 			for (int p = 0; p < 2; p++) {
@@ -214,8 +222,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 				producers.add(pool.submit(() -> {
 					for (int i = 0; i < perGroup; i++) {
 						for (int g = first; g < first + groups / 2; g++) {
-							(first == 0 ? this.operations : other).send(QUEUE, message("g" + g + ":" + i, "g" + g),
-									null);
+							(first == 0 ? this.messages : other).send(QUEUE, message("g" + g + ":" + i, "g" + g), null);
 						}
 					}
 				}));
@@ -223,7 +230,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 			AtomicInteger done = new AtomicInteger();
 			List<Future<?>> consumers = new ArrayList<>();
 			for (int c = 0; c < 4; c++) {
-				QueueOperations through = (c % 2 == 0) ? this.operations : other;
+				MessageOperations through = (c % 2 == 0) ? this.messages : other;
 				consumers.add(pool.submit(() -> {
 					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 					while (done.get() < groups * perGroup && System.nanoTime() < deadline) {
@@ -265,8 +272,8 @@ class FifoQueueTests extends OperationsPerStrategy {
 		}
 		finally {
 			pool.shutdownNow();
-			if (other != this.operations) {
-				other.destroy();
+			if (second != null) {
+				second.close();
 			}
 		}
 	}
@@ -274,20 +281,20 @@ class FifoQueueTests extends OperationsPerStrategy {
 	/**
 	 * Another instance on this core's Redis: its own core, operations and clock's view.
 	 */
-	private QueueOperations secondInstance(RedisQS redis) {
+	private TestOperations secondInstance(RedisQS redis) {
 		RedisQS core = TestCores.redis(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true),
 				redis.store().namespace());
-		return new QueueOperations(core, core.store().explicitQueues(), TestCores.fifoGroups(core),
+		return TestOperations.of(core, core.store().explicitQueues(), TestCores.fifoGroups(core),
 				new QueueMetrics(new SimpleMeterRegistry(), core), LEASE, this.clock, Limits.MAX_MESSAGE_BYTES);
 	}
 
 	private List<String> drain() {
 		List<String> texts = new ArrayList<>();
 		List<Received> leased;
-		while (!(leased = this.operations.lease(QUEUE, 10)).isEmpty()) {
+		while (!(leased = this.messages.lease(QUEUE, 10)).isEmpty()) {
 			for (Received delivery : leased) {
 				texts.add(delivery.message().text());
-				this.operations.complete(QUEUE, delivery.id(), null);
+				this.messages.complete(QUEUE, delivery.id(), null);
 			}
 		}
 		return texts;

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fair;
 
 import java.time.InstantSource;
 import java.util.List;
@@ -6,6 +6,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.application.Departures;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.QuietCounts;
+import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
@@ -35,10 +40,10 @@ import io.github.qsbench.core.QueueStats;
  * concurrent set of this instance's fair queues); on Redis, that set is refreshed from
  * the store at most once a second ({@link #REFRESH_NANOS}) by such a look-up that misses.
  */
-final class FairQueues implements Departures {
+public final class FairQueues implements Departures {
 
 	/** How long a held message is held: until released, in effect. */
-	static final long HOLD_MILLIS = FifoQueues.HOLD_MILLIS;
+	static final long HOLD_MILLIS = TimeUnit.DAYS.toMillis(365);
 
 	/** How often the queues other instances announced are read again, at most. */
 	static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -59,7 +64,7 @@ final class FairQueues implements Departures {
 
 	private volatile long refreshedNanos = System.nanoTime() - REFRESH_NANOS;
 
-	FairQueues(QueueServiceCore core, FairGroups groups, InstantSource clock, QueueEvents events) {
+	public FairQueues(QueueServiceCore core, FairGroups groups, InstantSource clock, QueueEvents events) {
 		this.core = core;
 		this.groups = groups;
 		this.clock = clock;
@@ -70,7 +75,7 @@ final class FairQueues implements Departures {
 	 * Whether the queue has groups, as far as this instance knows: the constant-time
 	 * check on the paths of every standard queue.
 	 */
-	boolean tracks(String queue) {
+	public boolean tracks(String queue) {
 		if (this.known.contains(queue)) {
 			return true;
 		}
@@ -89,7 +94,7 @@ final class FairQueues implements Departures {
 	}
 
 	/** This instance saw a grouped message on a standard queue (sent or received). */
-	void learn(String queue) {
+	public void learn(String queue) {
 		if (!this.known.contains(queue)) {
 			learn(queue, true);
 		}
@@ -109,7 +114,7 @@ final class FairQueues implements Departures {
 	 * pushed held, then ungrouped ones and those of quiet groups released.
 	 * @return the pushed messages, in order
 	 */
-	List<Message> push(String queue, List<OutgoingMessage> messages, List<byte[]> stored) {
+	public List<Message> push(String queue, List<OutgoingMessage> messages, List<byte[]> stored) {
 		learn(queue);
 		List<Message> pushed = this.core.pushAll(queue, stored, HOLD_MILLIS);
 		for (int i = 0; i < pushed.size(); i++) {
@@ -127,7 +132,7 @@ final class FairQueues implements Departures {
 	 * Releases up to {@code max} held messages of the queue (when nothing else waits) and
 	 * leases what is ready then.
 	 */
-	List<Lease> release(String queue, int max, long leaseMillis) {
+	public List<Lease> release(String queue, int max, long leaseMillis) {
 		long[] ids = this.groups.release(queue, max);
 		if (ids.length == 0) {
 			return List.of();
@@ -148,7 +153,7 @@ final class FairQueues implements Departures {
 	}
 
 	/** Forgets a deleted queue's groups. */
-	void forget(String queue) {
+	public void forget(String queue) {
 		if (this.known.remove(queue)) {
 			this.events.fairQueueGone(queue);
 		}
@@ -159,7 +164,7 @@ final class FairQueues implements Departures {
 	 * The queue's counts as a consumer sees them: held messages are visible (they wait
 	 * for a receive), not delayed as the core counts them.
 	 */
-	QueueStats stats(QueueStats core) {
+	public QueueStats stats(QueueStats core) {
 		if (!this.known.contains(core.name())) {
 			return core;
 		}
@@ -171,7 +176,7 @@ final class FairQueues implements Departures {
 	/**
 	 * The queue's fair-queue counts, SQS's five; {@link QuietCounts#NONE} without groups.
 	 */
-	QuietCounts quietCounts(String queue) {
+	public QuietCounts quietCounts(String queue) {
 		FairGroups.Counts counts = tracks(queue) ? this.groups.counts(queue) : FairGroups.Counts.NONE;
 		QueueStats stats = this.core.queue(queue).orElse(new QueueStats(queue, 0, 0));
 		// The noisy groups' released messages are taken to be in flight first: they

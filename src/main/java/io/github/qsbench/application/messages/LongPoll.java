@@ -1,17 +1,18 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.messages;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
-import io.github.qsbench.application.LongPolls.Waiter;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.core.Lease;
 
 /**
  * The answer to a poll that may wait
- * ({@link QueueOperations#lease(String, int, java.time.Duration, Integer)}): done at once
- * when a message was ready or the wait is zero, else completed once by whichever thread
- * finds it messages (a push's) or ends its wait (the wait's timer, shutdown,
+ * ({@link MessageOperations#awaitLease(String, int, java.time.Duration, Integer)}): done
+ * at once when a message was ready or the wait is zero, else completed once by whichever
+ * thread finds it messages (a push's) or ends its wait (the wait's timer, shutdown,
  * {@link #end()}); an empty list means none came. It holds no thread while it waits. An
  * adapter completes it only through {@link #end()}, which keeps a message from being
  * leased to a poll nobody answers any more.
@@ -20,7 +21,7 @@ public final class LongPoll extends CompletableFuture<List<Received>> {
 
 	private final LongPolls longPolls;
 
-	private final Waiter waiter;
+	private final LongPolls.Waiter waiter;
 
 	/** Answered at once. */
 	LongPoll(List<Received> deliveries) {
@@ -30,16 +31,17 @@ public final class LongPoll extends CompletableFuture<List<Received>> {
 	}
 
 	/**
-	 * Waits as {@code waiter} of {@code longPolls} once registered there; its leases are
-	 * answered as {@code answered} makes them deliveries.
+	 * Waits as {@code waiter} of {@code longPolls} once registered there, leasing as
+	 * {@code lease} does; its leases are answered as {@code answered} makes them
+	 * deliveries.
 	 */
-	LongPoll(LongPolls longPolls, String queue, int max, long leaseMillis,
+	LongPoll(LongPolls longPolls, String queue, Supplier<List<Lease>> lease,
 			Function<List<Lease>, List<Received>> answered) {
 		this.longPolls = longPolls;
-		this.waiter = new Waiter(queue, max, leaseMillis, leases -> complete(answered.apply(leases)));
+		this.waiter = new LongPolls.Waiter(queue, lease, leases -> complete(answered.apply(leases)));
 	}
 
-	Waiter waiter() {
+	LongPolls.Waiter waiter() {
 		return this.waiter;
 	}
 

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 /**
  * A message move task as it stood when read ({@link MessageMoveTasks}): SQS's

@@ -1,13 +1,18 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.application.queues.DeadLetterPolicy;
-import io.github.qsbench.application.queues.ExplicitQueues;
-import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.application.Checks;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueEvents.DeadLetterOutcome;
+import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.Wakeups;
+import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -20,7 +25,7 @@ import io.github.qsbench.core.QueueServiceCore;
  * ({@link #deliverable}), and a redrive moves them back ({@link #redrive}). Both move a
  * message by {@link #move}, which loses and duplicates nothing. Thread safe.
  */
-final class DeadLetters {
+public final class DeadLetters {
 
 	/** How long a move holds its copy back at most (see {@link #move}). */
 	private static final long HELD_BACK_MILLIS = TimeUnit.SECONDS.toMillis(Limits.MAX_DELAY_SECONDS);
@@ -32,22 +37,22 @@ final class DeadLetters {
 	private final QueueEvents events;
 
 	/** The FIFO queues' groups, which a move leaves and joins. */
-	private final FifoQueues fifo;
+	private final FifoOrder fifo;
 
 	/** The fair queues' groups, which a move leaves. */
 	private final FairQueues fair;
 
 	/** Woken when a moved message becomes ready in its new queue. */
-	private final LongPolls longPolls;
+	private final Wakeups wakeups;
 
-	DeadLetters(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, LongPolls longPolls,
-			FifoQueues fifo, FairQueues fair) {
+	public DeadLetters(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, Wakeups wakeups,
+			FifoOrder fifo, FairQueues fair) {
 		this.core = core;
 		this.fair = fair;
 		this.fifo = fifo;
 		this.explicit = explicit;
 		this.events = events;
-		this.longPolls = longPolls;
+		this.wakeups = wakeups;
 	}
 
 	/**
@@ -55,7 +60,7 @@ final class DeadLetters {
 	 * ones due for the queue's dead-letter queue, which move there instead. Only a
 	 * redelivery can be due, so a poll of first deliveries looks up no policy.
 	 */
-	List<Lease> deliverable(String queue, int max, long leaseMillis) {
+	public List<Lease> deliverable(String queue, int max, long leaseMillis) {
 		List<Lease> leases = this.core.lease(queue, max, leaseMillis);
 		for (Lease lease : leases) {
 			if (lease.delivery() > 1) {
@@ -130,19 +135,19 @@ final class DeadLetters {
 			this.core.discard(to, copy.id());
 			return Move.NOT_LEASED;
 		}
-		if (FifoSettings.isFifo(from)) {
+		if (QueueNames.isFifo(from)) {
 			if (this.fifo.release(from, lease.message().id())) {
-				this.longPolls.pushedLater(from);
+				this.wakeups.pushedLater(from);
 			}
 		}
 		else {
 			this.fair.left(from, lease.message().id());
 		}
-		boolean ready = FifoSettings.isFifo(to)
+		boolean ready = QueueNames.isFifo(to)
 				? this.fifo.admit(to, copy.id(), StoredMessage.read(stored).system().group())
 				: this.core.endDelay(to, copy.id());
 		if (ready) {
-			this.longPolls.pushedLater(to);
+			this.wakeups.pushedLater(to);
 		}
 		return Move.MOVED;
 	}
@@ -152,12 +157,12 @@ final class DeadLetters {
 	 * source (body and attributes, without its dead-letter origin), by {@link #move}: the
 	 * one step a redrive and a move task ({@link MessageMoveTasks}) share.
 	 */
-	Move redriveOne(String from, Lease lease, String to) {
+	public Move redriveOne(String from, Lease lease, String to) {
 		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()));
 	}
 
 	/** What {@link #move} did. */
-	enum Move {
+	public enum Move {
 
 		MOVED,
 
@@ -173,7 +178,7 @@ final class DeadLetters {
 	}
 
 	/** See {@link QueueOperations#redrive}. */
-	int redrive(String queue, String to, int max) {
+	public int redrive(String queue, String to, int max) {
 		Checks.queueName(queue);
 		if (to != null) {
 			Checks.queueName(to);

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.application.queues.DeadLetterPolicy;
-import io.github.qsbench.application.queues.InMemoryExplicitQueues;
-import io.github.qsbench.application.queues.QueueSettings;
-import io.github.qsbench.application.MessageMoveTask.Status;
-import io.github.qsbench.application.MoveTaskException.Reason;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.OperationsPerStrategy;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
+import io.github.qsbench.application.queues.MoveTaskException.Reason;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Peeked;
@@ -75,8 +78,8 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		assertThat(done.status()).isEqualTo(Status.COMPLETED);
 		assertThat(done.moved()).isEqualTo(3);
 		assertThat(done.destination()).isNull();
-		assertThat(texts(this.operations.lease("q1", 10))).containsExactly("a", "b");
-		List<Received> back = this.operations.lease("q2", 10);
+		assertThat(texts(this.messages.lease("q1", 10))).containsExactly("a", "b");
+		List<Received> back = this.messages.lease("q2", 10);
 		assertThat(texts(back)).containsExactly("c");
 		assertThat(back).extracting(Received::delivery).as("new, undelivered").containsOnly(1);
 		assertThat(back.get(0).message().deadLetter()).isNull();
@@ -104,7 +107,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		assertThat(done.status()).isEqualTo(Status.COMPLETED);
 		assertThat(done.moved()).isEqualTo(6);
 		assertThat(done.maxPerSecond()).isEqualTo(2);
-		assertThat(texts(this.operations.lease("dest", 10))).containsExactly("1", "2", "3", "4", "5", "6");
+		assertThat(texts(this.messages.lease("dest", 10))).containsExactly("1", "2", "3", "4", "5", "6");
 	}
 
 	@Test
@@ -123,8 +126,8 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		this.clock.advance(Duration.ofSeconds(10));
 		assertThat(this.tasks.step()).isZero();
 
-		assertThat(texts(this.operations.lease("q1", 10))).containsExactly("a");
-		assertThat(texts(this.operations.lease("dlq", 10))).as("ready at once, in the source")
+		assertThat(texts(this.messages.lease("q1", 10))).containsExactly("a");
+		assertThat(texts(this.messages.lease("dlq", 10))).as("ready at once, in the source")
 			.containsExactly("b", "c", "d", "e");
 		assertThatExceptionOfType(MoveTaskException.class).isThrownBy(() -> this.tasks.cancel(task.handle()))
 			.satisfies(ex -> assertThat(ex.reason()).isEqualTo(Reason.NOT_RUNNING));
@@ -144,18 +147,18 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		QueueServiceCore timed = new CoreTimedQueueService(capped, registry);
 		QueueMetrics metrics = new QueueMetrics(registry, capped);
-		QueueOperations operations = new QueueOperations(timed, new InMemoryExplicitQueues(capped),
-				new InMemoryFifoGroups(), metrics, LEASE, this.clock, 262_144);
-		MessageMoveTasks tasks = new MessageMoveTasks(operations, timed, metrics, this.clock);
+		TestOperations made = TestOperations.of(timed, new InMemoryExplicitQueues(capped), new InMemoryFifoGroups(),
+				metrics, LEASE, this.clock, 262_144);
+		MessageMoveTasks tasks = new MessageMoveTasks(made.queues(), timed, metrics, this.clock);
 		try {
-			operations.configure("full", change(null));
-			operations.configure("dead", change(null));
-			operations.configure("src", change(new DeadLetterPolicy("dead", 1)));
-			operations.push("full", utf8("blocker"));
-			operations.push("src", utf8("poison"));
-			operations.lease("src", 1);
+			made.queues().configure("full", change(null));
+			made.queues().configure("dead", change(null));
+			made.queues().configure("src", change(new DeadLetterPolicy("dead", 1)));
+			made.messages().push("full", utf8("blocker"));
+			made.messages().push("src", utf8("poison"));
+			made.messages().lease("src", 1);
 			this.clock.advance(LEASE);
-			assertThat(operations.lease("src", 1)).as("dead-lettered").isEmpty();
+			assertThat(made.messages().lease("src", 1)).as("dead-lettered").isEmpty();
 
 			MessageMoveTask task = tasks.start("dead", "full", null);
 			assertThat(tasks.step()).isZero();
@@ -173,7 +176,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		}
 		finally {
 			tasks.destroy();
-			operations.destroy();
+			made.close();
 			capped.close();
 		}
 	}
@@ -190,17 +193,17 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		MessageMoveTask failed = this.tasks.task(task.handle()).orElseThrow();
 		assertThat(failed.status()).isEqualTo(Status.FAILED);
 		assertThat(failed.failureReason()).isEqualTo(MessageMoveTasks.NO_DESTINATION);
-		assertThat(texts(this.operations.lease("dlq", 10))).containsExactly("a", "b");
+		assertThat(texts(this.messages.lease("dlq", 10))).containsExactly("a", "b");
 		assertThat(this.operations.exists("dest")).as("not created by a move").isFalse();
 	}
 
 	@Test
 	void destinationCreatedByPushes_drainedWhileRunning_stillTakesTheMessages() {
 		deadLetter("q1", "a", "b");
-		this.operations.push("pushed-only", utf8("first"));
+		this.messages.push("pushed-only", utf8("first"));
 		MessageMoveTask task = this.tasks.start("dlq", "pushed-only", 1);
-		assertThat(texts(this.operations.lease("pushed-only", 10))).containsExactly("first");
-		this.operations.complete("pushed-only", this.operations.peek("pushed-only", 1).get(0).peeked().message().id(),
+		assertThat(texts(this.messages.lease("pushed-only", 10))).containsExactly("first");
+		this.messages.complete("pushed-only", this.messages.peek("pushed-only", 1).get(0).peeked().message().id(),
 				null);
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(this.tasks.step()).as("a move's push keeps the queue, as a redrive's does").isOne();
@@ -208,12 +211,12 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		assertThat(this.tasks.step()).isOne();
 
 		assertThat(this.tasks.task(task.handle()).orElseThrow().status()).isEqualTo(Status.RUNNING);
-		assertThat(texts(this.operations.lease("pushed-only", 10))).containsExactly("a", "b");
+		assertThat(texts(this.messages.lease("pushed-only", 10))).containsExactly("a", "b");
 	}
 
 	@Test
 	void noOriginAndNoDestination_failsAsSqsDoes() {
-		this.operations.push("dlq", utf8("never dead-lettered"));
+		this.messages.push("dlq", utf8("never dead-lettered"));
 		MessageMoveTask task = this.tasks.start("dlq", null, null);
 
 		this.tasks.step();
@@ -221,7 +224,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		MessageMoveTask failed = this.tasks.task(task.handle()).orElseThrow();
 		assertThat(failed.status()).isEqualTo(Status.FAILED);
 		assertThat(failed.failureReason()).isEqualTo(MessageMoveTasks.NO_ORIGIN);
-		assertThat(texts(this.operations.lease("dlq", 10))).containsExactly("never dead-lettered");
+		assertThat(texts(this.messages.lease("dlq", 10))).containsExactly("never dead-lettered");
 	}
 
 	@Test
@@ -279,7 +282,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 		Set<String> all = new HashSet<>();
 		for (int i = 0; i < messages; i++) {
 			all.add("m" + i);
-			this.operations.push("dlq", utf8("m" + i));
+			this.messages.push("dlq", utf8("m" + i));
 		}
 		MessageMoveTask task = this.tasks.start("dlq", "dest", null);
 		this.tasks.start();
@@ -311,17 +314,17 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 	 */
 	private void deadLetter(String queue, String... bodies) {
 		for (String body : bodies) {
-			this.operations.push(queue, utf8(body));
+			this.messages.push(queue, utf8(body));
 		}
-		assertThat(this.operations.lease(queue, 10)).hasSize(bodies.length);
+		assertThat(this.messages.lease(queue, 10)).hasSize(bodies.length);
 		this.clock.advance(LEASE);
-		assertThat(this.operations.lease(queue, 10)).as("all dead-lettered").isEmpty();
+		assertThat(this.messages.lease(queue, 10)).as("all dead-lettered").isEmpty();
 	}
 
 	private List<String> drain(String queue) {
 		List<String> bodies = new ArrayList<>();
 		List<Received> leased;
-		while (!(leased = this.operations.lease(queue, 100)).isEmpty()) {
+		while (!(leased = this.messages.lease(queue, 100)).isEmpty()) {
 			bodies.addAll(texts(leased));
 		}
 		return bodies;

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.messages;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -9,22 +9,28 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.Wakeups;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.QueueServiceCore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Long polls waiting for a message, by queue name. Kept in the application layer: the
- * core, what JMH measures, knows nothing of waiting. {@link QueueOperations} owns it and
- * runs its lifecycle; {@link DeadLetters} wakes it when a moved message becomes ready.
+ * core, what JMH measures, knows nothing of waiting. {@link MessageOperations} registers
+ * waiters; pushes, FIFO releases and dead-letter moves wake them ({@link Wakeups}); its
+ * timer is the application's one scheduler, shared with the retention sweeps.
  * <p>
  * A waiter holds no thread: its request is in Servlet async mode, and whichever thread
  * finds it a message answers it: the push that made one ready ({@link #pushed}), its own
@@ -43,7 +49,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
  * accepts ({@code server.tomcat.max-connections}, 4,096 in this service).
  */
-final class LongPolls {
+public final class LongPolls implements Wakeups, SmartLifecycle {
 
 	private static final Logger logger = LoggerFactory.getLogger(LongPolls.class);
 
@@ -54,25 +60,25 @@ final class LongPolls {
 	/** Wake-ups scheduled for delayed messages ({@link #dueIn}). */
 	private final Set<Wake> wakes = ConcurrentHashMap.newKeySet();
 
-	/**
-	 * Leases for a waiter: the application layer's lease, dead letters moved
-	 * ({@link DeadLetters}).
-	 */
-	private final Leasing lease;
-
 	private final ConcurrentHashMap<String, Queue<Waiter>> waiting = new ConcurrentHashMap<>();
 
-	private final ScheduledThreadPoolExecutor timer;
+	private final QueueServiceCore core;
+
+	private final ScheduledExecutorService timer;
 
 	/** From construction on: the web server may take requests before this is started. */
 	private volatile boolean running = true;
 
-	LongPolls(Leasing lease) {
-		this.lease = lease;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("long-poll-timer-");
-		threads.setDaemon(true);
-		this.timer = new ScheduledThreadPoolExecutor(1, threads);
-		this.timer.setRemoveOnCancelPolicy(true);
+	/** Whether {@link #start} ran and {@link #stop} did not since. */
+	private volatile boolean started;
+
+	/**
+	 * @param core the core whose pushes by other instances sharing its store wake waiters
+	 * @param timer the application's scheduler: ends waits, wakes waiters later
+	 */
+	public LongPolls(QueueServiceCore core, ScheduledExecutorService timer) {
+		this.core = core;
+		this.timer = timer;
 	}
 
 	/**
@@ -110,7 +116,8 @@ final class LongPolls {
 	 * keeps waiting, and ends the wake-up: nothing was ready then, so no other waiter
 	 * would find anything either.
 	 */
-	void pushed(String queue) {
+	@Override
+	public void pushed(String queue) {
 		Queue<Waiter> waiters = this.waiting.get(queue);
 		if (waiters == null) {
 			return;
@@ -128,7 +135,8 @@ final class LongPolls {
 	 * (two queues that are each other's dead-letter queues would take two waiters' locks
 	 * in opposite orders).
 	 */
-	void pushedLater(String queue) {
+	@Override
+	public void pushedLater(String queue) {
 		if (!this.waiting.containsKey(queue)) {
 			return;
 		}
@@ -164,7 +172,8 @@ final class LongPolls {
 	 * {@value #DUE_SLOT_MILLIS} ms and made once per queue and slot, so many delayed
 	 * pushes keep a timer entry per slot, not per message.
 	 */
-	void dueIn(String queue, Duration delay) {
+	@Override
+	public void dueIn(String queue, Duration delay) {
 		long slot = Math.floorDiv(System.nanoTime() + delay.toNanos(), DUE_SLOT_NANOS) + 1;
 		Wake wake = new Wake(queue, slot);
 		if (!this.wakes.add(wake)) {
@@ -185,7 +194,8 @@ final class LongPolls {
 	 * Runs {@code task} on the timer's thread after {@code delayMillis}, then wakes the
 	 * queue's waiters; nothing if the timer has stopped.
 	 */
-	void after(String queue, long delayMillis, Runnable task) {
+	@Override
+	public void after(String queue, long delayMillis, Runnable task) {
 		try {
 			this.timer.schedule(() -> {
 				task.run();
@@ -217,7 +227,7 @@ final class LongPolls {
 	}
 
 	/** Waiters registered now, by queue; a queue nobody waits on has no entry. */
-	Map<String, Integer> waiting() {
+	public Map<String, Integer> waiting() {
 		Map<String, Integer> waiting = new HashMap<>();
 		this.waiting.forEach((queue, waiters) -> waiting.put(queue, waiters.size()));
 		return waiting;
@@ -234,7 +244,7 @@ final class LongPolls {
 			if (waiter.answered) {
 				return -1;
 			}
-			leases = this.lease.lease(waiter.queue, waiter.max, waiter.leaseMillis);
+			leases = waiter.lease.get();
 			if (leases.isEmpty() && !last) {
 				return 0;
 			}
@@ -268,8 +278,12 @@ final class LongPolls {
 		});
 	}
 
-	void start() {
+	/** Starts waking long polls on pushes by other instances sharing the store. */
+	@Override
+	public void start() {
 		this.running = true;
+		this.core.onPushes(this::pushedElsewhere);
+		this.started = true;
 	}
 
 	/**
@@ -277,8 +291,10 @@ final class LongPolls {
 	 * in progress, is not held up for a whole wait. Requests that arrive from now on poll
 	 * once and do not wait.
 	 */
-	void stop() {
+	@Override
+	public void stop() {
 		this.running = false;
+		this.started = false;
 		int answered = 0;
 		for (Queue<Waiter> waiters : this.waiting.values()) {
 			for (Waiter waiter : waiters) {
@@ -292,29 +308,33 @@ final class LongPolls {
 		}
 	}
 
-	void destroy() {
-		this.timer.shutdownNow();
-	}
-
-	/** How messages are leased for a waiter. */
-	@FunctionalInterface
-	interface Leasing {
-
-		List<Lease> lease(String queue, int max, long leaseMillis);
-
+	/**
+	 * Whether {@link #start} ran and {@link #stop} did not since: Spring starts a
+	 * lifecycle bean only if it is not running.
+	 */
+	@Override
+	public boolean isRunning() {
+		return this.started;
 	}
 
 	/**
-	 * One long poll: the queue, how many messages it takes at most, for how long, and how
-	 * to answer it (an empty list: nothing was found).
+	 * Before the web server's graceful shutdown, which would wait for the waiters, and
+	 * before the web layer waits for the answers to be written.
+	 */
+	@Override
+	public int getPhase() {
+		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 2;
+	}
+
+	/**
+	 * One long poll: the queue, how to lease for it, and how to answer it (an empty list:
+	 * nothing was found).
 	 */
 	static final class Waiter {
 
 		private final String queue;
 
-		private final int max;
-
-		private final long leaseMillis;
+		private final Supplier<List<Lease>> lease;
 
 		private final Consumer<List<Lease>> answer;
 
@@ -323,10 +343,9 @@ final class LongPolls {
 
 		private volatile ScheduledFuture<?> timeout;
 
-		Waiter(String queue, int max, long leaseMillis, Consumer<List<Lease>> answer) {
+		Waiter(String queue, Supplier<List<Lease>> lease, Consumer<List<Lease>> answer) {
 			this.queue = queue;
-			this.max = max;
-			this.leaseMillis = leaseMillis;
+			this.lease = lease;
 			this.answer = answer;
 		}
 

@@ -1,5 +1,7 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fifo;
 
+import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.application.fair.InMemoryFairGroups;
 import io.github.qsbench.application.queues.ExplicitQueues;
 
 /**

@@ -1,4 +1,6 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
+
+import io.github.qsbench.application.InvalidRequestException;
 
 /**
  * A move task request refused for what the queues or tasks are now (a request malformed

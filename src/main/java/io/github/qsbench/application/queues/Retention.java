@@ -1,29 +1,29 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import java.time.InstantSource;
 import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.Departures;
+import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueServiceCore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Retention (SQS's {@code MessageRetentionPeriod}), written once above the core on what
- * every strategy offers (browse, discard): while started, a sweep every second, on this
- * object's own thread, drops from every queue with a retention the messages pushed longer
- * ago than it. {@link #expire()} is one sweep; tests call it after moving the clock.
+ * every strategy offers (browse, discard): while started, a sweep every second, on the
+ * application's scheduler, drops from every queue with a retention the messages pushed
+ * longer ago than it. {@link #expire()} is one sweep; tests call it after moving the
+ * clock.
  */
-public final class Retention implements SmartLifecycle, DisposableBean {
+public final class Retention implements SmartLifecycle {
 
 	private static final Logger logger = LoggerFactory.getLogger(Retention.class);
 
@@ -42,7 +42,7 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 	/** When messages were pushed; touched by one sweep at a time. */
 	private final PushTimeline timeline = new PushTimeline();
 
-	private final ScheduledThreadPoolExecutor sweeper;
+	private final ScheduledExecutorService sweeper;
 
 	/** The sweeps while started, else {@code null}. */
 	private volatile ScheduledFuture<?> sweeps;
@@ -51,17 +51,17 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 	 * @param core the core the application layer calls
 	 * @param explicit where the queues' retentions are kept
 	 * @param clock the core's clock
+	 * @param departures told of each message a sweep drops
+	 * @param scheduler the application's scheduler, which runs the sweeps
 	 */
 	public Retention(QueueServiceCore core, ExplicitQueues explicit, QueueEvents events, InstantSource clock,
-			Departures departures) {
+			Departures departures, ScheduledExecutorService scheduler) {
 		this.core = core;
 		this.departures = departures;
 		this.explicit = explicit;
 		this.events = events;
 		this.clock = clock;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("retention-");
-		threads.setDaemon(true);
-		this.sweeper = new ScheduledThreadPoolExecutor(1, threads);
+		this.sweeper = scheduler;
 	}
 
 	/**
@@ -124,11 +124,6 @@ public final class Retention implements SmartLifecycle, DisposableBean {
 	@Override
 	public boolean isRunning() {
 		return this.sweeps != null;
-	}
-
-	@Override
-	public void destroy() {
-		this.sweeper.shutdownNow();
 	}
 
 }

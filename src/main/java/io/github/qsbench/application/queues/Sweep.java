@@ -1,5 +1,6 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
+import io.github.qsbench.application.Departures;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;

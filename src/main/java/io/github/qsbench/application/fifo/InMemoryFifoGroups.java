@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.fifo;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,10 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.github.qsbench.application.queues.DeadLetterPolicy;
-import io.github.qsbench.application.queues.InMemoryExplicitQueues;
-import io.github.qsbench.application.queues.QueueSettings;
-import io.github.qsbench.application.MessageMoveTask.Status;
+import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
@@ -63,16 +66,16 @@ class RacesAboveTheCoreFrayTests {
 	void deadLetterMoveAgainstLateCompletion() throws InterruptedException {
 		try (Service service = new Service()) {
 			service.operations.configure("q", deadLettersTo("dlq"));
-			service.operations.push("q", utf8("slow"));
-			Received held = service.operations.lease("q", 1).get(0);
+			service.messages.push("q", utf8("slow"));
+			Received held = service.messages.lease("q", 1).get(0);
 			service.clock.advance(LEASE);
 
 			AtomicReference<List<Received>> polled = new AtomicReference<>();
 			AtomicReference<Completion> holder = new AtomicReference<>();
 			AtomicReference<Completion> byId = new AtomicReference<>();
-			race(() -> polled.set(service.operations.lease("q", 10)),
-					() -> holder.set(service.operations.complete("q", held.id(), LeaseTokens.token(held.lease()))),
-					() -> byId.set(service.operations.complete("q", held.id(), null)));
+			race(() -> polled.set(service.messages.lease("q", 10)),
+					() -> holder.set(service.messages.complete("q", held.id(), LeaseTokens.token(held.lease()))),
+					() -> byId.set(service.messages.complete("q", held.id(), null)));
 
 			assertThat(polled.get()).as("a redelivery beyond maxDeliveries is never delivered").isEmpty();
 			assertThat(holder.get()).as("stale once the poll redelivered it")
@@ -97,15 +100,14 @@ class RacesAboveTheCoreFrayTests {
 	void purgeAgainstPoll() throws InterruptedException {
 		try (Service service = new Service()) {
 			for (String body : List.of("a", "b", "c")) {
-				service.operations.push("q", utf8(body));
+				service.messages.push("q", utf8(body));
 			}
 
 			AtomicReference<Integer> purged = new AtomicReference<>();
 			List<Completion> completions = new ArrayList<>();
 			race(() -> purged.set(service.operations.purge("q")), () -> {
-				for (Received received : service.operations.lease("q", 10)) {
-					completions
-						.add(service.operations.complete("q", received.id(), LeaseTokens.token(received.lease())));
+				for (Received received : service.messages.lease("q", 10)) {
+					completions.add(service.messages.complete("q", received.id(), LeaseTokens.token(received.lease())));
 				}
 			});
 
@@ -133,8 +135,8 @@ class RacesAboveTheCoreFrayTests {
 
 			AtomicReference<Integer> redriven = new AtomicReference<>();
 			race(() -> redriven.set(service.operations.redrive("dlq", null, 10)), () -> {
-				service.operations.push("q", utf8("p"));
-				service.operations.push("dlq", utf8("x"));
+				service.messages.push("q", utf8("p"));
+				service.messages.push("dlq", utf8("x"));
 			});
 
 			service.clock.advance(LEASE); // what the redrive leased and left comes back
@@ -248,8 +250,12 @@ class RacesAboveTheCoreFrayTests {
 
 		final QueueMetrics events = new QueueMetrics(this.registry, this.core);
 
-		final QueueOperations operations = new QueueOperations(this.core, new InMemoryExplicitQueues(this.core),
+		final TestOperations made = TestOperations.of(this.core, new InMemoryExplicitQueues(this.core),
 				new InMemoryFifoGroups(), this.events, LEASE, this.clock, Limits.MAX_MESSAGE_BYTES);
+
+		final MessageOperations messages = this.made.messages();
+
+		final QueueOperations operations = this.made.queues();
 
 		Service() {
 			this.operations.configure("dlq", new QueueSettings.Change(null, null, null, null));
@@ -261,18 +267,18 @@ class RacesAboveTheCoreFrayTests {
 		 */
 		void deadLetter(String queue, String... bodies) {
 			for (String body : bodies) {
-				this.operations.push(queue, utf8(body));
+				this.messages.push(queue, utf8(body));
 			}
-			assertThat(this.operations.lease(queue, 10)).hasSize(bodies.length);
+			assertThat(this.messages.lease(queue, 10)).hasSize(bodies.length);
 			this.clock.advance(LEASE);
-			assertThat(this.operations.lease(queue, 10)).isEmpty();
+			assertThat(this.messages.lease(queue, 10)).isEmpty();
 		}
 
 		/** Every message of the queue now ready, leased. */
 		List<Received> drain(String queue) {
 			List<Received> all = new ArrayList<>();
 			List<Received> leased;
-			while (!(leased = this.operations.lease(queue, 10)).isEmpty()) {
+			while (!(leased = this.messages.lease(queue, 10)).isEmpty()) {
 				all.addAll(leased);
 			}
 			return all;
@@ -289,7 +295,7 @@ class RacesAboveTheCoreFrayTests {
 
 		@Override
 		public void close() {
-			this.operations.destroy();
+			this.made.close();
 			this.core.close();
 		}
 

@@ -1,4 +1,4 @@
-package io.github.qsbench.application;
+package io.github.qsbench.application.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,22 +9,23 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
-import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.TestCores;
-import io.github.qsbench.core.TestBodies;
+import io.github.qsbench.application.messages.LongPolls.Waiter;
 import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.TestBodies;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.application.LongPolls.Waiter;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,11 +44,13 @@ class LongPollsTests {
 
 	private QueueServiceCore service = create(Strategy.CONCURRENT_ATOMIC);
 
-	private LongPolls longPolls = new LongPolls(this.service::lease);
+	private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+
+	private LongPolls longPolls = new LongPolls(this.service, this.timer);
 
 	@AfterEach
 	void stopTimer() {
-		this.longPolls.destroy();
+		this.timer.shutdownNow();
 	}
 
 	static Stream<Strategy> exactlyOnce() {
@@ -62,9 +65,8 @@ class LongPollsTests {
 	@ParameterizedTest
 	@MethodSource("exactlyOnce")
 	void waitersRacingPushes_noLostWakeUp_noDuplicate(Strategy strategy) throws Exception {
-		this.longPolls.destroy();
 		this.service = create(strategy);
-		this.longPolls = new LongPolls(this.service::lease);
+		this.longPolls = new LongPolls(this.service, this.timer);
 		int waitersPerQueue = 8;
 		Answers answers = new Answers(ROUNDS * waitersPerQueue);
 		List<Runnable> tasks = new ArrayList<>();
@@ -202,7 +204,7 @@ class LongPollsTests {
 	}
 
 	/** What each waiter was answered, and how often. */
-	private static final class Answers {
+	private final class Answers {
 
 		private final AtomicReferenceArray<List<Lease>> leases;
 
@@ -214,7 +216,7 @@ class LongPollsTests {
 		}
 
 		Waiter waiter(String queue, int max, int index) {
-			return new Waiter(queue, max, LEASE_MILLIS, answer -> {
+			return new Waiter(queue, () -> LongPollsTests.this.service.lease(queue, max, LEASE_MILLIS), answer -> {
 				this.calls.incrementAndGet(index);
 				this.leases.set(index, answer);
 			});
