@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.qsbench.application.Browse;
+import io.github.qsbench.application.PeekedMessage;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
@@ -497,7 +497,7 @@ class QueueController {
 	}
 
 	private QueueView view(String queue, QueueStats stats, boolean explicit) {
-		List<Browse> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
+		List<PeekedMessage> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
 				? this.messages.peek(queue, 1) : List.of();
 		return QueueView.of(queue, stats, head, this.clock.instant(), this.operations.settings(queue), explicit,
 				this.operations.deadLetterSources(queue),

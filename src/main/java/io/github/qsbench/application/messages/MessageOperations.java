@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.application.Browse;
+import io.github.qsbench.application.PeekedMessage;
 import io.github.qsbench.application.Checks;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
@@ -377,15 +377,15 @@ public class MessageOperations {
 	 * Up to {@code max} (1 to {@value Limits#MAX_BATCH}) messages from the queue's head
 	 * with their state and delivery count, leasing nothing.
 	 */
-	public List<Browse> peek(String queue, int max) {
+	public List<PeekedMessage> peek(String queue, int max) {
 		Checks.queueName(queue);
 		Checks.max(max);
 		List<Peeked> peeked = this.core.peek(queue, max);
-		List<Browse> browsed = new ArrayList<>(peeked.size());
+		List<PeekedMessage> messages = new ArrayList<>(peeked.size());
 		for (Peeked one : peeked) {
-			browsed.add(new Browse(one, StoredMessage.read(one.message().body())));
+			messages.add(new PeekedMessage(one, StoredMessage.read(one.message().body())));
 		}
-		return browsed;
+		return messages;
 	}
 
 	/**
