@@ -24,9 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code SendMessage} and {@code SendMessageBatch}. Bodies and attributes are read by the
  * parsers the REST API uses ({@link MessageText}, {@link JsonAttributes}), and answered
  * with the MD5s the SDKs check. A message may carry up to its queue's
- * {@code MaximumMessageSize} (see {@link QueueOperations#maxMessageBytes}), body and
- * attributes together; a batch's messages add up to at most {@code qs.max-message-size},
- * as SQS's add up to at most 1 MiB.
+ * {@code MaximumMessageSize} (see {@link MessageOperations#maxMessageBytes(String)}),
+ * body and attributes together; a batch's messages add up to at most
+ * {@code qs.max-message-size}, as SQS's add up to at most 1 MiB.
  */
 final class SendActions extends QueueHandler {
 

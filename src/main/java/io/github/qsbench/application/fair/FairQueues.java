@@ -183,6 +183,8 @@ public final class FairQueues implements Departures {
 		// were delivered before the quiet ones that came while they were held.
 		long noisyInFlight = Math.min(counts.releasedNoisy(), stats.inflight());
 		long noisyVisible = counts.releasedNoisy() - noisyInFlight;
+		// The groups and the core are read one after the other, not at one moment: a
+		// difference of the two may be briefly negative, and is answered as none.
 		long visible = Math.max(0, stats.ready() - noisyVisible);
 		long notVisible = stats.inflight() - noisyInFlight;
 		long delayed = Math.max(0, stats.delayed() - counts.held());
@@ -207,7 +209,7 @@ public final class FairQueues implements Departures {
 				oldest = Math.min(oldest, system.sentMillis());
 			}
 		}
-		return TimeUnit.MILLISECONDS.toSeconds(Math.max(0, now - oldest));
+		return TimeUnit.MILLISECONDS.toSeconds(now - oldest);
 	}
 
 }
