@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * {@code May import: <rooms>; <libraries>.} Rooms are named relative to
  * {@code io.github.qsbench} ({@code core}, {@code application}, ...), libraries by a
  * package prefix ({@code org.springframework}), {@code any library} allows every library.
- * The JDK is always allowed, and so is the room itself.
+ * The JDK is always allowed, and so is the room itself. The application layer's rooms are
+ * layered: each may import only the rooms listed before it in {@link #APPLICATION_ROOMS},
+ * so none reaches one above it.
  */
 class ImportRulesTests {
 
@@ -32,6 +34,33 @@ class ImportRulesTests {
 
 	private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?([\\w.]+)(?:\\.\\*)?;");
 
+	/**
+	 * The application layer's rooms, lowest first: what they share, fair queues, queues
+	 * as wholes (settings, dead letters), FIFO queues, the message path.
+	 */
+	private static final List<String> APPLICATION_ROOMS = List.of("application", "application.fair",
+			"application.queues", "application.fifo", "application.messages");
+
+	@Test
+	void applicationRooms_importOnlyRoomsBelowThem() throws IOException {
+		List<String> found;
+		try (Stream<Path> rooms = Files.walk(MAIN.resolve("application"))) {
+			found = rooms.filter(Files::isDirectory)
+				.map(room -> MAIN.relativize(room).toString().replace('/', '.'))
+				.toList();
+		}
+		assertThat(found).as("every room of the application layer has its place in the order")
+			.containsExactlyInAnyOrderElementsOf(APPLICATION_ROOMS);
+		for (int i = 0; i < APPLICATION_ROOMS.size(); i++) {
+			String room = APPLICATION_ROOMS.get(i);
+			Matcher rule = rule(MAIN.resolve(room.replace('.', '/')).resolve("package-info.java"));
+			List<String> below = APPLICATION_ROOMS.subList(0, i);
+			assertThat(words(rule.group(1)).stream().filter(APPLICATION_ROOMS::contains).toList())
+				.as(room + " may import only the application rooms below it")
+				.isSubsetOf(below);
+		}
+	}
+
 	@Test
 	void everyRoom_importsOnlyWhatItsPackageInfoAllows() throws IOException {
 		List<String> broken = new ArrayList<>();
@@ -40,10 +69,7 @@ class ImportRulesTests {
 				if (!hasJava(room)) {
 					continue;
 				}
-				Path info = room.resolve("package-info.java");
-				assertThat(info).as("every room says what it may import").exists();
-				Matcher rule = RULE.matcher(Files.readString(info).replaceAll("\\s*\\n\\s*\\*/?\\s*", " "));
-				assertThat(rule.find()).as(info + " has a 'May import: rooms; libraries.' line").isTrue();
+				Matcher rule = rule(room.resolve("package-info.java"));
 				String name = MAIN.relativize(room).toString().replace('/', '.');
 				List<String> allowedRooms = words(rule.group(1));
 				List<String> libraries = words(rule.group(2));
@@ -61,6 +87,14 @@ class ImportRulesTests {
 			}
 		}
 		assertThat(broken).as("imports their room's package-info does not allow").isEmpty();
+	}
+
+	/** The {@code May import:} line of a room's {@code package-info.java}, found. */
+	private static Matcher rule(Path info) throws IOException {
+		assertThat(info).as("every room says what it may import").exists();
+		Matcher rule = RULE.matcher(Files.readString(info).replaceAll("\\s*\\n\\s*\\*/?\\s*", " "));
+		assertThat(rule.find()).as(info + " has a 'May import: rooms; libraries.' line").isTrue();
+		return rule;
 	}
 
 	private static boolean allowed(String imported, String room, List<String> rooms, List<String> libraries) {

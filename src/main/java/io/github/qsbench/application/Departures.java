@@ -3,7 +3,7 @@ package io.github.qsbench.application;
 /**
  * Told of each message the application removed from a queue, by a completion, a move to
  * another queue, a purge or a retention sweep: what keeps state per message above the
- * core ({@link FifoQueues}, {@link FairQueues}) follows it.
+ * core (a FIFO queue's groups, a fair queue's) follows it.
  */
 @FunctionalInterface
 public interface Departures {
@@ -21,7 +21,7 @@ public interface Departures {
 	 */
 	static Departures byKind(Departures fifo, Departures fair) {
 		return (queue, id) -> {
-			if (FifoSettings.isFifo(queue)) {
+			if (QueueNames.isFifo(queue)) {
 				fifo.left(queue, id);
 			}
 			else {

@@ -37,7 +37,7 @@ public final class LeaseTokens {
 	 * {@link QueueServiceCore#ANY_DELIVERY} without one.
 	 * @throws InvalidRequestException if it is not a token this service hands out
 	 */
-	static int delivery(String token, long id) {
+	public static int delivery(String token, long id) {
 		if (token == null) {
 			return QueueServiceCore.ANY_DELIVERY;
 		}

@@ -8,7 +8,7 @@ import java.time.Duration;
  * range; a face checks a value against the same limit where its protocol wants its own
  * error (an SQS member, a REST query parameter). The largest message is configured
  * ({@code qs.max-message-size}, SQS's {@link #MAX_MESSAGE_BYTES} by default), not fixed,
- * and a queue may take less ({@link QueueOperations#maxMessageBytes}).
+ * and a queue may take less (its own {@code maxMessageBytes}).
  */
 public final class Limits {
 

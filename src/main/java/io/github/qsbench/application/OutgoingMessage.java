@@ -46,7 +46,7 @@ public record OutgoingMessage(byte[] body, MessageAttributes attributes, String 
 	}
 
 	/** This message with {@code deduplicationId} in place of its own, all else kept. */
-	OutgoingMessage withDeduplicationId(String deduplicationId) {
+	public OutgoingMessage withDeduplicationId(String deduplicationId) {
 		return new OutgoingMessage(this.body, this.attributes, this.group, deduplicationId, this.traceHeader);
 	}
 

@@ -1,8 +1,8 @@
 package io.github.qsbench.application;
 
 /**
- * SQS's fair-queue attributes of a standard queue with message groups, as
- * {@link QueueOperations#quietCounts} reads them (see {@link FairQueues}).
+ * SQS's fair-queue attributes of a standard queue with message groups, as the fair queues
+ * count them.
  *
  * @param noisyGroups {@code ApproximateNumberOfNoisyGroups}
  * @param visible {@code ApproximateNumberOfMessagesVisibleInQuietGroups}

@@ -81,7 +81,7 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * @throws InvalidRequestException if body and attributes add up to more, or the trace
 	 * header is longer than {@value #MAX_TRACE_HEADER_BYTES} bytes
 	 */
-	static byte[] encode(OutgoingMessage message, long sentMillis, long sequenceNumber, int maxBytes) {
+	public static byte[] encode(OutgoingMessage message, long sentMillis, long sequenceNumber, int maxBytes) {
 		byte[] stored = message.attributes().store(message.body(), maxBytes);
 		boolean grouped = message.group() != null;
 		byte[] group = grouped ? MessageAttributes.utf8(message.group()) : null;
@@ -169,7 +169,7 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * Records {@code nowMillis} as the message's first receive, unless one is recorded
 	 * already: called with a first delivery, by the one consumer that got it.
 	 */
-	static void markReceived(byte[] stored, long nowMillis) {
+	public static void markReceived(byte[] stored, long nowMillis) {
 		int at = originLength(stored);
 		if (stored.length >= at + SYSTEM_FIXED && stored[at] == SYSTEM) {
 			long recorded = (long) LONGS.get(stored, at + FIRST_RECEIVED);
@@ -185,7 +185,7 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * What a dead-letter queue keeps of a message that left {@code source} after
 	 * {@code deliveries} deliveries: the message as it was, behind its origin.
 	 */
-	static byte[] deadLettered(byte[] stored, String source, int deliveries) {
+	public static byte[] deadLettered(byte[] stored, String source, int deliveries) {
 		byte[] message = withoutOrigin(stored);
 		byte[] name = MessageAttributes.utf8(source);
 		int origin = padded(1 + 2 + name.length + 4);
@@ -198,7 +198,7 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	 * A dead letter as it was in its source queue, for a redrive or a further move (a
 	 * message keeps one origin: the queue it last left); others as they are.
 	 */
-	static byte[] withoutOrigin(byte[] stored) {
+	public static byte[] withoutOrigin(byte[] stored) {
 		int origin = originLength(stored);
 		return (origin == 0) ? stored : Arrays.copyOfRange(stored, origin, stored.length);
 	}

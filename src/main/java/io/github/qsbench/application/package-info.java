@@ -1,12 +1,18 @@
 /**
- * The application layer, which every adapter calls: the message path (QueueOperations),
- * settings, dead letters, redrive and move tasks, purge and deletion, retention, long
- * polls, and the limits both faces read. It reports what happened through QueueEvents and
- * never calls metrics, configuration or an adapter. Spring Boot's web server is named
- * once: the long polls stop just after its graceful shutdown begins.
+ * The application layer, which every adapter calls, in rooms by concern: the message path
+ * ({@code messages}: push, lease, long polls, completion), queues as wholes
+ * ({@code queues}: settings, listing, purge, deletion, retention, dead letters and their
+ * redrive and move tasks), FIFO queues ({@code fifo}) and fair queues ({@code fair}).
+ * This folder holds what they all share: a message as sent, stored and received
+ * ({@link io.github.qsbench.application.OutgoingMessage},
+ * {@link io.github.qsbench.application.StoredMessage},
+ * {@link io.github.qsbench.application.Received}), queue names, lease tokens, the checks
+ * and limits both faces read, the refusal
+ * ({@link io.github.qsbench.application.InvalidRequestException}) and what the layer
+ * reports ({@link io.github.qsbench.application.QueueEvents}). It never calls metrics,
+ * configuration or an adapter.
  *
  * <p>
- * May import: core; org.slf4j, org.springframework.beans, org.springframework.context,
- * org.springframework.scheduling, org.springframework.boot.web.server.context.
+ * May import: core; nothing.
  */
 package io.github.qsbench.application;

@@ -2,12 +2,18 @@ package io.github.qsbench.config;
 
 import java.time.InstantSource;
 
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoGroups;
-import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueEvents;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.Retention;
+import io.github.qsbench.application.fair.FairQueues;
+import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.FifoOperations;
+import io.github.qsbench.application.messages.LongPolls;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.DeadLetters;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.MessageMoveTasks;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.Retention;
+import io.github.qsbench.application.queues.Settings;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.metrics.CoreTimeProperties;
 import io.github.qsbench.metrics.CoreTimedQueueService;
@@ -19,9 +25,12 @@ import org.springframework.context.annotation.Configuration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The application layer on the active strategy: its queue operations, its retention
- * sweeps and its message move tasks, all calling the core through the timing decorator,
- * and reporting to the service's meters ({@link QueueEvents}).
+ * The application layer on the active strategy, room by room: the queues' settings, the
+ * fair and FIFO queues' groups, dead letters, the long polls, the message path
+ * ({@link MessageOperations}) and the operations on queues as wholes
+ * ({@link QueueOperations}), the retention sweeps and the message move tasks; all call
+ * the core through the timing decorator and report to the service's meters
+ * ({@link QueueEvents}). The long polls and the retention sweeps share one scheduler.
  */
 @Configuration(proxyBeanMethods = false)
 class ApplicationConfiguration {
@@ -38,16 +47,56 @@ class ApplicationConfiguration {
 	}
 
 	@Bean
+	ApplicationScheduler applicationScheduler() {
+		return new ApplicationScheduler();
+	}
+
+	@Bean
+	Settings settings(ExplicitQueues explicit, QueueServiceProperties properties, InstantSource clock) {
+		return new Settings(explicit, properties.leaseTimeout(), (int) properties.maxMessageSize().toBytes(), clock);
+	}
+
+	@Bean
+	LongPolls longPolls(@Qualifier("applicationCore") QueueServiceCore core, ApplicationScheduler scheduler) {
+		return new LongPolls(core, scheduler.executor());
+	}
+
+	@Bean
+	FairQueues fairQueues(@Qualifier("applicationCore") QueueServiceCore core, FifoGroups fifoGroups,
+			InstantSource clock, QueueEvents events) {
+		return new FairQueues(core, fifoGroups.fair(), clock, events);
+	}
+
+	@Bean
+	FifoOperations fifoOperations(@Qualifier("applicationCore") QueueServiceCore core, FifoGroups fifoGroups,
+			InstantSource clock, Settings settings, QueueEvents events, LongPolls longPolls) {
+		return new FifoOperations(core, fifoGroups, clock, settings, events, longPolls);
+	}
+
+	@Bean
+	DeadLetters deadLetters(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
+			QueueEvents events, LongPolls longPolls, FifoOperations fifo, FairQueues fair) {
+		return new DeadLetters(core, explicit, events, longPolls, fifo, fair);
+	}
+
+	@Bean
+	MessageOperations messageOperations(@Qualifier("applicationCore") QueueServiceCore core, QueueEvents events,
+			InstantSource clock, QueueServiceProperties properties, Settings settings, LongPolls longPolls,
+			DeadLetters deadLetters, FifoOperations fifo, FairQueues fair) {
+		return new MessageOperations(core, events, clock, (int) properties.maxMessageSize().toBytes(), settings,
+				longPolls, deadLetters, fifo, fair);
+	}
+
+	@Bean
 	QueueOperations queueOperations(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
-			FifoGroups fifoGroups, QueueEvents events, QueueServiceProperties properties, InstantSource clock) {
-		return new QueueOperations(core, explicit, fifoGroups, events, properties.leaseTimeout(), clock,
-				(int) properties.maxMessageSize().toBytes());
+			QueueEvents events, Settings settings, DeadLetters deadLetters, FifoOperations fifo, FairQueues fair) {
+		return new QueueOperations(core, explicit, events, settings, deadLetters, fifo, fair);
 	}
 
 	@Bean
 	Retention retention(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
-			QueueEvents events, InstantSource clock, QueueOperations operations) {
-		return new Retention(core, explicit, events, clock, operations.departures());
+			QueueEvents events, InstantSource clock, QueueOperations operations, ApplicationScheduler scheduler) {
+		return new Retention(core, explicit, events, clock, operations.departures(), scheduler.executor());
 	}
 
 	@Bean

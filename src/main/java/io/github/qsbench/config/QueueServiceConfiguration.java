@@ -3,10 +3,10 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 import java.util.Map;
 
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoGroups;
-import io.github.qsbench.application.InMemoryFifoGroups;
-import io.github.qsbench.application.InMemoryExplicitQueues;
+import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;

@@ -3,7 +3,8 @@
  * assemble core, store, application and meters, and the start-up failure analyses.
  *
  * <p>
- * May import: core, core.strategy, application, metrics, redis; org.springframework,
- * io.micrometer, org.slf4j.
+ * May import: core, core.strategy, application, application.messages, application.queues,
+ * application.fifo, application.fair, metrics, redis; org.springframework, io.micrometer,
+ * org.slf4j.
  */
 package io.github.qsbench.config;

@@ -3,11 +3,11 @@ package io.github.qsbench.http;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 
 /**
  * A change of a queue's settings, gathered setting by setting as a face reads them

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPolls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * The requests in the servlet's async mode (waiting long polls: REST, suspended by the
  * fast path or the controller, and SQS; see {@link AsyncAnswers}), counted from their
  * suspension until the container completes them, so that shutdown waits for the answers
- * {@link QueueOperations#stop} gave them to reach their sockets.
+ * {@link LongPolls#stop} gave them to reach their sockets.
  *
  * <p>
  * Without this wait a waiting poll could lose its answer on shutdown: the answer
@@ -28,8 +28,8 @@ import org.springframework.stereotype.Component;
  * the end of the dispatch, before it writes the head of a response nobody committed: so
  * whatever writes an answer on the dispatch has it on the socket before it returns
  * ({@link AsyncAnswer} flushes every answer it writes, a body-less 204 too). Stops after
- * {@link QueueOperations} (which answers every waiter) and before the web server's
- * graceful shutdown.
+ * {@link LongPolls} (which answers every waiter) and before the web server's graceful
+ * shutdown.
  */
 @Component
 public class SuspendedRequests implements SmartLifecycle {
@@ -91,7 +91,7 @@ public class SuspendedRequests implements SmartLifecycle {
 		return this.running;
 	}
 
-	/** After {@link QueueOperations}'s, before the web server's graceful shutdown. */
+	/** After {@link LongPolls}', before the web server's graceful shutdown. */
 	@Override
 	public int getPhase() {
 		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE + 1;

@@ -5,8 +5,8 @@
  * attributes and settings.
  *
  * <p>
- * May import: application; org.springframework, org.apache.catalina, org.apache.coyote,
- * org.apache.tomcat, jakarta.servlet, tools.jackson, io.micrometer, io.swagger,
- * org.slf4j.
+ * May import: application, application.messages, application.queues; org.springframework,
+ * org.apache.catalina, org.apache.coyote, org.apache.tomcat, jakarta.servlet,
+ * tools.jackson, io.micrometer, io.swagger, org.slf4j.
  */
 package io.github.qsbench.http;

@@ -13,11 +13,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoSettings;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 
 import org.springframework.data.redis.connection.ReturnType;
 

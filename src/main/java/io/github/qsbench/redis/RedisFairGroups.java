@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.qsbench.application.FairGroups;
+import io.github.qsbench.application.fair.FairGroups;
 
 import org.springframework.data.redis.connection.ReturnType;
 

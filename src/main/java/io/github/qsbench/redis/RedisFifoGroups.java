@@ -3,8 +3,8 @@ package io.github.qsbench.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.github.qsbench.application.FairGroups;
-import io.github.qsbench.application.FifoGroups;
+import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.application.fifo.FifoGroups;
 
 import org.springframework.data.redis.connection.ReturnType;
 

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.qsbench.application.fifo.FifoGroups;
 import io.github.qsbench.core.ExternalStore;
-import io.github.qsbench.application.FifoGroups;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 

@@ -4,7 +4,7 @@
  * key scheme, subscription). Spring Data Redis is used here and nowhere else in src/main.
  *
  * <p>
- * May import: core, core.strategy, application; org.springframework.dao,
- * org.springframework.data.redis.
+ * May import: core, core.strategy, application.queues, application.fifo,
+ * application.fair; org.springframework.dao, org.springframework.data.redis.
  */
 package io.github.qsbench.redis;

@@ -1,7 +1,7 @@
 package io.github.qsbench.rest;
 
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.MoveTaskException;
+import io.github.qsbench.application.queues.MoveTaskException;
 import io.github.qsbench.core.CapacityExceededException;
 import io.swagger.v3.oas.annotations.Hidden;
 

@@ -1,8 +1,8 @@
 package io.github.qsbench.rest;
 
+import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.SuspendedRequests;
-import io.github.qsbench.application.QueueOperations;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,7 +22,7 @@ class FastPathConfiguration {
 
 	/** First among the filters on {@code /queues/*} (see {@link AnsweringFilter}). */
 	@Bean
-	FilterRegistrationBean<QueueFastPath> queueFastPath(QueueOperations operations, JsonMapper mapper,
+	FilterRegistrationBean<QueueFastPath> queueFastPath(MessageOperations operations, JsonMapper mapper,
 			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver, MeterRegistry registry,
 			SuspendedRequests suspended) {
 		return AnsweringFilter.registration(

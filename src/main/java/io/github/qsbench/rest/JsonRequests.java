@@ -17,12 +17,12 @@ import java.util.function.Supplier;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
-import io.github.qsbench.application.QueueOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.core.JacksonException;

@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.github.qsbench.application.Browse;
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.FifoSettings;
+import io.github.qsbench.application.PeekedMessage;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.MessageAttributes;
-import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
@@ -83,7 +83,7 @@ final class MessageResponses {
 			@JsonInclude(JsonInclude.Include.NON_NULL) DeadLetterView deadLetter,
 			@JsonInclude(JsonInclude.Include.NON_NULL) String group) {
 
-		static Browsed of(String queue, Browse browsed) {
+		static Browsed of(String queue, PeekedMessage browsed) {
 			Peeked peeked = browsed.peeked();
 			String state = switch (peeked.state()) {
 				case READY -> "ready";
@@ -102,7 +102,7 @@ final class MessageResponses {
 	/** The answer to a browse: the messages from the queue's head, maybe none. */
 	record BrowsedBatch(List<Browsed> messages) {
 
-		static BrowsedBatch of(String queue, List<Browse> peeked) {
+		static BrowsedBatch of(String queue, List<PeekedMessage> peeked) {
 			return new BrowsedBatch(peeked.stream().map(one -> Browsed.of(queue, one)).toList());
 		}
 
@@ -120,8 +120,8 @@ final class MessageResponses {
 			boolean explicit, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deadLetterSources,
 			@JsonInclude(JsonInclude.Include.NON_NULL) FairView fair) {
 
-		static QueueView of(String name, QueueStats stats, List<Browse> head, Instant now, QueueSettings settings,
-				boolean explicit, Collection<String> deadLetterSources, QuietCounts fair) {
+		static QueueView of(String name, QueueStats stats, List<PeekedMessage> head, Instant now,
+				QueueSettings settings, boolean explicit, Collection<String> deadLetterSources, QuietCounts fair) {
 			long sent = head.isEmpty() ? 0 : head.get(0).message().system().sentMillis();
 			Long age = (sent > 0) ? Math.max(0, Duration.between(Instant.ofEpochMilli(sent), now).toSeconds()) : null;
 			return new QueueView(name, (stats != null) ? stats.ready() : 0, (stats != null) ? stats.inflight() : 0,

@@ -3,7 +3,7 @@ package io.github.qsbench.rest;
 import java.time.Instant;
 import java.util.List;
 
-import io.github.qsbench.application.MessageMoveTask;
+import io.github.qsbench.application.queues.MessageMoveTask;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**

@@ -1,9 +1,9 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.application.DeadLetterPolicy;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.MessageMoveTasks;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.MessageMoveTasks;
+import io.github.qsbench.application.queues.QueueTags;
 import java.util.Map;
 import io.swagger.v3.oas.annotations.media.Schema;
 

@@ -1,5 +1,6 @@
 package io.github.qsbench.rest;
 
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.AsyncAnswer;
 import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
@@ -12,19 +13,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.qsbench.application.Browse;
-import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.PeekedMessage;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.Received;
-import io.github.qsbench.application.LongPoll;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.MessageMoveTask;
-import io.github.qsbench.application.MessageMoveTasks;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueOperations.ToComplete;
-import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.MessageMoveTask;
+import io.github.qsbench.application.queues.MessageMoveTasks;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.rest.MessageResponses.BrowsedBatch;
@@ -73,10 +75,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The queue API through Spring MVC: push, poll (also long and in batches), complete by id
  * (also in batches), and queue listings. An adapter: it reads what the request carries,
- * calls {@link QueueOperations} and answers with {@link QueueAnswers}, as
- * {@link QueueFastPath} does for the plain requests it takes first. Annotated for the
- * OpenAPI description at {@code /v3/api-docs}; every error answers
- * {@code application/problem+json}.
+ * calls {@link MessageOperations} and {@link QueueOperations} and answers with
+ * {@link QueueAnswers}, as {@link QueueFastPath} does for the plain requests it takes
+ * first. Annotated for the OpenAPI description at {@code /v3/api-docs}; every error
+ * answers {@code application/problem+json}.
  */
 @RestController
 @RequestMapping(path = Routes.QUEUES, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -88,7 +90,7 @@ class QueueController {
 
 	private static final String QUEUE_NAME = "1 to 80 characters of A-Z a-z 0-9 _ -";
 
-	static final String QUEUE_PATTERN = "^" + QueueOperations.QUEUE_NAME_REGEX + "$";
+	static final String QUEUE_PATTERN = "^" + QueueNames.QUEUE_NAME_REGEX + "$";
 
 	private static final String MAX = "Deliver up to this many messages (1 to " + Limits.MAX_BATCH
 			+ "), answered as {\"messages\":[...]}";
@@ -103,6 +105,8 @@ class QueueController {
 			+ "after the quiet tenants' messages), on a FIFO queue its group (required there); in JSON form, the body's "
 			+ "group field or this, not two different ones";
 
+	private final MessageOperations messages;
+
 	private final QueueOperations operations;
 
 	private final InstantSource clock;
@@ -114,15 +118,16 @@ class QueueController {
 
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	QueueController(QueueOperations operations, SuspendedRequests suspended, JsonMapper mapper, MessageMoveTasks tasks,
-			InstantSource clock) {
+	QueueController(MessageOperations messages, QueueOperations operations, SuspendedRequests suspended,
+			JsonMapper mapper, MessageMoveTasks tasks, InstantSource clock) {
+		this.messages = messages;
 		this.operations = operations;
 		this.clock = clock;
 		this.tasks = tasks;
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
 				null);
-		this.json = new JsonRequests(operations.maxMessageBytes());
+		this.json = new JsonRequests(messages.maxMessageBytes());
 	}
 
 	@PostMapping(Routes.MESSAGES)
@@ -153,9 +158,9 @@ class QueueController {
 					schema = @Schema(type = "string", pattern = OutgoingMessage.ID_PATTERN)) String group,
 			HttpServletRequest request) throws IOException {
 		String checked = RequestValidation.group(group);
-		byte[] body = RequestValidation.body(request, this.operations.maxMessageBytes(queue));
+		byte[] body = RequestValidation.body(request, this.messages.maxMessageBytes(queue));
 		return QueueAnswers.pushed(queue,
-				this.operations.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
+				this.messages.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
 						RequestValidation.delaySeconds(delay)));
 	}
 
@@ -170,7 +175,7 @@ class QueueController {
 		String checked = RequestValidation.group(group);
 		OutgoingMessage message;
 		try (InputStream in = request.getInputStream()) {
-			message = this.json.message(in, request.getContentLengthLong(), this.operations.maxMessageBytes(queue));
+			message = this.json.message(in, request.getContentLengthLong(), this.messages.maxMessageBytes(queue));
 		}
 		if (checked != null && message.group() == null) {
 			message = new OutgoingMessage(message.body(), message.attributes(), checked, message.deduplicationId());
@@ -179,7 +184,7 @@ class QueueController {
 			throw new InvalidRequestException("Two groups",
 					"The group parameter and the body's group field name different groups; give one.");
 		}
-		return QueueAnswers.pushed(queue, this.operations.send(queue, message, RequestValidation.delaySeconds(delay)));
+		return QueueAnswers.pushed(queue, this.messages.send(queue, message, RequestValidation.delaySeconds(delay)));
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -209,10 +214,10 @@ class QueueController {
 			HttpServletRequest request) throws IOException {
 		List<OutgoingMessage> messages;
 		try (InputStream in = request.getInputStream()) {
-			messages = this.json.messages(in, request.getContentLengthLong(), this.operations.maxMessageBytes(queue));
+			messages = this.json.messages(in, request.getContentLengthLong(), this.messages.maxMessageBytes(queue));
 		}
 		return QueueAnswers.pushed(queue,
-				this.operations.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
+				this.messages.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
 	}
 
 	@GetMapping(Routes.MESSAGES)
@@ -248,7 +253,7 @@ class QueueController {
 							maximum = "" + Limits.MAX_LEASE_SECONDS)) String lease) {
 		Integer batch = RequestValidation.maxMessages(max);
 		return QueueAnswers.polled(queue,
-				this.operations.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
+				this.messages.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
 				batch != null);
 	}
 
@@ -268,7 +273,7 @@ class QueueController {
 			HttpServletResponse response) {
 		Duration seconds = RequestValidation.waitSeconds(wait);
 		Integer batch = RequestValidation.maxMessages(max);
-		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, seconds,
+		LongPoll poll = this.messages.awaitLease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
 		List<Received> now = poll.getNow(null);
 		if (now != null) {
@@ -292,7 +297,7 @@ class QueueController {
 	@ApiResponse(responseCode = "400", description = "Bad queue name")
 	ResponseEntity<Void> peek(@PathVariable @Parameter(description = QUEUE_NAME,
 			schema = @Schema(pattern = QUEUE_PATTERN)) String queue) {
-		return this.operations.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
+		return this.messages.hasReady(queue) ? ResponseEntity.ok().build() : ResponseEntity.noContent().build();
 	}
 
 	@GetMapping(path = Routes.MESSAGES, params = "peek")
@@ -309,7 +314,7 @@ class QueueController {
 					schema = @Schema(type = "integer", minimum = "1", maximum = "" + Limits.MAX_BATCH)) String peek,
 			@RequestParam @Parameter(hidden = true) Map<String, String> query) {
 		RequestValidation.pollParametersBesideBrowse(query);
-		return BrowsedBatch.of(queue, this.operations.peek(queue, RequestValidation.peekCount(peek)));
+		return BrowsedBatch.of(queue, this.messages.peek(queue, RequestValidation.peekCount(peek)));
 	}
 
 	@DeleteMapping(Routes.MESSAGES)
@@ -361,7 +366,7 @@ class QueueController {
 		}
 		long messageId = RequestValidation.messageId(id);
 		return QueueAnswers.completed(queue, messageId,
-				this.operations.complete(queue, messageId, Leases.fromIfMatch(ifMatch)));
+				this.messages.complete(queue, messageId, Leases.fromIfMatch(ifMatch)));
 	}
 
 	@PatchMapping(path = Routes.MESSAGE, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -402,7 +407,7 @@ class QueueController {
 			leaseSeconds = this.json.leaseChange(in, request.getContentLengthLong());
 		}
 		return QueueAnswers.leaseChanged(queue, messageId,
-				this.operations.changeLease(queue, messageId, Leases.fromIfMatch(ifMatch), leaseSeconds));
+				this.messages.changeLease(queue, messageId, Leases.fromIfMatch(ifMatch), leaseSeconds));
 	}
 
 	@PostMapping(path = Routes.COMPLETIONS, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -427,7 +432,7 @@ class QueueController {
 		try (InputStream in = request.getInputStream()) {
 			entries = this.json.completions(in, request.getContentLengthLong());
 		}
-		List<Completion> completions = this.operations.completeAll(queue, entries);
+		List<Completion> completions = this.messages.completeAll(queue, entries);
 		List<CompletionResult> results = new ArrayList<>(entries.size());
 		for (int i = 0; i < entries.size(); i++) {
 			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
@@ -492,8 +497,8 @@ class QueueController {
 	}
 
 	private QueueView view(String queue, QueueStats stats, boolean explicit) {
-		List<Browse> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
-				? this.operations.peek(queue, 1) : List.of();
+		List<PeekedMessage> head = (stats != null && stats.ready() + stats.inflight() + stats.delayed() > 0)
+				? this.messages.peek(queue, 1) : List.of();
 		return QueueView.of(queue, stats, head, this.clock.instant(), this.operations.settings(queue), explicit,
 				this.operations.deadLetterSources(queue),
 				this.operations.hasGroups(queue) ? this.operations.quietCounts(queue) : null);

@@ -1,5 +1,6 @@
 package io.github.qsbench.rest;
 
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.AsyncAnswer;
 import io.github.qsbench.http.AsyncAnswers;
@@ -11,8 +12,8 @@ import java.util.List;
 
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.Received;
-import io.github.qsbench.application.LongPoll;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.MessageOperations;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -31,8 +32,8 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max},
  * {@code lease} and, for a long poll, {@code wait}) and complete ({@code DELETE
  * /queues/{queue}/messages/{id}}). An adapter like {@link QueueController}: it calls the
- * same {@link QueueOperations} and answers with the same {@link QueueAnswers}, so what a
- * request does and answers is decided in one place. What it skips is MVC's dispatch
+ * same {@link MessageOperations} and answers with the same {@link QueueAnswers}, so what
+ * a request does and answers is decided in one place. What it skips is MVC's dispatch
  * (matching the path against every mapping, resolving arguments, negotiating the content
  * type, choosing a message converter), which costs several times the queue operation (see
  * docs/request-path-profile.md); it matches the segments of {@link Routes} by hand. A
@@ -63,7 +64,7 @@ final class QueueFastPath extends AnsweringFilter {
 
 	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
 
-	private final QueueOperations operations;
+	private final MessageOperations operations;
 
 	private final ObjectWriter json;
 
@@ -77,7 +78,7 @@ final class QueueFastPath extends AnsweringFilter {
 
 	private final ServerRequestTimers completions;
 
-	QueueFastPath(QueueOperations operations, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
+	QueueFastPath(MessageOperations operations, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
 			MeterRegistry registry, SuspendedRequests suspended) {
 		this.operations = operations;
 		this.json = mapper.writer();
@@ -119,7 +120,7 @@ final class QueueFastPath extends AnsweringFilter {
 		}
 		String queue = uri.substring(nameStart, nameEnd);
 		long id = message ? RequestValidation.parseMessageId(uri.substring(idStart + 1)) : 0;
-		if (!QueueOperations.isQueueName(queue) || id < 0 || request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
+		if (!QueueNames.isQueueName(queue) || id < 0 || request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
 				|| request.getHeader(HttpHeaders.IF_MODIFIED_SINCE) != null) {
 			chain.doFilter(request, response);
 			return;
@@ -154,7 +155,7 @@ final class QueueFastPath extends AnsweringFilter {
 			String queue, PollQuery query) {
 		Duration wait = RequestValidation.waitSeconds(query.waitSeconds());
 		Integer batch = RequestValidation.maxMessages(query.max());
-		LongPoll poll = this.operations.lease(queue, (batch != null) ? batch : 1, wait,
+		LongPoll poll = this.operations.awaitLease(queue, (batch != null) ? batch : 1, wait,
 				RequestValidation.leaseSeconds(query.leaseSeconds()));
 		List<Received> now = poll.getNow(null);
 		if (now != null) {

@@ -1,7 +1,7 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.application.MessageMoveTask;
-import io.github.qsbench.application.MessageMoveTasks;
+import io.github.qsbench.application.queues.MessageMoveTask;
+import io.github.qsbench.application.queues.MessageMoveTasks;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -4,8 +4,8 @@
  * the OpenAPI description.
  *
  * <p>
- * May import: application, core, http, security; org.springframework, org.springdoc,
- * jakarta.servlet, tools.jackson, com.fasterxml.jackson.annotation, io.micrometer,
- * io.swagger.
+ * May import: application, application.messages, application.queues, core, http,
+ * security; org.springframework, org.springdoc, jakarta.servlet, tools.jackson,
+ * com.fasterxml.jackson.annotation, io.micrometer, io.swagger.
  */
 package io.github.qsbench.rest;

@@ -4,7 +4,8 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.queues.QueueOperations;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,7 +36,7 @@ final class DeadLetterActions extends QueueHandler {
 		String queue = existingQueue(request);
 		Integer maxResults = request.integer("MaxResults", 1, MAX_RESULTS);
 		String after = request.string("NextToken");
-		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
+		if (after != null && (maxResults == null || !QueueNames.isQueueName(after))) {
 			throw SqsRequest.invalid("NextToken",
 					"must be the NextToken of a ListDeadLetterSourceQueues answer with MaxResults");
 		}

@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.core.Completion;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -16,8 +17,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DeleteActions extends QueueHandler {
 
-	DeleteActions(QueueOperations queues, QueueUrls urls) {
+	private final MessageOperations messages;
+
+	DeleteActions(QueueOperations queues, MessageOperations messages, QueueUrls urls) {
 		super(queues, urls);
+		this.messages = messages;
 	}
 
 	@Override
@@ -29,7 +33,7 @@ final class DeleteActions extends QueueHandler {
 		SqsRequest request = call.request();
 		String queue = queue(request);
 		String handle = request.required("ReceiptHandle");
-		deleted(queue, handle, this.queues.complete(queue, ReceiptHandles.id(handle), handle));
+		deleted(queue, handle, this.messages.complete(queue, ReceiptHandles.id(handle), handle));
 		return JSON.objectNode();
 	}
 
@@ -43,18 +47,18 @@ final class DeleteActions extends QueueHandler {
 		String queue = queue(call.request());
 		Batches.Answer answer = new Batches.Answer();
 		List<String> ids = new ArrayList<>();
-		List<QueueOperations.ToComplete> handles = new ArrayList<>();
+		List<MessageOperations.ToComplete> handles = new ArrayList<>();
 		for (SqsRequest entry : Batches.entries(call.request())) {
 			try {
 				String handle = entry.required("ReceiptHandle");
-				handles.add(new QueueOperations.ToComplete(ReceiptHandles.id(handle), handle));
+				handles.add(new MessageOperations.ToComplete(ReceiptHandles.id(handle), handle));
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
 				answer.failed(entry.string("Id"), ex);
 			}
 		}
-		List<Completion> completions = handles.isEmpty() ? List.of() : this.queues.completeAll(queue, handles);
+		List<Completion> completions = handles.isEmpty() ? List.of() : this.messages.completeAll(queue, handles);
 		for (int i = 0; i < completions.size(); i++) {
 			try {
 				deleted(queue, handles.get(i).lease(), completions.get(i));

@@ -2,10 +2,10 @@ package io.github.qsbench.sqs;
 
 import java.util.Map;
 
-import io.github.qsbench.application.MessageMoveTask;
-import io.github.qsbench.application.MessageMoveTasks;
-import io.github.qsbench.application.MoveTaskException;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.queues.MessageMoveTask;
+import io.github.qsbench.application.queues.MessageMoveTasks;
+import io.github.qsbench.application.queues.MoveTaskException;
+import io.github.qsbench.application.queues.QueueOperations;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
 import tools.jackson.core.JacksonException;

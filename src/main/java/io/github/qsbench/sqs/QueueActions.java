@@ -3,11 +3,11 @@ package io.github.qsbench.sqs;
 import java.util.Map;
 import java.util.TreeSet;
 
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -39,8 +39,8 @@ final class QueueActions extends QueueHandler {
 	/**
 	 * Creates a queue that exists while empty (see {@link ExplicitQueues}). Attributes
 	 * are those {@code SetQueueAttributes} takes, and {@code FifoQueue}: {@code true}
-	 * exactly for a name ending {@value FifoSettings#SUFFIX}; {@code tags} are set with
-	 * them, in one change, as {@code TagQueue} sets them. A queue created before is
+	 * exactly for a name ending {@value QueueNames#FIFO_SUFFIX}; {@code tags} are set
+	 * with them, in one change, as {@code TagQueue} sets them. A queue created before is
 	 * answered as it is, unchanged, if every attribute given has its value (SQS's
 	 * idempotence), and refused ({@code QueueNameExists}) if one differs.
 	 */
@@ -48,8 +48,8 @@ final class QueueActions extends QueueHandler {
 		SqsRequest request = call.request();
 		String name = request.required("QueueName");
 		Map<String, String> attributes = request.stringMap("Attributes");
-		boolean fifo = FifoSettings.isFifo(name);
-		if (!QueueOperations.isQueueName(name)) {
+		boolean fifo = QueueNames.isFifo(name);
+		if (!QueueNames.isQueueName(name)) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(fifo ? FIFO_NAME
 					: "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length.");
 		}
@@ -84,7 +84,7 @@ final class QueueActions extends QueueHandler {
 		SqsRequest request = call.request();
 		String name = request.required("QueueName");
 		String owner = request.string("QueueOwnerAWSAccountId");
-		if (!QueueOperations.isQueueName(name) || (owner != null && !this.urls.isAccount(owner))
+		if (!QueueNames.isQueueName(name) || (owner != null && !this.urls.isAccount(owner))
 				|| !this.queues.exists(name)) {
 			throw QueueUrls.doesNotExist();
 		}
@@ -101,7 +101,7 @@ final class QueueActions extends QueueHandler {
 		String prefix = request.string("QueueNamePrefix");
 		Integer maxResults = request.integer("MaxResults", 1, MAX_LIST_RESULTS);
 		String after = request.string("NextToken");
-		if (after != null && (maxResults == null || !QueueOperations.isQueueName(after))) {
+		if (after != null && (maxResults == null || !QueueNames.isQueueName(after))) {
 			throw SqsRequest.invalid("NextToken", "must be the NextToken of a ListQueues answer with MaxResults");
 		}
 		TreeSet<String> names = new TreeSet<>();

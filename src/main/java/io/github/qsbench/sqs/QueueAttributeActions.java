@@ -7,14 +7,15 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.QuietCounts;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
@@ -162,7 +163,7 @@ final class QueueAttributeActions extends QueueHandler {
 				throw invalidAttributeName(name);
 			}
 		}
-		boolean fair = !FifoSettings.isFifo(queue)
+		boolean fair = !QueueNames.isFifo(queue)
 				&& (this.queues.hasGroups(queue) || names.stream().anyMatch(FAIR::contains));
 		Map<String, String> all = attributes(queue, fair);
 		ObjectNode answer = JSON.objectNode();
@@ -374,7 +375,7 @@ final class QueueAttributeActions extends QueueHandler {
 	 */
 	private static void checkSettable(String queue, String name) {
 		if (READ_ONLY.contains(name) || !NAMES.contains(name)
-				|| (FIFO_ONLY.contains(name) && !FifoSettings.isFifo(queue))) {
+				|| (FIFO_ONLY.contains(name) && !QueueNames.isFifo(queue))) {
 			throw invalidAttributeName(name);
 		}
 	}

@@ -1,6 +1,6 @@
 package io.github.qsbench.sqs;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**

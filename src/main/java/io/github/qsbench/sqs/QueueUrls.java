@@ -1,6 +1,6 @@
 package io.github.qsbench.sqs;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueNames;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -66,7 +66,7 @@ final class QueueUrls {
 		}
 		String queue = url.substring(name);
 		// SQS's queue names are exactly this service's
-		if (!QueueOperations.isQueueName(queue)) {
+		if (!QueueNames.isQueueName(queue)) {
 			throw doesNotExist();
 		}
 		return queue;
@@ -78,7 +78,7 @@ final class QueueUrls {
 			return null;
 		}
 		String queue = arn.substring(this.arnPrefix.length());
-		return QueueOperations.isQueueName(queue) ? queue : null;
+		return QueueNames.isQueueName(queue) ? queue : null;
 	}
 
 	boolean isAccount(String accountId) {

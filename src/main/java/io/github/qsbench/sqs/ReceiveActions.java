@@ -12,15 +12,16 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.LongPoll;
-import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.MessageAttributes.Attribute;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.Received;
 import io.github.qsbench.application.StoredMessage.SystemAttributes;
+import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,8 +45,11 @@ final class ReceiveActions extends QueueHandler {
 	/** Who sent a message, as {@code SenderId} answers it: the account of the URLs. */
 	private final String senderId;
 
-	ReceiveActions(QueueOperations queues, QueueUrls urls, String senderId) {
+	private final MessageOperations messages;
+
+	ReceiveActions(QueueOperations queues, MessageOperations messages, QueueUrls urls, String senderId) {
 		super(queues, urls);
+		this.messages = messages;
 		this.senderId = senderId;
 	}
 
@@ -85,7 +89,7 @@ final class ReceiveActions extends QueueHandler {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + attemptId
 					+ " for parameter ReceiveRequestAttemptId is invalid. Reason: 1 to 128 of a-z, A-Z, 0-9 and punctuation.");
 		}
-		LongPoll poll = this.queues.lease(queue, (max != null) ? max : 1, duration, visibility, attemptId);
+		LongPoll poll = this.messages.awaitLease(queue, (max != null) ? max : 1, duration, visibility, attemptId);
 		Set<SystemAttribute> answered = system;
 		if (poll.isDone()) {
 			return received(poll.join(), answered, wanted);

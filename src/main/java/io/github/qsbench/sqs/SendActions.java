@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import io.github.qsbench.application.FifoSettings;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.http.JsonAttributes;
 import io.github.qsbench.http.MessageText;
@@ -23,17 +24,20 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code SendMessage} and {@code SendMessageBatch}. Bodies and attributes are read by the
  * parsers the REST API uses ({@link MessageText}, {@link JsonAttributes}), and answered
  * with the MD5s the SDKs check. A message may carry up to its queue's
- * {@code MaximumMessageSize} (see {@link QueueOperations#maxMessageBytes}), body and
- * attributes together; a batch's messages add up to at most {@code qs.max-message-size},
- * as SQS's add up to at most 1 MiB.
+ * {@code MaximumMessageSize} (see {@link MessageOperations#maxMessageBytes(String)}),
+ * body and attributes together; a batch's messages add up to at most
+ * {@code qs.max-message-size}, as SQS's add up to at most 1 MiB.
  */
 final class SendActions extends QueueHandler {
 
 	/** What a batch's messages may add up to: {@code qs.max-message-size}. */
 	private final int maxMessageBytes;
 
-	SendActions(QueueOperations queues, QueueUrls urls, int maxMessageBytes) {
+	private final MessageOperations messages;
+
+	SendActions(QueueOperations queues, MessageOperations messages, QueueUrls urls, int maxMessageBytes) {
 		super(queues, urls);
+		this.messages = messages;
 		this.maxMessageBytes = maxMessageBytes;
 	}
 
@@ -44,8 +48,8 @@ final class SendActions extends QueueHandler {
 
 	ObjectNode sendMessage(SqsAction.Call call) {
 		String queue = existingQueue(call.request());
-		Outgoing outgoing = outgoing(call.request(), queue, this.queues.maxMessageBytes(queue));
-		Sent sent = sent(() -> this.queues.send(queue, outgoing.message(), outgoing.delaySeconds()));
+		Outgoing outgoing = outgoing(call.request(), queue, this.messages.maxMessageBytes(queue));
+		Sent sent = sent(() -> this.messages.send(queue, outgoing.message(), outgoing.delaySeconds()));
 		return outgoing.answer(JSON.objectNode(), sent);
 	}
 
@@ -62,7 +66,7 @@ final class SendActions extends QueueHandler {
 		List<String> ids = new ArrayList<>(entries.size());
 		List<Outgoing> outgoing = new ArrayList<>(entries.size());
 		long total = 0;
-		int maxMessageBytes = this.queues.maxMessageBytes(queue);
+		int maxMessageBytes = this.messages.maxMessageBytes(queue);
 		for (SqsRequest entry : entries) {
 			try {
 				Outgoing one = outgoing(entry, queue, maxMessageBytes);
@@ -86,7 +90,7 @@ final class SendActions extends QueueHandler {
 			List<Integer> members = group.getValue();
 			List<Sent> messages;
 			try {
-				messages = sent(() -> this.queues.sendAll(queue,
+				messages = sent(() -> this.messages.sendAll(queue,
 						members.stream().map(i -> outgoing.get(i).message()).toList(), group.getKey()));
 			}
 			catch (CapacityExceededException ex) {
@@ -144,10 +148,10 @@ final class SendActions extends QueueHandler {
 	 */
 	private Outgoing outgoing(SqsRequest request, String queue, int maxBytes) {
 		byte[] body = body(request, maxBytes);
-		if (FifoSettings.isFifo(queue) && request.string("MessageGroupId") == null) {
+		if (QueueNames.isFifo(queue) && request.string("MessageGroupId") == null) {
 			throw SqsError.MISSING_PARAMETER.exception("The request must contain the parameter MessageGroupId.");
 		}
-		if (!FifoSettings.isFifo(queue) && request.string("MessageDeduplicationId") != null) {
+		if (!QueueNames.isFifo(queue) && request.string("MessageDeduplicationId") != null) {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception("The request include parameter MessageDeduplicationId "
 					+ "that is not valid for this queue type: it is a FIFO queue's.");
 		}

@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.security.AuthenticationException;
 import io.github.qsbench.security.Caller;
 import io.github.qsbench.security.PolicyException;
@@ -143,7 +144,7 @@ final class SqsAccess {
 	private String queueOf(String action, SqsRequest request) {
 		if ("GetQueueUrl".equals(action)) {
 			String name = request.string("QueueName");
-			return (name != null && QueueOperations.isQueueName(name)) ? name : null;
+			return (name != null && QueueNames.isQueueName(name)) ? name : null;
 		}
 		String url = request.string("QueueUrl");
 		return (url != null) ? this.urls.queue(url) : null;

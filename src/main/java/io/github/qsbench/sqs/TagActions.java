@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import tools.jackson.databind.node.ObjectNode;
 
 /**

@@ -3,7 +3,8 @@ package io.github.qsbench.sqs;
 import java.util.Map;
 
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.core.LeaseChange;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,8 +19,11 @@ final class VisibilityActions extends QueueHandler {
 
 	private static final String VISIBILITY_TIMEOUT = "VisibilityTimeout";
 
-	VisibilityActions(QueueOperations queues, QueueUrls urls) {
+	private final MessageOperations messages;
+
+	VisibilityActions(QueueOperations queues, MessageOperations messages, QueueUrls urls) {
 		super(queues, urls);
+		this.messages = messages;
 	}
 
 	@Override
@@ -60,7 +64,7 @@ final class VisibilityActions extends QueueHandler {
 			throw SqsError.MISSING_PARAMETER
 				.exception("The request must contain the parameter " + VISIBILITY_TIMEOUT + ".");
 		}
-		LeaseChange change = this.queues.changeLease(queue, ReceiptHandles.id(handle), handle, seconds);
+		LeaseChange change = this.messages.changeLease(queue, ReceiptHandles.id(handle), handle, seconds);
 		switch (change) {
 			case CHANGED -> {
 			}

@@ -4,7 +4,8 @@
  * handler per family of actions, registered by action name in SqsActions.
  *
  * <p>
- * May import: application, core, http, security; org.springframework, jakarta.servlet,
- * tools.jackson, io.micrometer, org.slf4j.
+ * May import: application, application.messages, application.queues, core, http,
+ * security; org.springframework, jakarta.servlet, tools.jackson, io.micrometer,
+ * org.slf4j.
  */
 package io.github.qsbench.sqs;

@@ -17,17 +17,21 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.MessageAttributes.Attribute;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.TestCores;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.github.qsbench.metrics.QueueMetrics;
-import io.github.qsbench.metrics.CoreTimedQueueService;
-import io.github.qsbench.core.Message;
-import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.metrics.CoreTimedQueueService;
+import io.github.qsbench.metrics.QueueMetrics;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,14 +57,14 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 	@Test
 	void lastLeaseLapses_movesWithBodyAttributesAndDeliveries() {
-		this.operations.send("q", new OutgoingMessage(utf8("poison"),
+		this.messages.send("q", new OutgoingMessage(utf8("poison"),
 				MessageAttributes.of(Map.of("kind", Attribute.parse("String", "order"))), null, null), null);
 		leaseAndLapse("q", 1);
 		leaseAndLapse("q", 2);
 
-		assertThat(this.operations.lease("q", 10)).as("a third delivery would exceed maxDeliveries").isEmpty();
+		assertThat(this.messages.lease("q", 10)).as("a third delivery would exceed maxDeliveries").isEmpty();
 
-		List<Received> dead = this.operations.lease("dlq", 10);
+		List<Received> dead = this.messages.lease("dlq", 10);
 		assertThat(dead).hasSize(1);
 		StoredMessage read = dead.get(0).message();
 		assertThat(read.text()).isEqualTo("poison");
@@ -80,48 +84,48 @@ class DeadLetterTests extends OperationsPerStrategy {
 		QueueServiceCore capped = TestCores.create(this.strategy,
 				new QueueOptions(LEASE, Eviction.LAZY, this.clock, true, new Capacity.Limits(100, 1, Long.MAX_VALUE)));
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		QueueOperations operations = new QueueOperations(new CoreTimedQueueService(capped, registry),
+		TestOperations made = TestOperations.of(new CoreTimedQueueService(capped, registry),
 				new InMemoryExplicitQueues(capped), new InMemoryFifoGroups(), new QueueMetrics(registry, capped), LEASE,
 				this.clock, Limits.MAX_MESSAGE_BYTES);
 		try {
-			operations.configure("full-dlq", change(null));
-			operations.configure("src", change(new DeadLetterPolicy("full-dlq", 1)));
-			operations.push("full-dlq", utf8("blocker"));
-			Sent poison = operations.push("src", utf8("poison"));
-			assertThat(operations.lease("src", 1)).hasSize(1);
+			made.queues().configure("full-dlq", change(null));
+			made.queues().configure("src", change(new DeadLetterPolicy("full-dlq", 1)));
+			made.messages().push("full-dlq", utf8("blocker"));
+			Sent poison = made.messages().push("src", utf8("poison"));
+			assertThat(made.messages().lease("src", 1)).hasSize(1);
 			this.clock.advance(LEASE);
 
-			assertThat(operations.lease("src", 1)).as("due for the full dead-letter queue").isEmpty();
+			assertThat(made.messages().lease("src", 1)).as("due for the full dead-letter queue").isEmpty();
 			assertThat(registry.get("qs.messages.deadlettered").tag("outcome", "refused").counter().count()).isOne();
 			assertThat(capped.peek("src", 10)).extracting(peeked -> peeked.message().id())
 				.as("still where it was")
 				.containsExactly(poison.id());
 			assertThat(capped.peek("full-dlq", 10)).as("no copy left behind").hasSize(1);
 
-			Received blocker = operations.lease("full-dlq", 1).get(0);
-			operations.complete("full-dlq", blocker.id(), null);
+			Received blocker = made.messages().lease("full-dlq", 1).get(0);
+			made.messages().complete("full-dlq", blocker.id(), null);
 			this.clock.advance(LEASE);
-			assertThat(operations.lease("src", 1)).isEmpty();
-			List<Received> moved = operations.lease("full-dlq", 10);
+			assertThat(made.messages().lease("src", 1)).isEmpty();
+			List<Received> moved = made.messages().lease("full-dlq", 10);
 			assertThat(moved).extracting(lease -> lease.message().text()).containsExactly("poison");
 			assertThat(capped.heldCount()).isOne();
 		}
 		finally {
-			operations.destroy();
+			made.close();
 			capped.close();
 		}
 	}
 
 	@Test
 	void longPollOnTheDeadLetterQueue_wokenByAMove() throws Exception {
-		this.operations.start();
-		this.operations.push("q", utf8("poison"));
+		this.longPolls.start();
+		this.messages.push("q", utf8("poison"));
 		leaseAndLapse("q", 1);
 		leaseAndLapse("q", 2);
-		LongPoll waiting = this.operations.lease("dlq", 1, Duration.ofSeconds(20), null);
+		LongPoll waiting = this.messages.awaitLease("dlq", 1, Duration.ofSeconds(20), null);
 		assertThat(waiting).isNotDone();
 
-		assertThat(this.operations.lease("q", 1)).isEmpty();
+		assertThat(this.messages.lease("q", 1)).isEmpty();
 
 		List<Received> woken = waiting.get(10, TimeUnit.SECONDS);
 		assertThat(woken).extracting(lease -> lease.message().text()).containsExactly("poison");
@@ -129,55 +133,55 @@ class DeadLetterTests extends OperationsPerStrategy {
 
 	@Test
 	void lateCompletionBeforeTheMove_wins_andNothingMoves() {
-		this.operations.push("q", utf8("slow"));
+		this.messages.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
 		Received last = leaseAndLapse("q", 2);
 
-		assertThat(this.operations.complete("q", last.id(), null)).isEqualTo(Completion.COMPLETED);
+		assertThat(this.messages.complete("q", last.id(), null)).isEqualTo(Completion.COMPLETED);
 
-		assertThat(this.operations.lease("q", 10)).isEmpty();
-		assertThat(this.operations.lease("dlq", 10)).isEmpty();
+		assertThat(this.messages.lease("q", 10)).isEmpty();
+		assertThat(this.messages.lease("dlq", 10)).isEmpty();
 		assertThat(moved()).isZero();
 	}
 
 	@Test
 	void moveBeforeTheLateCompletion_holderGetsNotFound() {
-		this.operations.push("q", utf8("slow"));
+		this.messages.push("q", utf8("slow"));
 		leaseAndLapse("q", 1);
 		Received last = leaseAndLapse("q", 2);
-		this.operations.push("q", utf8("next"));
+		this.messages.push("q", utf8("next"));
 
-		List<Received> polled = this.operations.lease("q", 10);
+		List<Received> polled = this.messages.lease("q", 10);
 
 		assertThat(polled).extracting(lease -> lease.message().text())
 			.as("the dead letter moved, the next message is delivered")
 			.containsExactly("next");
-		assertThat(this.operations.complete("q", last.id(), null)).isEqualTo(Completion.NOT_FOUND);
-		assertThat(this.operations.lease("dlq", 10)).hasSize(1);
+		assertThat(this.messages.complete("q", last.id(), null)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.messages.lease("dlq", 10)).hasSize(1);
 	}
 
 	@Test
 	void redrive_backToTheSourceOrElsewhere_asNewUndeliveredMessages() {
 		for (String body : List.of("a", "b", "c")) {
-			this.operations.push("q", utf8(body));
+			this.messages.push("q", utf8(body));
 		}
-		this.operations.lease("q", 3);
+		this.messages.lease("q", 3);
 		this.clock.advance(LEASE);
-		this.operations.lease("q", 3);
+		this.messages.lease("q", 3);
 		this.clock.advance(LEASE);
-		assertThat(this.operations.lease("q", 3)).isEmpty();
+		assertThat(this.messages.lease("q", 3)).isEmpty();
 
 		assertThat(this.operations.redrive("dlq", null, 2)).isEqualTo(2);
 		assertThat(this.operations.redrive("dlq", "elsewhere", 10)).isEqualTo(1);
 
-		List<Received> back = this.operations.lease("q", 10);
+		List<Received> back = this.messages.lease("q", 10);
 		assertThat(back).extracting(Received::delivery).containsOnly(1);
 		assertThat(back).extracting(lease -> lease.message().deadLetter()).containsOnlyNulls();
-		assertThat(this.operations.lease("elsewhere", 10)).hasSize(1);
+		assertThat(this.messages.lease("elsewhere", 10)).hasSize(1);
 		assertThat(back.size()).isEqualTo(2);
 		assertThat(this.operations.queue("dlq")).isEmpty();
 		assertThat(this.registry.get("qs.messages.redriven").counter().count()).isEqualTo(3);
-		this.operations.push("dlq", utf8("to itself"));
+		this.messages.push("dlq", utf8("to itself"));
 		assertThat(this.operations.redrive("dlq", "dlq", Integer.MAX_VALUE)).as("only what it held, then it ends")
 			.isOne();
 	}
@@ -218,11 +222,11 @@ class DeadLetterTests extends OperationsPerStrategy {
 		this.operations.configure("q", change(new DeadLetterPolicy("dlq", 1)));
 		int messages = 2_000;
 		for (int i = 0; i < messages; i++) {
-			this.operations.push("q", utf8("m" + i));
+			this.messages.push("q", utf8("m" + i));
 		}
 		List<Received> held = new ArrayList<>();
 		List<Received> leased;
-		while (!(leased = this.operations.lease("q", 100)).isEmpty()) {
+		while (!(leased = this.messages.lease("q", 100)).isEmpty()) {
 			held.addAll(leased);
 		}
 		this.clock.advance(LEASE);
@@ -237,7 +241,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 					start.await();
 					for (int i = from; i < held.size(); i += 2) {
 						Received lease = held.get(i);
-						if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED) {
+						if (this.messages.complete("q", lease.id(), null) == Completion.COMPLETED) {
 							completedLate.add(lease.message().text());
 						}
 					}
@@ -246,7 +250,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 				tasks.add(pool.submit(() -> {
 					start.await();
 					for (int i = 0; i < 200; i++) {
-						assertThat(this.operations.lease("q", 10)).as("every redelivery is a dead letter").isEmpty();
+						assertThat(this.messages.lease("q", 10)).as("every redelivery is a dead letter").isEmpty();
 					}
 					return null;
 				}));
@@ -258,9 +262,9 @@ class DeadLetterTests extends OperationsPerStrategy {
 		finally {
 			pool.shutdownNow();
 		}
-		assertThat(this.operations.lease("q", 100)).isEmpty();
+		assertThat(this.messages.lease("q", 100)).isEmpty();
 		Set<String> deadLettered = new HashSet<>();
-		while (!(leased = this.operations.lease("dlq", 100)).isEmpty()) {
+		while (!(leased = this.messages.lease("dlq", 100)).isEmpty()) {
 			for (Received lease : leased) {
 				assertThat(deadLettered.add(lease.message().text())).as("moved twice").isTrue();
 			}
@@ -273,7 +277,7 @@ class DeadLetterTests extends OperationsPerStrategy {
 	}
 
 	private Received leaseAndLapse(String queue, int delivery) {
-		List<Received> leased = this.operations.lease(queue, 10);
+		List<Received> leased = this.messages.lease(queue, 10);
 		assertThat(leased).extracting(Received::delivery).containsExactly(delivery);
 		this.clock.advance(LEASE);
 		return leased.get(0);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -37,14 +38,14 @@ class FairQueueRedisInstancesTests {
 		}
 	}
 
-	private QueueOperations instance(String namespace) {
+	private TestOperations instance(String namespace) {
 		QueueOptions options = new QueueOptions(OperationsPerStrategy.LEASE, Eviction.LAZY, this.clock, true);
 		RedisQS core = TestCores.redis(options, namespace);
 		RedisExplicitQueues explicit = core.store().explicitQueues();
-		QueueOperations operations = new QueueOperations(core, explicit, core.store().fifoGroups(),
+		TestOperations operations = TestOperations.of(core, explicit, core.store().fifoGroups(),
 				new QueueMetrics(new SimpleMeterRegistry(), core), OperationsPerStrategy.LEASE, this.clock,
 				Limits.MAX_MESSAGE_BYTES);
-		this.made.add(operations::destroy);
+		this.made.add(operations);
 		this.made.add(explicit);
 		this.made.add(core);
 		return operations;
@@ -53,16 +54,16 @@ class FairQueueRedisInstancesTests {
 	@Test
 	void twoInstances_noisyBacklogThroughOne_quietTenantsThroughOther_firstForBoth() throws InterruptedException {
 		String namespace = TestCores.newNamespace();
-		QueueOperations one = instance(namespace);
-		QueueOperations other = instance(namespace);
+		TestOperations one = instance(namespace);
+		TestOperations other = instance(namespace);
 
-		FairQueueTests.Delivered delivered = FairQueueTests.Workload.run(List.of(one, other), "fair",
-				FairQueueTests.FULL_BACKLOG, true);
+		FairQueueTests.Delivered delivered = FairQueueTests.Workload.run(List.of(one.messages(), other.messages()),
+				"fair", FairQueueTests.FULL_BACKLOG, true);
 
 		delivered.assertExactlyOnce(FairQueueTests.FULL_BACKLOG + FairQueueTests.TENANTS * FairQueueTests.QUIET_EACH,
 				true);
 		assertThat(delivered.lastQuietPosition()).isLessThanOrEqualTo(FairQueueTests.BOUND);
-		assertThat(other.quietCounts("fair").noisyGroups()).as("every message left").isZero();
+		assertThat(other.queues().quietCounts("fair").noisyGroups()).as("every message left").isZero();
 	}
 
 }

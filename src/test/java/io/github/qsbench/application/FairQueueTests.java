@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.application.fair.FairQueues;
+import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.strategy.Strategy;
@@ -73,7 +76,7 @@ class FairQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void noisyBacklogFirst_quietTenantsDeliveredWithinTheRule() throws InterruptedException {
-		Delivered delivered = Workload.run(List.of(this.operations), "fair", backlog(), true);
+		Delivered delivered = Workload.run(List.of(this.messages), "fair", backlog(), true);
 
 		delivered.assertExactlyOnce(backlog() + TENANTS * QUIET_EACH, exactlyOnce());
 		assertThat(delivered.lastQuietPosition()).as("the last quiet message's place in delivery order")
@@ -83,7 +86,7 @@ class FairQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void withoutGroups_quietTenantsWaitBehindTheBacklog() throws InterruptedException {
-		Delivered delivered = Workload.run(List.of(this.operations), "plain", SCALED_BACKLOG, false);
+		Delivered delivered = Workload.run(List.of(this.messages), "plain", SCALED_BACKLOG, false);
 
 		delivered.assertExactlyOnce(SCALED_BACKLOG + TENANTS * QUIET_EACH, exactlyOnce());
 		assertThat(delivered.firstQuietPosition()).as("the first quiet message's place in delivery order")
@@ -107,12 +110,12 @@ class FairQueueTests extends OperationsPerStrategy {
 		});
 		assertThat(this.operations.purge("counted")).isEqualTo(105);
 		assertThat(this.operations.quietCounts("counted").noisyGroups()).isZero();
-		assertThat(this.operations.lease("counted", 10)).isEmpty();
+		assertThat(this.messages.lease("counted", 10)).isEmpty();
 	}
 
 	private void send(String queue, String group, int count) {
 		for (int i = 0; i < count; i++) {
-			this.operations.send(queue, message(group, i), null);
+			this.messages.send(queue, message(group, i), null);
 		}
 	}
 
@@ -128,9 +131,9 @@ class FairQueueTests extends OperationsPerStrategy {
 	 */
 	static final class Workload {
 
-		static Delivered run(List<QueueOperations> instances, String queue, int backlog, boolean grouped)
+		static Delivered run(List<MessageOperations> instances, String queue, int backlog, boolean grouped)
 				throws InterruptedException {
-			QueueOperations sender = instances.get(0);
+			MessageOperations sender = instances.get(0);
 			List<OutgoingMessage> batch = new ArrayList<>();
 			for (int i = 0; i < backlog; i++) {
 				batch.add(message(grouped ? "noisy" : null, i));
@@ -140,7 +143,7 @@ class FairQueueTests extends OperationsPerStrategy {
 				}
 			}
 			Set<Long> quiet = ConcurrentHashMap.newKeySet();
-			QueueOperations quietSender = instances.get(instances.size() - 1);
+			MessageOperations quietSender = instances.get(instances.size() - 1);
 			for (int tenant = 1; tenant <= TENANTS; tenant++) {
 				for (int i = 0; i < QUIET_EACH; i++) {
 					String group = grouped ? "tenant-" + tenant : null;
@@ -152,17 +155,17 @@ class FairQueueTests extends OperationsPerStrategy {
 			long deadline = System.nanoTime() + 60_000_000_000L;
 			List<Thread> consumers = new ArrayList<>();
 			for (int c = 0; c < CONSUMERS; c++) {
-				QueueOperations through = instances.get(c % instances.size());
+				MessageOperations through = instances.get(c % instances.size());
 				Thread consumer = new Thread(() -> {
 					while (delivered.count() < total && System.nanoTime() < deadline) {
 						int receive = delivered.receives.getAndIncrement();
 						List<Received> received = through.lease(queue, BATCH);
-						List<QueueOperations.ToComplete> done = new ArrayList<>();
+						List<MessageOperations.ToComplete> done = new ArrayList<>();
 						for (int i = 0; i < received.size(); i++) {
 							Received one = received.get(i);
 							delivered.add(one.id(), receive * BATCH + i + 1);
 
-							done.add(new QueueOperations.ToComplete(one.id(), LeaseTokens.token(one.lease())));
+							done.add(new MessageOperations.ToComplete(one.id(), LeaseTokens.token(one.lease())));
 						}
 						if (!done.isEmpty()) {
 							through.completeAll(queue, done);

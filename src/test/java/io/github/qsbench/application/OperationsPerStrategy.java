@@ -3,11 +3,16 @@ package io.github.qsbench.application;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import io.github.qsbench.application.messages.LongPolls;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.Retention;
 import io.github.qsbench.core.Eviction;
-import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.metrics.CoreTimedQueueService;
 import io.github.qsbench.metrics.QueueMetrics;
@@ -25,47 +30,55 @@ import org.junit.jupiter.params.Parameter;
  * them. A subclass runs once per strategy with
  * {@code @ParameterizedClass @EnumSource(Strategy.class)}.
  */
-abstract class OperationsPerStrategy {
+public abstract class OperationsPerStrategy {
 
-	static final Duration LEASE = Duration.ofSeconds(30);
+	protected static final Duration LEASE = Duration.ofSeconds(30);
 
 	@Parameter
-	Strategy strategy;
+	protected Strategy strategy;
 
-	final MutableClock clock = new MutableClock();
+	protected final MutableClock clock = new MutableClock();
 
-	final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+	protected final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	QueueServiceCore core;
+	protected QueueServiceCore core;
 
-	ExplicitQueues explicit;
+	protected ExplicitQueues explicit;
 
-	QueueOperations operations;
+	protected MessageOperations messages;
 
-	Retention retention;
+	protected QueueOperations operations;
+
+	protected Retention retention;
+
+	protected LongPolls longPolls;
+
+	private TestOperations made;
 
 	@BeforeEach
-	void create() {
+	protected void create() {
 		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		this.explicit = TestCores.explicitQueues(this.core);
 		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
 		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
-		this.operations = new QueueOperations(timed, this.explicit, TestCores.fifoGroups(this.core), metrics, LEASE,
-				this.clock, Limits.MAX_MESSAGE_BYTES);
-		this.retention = new Retention(timed, this.explicit, metrics, this.clock, this.operations.departures());
+		this.made = TestOperations.of(timed, this.explicit, TestCores.fifoGroups(this.core), metrics, LEASE, this.clock,
+				Limits.MAX_MESSAGE_BYTES);
+		this.messages = this.made.messages();
+		this.operations = this.made.queues();
+		this.longPolls = this.made.longPolls();
+		this.retention = this.made.retention(timed, this.explicit, metrics, this.clock);
 	}
 
 	@AfterEach
-	void close() throws Exception {
-		this.operations.destroy();
-		this.retention.destroy();
+	protected void close() throws Exception {
+		this.made.close();
 		if (this.explicit instanceof AutoCloseable kept) {
 			kept.close();
 		}
 		this.core.close();
 	}
 
-	static byte[] utf8(String text) {
+	protected static byte[] utf8(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 

@@ -14,8 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;
 
 import org.junit.jupiter.api.Test;
@@ -35,19 +35,19 @@ class PurgeTests extends OperationsPerStrategy {
 	@Test
 	void purge_removesReadyAndInFlight_andTheHolderGetsNotFound() {
 		for (int i = 0; i < 250; i++) {
-			this.operations.push("q", utf8("m" + i));
+			this.messages.push("q", utf8("m" + i));
 		}
-		List<Received> held = this.operations.lease("q", 3);
-		this.operations.push("other", utf8("stays"));
+		List<Received> held = this.messages.lease("q", 3);
+		this.messages.push("other", utf8("stays"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(250);
 
 		assertThat(this.operations.queue("q")).isEmpty();
-		assertThat(this.operations.lease("q", 1)).isEmpty();
+		assertThat(this.messages.lease("q", 1)).isEmpty();
 		Received first = held.get(0);
-		assertThat(this.operations.complete("q", first.id(), null)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.messages.complete("q", first.id(), null)).isEqualTo(Completion.NOT_FOUND);
 		this.clock.advance(LEASE);
-		assertThat(this.operations.lease("q", 100)).as("nothing comes back after the leases lapse").isEmpty();
+		assertThat(this.messages.lease("q", 100)).as("nothing comes back after the leases lapse").isEmpty();
 		assertThat(this.operations.queue("other")).isPresent();
 		assertThat(this.core.heldCount()).isOne();
 		assertThat(purged("ready")).isEqualTo(247);
@@ -56,8 +56,8 @@ class PurgeTests extends OperationsPerStrategy {
 
 	@Test
 	void purge_lapsedLease_countedAsInFlight() {
-		this.operations.push("q", utf8("slow"));
-		this.operations.lease("q", 1);
+		this.messages.push("q", utf8("slow"));
+		this.messages.lease("q", 1);
 		this.clock.advance(LEASE);
 
 		assertThat(this.operations.purge("q")).isOne();
@@ -67,15 +67,15 @@ class PurgeTests extends OperationsPerStrategy {
 
 	@Test
 	void purge_delayedMessages_countedAsDelayed_andNeverDelivered() {
-		this.operations.send("q", OutgoingMessage.of(utf8("later")), 60);
-		this.operations.sendAll("q", List.of(OutgoingMessage.of(utf8("much")), OutgoingMessage.of(utf8("later"))), 600);
-		this.operations.push("q", utf8("now"));
+		this.messages.send("q", OutgoingMessage.of(utf8("later")), 60);
+		this.messages.sendAll("q", List.of(OutgoingMessage.of(utf8("much")), OutgoingMessage.of(utf8("later"))), 600);
+		this.messages.push("q", utf8("now"));
 
 		assertThat(this.operations.purge("q")).isEqualTo(4);
 		assertThat(purged("delayed")).isEqualTo(3);
 		assertThat(this.operations.queue("q")).isEmpty();
 		this.clock.advance(Duration.ofSeconds(600));
-		assertThat(this.operations.lease("q", 100)).isEmpty();
+		assertThat(this.messages.lease("q", 100)).isEmpty();
 	}
 
 	@Test
@@ -86,7 +86,7 @@ class PurgeTests extends OperationsPerStrategy {
 		assertThat(this.operations.deleteQueue("empty")).isTrue();
 		assertThat(this.operations.exists("empty")).isFalse();
 
-		this.operations.push("full", utf8("x"));
+		this.messages.push("full", utf8("x"));
 		assertThat(this.operations.deleteQueue("full")).isTrue();
 		assertThat(this.operations.exists("full")).isFalse();
 		assertThat(this.core.heldCount()).isZero();
@@ -104,7 +104,7 @@ class PurgeTests extends OperationsPerStrategy {
 			for (int j = 0; j < 100; j++) {
 				batch.add(OutgoingMessage.of(utf8("m" + (i + j))));
 			}
-			this.operations.sendAll("q", batch, null);
+			this.messages.sendAll("q", batch, null);
 		}
 		Set<Long> completedByConsumers = ConcurrentHashMap.newKeySet();
 		AtomicBoolean duplicate = new AtomicBoolean();
@@ -117,8 +117,8 @@ class PurgeTests extends OperationsPerStrategy {
 				consumers.add(pool.submit(() -> {
 					started.countDown();
 					while (purging.get()) {
-						for (Received lease : this.operations.lease("q", 10)) {
-							if (this.operations.complete("q", lease.id(), null) == Completion.COMPLETED
+						for (Received lease : this.messages.lease("q", 10)) {
+							if (this.messages.complete("q", lease.id(), null) == Completion.COMPLETED
 									&& !completedByConsumers.add(lease.id())) {
 								duplicate.set(true);
 							}

@@ -10,12 +10,17 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 
-import io.github.qsbench.application.QueueOperations.ToComplete;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -40,19 +45,23 @@ class QueueOperationsTests {
 	private final QueueServiceCore strategy = Strategy.CONCURRENT_ATOMIC.create(new QueueOptions(Duration.ofSeconds(30),
 			Eviction.LAZY, new MutableClock(), true, new Capacity.Limits(10, 2, 1_000_000)));
 
-	private final QueueOperations operations = new QueueOperations(
-			new CoreTimedQueueService(this.strategy, this.registry), new InMemoryExplicitQueues(this.strategy),
-			new InMemoryFifoGroups(), new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30),
-			InstantSource.system(), Limits.MAX_MESSAGE_BYTES);
+	private final TestOperations made = TestOperations.of(new CoreTimedQueueService(this.strategy, this.registry),
+			new InMemoryExplicitQueues(this.strategy), new InMemoryFifoGroups(),
+			new QueueMetrics(this.registry, this.strategy), Duration.ofSeconds(30), InstantSource.system(),
+			Limits.MAX_MESSAGE_BYTES);
+
+	private final MessageOperations messages = this.made.messages();
+
+	private final QueueOperations operations = this.made.queues();
 
 	@AfterEach
 	void stopTimer() {
-		this.operations.destroy();
+		this.made.close();
 	}
 
 	@Test
 	void queueName_agreesWithItsRegex() {
-		Pattern regex = Pattern.compile(QueueOperations.QUEUE_NAME_REGEX);
+		Pattern regex = Pattern.compile(QueueNames.QUEUE_NAME_REGEX);
 		List<String> names = new ArrayList<>(List.of("", "a", "Z", "0", "_", "-", "a".repeat(80), "a".repeat(81), "a.b",
 				"a/b", "a%2Fb", "é", "a b", "a\u0000", "A-z_09", "`", "{", "@", "[", ":", "/"));
 		SplittableRandom random = new SplittableRandom(42);
@@ -67,20 +76,20 @@ class QueueOperationsTests {
 			names.add(name.toString());
 		}
 		for (String name : names) {
-			assertThat(QueueOperations.isQueueName(name)).as(name).isEqualTo(regex.matcher(name).matches());
+			assertThat(QueueNames.isQueueName(name)).as(name).isEqualTo(regex.matcher(name).matches());
 		}
 	}
 
 	@Test
 	void badInput_refusedBeforeTheCore() {
-		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.push("a.b", body()))
+		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.messages.push("a.b", body()))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid queue name"));
-		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.lease("q", 0));
-		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.lease("q", 101));
+		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.messages.lease("q", 0));
+		assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.messages.lease("q", 101));
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.lease("q", 1, Duration.ofSeconds(21), null));
+			.isThrownBy(() -> this.messages.awaitLease("q", 1, Duration.ofSeconds(21), null));
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.sendAll("q", List.of(), null))
+			.isThrownBy(() -> this.messages.sendAll("q", List.of(), null))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid batch"));
 		assertThat(this.strategy.queueCount()).isZero();
 		assertThat(counter("qs.polls.empty")).as("a refused poll is no poll").isZero();
@@ -88,11 +97,11 @@ class QueueOperationsTests {
 
 	@Test
 	void pushLeaseComplete_countedAndTimed() {
-		Sent message = this.operations.push("q", body());
-		List<Received> leases = this.operations.lease("q", 1);
-		assertThat(this.operations.lease("q", 1)).isEmpty();
+		Sent message = this.messages.push("q", body());
+		List<Received> leases = this.messages.lease("q", 1);
+		assertThat(this.messages.lease("q", 1)).isEmpty();
 
-		assertThat(this.operations.complete("q", message.id(), LeaseTokens.token(leases.get(0).lease())))
+		assertThat(this.messages.complete("q", message.id(), LeaseTokens.token(leases.get(0).lease())))
 			.isEqualTo(Completion.COMPLETED);
 
 		assertThat(counter("qs.messages.pushed")).isOne();
@@ -104,10 +113,10 @@ class QueueOperationsTests {
 
 	@Test
 	void capReached_refusalCounted() {
-		this.operations.push("q", body());
-		this.operations.push("q", body());
+		this.messages.push("q", body());
+		this.messages.push("q", body());
 
-		assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.operations.push("q", body()));
+		assertThatExceptionOfType(CapacityExceededException.class).isThrownBy(() -> this.messages.push("q", body()));
 		assertThat(this.registry.find("qs.pushes.refused").tag("limit", "max-messages-per-queue").counter().count())
 			.isOne();
 		assertThat(counter("qs.messages.pushed")).isEqualTo(2);
@@ -115,29 +124,29 @@ class QueueOperationsTests {
 
 	@Test
 	void complete_leaseOfAnEarlierDeliveryOrAnotherMessage_staleLease() {
-		List<Sent> pushed = this.operations.sendAll("q",
+		List<Sent> pushed = this.messages.sendAll("q",
 				TestBodies.utf8("a", "b").stream().map(OutgoingMessage::of).toList(), null);
-		List<Received> leases = this.operations.lease("q", 2);
+		List<Received> leases = this.messages.lease("q", 2);
 
-		assertThat(this.operations.complete("q", pushed.get(0).id(), LeaseTokens.token(leases.get(1).lease())))
+		assertThat(this.messages.complete("q", pushed.get(0).id(), LeaseTokens.token(leases.get(1).lease())))
 			.isEqualTo(Completion.STALE_LEASE);
-		assertThat(this.operations.complete("q", pushed.get(0).id(), pushed.get(0).id() + ".2"))
+		assertThat(this.messages.complete("q", pushed.get(0).id(), pushed.get(0).id() + ".2"))
 			.isEqualTo(Completion.STALE_LEASE);
-		assertThat(this.operations.complete("q", pushed.get(0).id(), null)).isEqualTo(Completion.COMPLETED);
+		assertThat(this.messages.complete("q", pushed.get(0).id(), null)).isEqualTo(Completion.COMPLETED);
 	}
 
 	@Test
 	void completeAll_oneMalformedLease_completesNothing() {
-		List<Sent> pushed = this.operations.sendAll("q",
+		List<Sent> pushed = this.messages.sendAll("q",
 				TestBodies.utf8("a", "b").stream().map(OutgoingMessage::of).toList(), null);
-		this.operations.lease("q", 2);
+		this.messages.lease("q", 2);
 
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.completeAll("q",
+			.isThrownBy(() -> this.messages.completeAll("q",
 					List.of(new ToComplete(pushed.get(0).id(), null), new ToComplete(pushed.get(1).id(), "1.x"))))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid lease"));
 
-		assertThat(this.operations.completeAll("q",
+		assertThat(this.messages.completeAll("q",
 				List.of(new ToComplete(pushed.get(0).id(), null), new ToComplete(pushed.get(1).id(), null))))
 			.containsExactly(Completion.COMPLETED, Completion.COMPLETED);
 		assertThat(counter("qs.messages.completed")).isEqualTo(2);
@@ -145,44 +154,44 @@ class QueueOperationsTests {
 
 	@Test
 	void longPoll_answeredByAPush() {
-		LongPoll poll = this.operations.lease("q", 2, Duration.ofSeconds(20), null);
+		LongPoll poll = this.messages.awaitLease("q", 2, Duration.ofSeconds(20), null);
 		assertThat(poll).isNotDone();
-		assertThat(this.operations.waiting()).containsEntry("q", 1);
+		assertThat(this.made.longPolls().waiting()).containsEntry("q", 1);
 
-		this.operations.push("q", body());
+		this.messages.push("q", body());
 
 		assertThat(poll.getNow(null)).hasSize(1);
-		assertThat(this.operations.waiting()).isEmpty();
+		assertThat(this.made.longPolls().waiting()).isEmpty();
 		assertThat(counter("qs.messages.delivered")).isOne();
 		assertThat(counter("qs.polls.empty")).isZero();
 	}
 
 	@Test
 	void longPoll_messageReadyOrNoWait_answeredAtOnce() {
-		assertThat(this.operations.lease("q", 1, Duration.ZERO, null).getNow(null)).isEmpty();
-		this.operations.push("q", body());
+		assertThat(this.messages.awaitLease("q", 1, Duration.ZERO, null).getNow(null)).isEmpty();
+		this.messages.push("q", body());
 
-		assertThat(this.operations.lease("q", 1, Duration.ofSeconds(20), null).getNow(null)).hasSize(1);
-		assertThat(this.operations.waiting()).isEmpty();
+		assertThat(this.messages.awaitLease("q", 1, Duration.ofSeconds(20), null).getNow(null)).hasSize(1);
+		assertThat(this.made.longPolls().waiting()).isEmpty();
 	}
 
 	@Test
 	void longPoll_ended_answeredWithNothing_andLeasesNothingAfter() {
-		LongPoll poll = this.operations.lease("q", 1, Duration.ofSeconds(20), null);
+		LongPoll poll = this.messages.awaitLease("q", 1, Duration.ofSeconds(20), null);
 
 		poll.end();
-		this.operations.push("q", body());
+		this.messages.push("q", body());
 
 		assertThat(poll.getNow(null)).isEmpty();
-		assertThat(this.operations.hasReady("q")).as("the push's message is still there").isTrue();
+		assertThat(this.messages.hasReady("q")).as("the push's message is still there").isTrue();
 		assertThat(counter("qs.polls.empty")).isOne();
 	}
 
 	@Test
 	void queues_explicitEvenEmpty_andThoseHoldingMessages_byName() {
 		this.operations.configure("b-explicit", new QueueSettings.Change(null, null, null, null));
-		this.operations.push("a-pushed", body());
-		this.operations.push("c-both", body());
+		this.messages.push("a-pushed", body());
+		this.messages.push("c-both", body());
 		this.operations.configure("c-both", new QueueSettings.Change(null, null, null, null));
 
 		assertThat(this.operations.queues()).containsExactly(new QueueStats("a-pushed", 1, 0),

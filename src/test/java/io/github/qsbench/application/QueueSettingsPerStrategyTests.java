@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.strategy.Strategy;
 
 import org.junit.jupiter.api.Test;
@@ -54,9 +56,9 @@ class QueueSettingsPerStrategyTests extends OperationsPerStrategy {
 
 	@Test
 	void largestMessage_ownOrTheService_withinSqsRange_goneWithTheQueue() {
-		assertThat(this.operations.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
+		assertThat(this.messages.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
 		this.operations.configure("q", new QueueSettings.Change(null, null, null, null, 1024, null, null));
-		assertThat(this.operations.maxMessageBytes("q")).isEqualTo(1024);
+		assertThat(this.messages.maxMessageBytes("q")).isEqualTo(1024);
 		assertThat(this.operations.settings("q").maxMessageBytes()).isEqualTo(1024);
 		for (int refused : new int[] { 1023, Limits.MAX_MESSAGE_BYTES + 1, 0, -1 }) {
 			assertThatExceptionOfType(InvalidRequestException.class).isThrownBy(() -> this.operations.configure("q",
@@ -64,12 +66,12 @@ class QueueSettingsPerStrategyTests extends OperationsPerStrategy {
 		}
 		this.operations.configure("q",
 				new QueueSettings.Change(null, null, null, null, Limits.MAX_MESSAGE_BYTES, null, null));
-		assertThat(this.operations.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
+		assertThat(this.messages.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
 		this.operations.configure("q", new QueueSettings.Change(null, null, null, null, 4096, null, null));
 		this.operations.deleteQueue("q");
-		assertThat(this.operations.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
+		assertThat(this.messages.maxMessageBytes("q")).isEqualTo(Limits.MAX_MESSAGE_BYTES);
 		assertThatExceptionOfType(InvalidRequestException.class)
-			.isThrownBy(() -> this.operations.maxMessageBytes("not a name"));
+			.isThrownBy(() -> this.messages.maxMessageBytes("not a name"));
 	}
 
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.Message;
 import io.github.qsbench.core.strategy.Strategy;
 
 import org.junit.jupiter.api.Test;
@@ -29,15 +29,15 @@ class RetentionTests extends OperationsPerStrategy {
 	@Test
 	void olderThanTheRetention_droppedInAnyState_youngerKept() {
 		this.operations.configure("q", new QueueSettings.Change(null, null, (int) RETENTION.toSeconds(), null));
-		this.operations.push("q", utf8("ready"));
-		this.operations.push("q", utf8("held"));
-		Received held = this.operations.lease("q", 1).get(0);
-		this.operations.send("q", OutgoingMessage.of(utf8("delayed")), 120);
-		this.operations.push("none", utf8("no retention"));
+		this.messages.push("q", utf8("ready"));
+		this.messages.push("q", utf8("held"));
+		Received held = this.messages.lease("q", 1).get(0);
+		this.messages.send("q", OutgoingMessage.of(utf8("delayed")), 120);
+		this.messages.push("none", utf8("no retention"));
 		assertThat(this.retention.expire()).as("dates the pushes; nothing is old yet").isZero();
 
 		this.clock.advance(RETENTION.dividedBy(2));
-		Sent young = this.operations.push("q", utf8("young"));
+		Sent young = this.messages.push("q", utf8("young"));
 		assertThat(this.retention.expire()).isZero();
 		this.clock.advance(RETENTION.dividedBy(2));
 
@@ -45,10 +45,10 @@ class RetentionTests extends OperationsPerStrategy {
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "ready").counter().count()).isOne();
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "inflight").counter().count()).isOne();
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "delayed").counter().count()).isOne();
-		assertThat(this.operations.complete("q", held.id(), null)).as("its holder").isEqualTo(Completion.NOT_FOUND);
-		List<Received> left = this.operations.lease("q", 10);
+		assertThat(this.messages.complete("q", held.id(), null)).as("its holder").isEqualTo(Completion.NOT_FOUND);
+		List<Received> left = this.messages.lease("q", 10);
 		assertThat(left).extracting(lease -> lease.id()).containsExactly(young.id());
-		assertThat(this.operations.lease("none", 10)).as("a queue without retention").hasSize(1);
+		assertThat(this.messages.lease("none", 10)).as("a queue without retention").hasSize(1);
 
 		this.clock.advance(RETENTION);
 		assertThat(this.retention.expire()).isOne();
@@ -58,11 +58,11 @@ class RetentionTests extends OperationsPerStrategy {
 
 	@Test
 	void noQueueWithRetention_nothingSampledOrDropped() {
-		this.operations.push("q", utf8("kept"));
+		this.messages.push("q", utf8("kept"));
 		this.clock.advance(Duration.ofDays(30));
 
 		assertThat(this.retention.expire()).isZero();
-		assertThat(this.operations.lease("q", 1)).hasSize(1);
+		assertThat(this.messages.lease("q", 1)).hasSize(1);
 	}
 
 }

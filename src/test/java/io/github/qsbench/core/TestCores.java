@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.qsbench.application.ExplicitQueues;
-import io.github.qsbench.application.FifoGroups;
-import io.github.qsbench.application.InMemoryFifoGroups;
-import io.github.qsbench.application.InMemoryExplicitQueues;
-import io.github.qsbench.redis.RedisQS;
-import io.github.qsbench.redis.RedisStore;
+import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.InMemoryFifoGroups;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.InMemoryExplicitQueues;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.redis.LocalRedis;
 import io.github.qsbench.redis.LocalRedisConnections;
+import io.github.qsbench.redis.RedisQS;
+import io.github.qsbench.redis.RedisStore;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.QueueServiceApplication;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPolls;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -75,7 +75,7 @@ class GracefulShutdownTests {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(QueueServiceApplication.class)
 			.run("--server.port=0");
 		int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-		QueueOperations longPolls = context.getBean(QueueOperations.class);
+		LongPolls longPolls = context.getBean(LongPolls.class);
 		SuspendedRequests suspended = context.getBean(SuspendedRequests.class);
 		HttpClient client = HttpClient.newHttpClient();
 		String base = "http://127.0.0.1:" + port;

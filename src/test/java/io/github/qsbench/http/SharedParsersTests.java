@@ -2,10 +2,10 @@ package io.github.qsbench.http;
 
 import java.nio.charset.StandardCharsets;
 
-import io.github.qsbench.application.DeadLetterPolicy;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.MessageAttributes;
-import io.github.qsbench.application.QueueSettings;
+import io.github.qsbench.application.queues.QueueSettings;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

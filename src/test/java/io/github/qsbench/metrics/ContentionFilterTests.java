@@ -27,19 +27,19 @@ class ContentionFilterTests {
 
 	/** jdk.JavaMonitorEnter on the synchronized strategy's map. */
 	private static final List<String> MUTEX_STACK = List.of(MUTEX, "io.github.qsbench.core.thesis.AbstractQS",
-			"io.github.qsbench.application.QueueOperations");
+			"io.github.qsbench.application.messages.MessageOperations");
 
 	/** jdk.ThreadPark in a read lock of the read-write-lock strategy. */
 	private static final List<String> READ_LOCK_STACK = List.of("jdk.internal.misc.Unsafe",
 			"java.util.concurrent.locks.LockSupport", "java.util.concurrent.locks.AbstractQueuedSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
 			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
-			"io.github.qsbench.application.QueueOperations");
+			"io.github.qsbench.application.messages.MessageOperations");
 
 	/** jdk.JavaMonitorEnter in ConcurrentHashMap.compute called by the caps. */
 	private static final List<String> CAPACITY_STACK = List.of("java.util.concurrent.ConcurrentHashMap",
 			"io.github.qsbench.core.Capacity", "io.github.qsbench.core.thesis.AbstractQS",
-			"io.github.qsbench.application.QueueOperations");
+			"io.github.qsbench.application.messages.MessageOperations");
 
 	/** An idle Tomcat worker waiting for its next request. */
 	private static final List<String> IDLE_WORKER_STACK = List.of("jdk.internal.misc.Unsafe",
@@ -69,14 +69,14 @@ class ContentionFilterTests {
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock",
 			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
-			"io.github.qsbench.application.QueueOperations");
+			"io.github.qsbench.application.messages.MessageOperations");
 
 	private static final List<String> VIRTUAL_WRITE_LOCK_STACK = List.of(
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock",
 			"io.github.qsbench.core.thesis.Lockable$ReadWriteLocked", "io.github.qsbench.core.thesis.AbstractQS",
-			"io.github.qsbench.application.QueueOperations");
+			"io.github.qsbench.application.messages.MessageOperations");
 
 	/** The reentrant-lock strategy's lock. */
 	private static final List<String> VIRTUAL_REENTRANT_LOCK_STACK = List.of(

@@ -18,11 +18,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.qsbench.application.DeadLetterPolicy;
-import io.github.qsbench.application.ExplicitQueues.Own;
+import io.github.qsbench.application.queues.DeadLetterPolicy;
+import io.github.qsbench.application.queues.ExplicitQueues.Own;
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.QueueSettings;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.queues.QueueSettings;
+import io.github.qsbench.application.queues.QueueTags;
 import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.AfterAll;

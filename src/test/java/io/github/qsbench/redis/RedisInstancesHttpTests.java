@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.QueueServiceApplication;
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPolls;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.http.HttpClientSupport;
@@ -172,7 +172,7 @@ class RedisInstancesHttpTests {
 		String queue = "wake-" + this.topology;
 		CompletableFuture<HttpResponse<String>> waiting = http.get(1)
 			.sendAsync("/queues/" + queue + "/messages?wait=20");
-		QueueOperations second = contexts().get(1).getBean(QueueOperations.class);
+		LongPolls second = contexts().get(1).getBean(LongPolls.class);
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(10))
 			.until(() -> second.waiting().getOrDefault(queue, 0) == 1);

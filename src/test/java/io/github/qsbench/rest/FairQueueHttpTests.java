@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.qsbench.application.FairGroups;
+import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.http.HttpClientSupport;
 
 import com.jayway.jsonpath.DocumentContext;

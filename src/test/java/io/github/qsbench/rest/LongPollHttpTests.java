@@ -27,7 +27,7 @@ import java.util.stream.IntStream;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPolls;
 import io.github.qsbench.core.MutableClock;
 
 import org.junit.jupiter.api.AfterEach;
@@ -61,7 +61,7 @@ class LongPollHttpTests {
 	int port;
 
 	@Autowired
-	QueueOperations longPolls;
+	LongPolls longPolls;
 
 	@Autowired
 	MutableClock clock;

@@ -1,5 +1,6 @@
 package io.github.qsbench.rest;
 
+import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.HttpClientSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,8 +14,8 @@ import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.QueueOperations;
-import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.queues.QueueTags;
 
 import org.junit.jupiter.api.Test;
 
@@ -95,7 +96,7 @@ class OpenApiHttpTests {
 				Map.class))
 			.isNotNull();
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[0].schema.pattern", String.class))
-			.isEqualTo("^" + QueueOperations.QUEUE_NAME_REGEX + "$");
+			.isEqualTo("^" + QueueNames.QUEUE_NAME_REGEX + "$");
 		assertThat(spec.read("$.paths['/queues/{queue}/messages'].post.parameters[*].name", List.class))
 			.as("a push names its delay and its group (a fair queue's tenant, a FIFO queue's group)")
 			.contains("delay", "group");

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.application.QueueOperations;
+import io.github.qsbench.application.messages.LongPolls;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,7 @@ class QueueFastPathHttpTests {
 	int port;
 
 	@Autowired
-	QueueOperations longPolls;
+	LongPolls longPolls;
 
 	HttpClientSupport http;
 

@@ -1,0 +1,98 @@
+package io.github.qsbench.application.fair;
+
+import java.util.Set;
+
+/**
+ * Where standard queues keep their fair-queue groups ({@link FairQueues}): per queue and
+ * message group, the ids of its messages released into the queue (ready or in flight)
+ * and, in send order, those held back because the group was noisy when they were sent.
+ * Each call is atomic on its own. Like the FIFO queues' groups, it follows the core: in
+ * this instance's memory for the in-process strategies ({@link InMemoryFairGroups}), in
+ * Redis for the redis strategy, so that every instance on one Redis sees one set of
+ * groups.
+ *
+ * <p>
+ * The rule, as SQS states it for in-flight messages: a group is <em>noisy</em> when it
+ * has at least {@value #NOISY_MIN} messages released and more than
+ * {@value #NOISY_PERCENT}% of the queue's released grouped messages.
+ */
+public interface FairGroups {
+
+	/** SQS's "at least 30 in flight". */
+	int NOISY_MIN = 30;
+
+	/** SQS's "more than 10% of the queue's in-flight messages". */
+	int NOISY_PERCENT = 10;
+
+	/**
+	 * Whether a group with {@code released} messages released, in a queue with
+	 * {@code total} released grouped messages, is noisy.
+	 */
+	static boolean noisy(long released, long total) {
+		return released >= NOISY_MIN && released * 100 > NOISY_PERCENT * total;
+	}
+
+	/**
+	 * Adds message {@code id}, pushed held, to its group: released (counted, for the
+	 * caller to end its hold) if the group is quiet, else held.
+	 * @return whether it was released
+	 */
+	boolean append(String queue, String group, long id);
+
+	/**
+	 * Takes message {@code id} out of its group, released or held.
+	 * @return whether it was in a group
+	 */
+	boolean remove(String queue, long id);
+
+	/**
+	 * Releases up to {@code max} held messages, one group after another (round robin over
+	 * the groups holding messages back), counting them released.
+	 * @return their ids, for the caller to end their hold
+	 */
+	long[] release(String queue, int max);
+
+	/** The queue's groups, counted. */
+	Counts counts(String queue);
+
+	/** Forgets the queue's groups. */
+	void forget(String queue);
+
+	/**
+	 * Records that the queue has groups, so that other instances sharing the store learn
+	 * it ({@link #queues}); in memory, nothing.
+	 */
+	default void announce(String queue) {
+	}
+
+	/**
+	 * The queues with groups that instances sharing this store announced; in memory, none
+	 * (this instance knows its own).
+	 */
+	default Set<String> queues() {
+		return Set.of();
+	}
+
+	/**
+	 * Whether other instances share these groups (so {@link #queues} is worth asking).
+	 */
+	default boolean shared() {
+		return false;
+	}
+
+	/**
+	 * A queue's groups, counted.
+	 *
+	 * @param groups groups with a message released or held
+	 * @param noisyGroups the groups that are noisy by the rule, or hold messages back
+	 * @param released grouped messages released (ready or in flight)
+	 * @param releasedNoisy of those, the noisy groups'
+	 * @param held messages held back (all of noisy groups)
+	 */
+	record Counts(int groups, Set<String> noisyGroups, long released, long releasedNoisy, long held) {
+
+		public static final Counts NONE = new Counts(0, Set.of(), 0, 0, 0);
+
+	}
+
+}

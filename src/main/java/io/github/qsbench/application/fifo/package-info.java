@@ -1,0 +1,10 @@
+/**
+ * FIFO queues: groups delivered in order, deduplication, sequence numbers, receive
+ * attempts ({@code FifoQueues}), the groups' order kept in memory or in Redis
+ * ({@link io.github.qsbench.application.fifo.FifoGroups}); what the other rooms call goes
+ * through {@link io.github.qsbench.application.fifo.FifoOperations}.
+ *
+ * <p>
+ * May import: application, application.queues, application.fair, core; nothing.
+ */
+package io.github.qsbench.application.fifo;
