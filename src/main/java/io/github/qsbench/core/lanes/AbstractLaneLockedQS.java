@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * so it lives in plain arrays: a ready {@link java.util.ArrayDeque}, the locked variant
  * of the in-flight record ({@link LockedInFlight}), whose entries are the messages
  * themselves ({@link LaneMessage}, which carries its lease end), and an index by id per
- * lane ({@link io.github.qsbench.core.thesis.IdIndex#none()} without id lookup).
+ * lane ({@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup).
  *
  * <p>
  * Exactly-once, as long as consumers complete within their lease: a message is taken from

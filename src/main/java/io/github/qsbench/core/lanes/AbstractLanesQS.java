@@ -11,7 +11,7 @@ import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.shared.CompletableMessage;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@link #track}, {@link #dropCompleted}); browsing, listing and counting. The settings
  * are chosen once, at construction: what the service's setting keeps and the thesis's
  * does not is a {@link Ledger}, and the index by id (a locked lane's, or the split
- * service's one) is {@link io.github.qsbench.core.thesis.IdIndex#none()} without id
+ * service's one) is {@link io.github.qsbench.core.shared.IdIndex#none()} without id
  * lookup, so no push or poll asks which setting it runs in.
  *
  * <p>

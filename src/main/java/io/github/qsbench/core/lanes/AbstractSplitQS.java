@@ -6,7 +6,7 @@ import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.thesis.IdIndex;
+import io.github.qsbench.core.shared.IdIndex;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

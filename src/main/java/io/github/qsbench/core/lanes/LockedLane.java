@@ -1,8 +1,8 @@
 package io.github.qsbench.core.lanes;
 
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.IdIndex;
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.IdIndex;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
