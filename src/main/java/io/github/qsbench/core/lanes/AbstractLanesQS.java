@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * @param <L> the framework's lane
  * @param <M> the framework's message
  */
-public abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> extends LanesView<L>
+abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> extends LanesView<L>
 		implements QueueServiceCore {
 
 	/** Closed lanes kept in the map at most, see {@link #retire}. */

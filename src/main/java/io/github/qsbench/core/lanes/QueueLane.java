@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * it again, and a push makes another. How a lane holds its messages, and what guards the
  * passage from one state to the next, is its framework's.
  */
-public abstract class QueueLane {
+abstract class QueueLane {
 
 	private static final VarHandle IN_RING = VarHandles.field(MethodHandles.lookup(), "inRing", boolean.class);
 

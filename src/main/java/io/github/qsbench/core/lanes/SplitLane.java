@@ -28,7 +28,7 @@ import java.util.Set;
  * it. The consumer that evicts the last message closes the lane by compare-and-set of
  * {@code admitted}, which fails if a producer came in meanwhile.
  */
-public final class SplitLane extends SplitLaneLayout.PadAdmitted {
+final class SplitLane extends SplitLaneLayout.PadAdmitted {
 
 	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
 
