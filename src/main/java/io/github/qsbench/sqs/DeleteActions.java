@@ -29,7 +29,7 @@ final class DeleteActions extends QueueHandler {
 		SqsRequest request = call.request();
 		String queue = queue(request);
 		String handle = request.required("ReceiptHandle");
-		deleted(queue, handle, this.queues.complete(queue, ReceiptHandles.id(handle), handle));
+		deleted(queue, handle, this.queues.complete(queue, LeaseReceiptHandles.id(handle), handle));
 		return JSON.objectNode();
 	}
 
@@ -47,7 +47,7 @@ final class DeleteActions extends QueueHandler {
 		for (SqsRequest entry : Batches.entries(call.request())) {
 			try {
 				String handle = entry.required("ReceiptHandle");
-				handles.add(new QueueOperations.ToComplete(ReceiptHandles.id(handle), handle));
+				handles.add(new QueueOperations.ToComplete(LeaseReceiptHandles.id(handle), handle));
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
@@ -80,7 +80,7 @@ final class DeleteActions extends QueueHandler {
 					throw QueueUrls.doesNotExist();
 				}
 			}
-			case NOT_DELIVERED -> throw ReceiptHandles.invalid(handle);
+			case NOT_DELIVERED -> throw LeaseReceiptHandles.invalid(handle);
 			case STALE_LEASE -> throw SqsError.RECEIPT_HANDLE_IS_INVALID.exception("The receipt handle \"" + handle
 					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
 					+ "since. The newer receipt handle deletes it.");
