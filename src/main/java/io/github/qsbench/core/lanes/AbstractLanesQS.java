@@ -27,10 +27,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
  * count); push, batch push and completion; what a poll does with the lane's in-flight
  * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
- * {@link #track}, {@link #dropCompleted}); browsing, listing and counting are its
- * {@link LanesView}'s. The settings are chosen once, at construction: what the service's
- * setting keeps and the thesis's does not is a {@link Ledger}, and the index by id (a
- * locked lane's, or the split service's one) is
+ * {@link #track}, {@link #dropCompleted}). Browsing, listing and counting are in its
+ * superclass, {@link LanesView}. The settings are chosen once, at construction: what the
+ * service's setting keeps and the thesis's does not is a {@link Ledger}, and the index by
+ * id (a locked lane's, or the split service's one) is
  * {@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup, so no push or
  * poll asks which setting it runs in.
  *
