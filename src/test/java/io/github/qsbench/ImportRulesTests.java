@@ -97,6 +97,33 @@ class ImportRulesTests {
 		return rule;
 	}
 
+	/**
+	 * The frameworks are leaves: in {@code src/main} only the catalogue
+	 * ({@code core.strategy}, which builds every strategy) imports {@code core.thesis} or
+	 * {@code core.lanes}, and neither imports the other; what both need is in
+	 * {@code core.shared}.
+	 */
+	@Test
+	void frameworks_areLeaves_onlyTheCatalogueImportsThem() throws IOException {
+		List<String> broken = new ArrayList<>();
+		try (Stream<Path> files = Files.walk(MAIN)) {
+			for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+				String room = MAIN.relativize(file.getParent()).toString().replace('/', '.');
+				Matcher imports = IMPORT.matcher(Files.readString(file));
+				while (imports.find()) {
+					String imported = imports.group(1);
+					for (String framework : List.of("core.thesis", "core.lanes")) {
+						if (imported.startsWith(PROJECT + framework + ".") && !room.equals(framework)
+								&& !room.equals("core.strategy")) {
+							broken.add(MAIN.relativize(file) + " imports " + imported);
+						}
+					}
+				}
+			}
+		}
+		assertThat(broken).as("imports of a framework from outside the catalogue").isEmpty();
+	}
+
 	private static boolean allowed(String imported, String room, List<String> rooms, List<String> libraries) {
 		if (imported.startsWith("java.") || imported.startsWith("javax.") || imported.startsWith("jdk.")) {
 			return true;

@@ -3,7 +3,7 @@ package io.github.qsbench.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.shared.CompletableMessage;
 import io.github.qsbench.core.lanes.LaneMessage;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.lanes.SplitDelivery;

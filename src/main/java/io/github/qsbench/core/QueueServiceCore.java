@@ -2,25 +2,22 @@ package io.github.qsbench.core;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * The queue service as the HTTP layer, metrics and configuration use it: the thesis's
- * {@link QueueService} plus batches, leases numbered per delivery, completion by id,
- * per-queue counts and caps. Every strategy offers it, whichever of the three frameworks
- * it is built on ({@link io.github.qsbench.core.thesis.AbstractQS}, the thesis's;
- * {@link io.github.qsbench.core.lanes.AbstractSplitQS} and
- * {@link io.github.qsbench.core.lanes.AbstractLaneLockedQS}, which keep messages in
- * flight apart from ready ones on the outline of
- * {@link io.github.qsbench.core.lanes.AbstractLanesQS}), so nothing outside the core
- * names a framework or a message class.
+ * The queue service as the application layer calls it: the thesis's {@link QueueService}
+ * (push, poll, complete) plus the operations that change queues (batches, leases numbered
+ * per delivery, completion by id, discard, the end of a delay), and the read-only
+ * {@link QueueServiceView}, which a caller that only reads takes instead. Every strategy
+ * offers it, on whichever framework it is built (the catalogue,
+ * {@link io.github.qsbench.core.strategy.Strategy}, names them), so nothing outside the
+ * core names a framework or a message class.
  *
  * <p>
  * {@link #close()} stops whatever the service runs of its own (a dispatcher thread);
  * Spring calls it when the context closes. Services that run nothing need not override
  * it.
  */
-public interface QueueServiceCore extends QueueService, AutoCloseable {
+public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCloseable {
 
 	/** A completion without a lease: whichever delivery is current. */
 	int ANY_DELIVERY = 0;
@@ -109,40 +106,6 @@ public interface QueueServiceCore extends QueueService, AutoCloseable {
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	boolean endDelay(String queue, long id);
-
-	/** Every queue with its ready and in-flight counts, by name. */
-	List<QueueStats> queues();
-
-	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
-	Optional<QueueStats> queue(String name);
-
-	/** Whether a poll would find a message now; leases nothing. */
-	boolean hasReady(String name);
-
-	/**
-	 * Up to {@code max} messages of the queue that are not completed, from its head (the
-	 * messages a poll would take first), with their state; leases nothing and holds the
-	 * queue's guard no longer than a poll of {@code max} would.
-	 */
-	List<Peeked> peek(String queue, int max);
-
-	/**
-	 * The id of the latest push: every message pushed before this call began has this id
-	 * or a smaller one.
-	 */
-	long lastId();
-
-	/** How many queues exist, read without taking any lock. */
-	int queueCount();
-
-	/**
-	 * How many messages are held (pushed and not yet completed), read without a lock; 0
-	 * without id lookup.
-	 */
-	long heldCount();
-
-	/** The caps and what they hold now, if this service has limits. */
-	Optional<Capacity> capacity();
 
 	/**
 	 * Calls {@code listener} when messages are pushed through another instance sharing

@@ -12,7 +12,7 @@ import java.util.function.ToLongFunction;
 
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QuietCounts;
-import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueServiceView;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
 
@@ -69,7 +69,7 @@ public class QueueMetrics implements QueueEvents {
 
 	private final Counter redriven;
 
-	private final QueueServiceCore service;
+	private final QueueServiceView service;
 
 	/** The most queues with fair-queue gauges: queue names are unbounded. */
 	static final int MAX_FAIR_QUEUES = 100;
@@ -89,7 +89,7 @@ public class QueueMetrics implements QueueEvents {
 	private final InstantSource clock;
 
 	/** Meters whose fair-queue readings follow the system clock (tests of the layer). */
-	public QueueMetrics(MeterRegistry registry, QueueServiceCore service) {
+	public QueueMetrics(MeterRegistry registry, QueueServiceView service) {
 		this(registry, service, InstantSource.system());
 	}
 
@@ -98,7 +98,7 @@ public class QueueMetrics implements QueueEvents {
 	 * {@code clock}, the service's.
 	 */
 	@Autowired
-	public QueueMetrics(MeterRegistry registry, QueueServiceCore service, InstantSource clock) {
+	public QueueMetrics(MeterRegistry registry, QueueServiceView service, InstantSource clock) {
 		this.service = service;
 		this.registry = registry;
 		this.clock = clock;
@@ -137,7 +137,7 @@ public class QueueMetrics implements QueueEvents {
 			.description(
 					"Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
-		Gauge.builder("qs.queues", service, QueueServiceCore::queueCount)
+		Gauge.builder("qs.queues", service, QueueServiceView::queueCount)
 			.description("Queues that exist")
 			.register(registry);
 		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));

@@ -4,7 +4,7 @@
  * application), and the contention meter reads JFR.
  *
  * <p>
- * May import: application, core, core.strategy, core.thesis; io.micrometer,
- * org.springframework, org.slf4j.
+ * May import: application, core, core.strategy; io.micrometer, org.springframework,
+ * org.slf4j.
  */
 package io.github.qsbench.metrics;

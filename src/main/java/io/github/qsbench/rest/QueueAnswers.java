@@ -59,7 +59,7 @@ final class QueueAnswers {
 		Received lease = leases.get(0);
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
-			.eTag(Leases.etag(lease.lease()))
+			.eTag(LeaseETags.etag(lease.lease()))
 			.body(Delivered.of(queue, lease));
 	}
 

@@ -358,7 +358,7 @@ class QueueController {
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(
 					description = "The poll's ETag: complete only if that delivery is still the current one",
-					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch)
+					schema = @Schema(pattern = LeaseETags.IF_MATCH_REGEX)) String ifMatch)
 			throws HttpRequestMethodNotSupportedException {
 		if (id.equals(Routes.BATCH_SEGMENT) || id.equals(Routes.COMPLETIONS_SEGMENT)) {
 			// the batch resources, matched here only because they look like an id
@@ -366,7 +366,7 @@ class QueueController {
 		}
 		long messageId = RequestValidation.messageId(id);
 		return QueueAnswers.completed(queue, messageId,
-				this.messages.complete(queue, messageId, Leases.fromIfMatch(ifMatch)));
+				this.messages.complete(queue, messageId, LeaseETags.fromIfMatch(ifMatch)));
 	}
 
 	@PatchMapping(path = Routes.MESSAGE, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -391,7 +391,7 @@ class QueueController {
 					schema = @Schema(type = "integer", format = "int64", minimum = "1")) String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) @Parameter(required = true,
 					description = "The poll's ETag: the lease to change (* for the current delivery's)",
-					schema = @Schema(pattern = Leases.IF_MATCH_REGEX)) String ifMatch,
+					schema = @Schema(pattern = LeaseETags.IF_MATCH_REGEX)) String ifMatch,
 			HttpServletRequest request) throws IOException, HttpRequestMethodNotSupportedException {
 		if (id.equals(Routes.BATCH_SEGMENT) || id.equals(Routes.COMPLETIONS_SEGMENT)) {
 			// the batch resources, matched here only because they look like an id
@@ -407,7 +407,7 @@ class QueueController {
 			leaseSeconds = this.json.leaseChange(in, request.getContentLengthLong());
 		}
 		return QueueAnswers.leaseChanged(queue, messageId,
-				this.messages.changeLease(queue, messageId, Leases.fromIfMatch(ifMatch), leaseSeconds));
+				this.messages.changeLease(queue, messageId, LeaseETags.fromIfMatch(ifMatch), leaseSeconds));
 	}
 
 	@PostMapping(path = Routes.COMPLETIONS, consumes = MediaType.APPLICATION_JSON_VALUE)

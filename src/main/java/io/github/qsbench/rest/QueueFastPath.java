@@ -126,8 +126,8 @@ final class QueueFastPath extends AnsweringFilter {
 			return;
 		}
 		if (message) {
-			serve(request, response, this.completions, start, () -> QueueAnswers.completed(queue, id,
-					this.operations.complete(queue, id, Leases.fromIfMatch(request.getHeader(HttpHeaders.IF_MATCH)))));
+			serve(request, response, this.completions, start, () -> QueueAnswers.completed(queue, id, this.operations
+				.complete(queue, id, LeaseETags.fromIfMatch(request.getHeader(HttpHeaders.IF_MATCH)))));
 		}
 		else if ("POST".equals(method)) {
 			serve(request, response, this.pushes, start, () -> QueueAnswers.pushed(queue, this.operations.push(queue,

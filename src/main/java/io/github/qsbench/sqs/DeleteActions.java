@@ -33,7 +33,7 @@ final class DeleteActions extends QueueHandler {
 		SqsRequest request = call.request();
 		String queue = queue(request);
 		String handle = request.required("ReceiptHandle");
-		deleted(queue, handle, this.messages.complete(queue, ReceiptHandles.id(handle), handle));
+		deleted(queue, handle, this.messages.complete(queue, LeaseReceiptHandles.id(handle), handle));
 		return JSON.objectNode();
 	}
 
@@ -51,7 +51,7 @@ final class DeleteActions extends QueueHandler {
 		for (SqsRequest entry : Batches.entries(call.request())) {
 			try {
 				String handle = entry.required("ReceiptHandle");
-				handles.add(new MessageOperations.ToComplete(ReceiptHandles.id(handle), handle));
+				handles.add(new MessageOperations.ToComplete(LeaseReceiptHandles.id(handle), handle));
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
@@ -84,7 +84,7 @@ final class DeleteActions extends QueueHandler {
 					throw QueueUrls.doesNotExist();
 				}
 			}
-			case NOT_DELIVERED -> throw ReceiptHandles.invalid(handle);
+			case NOT_DELIVERED -> throw LeaseReceiptHandles.invalid(handle);
 			case STALE_LEASE -> throw SqsError.RECEIPT_HANDLE_IS_INVALID.exception("The receipt handle \"" + handle
 					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
 					+ "since. The newer receipt handle deletes it.");

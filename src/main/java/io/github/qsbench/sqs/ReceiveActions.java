@@ -109,7 +109,7 @@ final class ReceiveActions extends QueueHandler {
 			StoredMessage stored = delivery.message();
 			ObjectNode message = messages.addObject()
 				.put("MessageId", Long.toString(delivery.id()))
-				.put("ReceiptHandle", ReceiptHandles.of(delivery.lease()))
+				.put("ReceiptHandle", LeaseReceiptHandles.of(delivery.lease()))
 				.put("MD5OfBody", Md5.hex(stored.body()))
 				.put("Body", stored.text());
 			if (!system.isEmpty()) {

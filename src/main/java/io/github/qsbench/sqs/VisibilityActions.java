@@ -64,7 +64,7 @@ final class VisibilityActions extends QueueHandler {
 			throw SqsError.MISSING_PARAMETER
 				.exception("The request must contain the parameter " + VISIBILITY_TIMEOUT + ".");
 		}
-		LeaseChange change = this.messages.changeLease(queue, ReceiptHandles.id(handle), handle, seconds);
+		LeaseChange change = this.messages.changeLease(queue, LeaseReceiptHandles.id(handle), handle, seconds);
 		switch (change) {
 			case CHANGED -> {
 			}
@@ -76,7 +76,7 @@ final class VisibilityActions extends QueueHandler {
 						+ "is invalid. Reason: Message does not exist or is not available for visibility timeout "
 						+ "change.");
 			}
-			case NOT_DELIVERED -> throw ReceiptHandles.invalid(handle);
+			case NOT_DELIVERED -> throw LeaseReceiptHandles.invalid(handle);
 			case STALE_LEASE -> throw SqsError.MESSAGE_NOT_INFLIGHT.exception("The receipt handle \"" + handle
 					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
 					+ "since (or is being received now).");

@@ -62,15 +62,15 @@ class SqsUnitTests {
 
 	@Test
 	void receiptHandle_theLeaseToken_namesItsMessage() {
-		assertThat(ReceiptHandles.id("42.3")).isEqualTo(42);
-		assertThat(ReceiptHandles.id("9223372036854775807.999999999")).isEqualTo(Long.MAX_VALUE);
+		assertThat(LeaseReceiptHandles.id("42.3")).isEqualTo(42);
+		assertThat(LeaseReceiptHandles.id("9223372036854775807.999999999")).isEqualTo(Long.MAX_VALUE);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "", "42", "42.", ".3", "0.1", "1.0", "01.1", "1.01", "-1.1", "1.1.1",
 			"9223372036854775808.1", "1.1234567890", "a.b", " 1.1" })
 	void receiptHandle_malformed_receiptHandleIsInvalid(String handle) {
-		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> ReceiptHandles.id(handle))
+		assertThatExceptionOfType(SqsException.class).isThrownBy(() -> LeaseReceiptHandles.id(handle))
 			.satisfies(ex -> assertThat(ex.error()).isEqualTo(SqsError.RECEIPT_HANDLE_IS_INVALID));
 	}
 

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
-import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueServiceView;
 
 /**
  * The explicit queues of an in-process strategy, in this instance's memory: at most
@@ -25,7 +25,7 @@ public final class InMemoryExplicitQueues implements ExplicitQueues {
 
 	private final int maxQueues;
 
-	public InMemoryExplicitQueues(QueueServiceCore service) {
+	public InMemoryExplicitQueues(QueueServiceView service) {
 		this.maxQueues = service.capacity()
 			.map(Capacity::limits)
 			.map(Capacity.Limits::maxQueues)

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * so it lives in plain arrays: a ready {@link java.util.ArrayDeque}, the locked variant
  * of the in-flight record ({@link LockedInFlight}), whose entries are the messages
  * themselves ({@link LaneMessage}, which carries its lease end), and an index by id per
- * lane ({@link io.github.qsbench.core.thesis.IdIndex#none()} without id lookup).
+ * lane ({@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup).
  *
  * <p>
  * Exactly-once, as long as consumers complete within their lease: a message is taken from
@@ -52,24 +52,6 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		super(options);
 		this.locks = Objects.requireNonNull(locks, "locks");
 		this.sideBehindSpins = Objects.requireNonNull(waiting, "waiting") == Waiting.SIDE_BEHIND_SPINS;
-	}
-
-	/** How a thread waits for a lane's lock that another thread holds. */
-	public enum Waiting {
-
-		/** It parks in the lock's queue ({@link Lock#lock()}), as any thread would. */
-		PARK,
-
-		/**
-		 * The side that is behind gets the lock first: in a lane holding a backlog one
-		 * consumer at a time spins for the lock instead of parking (yielding between
-		 * rounds of spins), in a nearly empty one one producer at a time spins a while;
-		 * every other waiter parks, and a poll that found nothing yields the processor.
-		 * With more threads than processors a parked thread falls further behind, so the
-		 * lone thread of the lagging side should not wait (docs/design/lanes.md).
-		 */
-		SIDE_BEHIND_SPINS
-
 	}
 
 	@Override
@@ -249,27 +231,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		}
 	}
 
-	/**
-	 * Under the lane's lock: a delayed message leaves the in-flight record for the ready
-	 * queue's tail.
-	 */
 	@Override
 	boolean endDelayIn(LockedLane lane, long id) {
-		lane.lock.lock();
-		try {
-			LaneMessage message = lane.index.get(id);
-			if (message == null || message.isCompleted() || message.deliveries() > 0 || message.leaseEnd() == 0) {
-				return false;
-			}
-			lane.inFlight.sorted.remove(message);
-			lane.delayedCount--;
-			message.delayUntil(0);
-			lane.ready.addLast(message);
-			return true;
-		}
-		finally {
-			lane.lock.unlock();
-		}
+		return lane.endDelay(id);
 	}
 
 	/**
@@ -308,33 +272,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		}
 	}
 
-	/**
-	 * Under the lane's lock, as a completion by id: the message leaves the in-flight
-	 * record (a scan, as far as its position) and enters it again where its new lease end
-	 * sorts it.
-	 */
 	@Override
 	LeaseChange changeLeaseIn(LockedLane lane, long id, int delivery, long leaseMillis) {
-		lane.lock.lock();
-		try {
-			LaneMessage message = lane.index.get(id);
-			if (message == null) {
-				return LeaseChange.NOT_FOUND;
-			}
-			Completion verdict = Completion.decide(message.isCompleted(), message.deliveries(), delivery);
-			if (verdict != Completion.COMPLETED) {
-				return LeaseChange.of(verdict);
-			}
-			lane.inFlight.removeEntryOf(message);
-			// every completion by id holds this lock, so nothing changed since the
-			// verdict
-			LeaseChange change = message.changeLease(delivery, this.clock.millis() + leaseMillis);
-			track(lane.inFlight, message, leaseMillis);
-			return change;
-		}
-		finally {
-			lane.lock.unlock();
-		}
+		return lane.changeLease(id, delivery, this.clock, leaseMillis, leaseMillis != this.leaseMillis);
 	}
 
 	@Override
@@ -428,44 +368,14 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		return true;
 	}
 
-	/** Under the lane's lock: its ready queue's head, or a lapsed in-flight entry. */
 	@Override
 	boolean hasReadyIn(LockedLane lane, long nowMillis) {
-		if (lane.isEmpty()) {
-			return false;
-		}
-		lane.lock.lock();
-		try {
-			return !lane.ready.isEmpty() || lane.inFlight.anyLapsed(nowMillis);
-		}
-		finally {
-			lane.lock.unlock();
-		}
+		return lane.hasReady(nowMillis);
 	}
 
-	/**
-	 * Under the lane's lock, as a poll: the in-flight record first (lapsed leases are
-	 * what a poll delivers first), then the ready queue.
-	 */
 	@Override
 	void browse(LockedLane lane, long nowMillis, List<Peeked> seen, int max) {
-		if (lane.isEmpty()) {
-			return;
-		}
-		lane.lock.lock();
-		try {
-			if (lane.inFlight.browse(lane.inFlight.snapshot(), nowMillis, seen, max)) {
-				return;
-			}
-			for (LaneMessage message : lane.ready) {
-				if (see(seen, new Peeked(message, Peeked.State.READY, 0), max)) {
-					return;
-				}
-			}
-		}
-		finally {
-			lane.lock.unlock();
-		}
+		lane.browse(nowMillis, seen, max);
 	}
 
 }

@@ -7,19 +7,12 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
-import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.CompletableMessage;
-import java.time.InstantSource;
+import io.github.qsbench.core.shared.CompletableMessage;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -34,11 +27,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
  * count); push, batch push and completion; what a poll does with the lane's in-flight
  * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
- * {@link #track}, {@link #dropCompleted}); browsing, listing and counting. The settings
- * are chosen once, at construction: what the service's setting keeps and the thesis's
- * does not is a {@link Ledger}, and the index by id (a locked lane's, or the split
- * service's one) is {@link io.github.qsbench.core.thesis.IdIndex#none()} without id
- * lookup, so no push or poll asks which setting it runs in.
+ * {@link #track}, {@link #dropCompleted}). Browsing, listing and counting are in its
+ * superclass, {@link LanesView}. The settings are chosen once, at construction: what the
+ * service's setting keeps and the thesis's does not is a {@link Ledger}, and the index by
+ * id (a locked lane's, or the split service's one) is
+ * {@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup, so no push or
+ * poll asks which setting it runs in.
  *
  * <p>
  * A framework supplies its message, its lane and its guard, through the methods below
@@ -52,23 +46,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * @param <L> the framework's lane
  * @param <M> the framework's message
  */
-public abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> implements QueueServiceCore {
+abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> extends LanesView<L>
+		implements QueueServiceCore {
 
 	/** Closed lanes kept in the map at most, see {@link #retire}. */
 	private static final int RETIRED = 64;
 
-	/**
-	 * Lanes by queue name, open or closed (closed ones stay a while, see
-	 * {@link #retire}).
-	 */
-	final ConcurrentHashMap<String, L> lanes = new ConcurrentHashMap<>();
-
-	final Ledger ledger;
-
 	/** Messages one queue may hold; {@link Integer#MAX_VALUE} when unlimited. */
 	final int maxPerQueue;
-
-	final InstantSource clock;
 
 	final long leaseMillis;
 
@@ -85,15 +70,12 @@ public abstract class AbstractLanesQS<L extends QueueLane, M extends Completable
 	 */
 	final boolean idLookup;
 
-	private final AtomicLong lastId = new AtomicLong();
-
 	/** Lanes that closed lately, see {@link #retire}. */
 	private final AtomicReferenceArray<L> retired = new AtomicReferenceArray<>(RETIRED);
 
 	AbstractLanesQS(QueueOptions options) {
-		this.ledger = Ledger.of(options);
+		super(options);
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
-		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.eager = options.eviction() == Eviction.EAGER;
 		this.idLookup = options.idLookup();
@@ -156,19 +138,6 @@ public abstract class AbstractLanesQS<L extends QueueLane, M extends Completable
 	 * discarded meanwhile.
 	 */
 	abstract void delayEnded(L lane, boolean delivered);
-
-	/**
-	 * Whether a poll of the lane would find a message at {@code nowMillis}: a ready one,
-	 * or an in-flight entry whose lease (or delay) ended.
-	 */
-	abstract boolean hasReadyIn(L lane, long nowMillis);
-
-	/**
-	 * A browse of the lane, as a poll would deliver: its in-flight record first (lapsed
-	 * leases are what a poll delivers first), then messages never delivered, into
-	 * {@code seen} until it holds {@code max}.
-	 */
-	abstract void browse(L lane, long nowMillis, List<Peeked> seen, int max);
 
 	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
@@ -389,83 +358,6 @@ public abstract class AbstractLanesQS<L extends QueueLane, M extends Completable
 			M message = (M) inFlight.messageOf(head);
 			evict(lane, message);
 		}
-	}
-
-	@Override
-	public boolean hasReady(String name) {
-		L lane = this.lanes.get(name);
-		return lane != null && hasReadyIn(lane, this.clock.millis());
-	}
-
-	@Override
-	public List<Peeked> peek(String name, int max) {
-		L lane = this.lanes.get(name);
-		List<Peeked> seen = new ArrayList<>(Math.min(max, 16));
-		if (lane != null) {
-			browse(lane, this.clock.millis(), seen, max);
-		}
-		return seen;
-	}
-
-	/**
-	 * {@link #browse}: adds one more message to what a browse saw.
-	 * @return whether it saw {@code max} now
-	 */
-	static boolean see(List<Peeked> seen, Peeked message, int max) {
-		seen.add(message);
-		return seen.size() >= max;
-	}
-
-	@Override
-	public List<QueueStats> queues() {
-		this.ledger.requireIdLookup();
-		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
-		long now = this.clock.millis();
-		for (L lane : this.lanes.values()) {
-			QueueStats one = lane.stats(now);
-			if (one != null) {
-				stats.add(one);
-			}
-		}
-		stats.sort(Comparator.comparing(QueueStats::name));
-		return stats;
-	}
-
-	@Override
-	public Optional<QueueStats> queue(String name) {
-		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(name);
-		return Optional.ofNullable((lane != null) ? lane.stats(this.clock.millis()) : null);
-	}
-
-	/** Open lanes, counted without a lock (closed ones stay in the map a while). */
-	@Override
-	public int queueCount() {
-		int open = 0;
-		for (L lane : this.lanes.values()) {
-			open += lane.isOpen() ? 1 : 0;
-		}
-		return open;
-	}
-
-	/** Lanes in memory, open or closed: what the retirement bounds. */
-	int lanesInMemory() {
-		return this.lanes.size();
-	}
-
-	@Override
-	public long lastId() {
-		return this.lastId.get();
-	}
-
-	@Override
-	public long heldCount() {
-		return this.ledger.held();
-	}
-
-	@Override
-	public Optional<Capacity> capacity() {
-		return Optional.ofNullable(this.ledger.capacity());
 	}
 
 }

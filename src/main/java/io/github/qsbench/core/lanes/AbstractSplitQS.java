@@ -6,17 +6,12 @@ import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
-import io.github.qsbench.core.thesis.IdIndex;
+import io.github.qsbench.core.shared.IdIndex;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Queue;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -55,8 +50,6 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	 * setting.
 	 */
 	private final IdIndex<SplitMessage> index;
-
-	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
 
 	/**
 	 * @param readyQueues makes a new queue's ready queue; {@code poll} must hand each
@@ -382,32 +375,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	void browse(SplitLane lane, long nowMillis, List<Peeked> seen, int max) {
-		List<SplitDelivery> delivered = lane.inFlight.snapshot();
-		if (lane.inFlight.browse(delivered, nowMillis, seen, max)) {
-			return;
-		}
-		Set<SplitMessage> delayed = Collections.newSetFromMap(new IdentityHashMap<>());
-		for (SplitDelivery record : delivered) {
-			if (record.delivery == 0) {
-				delayed.add(record.message);
-			}
-		}
-		int room = max - seen.size();
-		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
-		for (SplitMessage message : this.index.messages()) {
-			if (message.deliveries() == 0 && !message.isCompleted() && lane.name.equals(message.queue())
-					&& !delayed.contains(message)) {
-				first.offer(message);
-				if (first.size() > room) {
-					first.poll();
-				}
-			}
-		}
-		List<SplitMessage> ready = new ArrayList<>(first);
-		ready.sort(BY_ID);
-		for (SplitMessage message : ready) {
-			seen.add(new Peeked(message, Peeked.State.READY, 0));
-		}
+		lane.browse(this.index.messages(), nowMillis, seen, max);
 	}
 
 }

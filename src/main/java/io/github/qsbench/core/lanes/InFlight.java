@@ -1,7 +1,7 @@
 package io.github.qsbench.core.lanes;
 
 import io.github.qsbench.core.Peeked;
-import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.shared.CompletableMessage;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package io.github.qsbench.core.lanes;
 
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.LeaseChange;
-import io.github.qsbench.core.thesis.CompletableMessage;
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.CompletableMessage;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

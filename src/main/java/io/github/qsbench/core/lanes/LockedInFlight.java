@@ -1,6 +1,6 @@
 package io.github.qsbench.core.lanes;
 
-import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.shared.CompletableMessage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,32 +1,37 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.LeaseChange;
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.IdIndex;
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.IdIndex;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
- * One named queue of {@link AbstractLaneLockedQS}, and how a thread takes its lock. Every
- * field but {@link #size}, {@link #closed}, the ring's flag and the waiting counts is
- * read and written only under {@link #lock}; those are also read without it (a poll's
- * emptiness check, the queue count, the retirement, the spinning).
+ * One named queue of {@link AbstractLaneLockedQS}, how a thread takes its lock, and what
+ * the lane does under it alone (ending a delay, browsing). Every field but {@link #size},
+ * {@link #closed}, the ring's flag and the waiting counts is read and written only under
+ * {@link #lock}; those are also read without it (a poll's emptiness check, the queue
+ * count, the retirement, the spinning).
  */
 final class LockedLane extends QueueLane {
 
 	/**
-	 * {@link AbstractLaneLockedQS.Waiting#SIDE_BEHIND_SPINS}: a lane holding more
-	 * messages than this has consumers behind its producers; one holding this many or
-	 * fewer, producers behind.
+	 * {@link Waiting#SIDE_BEHIND_SPINS}: a lane holding more messages than this has
+	 * consumers behind its producers; one holding this many or fewer, producers behind.
 	 */
 	private static final int BEHIND = 64;
 
-	/** {@link AbstractLaneLockedQS.Waiting#SIDE_BEHIND_SPINS}: tries of a producer. */
+	/** {@link Waiting#SIDE_BEHIND_SPINS}: tries of a producer. */
 	private static final int PRODUCER_SPINS = 64;
 
-	/** {@link AbstractLaneLockedQS.Waiting#SIDE_BEHIND_SPINS}: consumer tries a yield. */
+	/** {@link Waiting#SIDE_BEHIND_SPINS}: consumer tries a yield. */
 	private static final int CONSUMER_SPINS_PER_YIELD = 64;
 
 	private static final VarHandle SPINNER = VarHandles.field(MethodHandles.lookup(), "spinner", boolean.class);
@@ -223,6 +228,96 @@ final class LockedLane extends QueueLane {
 			int due = (this.delayedCount > 0) ? this.inFlight.delayEnded(nowMillis) : 0;
 			return new QueueStats(this.name, this.ready.size() + due, Math.max(0, this.inFlightCount),
 					this.delayedCount - due);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Under the lock: a delayed message leaves the in-flight record for the ready queue's
+	 * tail.
+	 * @return whether it was delayed (not delivered, not completed)
+	 */
+	boolean endDelay(long id) {
+		this.lock.lock();
+		try {
+			LaneMessage message = this.index.get(id);
+			if (message == null || message.isCompleted() || message.deliveries() > 0 || message.leaseEnd() == 0) {
+				return false;
+			}
+			this.inFlight.sorted.remove(message);
+			this.delayedCount--;
+			message.delayUntil(0);
+			this.ready.addLast(message);
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Under the lock: its ready queue's head, or a lapsed in-flight entry. */
+	boolean hasReady(long nowMillis) {
+		if (isEmpty()) {
+			return false;
+		}
+		this.lock.lock();
+		try {
+			return !this.ready.isEmpty() || this.inFlight.anyLapsed(nowMillis);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Under the lock, as a poll: the in-flight record first (lapsed leases are what a
+	 * poll delivers first), then the ready queue, into {@code seen} until it holds
+	 * {@code max}.
+	 */
+	void browse(long nowMillis, List<Peeked> seen, int max) {
+		if (isEmpty()) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			if (this.inFlight.browse(this.inFlight.snapshot(), nowMillis, seen, max)) {
+				return;
+			}
+			for (LaneMessage message : this.ready) {
+				if (LanesView.see(seen, new Peeked(message, Peeked.State.READY, 0), max)) {
+					return;
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Under the lock, as a completion by id: the message leaves the in-flight record (a
+	 * scan, as far as its position) and enters it again where its new lease end sorts it
+	 * ({@code ownLease}: a lease other than the service's, see {@link InFlight#track}).
+	 */
+	LeaseChange changeLease(long id, int delivery, InstantSource clock, long leaseMillis, boolean ownLease) {
+		this.lock.lock();
+		try {
+			LaneMessage message = this.index.get(id);
+			if (message == null) {
+				return LeaseChange.NOT_FOUND;
+			}
+			Completion verdict = Completion.decide(message.isCompleted(), message.deliveries(), delivery);
+			if (verdict != Completion.COMPLETED) {
+				return LeaseChange.of(verdict);
+			}
+			this.inFlight.removeEntryOf(message);
+			// every completion by id holds this lock, so nothing changed since the
+			// verdict
+			LeaseChange change = message.changeLease(delivery, clock.millis() + leaseMillis);
+			this.inFlight.track(message, ownLease);
+			return change;
 		}
 		finally {
 			this.lock.unlock();

@@ -1,7 +1,7 @@
 package io.github.qsbench.core.lanes;
 
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * it again, and a push makes another. How a lane holds its messages, and what guards the
  * passage from one state to the next, is its framework's.
  */
-public abstract class QueueLane {
+abstract class QueueLane {
 
 	private static final VarHandle IN_RING = VarHandles.field(MethodHandles.lookup(), "inRing", boolean.class);
 

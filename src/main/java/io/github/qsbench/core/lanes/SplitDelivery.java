@@ -1,6 +1,6 @@
 package io.github.qsbench.core.lanes;
 
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

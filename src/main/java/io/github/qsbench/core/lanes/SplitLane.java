@@ -1,15 +1,24 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueStats;
-import io.github.qsbench.core.thesis.VarHandles;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Queue;
+import java.util.Set;
 
 /**
  * One named queue of {@link AbstractSplitQS}: its ready queue, its in-flight record (the
  * lock-free variant, {@link LockFreeInFlight}), and how many messages it holds, which
- * also tells when it is closed.
+ * also tells when it is closed; and its browse.
  *
  * <p>
  * What it holds is two running totals, not one count, each on a cache line of its own
@@ -19,7 +28,9 @@ import java.util.Queue;
  * it. The consumer that evicts the last message closes the lane by compare-and-set of
  * {@code admitted}, which fails if a producer came in meanwhile.
  */
-public final class SplitLane extends SplitLaneLayout.PadAdmitted {
+final class SplitLane extends SplitLaneLayout.PadAdmitted {
+
+	private static final Comparator<SplitMessage> BY_ID = Comparator.comparingLong(SplitMessage::id);
 
 	static final VarHandle IN_FLIGHT = VarHandles.field(MethodHandles.lookup(), "inFlightCount", int.class);
 
@@ -134,6 +145,41 @@ public final class SplitLane extends SplitLaneLayout.PadAdmitted {
 		}
 		int ready = Math.max(0, held - inFlight - this.completedCount - delayed);
 		return new QueueStats(this.name, ready, inFlight, Math.max(0, delayed));
+	}
+
+	/**
+	 * A browse, as a poll would deliver: the in-flight record first, then the messages
+	 * never delivered, the {@code max} smallest ids among {@code held} (the service's
+	 * index: the ready queue cannot be walked) that are this lane's, ready and not
+	 * delayed; one pass over {@code held}.
+	 */
+	void browse(Collection<SplitMessage> held, long nowMillis, List<Peeked> seen, int max) {
+		List<SplitDelivery> delivered = this.inFlight.snapshot();
+		if (this.inFlight.browse(delivered, nowMillis, seen, max)) {
+			return;
+		}
+		Set<SplitMessage> delayed = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (SplitDelivery record : delivered) {
+			if (record.delivery == 0) {
+				delayed.add(record.message);
+			}
+		}
+		int room = max - seen.size();
+		PriorityQueue<SplitMessage> first = new PriorityQueue<>(room + 1, BY_ID.reversed());
+		for (SplitMessage message : held) {
+			if (message.deliveries() == 0 && !message.isCompleted() && this.name.equals(message.queue())
+					&& !delayed.contains(message)) {
+				first.offer(message);
+				if (first.size() > room) {
+					first.poll();
+				}
+			}
+		}
+		List<SplitMessage> ready = new ArrayList<>(first);
+		ready.sort(BY_ID);
+		for (SplitMessage message : ready) {
+			seen.add(new Peeked(message, Peeked.State.READY, 0));
+		}
 	}
 
 }

@@ -6,6 +6,6 @@
  * each is exactly-once: docs/design/exactly-once.md and docs/design/lanes.md.
  *
  * <p>
- * May import: core, core.thesis; org.agrona, org.jctools.
+ * May import: core, core.shared; org.agrona, org.jctools.
  */
 package io.github.qsbench.core.lanes;

@@ -3,6 +3,7 @@ package io.github.qsbench.core.thesis;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.shared.CompletableMessage;
 
 /**
  * A message plus the state that {@link AbstractQS} needs: whether it was completed, how

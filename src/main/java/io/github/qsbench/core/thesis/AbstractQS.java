@@ -11,6 +11,7 @@ import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.shared.IdIndex;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;

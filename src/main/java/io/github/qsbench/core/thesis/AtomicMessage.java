@@ -2,6 +2,7 @@ package io.github.qsbench.core.thesis;
 
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.LeaseChange;
+import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

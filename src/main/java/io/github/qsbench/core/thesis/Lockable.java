@@ -47,12 +47,12 @@ public interface Lockable<T> {
 	 * {@code java.util.concurrent} lock instead of a monitor.
 	 */
 	static <T> Lockable<T> lock(T target, Lock lock) {
-		return new Locked<>(target, lock);
+		return new ReadWriteLocked<>(target, lock, lock);
 	}
 
 	/** Reads share the read lock, writes take the write lock. */
 	static <T> Lockable<T> readWrite(T target, ReadWriteLock lock) {
-		return new ReadWriteLocked<>(target, lock);
+		return new ReadWriteLocked<>(target, lock.readLock(), lock.writeLock());
 	}
 
 	/**
@@ -73,12 +73,31 @@ public interface Lockable<T> {
 		return new Unguarded<>(target);
 	}
 
-	final class Mutex<T> implements Lockable<T> {
+	/**
+	 * What every lockable shares: its target, and {@link #unsafe}, which takes no guard.
+	 * Each subclass writes its own guard around {@link #read}, {@link #write} and
+	 * {@link #lookup} out: {@code synchronized} and an optimistic read fit no common
+	 * lock/unlock pair, and a lambda between guard and action would cost every access.
+	 */
+	abstract class Guarded<T> implements Lockable<T> {
 
-		private final T target;
+		final T target;
+
+		Guarded(T target) {
+			this.target = target;
+		}
+
+		@Override
+		public final <R> R unsafe(Function<? super T, ? extends R> action) {
+			return action.apply(this.target);
+		}
+
+	}
+
+	final class Mutex<T> extends Guarded<T> {
 
 		private Mutex(T target) {
-			this.target = target;
+			super(target);
 		}
 
 		@Override
@@ -97,25 +116,19 @@ public interface Lockable<T> {
 			return use.apply(find.apply(this.target, key));
 		}
 
-		@Override
-		public <R> R unsafe(Function<? super T, ? extends R> action) {
-			return action.apply(this.target);
-		}
-
 	}
 
-	final class ReadWriteLocked<T> implements Lockable<T> {
-
-		private final T target;
+	/** Reads hold one lock, writes another (or the same one, for {@link #lock}). */
+	final class ReadWriteLocked<T> extends Guarded<T> {
 
 		private final Lock readLock;
 
 		private final Lock writeLock;
 
-		private ReadWriteLocked(T target, ReadWriteLock lock) {
-			this.target = target;
-			this.readLock = lock.readLock();
-			this.writeLock = lock.writeLock();
+		private ReadWriteLocked(T target, Lock readLock, Lock writeLock) {
+			super(target);
+			this.readLock = readLock;
+			this.writeLock = writeLock;
 		}
 
 		@Override
@@ -152,57 +165,6 @@ public interface Lockable<T> {
 			}
 		}
 
-		@Override
-		public <R> R unsafe(Function<? super T, ? extends R> action) {
-			return action.apply(this.target);
-		}
-
-	}
-
-	final class Locked<T> implements Lockable<T> {
-
-		private final T target;
-
-		private final Lock lock;
-
-		private Locked(T target, Lock lock) {
-			this.target = target;
-			this.lock = lock;
-		}
-
-		@Override
-		public <R> R read(Function<? super T, ? extends R> action) {
-			return write(action);
-		}
-
-		@Override
-		public <R> R write(Function<? super T, ? extends R> action) {
-			this.lock.lock();
-			try {
-				return action.apply(this.target);
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		public <K, V, R> R lookup(K key, BiFunction<? super T, ? super K, ? extends V> find,
-				Function<? super V, ? extends R> use) {
-			this.lock.lock();
-			try {
-				return use.apply(find.apply(this.target, key));
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
-
-		@Override
-		public <R> R unsafe(Function<? super T, ? extends R> action) {
-			return action.apply(this.target);
-		}
-
 	}
 
 	/**
@@ -221,14 +183,12 @@ public interface Lockable<T> {
 	 * show a transient cycle, which the walk leaves once the writer's bounded update is
 	 * visible to it (a spin on the writer, not a JMM guarantee for plain fields).
 	 */
-	final class Stamped<T> implements Lockable<T> {
-
-		private final T target;
+	final class Stamped<T> extends Guarded<T> {
 
 		private final StampedLock lock;
 
 		private Stamped(T target, StampedLock lock) {
-			this.target = target;
+			super(target);
 			this.lock = lock;
 		}
 
@@ -280,19 +240,12 @@ public interface Lockable<T> {
 			return use.apply(found);
 		}
 
-		@Override
-		public <R> R unsafe(Function<? super T, ? extends R> action) {
-			return action.apply(this.target);
-		}
-
 	}
 
-	final class Unguarded<T> implements Lockable<T> {
-
-		private final T target;
+	final class Unguarded<T> extends Guarded<T> {
 
 		private Unguarded(T target) {
-			this.target = target;
+			super(target);
 		}
 
 		@Override
@@ -309,11 +262,6 @@ public interface Lockable<T> {
 		public <K, V, R> R lookup(K key, BiFunction<? super T, ? super K, ? extends V> find,
 				Function<? super V, ? extends R> use) {
 			return use.apply(find.apply(this.target, key));
-		}
-
-		@Override
-		public <R> R unsafe(Function<? super T, ? extends R> action) {
-			return action.apply(this.target);
 		}
 
 	}

@@ -1,6 +1,8 @@
 package io.github.qsbench.core.thesis;
 
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.shared.VarHandles;
+import io.github.qsbench.core.shared.IdIndex;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Deque;

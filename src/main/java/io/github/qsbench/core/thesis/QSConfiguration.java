@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.qsbench.core.shared.IdIndex;
+
 /**
  * The building blocks a strategy hands up to {@link AbstractQS} (the thesis's
  * {@code Configuration}): how messages are made, the map, the deque inside each queue,

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * HashMap, ArrayDeque and PojoMessage, the map and each queue guarded by its own non-fair

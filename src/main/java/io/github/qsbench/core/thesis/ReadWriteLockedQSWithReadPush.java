@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * {@link ReadWriteLockedQS} with the read-then-write push the thesis tried and dropped

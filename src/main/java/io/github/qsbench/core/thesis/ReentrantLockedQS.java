@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * {@link SynchronizedQS} with one non-fair {@link ReentrantLock} in place of its monitor

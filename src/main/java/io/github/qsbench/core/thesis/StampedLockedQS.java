@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.concurrent.locks.StampedLock;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * {@link ReadWriteLockedQS} with a {@link StampedLock} on the map and on each queue, and

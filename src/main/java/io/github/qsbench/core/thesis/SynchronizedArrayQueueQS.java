@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * Tomcat's {@code SynchronizedQueue} (seed 001) as the queue: each queue is an

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * HashMap, ArrayDeque and PojoMessage with every map access, read or write, under one

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.shared.IdIndex;
 
 /**
  * The thesis's own example of 5.2.2.2, "using the same data structures":

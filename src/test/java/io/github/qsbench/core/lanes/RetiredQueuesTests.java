@@ -7,7 +7,7 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.thesis.CompletableMessage;
+import io.github.qsbench.core.shared.CompletableMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.core.thesis.AbstractQS;
-import io.github.qsbench.core.thesis.IdIndex;
+import io.github.qsbench.core.shared.IdIndex;
 import io.github.qsbench.core.thesis.Lockable;
 import io.github.qsbench.core.thesis.PojoMessage;
 import io.github.qsbench.core.thesis.QSConfiguration;

@@ -6,6 +6,7 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestBodies;
+import io.github.qsbench.core.shared.IdIndex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

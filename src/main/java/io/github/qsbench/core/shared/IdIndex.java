@@ -1,4 +1,4 @@
-package io.github.qsbench.core.thesis;
+package io.github.qsbench.core.shared;
 
 import java.util.Collection;
 import java.util.List;
@@ -9,11 +9,11 @@ import org.jctools.maps.NonBlockingHashMapLong;
 /**
  * Held messages by id, so that a completion by id finds its message without a scan. Each
  * framework keeps it under the guard of what it indexes, so a strategy guards it with its
- * own mechanism: {@link AbstractQS} keeps one per queue, in the queue, touched only
- * inside the same {@link Lockable} access as the queue's messages;
- * {@link io.github.qsbench.core.lanes.AbstractLaneLockedQS} one per queue, under the
- * queue's lock; {@link io.github.qsbench.core.lanes.AbstractSplitQS}, which takes no
- * lock, one {@link #lockFree()} index for the whole service.
+ * own mechanism: the thesis's {@code AbstractQS} keeps one per queue, in the queue,
+ * touched only inside the same {@code Lockable} access as the queue's messages;
+ * {@code AbstractLaneLockedQS} one per queue, under the queue's lock;
+ * {@code AbstractSplitQS}, which takes no lock, one {@link #lockFree()} index for the
+ * whole service.
  *
  * <p>
  * Both implementations key by a primitive {@code long}: one entry costs 16 to 30 bytes of

@@ -1,4 +1,4 @@
-package io.github.qsbench.core.thesis;
+package io.github.qsbench.core.shared;
 
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;

@@ -5,10 +5,11 @@ import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.core.Lease;
 
 /**
- * Lease tokens ({@link LeaseTokens}) as HTTP entity tags: a poll's {@code ETag} is its
- * lease quoted, and a completion's {@code If-Match} names one quoted lease, or {@code *}.
+ * A {@link Lease}'s token ({@link LeaseTokens}) as an HTTP entity tag: a poll's
+ * {@code ETag} is its lease quoted, and a completion's {@code If-Match} names one quoted
+ * lease, or {@code *}.
  */
-final class Leases {
+final class LeaseETags {
 
 	/**
 	 * An {@code If-Match} this API accepts: one lease as a strong entity tag, or
@@ -16,7 +17,7 @@ final class Leases {
 	 */
 	static final String IF_MATCH_REGEX = "^(\\*|\"" + LeaseTokens.TOKEN_REGEX + "\")$";
 
-	private Leases() {
+	private LeaseETags() {
 	}
 
 	static String etag(Lease lease) {

@@ -6,15 +6,16 @@ import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.core.Lease;
 
 /**
- * Receipt handles: the lease token of one delivery ({@link LeaseTokens}), as the REST API
- * hands it out, so a handle names exactly one delivery and a stale one cannot delete a
- * message delivered again since. Clients must not rely on its form.
+ * SQS's receipt handle, its wire name for a {@link Lease}'s token ({@link LeaseTokens}):
+ * the same string the REST API hands out, so a handle names exactly one delivery and a
+ * stale one cannot delete a message delivered again since. Clients must not rely on its
+ * form.
  */
-final class ReceiptHandles {
+final class LeaseReceiptHandles {
 
 	private static final Pattern HANDLE = Pattern.compile(LeaseTokens.TOKEN_REGEX);
 
-	private ReceiptHandles() {
+	private LeaseReceiptHandles() {
 	}
 
 	static String of(Lease lease) {

@@ -1,4 +1,4 @@
-package io.github.qsbench.core.thesis;
+package io.github.qsbench.core.shared;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
