@@ -15,14 +15,13 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.QueueTags;
+import io.github.qsbench.http.HttpTestBase;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -32,11 +31,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * The served OpenAPI description covers every controller mapping with the statuses it
  * answers.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class OpenApiHttpTests {
-
-	@LocalServerPort
-	int port;
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class OpenApiHttpTests extends HttpTestBase {
 
 	@Autowired
 	@Qualifier("requestMappingHandlerMapping")
