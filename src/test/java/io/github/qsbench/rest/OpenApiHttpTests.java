@@ -47,7 +47,7 @@ class OpenApiHttpTests extends HttpTestBase {
 
 		int described = 0;
 		for (Map.Entry<RequestMappingInfo, HandlerMethod> mapping : this.mappings.getHandlerMethods().entrySet()) {
-			if (mapping.getValue().getBeanType() != QueueController.class) {
+			if (!Set.of(QueueController.class, MessageController.class).contains(mapping.getValue().getBeanType())) {
 				continue;
 			}
 			for (String path : mapping.getKey().getPathPatternsCondition().getPatternValues()) {
