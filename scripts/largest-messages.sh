@@ -27,23 +27,9 @@ trap stop_service EXIT
 SERVICE_JAR="$JAR" SERVICE_LOG="$WORK/service.log" start_service "" -Xmx"$HEAP"
 URL="$BASE_URL"
 
-live_heap_mib() {
-	timeout 120 jcmd "$SERVICE_PID" GC.class_histogram >"$WORK/histogram.txt" 2>/dev/null &&
-		python3 "$ROOT/scripts/heap_histogram.py" total "$WORK/histogram.txt" | awk '{printf "%.1f", $1 / 1048576}' ||
-		echo "n/a (jcmd failed)"
-}
-
-metric() { # name
-	curl -fsS --max-time 10 "$URL/actuator/prometheus" 2>/dev/null | awk -v m="$1" '$1 ~ "^"m"[{ ]" || $1 == m {print $2; exit}'
-}
-
-health() {
-	curl -sS --max-time 10 "$URL/actuator/health" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])' 2>/dev/null || echo "no answer"
-}
-
 row() { # phase, driver result
-	python3 - "$1" "$2" "$(health)" "$(live_heap_mib)" "$(metric qs_capacity_bytes_used_bytes)" \
-		"$(metric qs_capacity_bytes_max_bytes)" "$(metric qs_messages_ready)" <<'PY'
+	python3 - "$1" "$2" "$(service_health)" "$(service_live_heap_mib)" "$(service_metric qs_capacity_bytes_used_bytes)" \
+		"$(service_metric qs_capacity_bytes_max_bytes)" "$(service_metric qs_messages_ready)" <<'PY'
 import json, sys
 phase, result, health, heap, used, cap, ready = sys.argv[1:8]
 r = json.loads(result or "{}")
@@ -60,7 +46,7 @@ PY
 	echo "Service: \`$(basename "$JAR")\`, default strategy and settings (\`qs.max-message-size\` 1 MiB, \`max-total-bytes\` half the heap), \`-Xmx$HEAP\`, $(java -version 2>&1 | head -1)."
 	echo "Heap is the live heap after a full GC (\`jcmd GC.class_histogram\`); caps are \`qs_capacity_bytes_used_bytes\` of \`qs_capacity_bytes_max_bytes\`."
 	echo
-	echo "Baseline before any load: heap $(live_heap_mib) MiB, health $(health)."
+	echo "Baseline before any load: heap $(service_live_heap_mib) MiB, health $(service_health)."
 	echo
 	echo "| phase | seconds | statuses | 5xx | health | heap MiB | caps MiB | ready |"
 	echo "|---|---|---|---|---|---|---|---|"

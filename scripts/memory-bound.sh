@@ -27,20 +27,6 @@ trap stop_service EXIT
 SERVICE_JAR="$JAR" SERVICE_LOG="$WORK/service.log" start_service "$STRATEGY" -Xmx"$HEAP" -- --qs.lease-timeout=1s
 URL="$BASE_URL"
 
-live_heap_mib() {
-	timeout 120 jcmd "$SERVICE_PID" GC.class_histogram >"$WORK/histogram.txt" 2>/dev/null &&
-		python3 "$ROOT/scripts/heap_histogram.py" total "$WORK/histogram.txt" | awk '{printf "%.1f", $1 / 1048576}' ||
-		echo "n/a (jcmd failed)"
-}
-
-metric() { # name
-	curl -fsS --max-time 10 "$URL/actuator/prometheus" 2>/dev/null | awk -v m="$1" '$1 ~ "^"m"[{ ]" || $1 == m {print $2; exit}'
-}
-
-health() {
-	curl -sS --max-time 10 "$URL/actuator/health" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])' 2>/dev/null || echo "no answer"
-}
-
 {
 	echo "# Memory under new queue names: $CYCLES cycles of push ($BODY_BYTES B), poll, complete"
 	echo
@@ -51,7 +37,7 @@ health() {
 		echo "Strategy redis holds its messages in the script's own redis-server, not on this heap, and has no caps of the heap (Redis's maxmemory is its cap): the caps columns read n/a."
 	fi
 	echo
-	echo "Baseline before any load: heap $(live_heap_mib) MiB, health $(health)."
+	echo "Baseline before any load: heap $(service_live_heap_mib) MiB, health $(service_health)."
 	echo
 	echo "| phase | clients | abandoned | seconds | statuses | 5xx | redelivered and completed | health | heap MiB | caps bytes | caps queues | queues |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -62,9 +48,9 @@ for phase in "1 0" "4 0" "1 0.1" "4 0.1"; do
 	result="$(python3 "$ROOT/scripts/memory_driver.py" cycles "$URL" --count "$CYCLES" --clients "$clients" \
 		--body-bytes "$BODY_BYTES" --abandon-share "$share" --lease-seconds 1 --tag "c${clients}a${share//./}" || echo '{}')"
 	echo "$result"
-	heap="$(live_heap_mib)"
-	python3 - "$result" "$clients" "$share" "$(health)" "$heap" "$(metric qs_capacity_bytes_used_bytes)" \
-		"$(metric qs_capacity_queues_used)" "$(metric qs_queues)" >>"$OUT.tmp" <<'PY'
+	heap="$(service_live_heap_mib)"
+	python3 - "$result" "$clients" "$share" "$(service_health)" "$heap" "$(service_metric qs_capacity_bytes_used_bytes)" \
+		"$(service_metric qs_capacity_queues_used)" "$(service_metric qs_queues)" >>"$OUT.tmp" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1] or "{}")
 clients, share, health, heap, cap_bytes, cap_queues, queues = sys.argv[2:9]

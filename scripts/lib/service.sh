@@ -56,6 +56,15 @@
 #   flock, a pipe); it stops when the script (the shell that sourced this file) exits, or by
 #   stop_shared_redis. stop_service leaves it running for the next start.
 # stop_shared_redis  stops it now and deletes its directory; safe to call twice or when none runs.
+#
+# What a memory script reads of the service start_service started (BASE_URL, SERVICE_PID):
+# service_health     prints its /actuator/health status (UP, DOWN, ...), or "no answer".
+# service_metric NAME
+#   prints the value of the first sample of the Prometheus series NAME (with or without labels)
+#   at /actuator/prometheus; nothing when there is none.
+# service_live_heap_mib
+#   prints its live heap in MiB (one decimal) after a full GC (jcmd GC.class_histogram, read by
+#   scripts/heap_histogram.py), or "n/a (jcmd failed)".
 
 QS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PORT=""
@@ -399,4 +408,23 @@ qs_detached() {
 		"$@" </dev/null >>"$log" 2>&1 &
 		echo "$!"
 	)
+}
+
+service_health() {
+	curl -sS --max-time 10 "$BASE_URL/actuator/health" 2>/dev/null |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])' 2>/dev/null || echo "no answer"
+}
+
+service_metric() { # name
+	curl -fsS --max-time 10 "$BASE_URL/actuator/prometheus" 2>/dev/null |
+		awk -v m="$1" '$1 ~ "^"m"[{ ]" || $1 == m {print $2; exit}'
+}
+
+service_live_heap_mib() {
+	local histogram
+	histogram="$(mktemp)"
+	timeout 120 jcmd "$SERVICE_PID" GC.class_histogram >"$histogram" 2>/dev/null &&
+		python3 "$QS_ROOT/scripts/heap_histogram.py" total "$histogram" | awk '{printf "%.1f", $1 / 1048576}' ||
+		echo "n/a (jcmd failed)"
+	rm -f "$histogram"
 }

@@ -11,37 +11,9 @@ import java.util.Arrays;
  * A message as the core keeps it, read back: its body, its attributes
  * ({@link MessageAttributes}), what the service records of it ({@link SystemAttributes}),
  * and, for a dead letter, where it came from. The core holds one byte array per message
- * and never looks inside; what is not body is a series of prefixes, each starting with a
- * byte that never begins UTF-8 text (every body is checked to be UTF-8 before it is
- * pushed, so a body is never taken for a prefix), outermost first:
- * <ul>
- * <li>{@code 0xFE}, a dead letter's origin: its source queue's name (a 2-byte length and
- * UTF-8) and how often it was delivered there (4 bytes), zero bytes up to a multiple of
- * 8, then the message as it was in its source;</li>
- * <li>{@code 0xFD}, the system attributes: a flag byte (bit 1: a group follows; bit 2: a
- * trace header follows), when it was sent (6 bytes, epoch milliseconds) and first
- * received (8 bytes, 0 for not yet, at an offset that is a multiple of 8, for atomic
- * access), then, if the flags say so, the group, the deduplication id (each a 2-byte
- * length and UTF-8, empty for none) and the sequence number (8 bytes, 0 for none), and
- * the trace header (a 2-byte length and UTF-8); a message without a group or a trace
- * header spends no byte on it;</li>
- * <li>{@code 0xFF}, the attributes ({@link MessageAttributes});</li>
- * </ul>
- * then the body. A message written before the system prefix existed reads with
- * {@link SystemAttributes#UNKNOWN}.
- *
- * <p>
- * The first-receive time is the one part written after the push, in place, by the
- * consumer that gets the first delivery ({@link #markReceived}); later deliveries read it
- * with acquire semantics: a plain read then an acquire fence, after a release fence and a
- * plain write, since a byte-array view has no atomic access modes from JDK 23 on (its
- * {@code getAcquire} throws {@link UnsupportedOperationException} there). The plain
- * 8-byte access at an offset that is a multiple of 8 is one aligned load or store on the
- * 64-bit JVMs this runs on, so a reader sees 0 or the whole time; the Java memory model
- * does not promise that for a plain access, and what a torn read would cost is one wrong
- * {@code ApproximateFirstReceiveTimestamp}, never a message. A strategy that hands out a
- * copy of the stored bytes per delivery (Redis) keeps no such write, and later deliveries
- * there read 0: unknown.
+ * and never looks inside: what is not body is a series of prefixes before it. The bytes,
+ * and why the first-receive time written in place is safe to read:
+ * docs/design/stored-message.md.
  *
  * @param deadLetter where a dead letter came from, {@code null} for any other message
  */

@@ -32,59 +32,11 @@ import io.github.qsbench.core.strategy.Strategy;
 
 /**
  * {@code qs.contention} (Prometheus {@code qs_contention_seconds_total}): the time
- * request threads spent blocked on a lock or monitor of the queue core, that is what the
- * active strategy's own synchronization costs under load, to show beside throughput.
- *
- * <p>
- * <b>Source.</b> A JFR {@link RecordingStream} inside the service, with threshold 0, of
- * {@code jdk.JavaMonitorEnter} (a thread blocked entering a contended monitor, the
- * {@code synchronized} strategy's {@code Lockable$Mutex}) and {@code jdk.ThreadPark} (a
- * thread parked, as {@code ReentrantReadWriteLock} and the other
- * {@code java.util.concurrent} locks do while they wait). Each event carries the wait's
- * duration, the lock's class and, by default, the stack; {@link ContentionFilter} keeps
- * the waits the core took and the counter adds their durations. The core stays
- * uninstrumented, so the JMH benchmarks pay nothing; the JVM emits these events only on
- * the slow path of a lock (a monitor enter that spun and failed, a park), so an
- * uncontended lock costs nothing either, and the cost grows with the contention it
- * measures.
- *
- * <p>
- * <b>Why not {@code ThreadMXBean}.</b> Thread contention monitoring gives each thread's
- * total blocked time (monitors only) and waited time, where waited time mixes a
- * {@code ReentrantReadWriteLock} wait with an idle Tomcat worker waiting for its next
- * request and a long poll waiting for a message; it cannot tell which lock, so it cannot
- * measure the read-write-lock strategy at all, and reading it means walking every thread
- * on each scrape.
- *
- * <p>
- * <b>What reads 0.</b> The concurrent strategies have no lock of their own: a
- * compare-and-set that fails is retried at once, which costs CPU but is not a wait, and
- * shows in throughput and latency, not here. Their only blocking is the bin lock that
- * {@code ConcurrentHashMap.compute} takes for one key (pushes to one queue, the caps'
- * per-queue counts), which is counted, and is rare.
- *
- * <p>
- * <b>Virtual threads</b> ({@code spring.threads.virtual.enabled=true}). A virtual thread
- * that waits unmounts from its carrier, and the JVM then records neither event for it
- * (see {@link ContentionVisibility}); listening to those alone, the meter read 0 for
- * every strategy on JDK 25 with virtual threads. So with virtual request threads it
- * listens to {@code jdk.MethodTrace} of {@code LockSupport::park} instead of
- * {@code jdk.ThreadPark} (JDK 25's method tracing, which times the call on virtual
- * threads too; always with stack traces, which are what tells the lock), beside
- * {@code jdk.JavaMonitorEnter}. A virtual thread blocked on a monitor leaves no trace at
- * all, so for a strategy that waits on monitors ({@code synchronized} and kin), or before
- * JDK 25, the meter is not registered and a warning at start-up says why, rather than
- * export a 0 that measures nothing; the map bins of the caps go uncounted on virtual
- * threads, which the start-up line says.
- *
- * <p>
- * <b>Limits.</b> A monitor enter that succeeds while spinning is not an event (the JVM
- * spins briefly before it blocks), so very short waits are not counted; the time a lock
- * holder spends descheduled is, as its waiters' blocked time. Events are delivered about
- * once a second, so the counter lags by that much. {@code qs.metrics.contention.enabled}
- * switches it all off (no recording, no meter),
- * {@code qs.metrics.contention.stack-traces} trades precision for cost (see
- * {@link ContentionProperties}).
+ * request threads spent blocked on a lock or monitor of the queue core, from a JFR
+ * {@link RecordingStream} of the slow paths of locks, kept by {@link ContentionFilter};
+ * off with {@code qs.metrics.contention.enabled=false} ({@link ContentionProperties}).
+ * Sources, limits and why not {@code ThreadMXBean}: docs/design/contention-meter.md; on
+ * virtual threads: docs/design/contention-on-virtual-threads.md.
  */
 @Component
 public class ContentionMetrics implements SmartLifecycle {

@@ -5,20 +5,9 @@ import io.github.qsbench.core.strategy.Strategy;
 /**
  * Whether JFR can see the waits of the active strategy's own locks, given the kind of
  * request threads: a pure function, so that the decision is tested without a JVM
- * recording.
- *
- * <p>
- * Platform threads: always ({@code jdk.JavaMonitorEnter}, {@code jdk.ThreadPark}).
- * Virtual threads (measured on Temurin 25.0.3): a virtual thread that blocks does not
- * block its carrier, it unmounts, and the JVM records neither event for it. A park on a
- * {@code java.util.concurrent} lock goes through {@code VirtualThread.park}, which yields
- * the continuation instead of calling {@code Unsafe.park}, the only place
- * {@code jdk.ThreadPark} is emitted; JDK 25's method tracing (JEP 520,
- * {@code jdk.MethodTrace} of {@code LockSupport::park}) times that call on any thread, so
- * these waits stay visible there. A contended {@code synchronized} unmounts too since JEP
- * 491 (JDK 24), inside the JVM, with no Java method around the wait to trace: no event at
- * all. Only waits that pin the carrier (a native or VM frame on the stack) are still
- * recorded, and the core's are not of that kind.
+ * recording. Platform threads: always. Virtual threads: only parks on
+ * {@code java.util.concurrent} locks, and only on JDK 25 (method tracing); why, as
+ * measured: docs/design/contention-on-virtual-threads.md.
  */
 final class ContentionVisibility {
 

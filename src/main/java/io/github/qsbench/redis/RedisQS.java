@@ -28,34 +28,9 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * The queue service kept in Redis: every operation is one Lua script that Redis runs
  * alone, so Redis's one command at a time is the whole of its thread safety, and any
- * number of service instances on one Redis serve the same queues (a message pushed
- * through one is leased through another and completed through a third; a lease token is
- * the message's id and delivery number, which every instance reads from Redis).
- *
- * <p>
- * A queue is five keys on one hash slot (its name in braces, so a Redis Cluster keeps a
- * queue on one shard and spreads queues over shards): the ready list of ids, the leased
- * set (ids by lease end), the delayed set (ids by due time: "delivery 0 whose lease is
- * its delay", as the in-process frameworks keep delays), and two hashes of bodies and
- * delivery counts by id. A lapsed lease stays in the leased set until a lease takes it
- * again, so, as in the other frameworks, it counts as in flight until redelivered. Why
- * lists and sets rather than Streams: a lease change and a delay are per message and need
- * a record sorted by time, which Streams lack; see docs/redis.md.
- *
- * <p>
- * Round trips: a push, a lease, a completion, a lease change, a discard and an end of
- * delay are each one script, and so is a batch of pushes, of leases or of completions; on
- * a cluster a push takes one more (INCRBY of the id counter, which lives on its own slot)
- * and the first push into an empty queue and the completion that empties it one more each
- * (the queue registry's SADD or SREM). The listing and the counts read every registered
- * queue: one round trip per queue.
- *
- * <p>
- * Time is the service's clock ({@link QueueOptions#clock()}), passed to every script, so
- * instances on different machines must keep their clocks in step (a skew of one second
- * lengthens or shortens leases by that much). Caps: a queue's message cap is checked by
- * the push script; memory is Redis's {@code maxmemory} with {@code noeviction}, whose
- * refusal is answered as a reached cap.
+ * number of service instances on one Redis serve the same queues. Time is the service's
+ * clock ({@link QueueOptions#clock()}), passed to every script. Its keys, round trips and
+ * caps: docs/design/redis-strategy.md.
  */
 public final class RedisQS implements QueueServiceCore {
 

@@ -22,7 +22,7 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The REST API's answers to what the queue operations returned, for both of its adapters
- * ({@link QueueController} through Spring MVC, {@link QueueFastPath} ahead of it), so
+ * ({@link MessageController} through Spring MVC, {@link QueueFastPath} ahead of it), so
  * that they answer alike.
  */
 final class QueueAnswers {

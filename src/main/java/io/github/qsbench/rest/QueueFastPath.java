@@ -28,35 +28,12 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * The lean path for the requests producers and consumers repeat: push ({@code POST
- * /queues/{queue}/messages}), poll ({@code GET} of the same, also with {@code max},
- * {@code lease} and, for a long poll, {@code wait}) and complete ({@code DELETE
- * /queues/{queue}/messages/{id}}). An adapter like {@link QueueController}: it calls the
- * same {@link MessageOperations} and answers with the same {@link QueueAnswers}, so what
- * a request does and answers is decided in one place. What it skips is MVC's dispatch
- * (matching the path against every mapping, resolving arguments, negotiating the content
- * type, choosing a message converter), which costs several times the queue operation (see
- * docs/request-path-profile.md); it matches the segments of {@link Routes} by hand. A
- * long poll that waits is suspended as every adapter suspends one ({@link AsyncAnswers})
- * and answered by this filter on its async dispatch.
- *
- * <p>
- * It takes only plain requests: a valid queue name and id as raw path segments (nothing
- * percent-encoded); a push with no query string (a {@code delay} or a {@code group} is
- * the controller's) and a body that is not the JSON form ({@code application/json}, the
- * controller's); a poll whose query holds only {@code max}, {@code wait} and
- * {@code lease} as plain digits; an {@code Accept} of nothing, {@code *}{@code /*} or
- * {@code application/json}; and no conditional-GET header. Everything else goes on to
- * Spring MVC unchanged, which answers it alike. An error (a bad body, a full queue, an
- * unknown id, a number out of range) is answered by Spring's own exception resolvers, so
- * it is the same {@code application/problem+json} as through MVC.
- *
- * <p>
- * It times what it answers itself, in the same {@code http.server.requests} series as the
- * observation filter's (see {@link ServerRequestTimers}): an observation per request,
- * with its context, key values, handler chain and two meter lookups, costs more than the
- * request's own work. A long poll is timed from its arrival to its answer, as the
- * observation filter times an async request.
+ * The lean path for the requests producers and consumers repeat: plain push, poll (also a
+ * long poll) and complete. An adapter like {@link MessageController}: it calls the same
+ * {@link MessageOperations} and answers with the same {@link QueueAnswers}, but skips MVC's
+ * dispatch and matches the segments of {@link Routes} by hand; anything it does not take
+ * goes on to Spring MVC unchanged. What it takes, how it answers errors and times itself:
+ * docs/design/rest-fast-path.md.
  */
 final class QueueFastPath extends AnsweringFilter {
 

@@ -1,6 +1,6 @@
 /**
  * The REST adapter: the fast path (a filter for plain push, poll, long poll and
- * completion), the Spring MVC controller for the rest, their answers and problems, and
+ * completion), the Spring MVC controllers for the rest, their answers and problems, and
  * the OpenAPI description.
  *
  * <p>

@@ -19,40 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A queue's access policy (its {@code Policy} attribute), checked and compiled once by
  * {@link #parse}, then asked by {@link #decide} whether an account may call an action on
- * the queue. Immutable, so safe to share between threads.
- *
- * <p>
- * The IAM policy language as SQS applies it to a queue (IAM JSON policy elements
- * reference; SQS's "Using custom policies with the Amazon SQS Access Policy Language"),
- * narrowed to what this service's callers are, whole accounts:
- * <ul>
- * <li>{@code Version} "2012-10-17" or "2008-10-17" if given, an optional {@code Id}, and
- * {@code Statement}: one statement or a list of one or more.</li>
- * <li>A statement has an optional {@code Sid}, {@code Effect} ("Allow" or "Deny"),
- * {@code Principal}, {@code Action}, an optional {@code Resource} and an optional
- * {@code Condition} (see {@link PolicyCondition}). {@code NotPrincipal},
- * {@code NotAction} and {@code NotResource} are refused as not supported, and so is any
- * other element.</li>
- * <li>{@code Principal}: {@code "*"} or {@code {"AWS": ...}} with one or a list of
- * {@code "*"}, an account id or an account's root ARN, which "behave the same way. Both
- * delegate permissions to the account" (Principal: "AWS account principals"). IAM ARNs of
- * users and roles are accepted but match no caller: they name one identity in the
- * account, never the whole account, and a caller here is only ever a whole account. Other
- * principal types ({@code Service}, {@code Federated}, {@code CanonicalUser}) are
- * refused.</li>
- * <li>{@code Action}: {@code "*"} or {@code <service>:<action>}, the action with
- * {@code *} and {@code ?} wildcards, the service and action compared ignoring case.
- * Actions of a service other than {@code sqs} are accepted, as IAM's grammar accepts any
- * service, and match nothing: no request to a queue is one, on AWS either, so ignoring
- * them changes nothing the policy grants or denies.</li>
- * <li>{@code Resource}: {@code "*"} or ARNs with wildcards, matched against the queue's
- * ARN. A statement without one is taken to be about the queue itself (IAM requires the
- * element; being lenient here cannot reach another queue, as a queue's policy is only
- * asked about that queue).</li>
- * </ul>
- * Decisions follow IAM's evaluation logic: an applicable Deny wins over any Allow (an
- * explicit deny), an applicable Allow allows, and with neither the request is denied (an
- * implicit deny). The queue's owner is let through by the caller before asking.
+ * the queue. Immutable, so safe to share between threads. The IAM subset it accepts and
+ * how it decides: docs/design/queue-policy.md.
  */
 public final class QueuePolicy {
 

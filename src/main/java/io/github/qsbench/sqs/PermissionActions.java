@@ -43,7 +43,7 @@ final class PermissionActions extends QueueHandler {
 
 	private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
 
-	private final JsonMapper mapper = RequestJson.mapper(QueueAttributeActions.MAX_POLICY_BYTES);
+	private final JsonMapper mapper = RequestJson.mapper(QueueAttributeNames.MAX_POLICY_BYTES);
 
 	private final Object lock = new Object();
 
@@ -62,7 +62,7 @@ final class PermissionActions extends QueueHandler {
 	 * of 1 to 80 letters, digits, hyphens or underscores not in the policy yet, accounts
 	 * of 12 digits, 1 to {@value #MAX_ACTIONS} actions ({@code OverLimit} beyond) that
 	 * SQS shares, at most {@value #MAX_STATEMENTS} statements and
-	 * {@value QueueAttributeActions#MAX_POLICY_BYTES} bytes ({@code OverLimit}).
+	 * {@value QueueAttributeNames#MAX_POLICY_BYTES} bytes ({@code OverLimit}).
 	 */
 	ObjectNode addPermission(SqsAction.Call call) {
 		SqsRequest request = call.request();
@@ -108,9 +108,9 @@ final class PermissionActions extends QueueHandler {
 			statement.set("Action", oneOrMany(actions.stream().map(action -> "SQS:" + action).toList()));
 			statement.put("Resource", arn);
 			String document = policy.toString();
-			if (document.getBytes(StandardCharsets.UTF_8).length > QueueAttributeActions.MAX_POLICY_BYTES) {
+			if (document.getBytes(StandardCharsets.UTF_8).length > QueueAttributeNames.MAX_POLICY_BYTES) {
 				throw SqsError.OVER_LIMIT
-					.exception("The policy would be larger than " + QueueAttributeActions.MAX_POLICY_BYTES + " bytes.");
+					.exception("The policy would be larger than " + QueueAttributeNames.MAX_POLICY_BYTES + " bytes.");
 			}
 			write(queue, document);
 		}
@@ -153,7 +153,7 @@ final class PermissionActions extends QueueHandler {
 	 * {@code SetQueueAttributes} is edited as it is.
 	 */
 	private ObjectNode policy(String queue) {
-		String policy = this.queues.settings(queue).recorded().get(QueueAttributeActions.POLICY);
+		String policy = this.queues.settings(queue).recorded().get(QueueAttributeNames.POLICY);
 		if (policy == null) {
 			return null;
 		}
@@ -205,7 +205,7 @@ final class PermissionActions extends QueueHandler {
 
 	/** Sets the queue's policy; empty removes it. */
 	private void write(String queue, String policy) {
-		this.queues.configure(queue, new SettingsChange().recorded(QueueAttributeActions.POLICY, policy).change());
+		this.queues.configure(queue, new SettingsChange().recorded(QueueAttributeNames.POLICY, policy).change());
 	}
 
 }

@@ -53,7 +53,7 @@ final class QueueActions extends QueueHandler {
 			throw SqsError.INVALID_PARAMETER_VALUE.exception(fifo ? FIFO_NAME
 					: "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length.");
 		}
-		String fifoQueue = attributes.get(QueueAttributeActions.FIFO_QUEUE);
+		String fifoQueue = attributes.get(QueueAttributeNames.FIFO_QUEUE);
 		if (fifo != "true".equals(fifoQueue)) {
 			if (fifoQueue != null && !fifoQueue.equals("true") && !fifoQueue.equals("false")) {
 				throw SqsError.INVALID_ATTRIBUTE_VALUE.exception("Invalid value for the parameter FifoQueue.");

@@ -101,7 +101,7 @@ final class SqsAccess {
 		}
 		String queue = queueOf(action, request);
 		String document = (queue != null && this.queues.exists(queue))
-				? this.queues.settings(queue).recorded().get(QueueAttributeActions.POLICY) : null;
+				? this.queues.settings(queue).recorded().get(QueueAttributeNames.POLICY) : null;
 		if (document == null || document.isEmpty()) {
 			throw denied(resource(queue));
 		}

@@ -5,32 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * {@code /compare} over a real port: under the test's class path there is no jar, so a
  * valid request is refused as unavailable (503); the refusals are problem details; no
  * comparison ever starts here.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class CompareHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+class CompareHttpTests extends HttpTestBase {
 
 	@Test
 	void nothingRunsAtFirst_andTheChoicesSayWhy() {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
+
+import org.awaitility.Awaitility;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -188,9 +190,10 @@ class ComparisonsTests {
 				throws InterruptedException {
 			if (this.loading != null) {
 				this.loading.countDown();
-				while (!cancelled.getAsBoolean()) {
-					Thread.sleep(10);
-				}
+				Awaitility.await("cancelled")
+					.atMost(Duration.ofMinutes(1))
+					.pollInterval(Duration.ofMillis(10))
+					.until(cancelled::getAsBoolean);
 				return new Window(0, window.toNanos(), 0);
 			}
 			int n = this.windows.merge(instance.profile(), 1, Integer::sum) - 1;

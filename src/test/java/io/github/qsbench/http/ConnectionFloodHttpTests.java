@@ -18,9 +18,7 @@ import java.util.List;
 import com.sun.management.UnixOperatingSystemMXBean;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * A flood of slow connections costs memory, not service: with the shipped connection
@@ -30,8 +28,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * The header deadline is stretched past the test, so that no trickler is cut and the
  * connections stay held however slowly a loaded machine opens them.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.http.request-header-timeout=60s")
-class ConnectionFloodHttpTests {
+@TestPropertySource(properties = "qs.http.request-header-timeout=60s")
+class ConnectionFloodHttpTests extends HttpTestBase {
 
 	/** Three times the old {@code server.tomcat.max-connections}. */
 	private static final int TRICKLERS = 3_000;
@@ -57,9 +55,6 @@ class ConnectionFloodHttpTests {
 
 	private static final byte[] PROBE = "GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
 		.getBytes(StandardCharsets.ISO_8859_1);
-
-	@LocalServerPort
-	int port;
 
 	@Test
 	void slowHeaderFloodBeyondTheOldCap_ordinaryRequestsAnsweredThroughout() throws Exception {

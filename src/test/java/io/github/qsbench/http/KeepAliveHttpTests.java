@@ -11,19 +11,11 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-
 /**
  * One kept-alive connection serves more requests than Tomcat's default of 100: a client
  * polling in a loop is not made to reconnect.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class KeepAliveHttpTests {
-
-	@LocalServerPort
-	int port;
+class KeepAliveHttpTests extends HttpTestBase {
 
 	@Test
 	void oneConnection_servesMoreThanAHundredRequests() throws IOException {

@@ -20,10 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -34,11 +32,10 @@ import org.springframework.web.bind.annotation.RestController;
  * Tomcat's connection timeout restarts on every byte, so without the request-header
  * deadline the tricklers below would hold every connection for as long as they like.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "server.tomcat.max-connections=" + SlowClientHttpTests.MAX_CONNECTIONS,
-				"server.tomcat.accept-count=100", "server.tomcat.connection-timeout=2s",
-				"server.tomcat.keep-alive-timeout=5s", "qs.http.request-header-timeout=1s" })
-class SlowClientHttpTests {
+@TestPropertySource(properties = { "server.tomcat.max-connections=" + SlowClientHttpTests.MAX_CONNECTIONS,
+		"server.tomcat.accept-count=100", "server.tomcat.connection-timeout=2s", "server.tomcat.keep-alive-timeout=5s",
+		"qs.http.request-header-timeout=1s" })
+class SlowClientHttpTests extends HttpTestBase {
 
 	static final int MAX_CONNECTIONS = 200;
 
@@ -51,9 +48,6 @@ class SlowClientHttpTests {
 	private static final byte[] SLOW_REQUEST = ("GET /queues HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
 			+ "a".repeat(4000))
 		.getBytes(StandardCharsets.ISO_8859_1);
-
-	@LocalServerPort
-	int port;
 
 	@Test
 	void trickledHeaders_othersStillAnswered_tricklersCut() throws Exception {

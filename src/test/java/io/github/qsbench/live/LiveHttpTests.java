@@ -20,34 +20,18 @@ import java.util.stream.Stream;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The live page, its chart library and its event stream over a real port, with the
  * default strategy.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class LiveHttpTests {
+class LiveHttpTests extends HttpTestBase {
 
 	/** Bounds the wait for events, which come once a second. */
 	private static final Duration MAX_WAIT = Duration.ofSeconds(15);
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void root_askedForHtml_answersThePage() {

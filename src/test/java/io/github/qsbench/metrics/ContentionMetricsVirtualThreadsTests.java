@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 
+import org.awaitility.Awaitility;
 import io.github.qsbench.core.thesis.Lockable;
 import io.github.qsbench.core.strategy.Strategy;
 import jdk.jfr.consumer.RecordedEvent;
@@ -168,19 +169,7 @@ class ContentionMetricsVirtualThreadsTests {
 	}
 
 	private static void await(BooleanSupplier condition, String what) {
-		long deadline = System.nanoTime() + MAX_WAIT.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError("not within " + MAX_WAIT + ": " + what);
-			}
-			try {
-				Thread.sleep(10);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new AssertionError("interrupted waiting for " + what, ex);
-			}
-		}
+		Awaitility.await(what).atMost(MAX_WAIT).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
 	}
 
 }

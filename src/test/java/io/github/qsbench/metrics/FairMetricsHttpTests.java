@@ -14,18 +14,12 @@ import java.util.regex.Pattern;
 
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
+import io.github.qsbench.http.ClockedHttpTestBase;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 
 /**
  * The five {@code qs_fair_*} gauges as Prometheus scrapes them, under a small fair
@@ -34,9 +28,7 @@ import org.springframework.context.annotation.Import;
  * ({@code QueueMetrics}), which the test moves ({@link MutableClock}) between scrapes: no
  * sleep, no wait.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@Import(MutableClockConfiguration.class)
-class FairMetricsHttpTests {
+class FairMetricsHttpTests extends ClockedHttpTestBase {
 
 	private static final String QUEUE = "metrics-fair";
 
@@ -48,12 +40,6 @@ class FairMetricsHttpTests {
 
 	private static final List<String> GAUGES = List.of("qs_fair_groups_noisy", "qs_fair_quiet_messages_visible",
 			"qs_fair_quiet_messages_notvisible", "qs_fair_quiet_messages_delayed", "qs_fair_quiet_oldest_age_seconds");
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
 
 	@Test
 	void fairWorkload_fiveGaugesPerQueue_followTheNoisyTenant() {

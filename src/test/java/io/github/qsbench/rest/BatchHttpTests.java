@@ -1,7 +1,5 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
 import static io.github.qsbench.rest.QueueApiHttpTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,18 +17,13 @@ import java.util.stream.IntStream;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.ClockedHttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Batches over HTTP: push, poll with {@code max}, and complete up to 100 messages per
@@ -38,28 +31,14 @@ import org.springframework.context.annotation.Import;
  * holds at most 5 messages, so both limits are crossed cheaply; leases lapse because the
  * test moves the service's clock.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+@TestPropertySource(
 		properties = { "qs.max-message-size=1KB", "qs.lease-timeout=30s", "qs.limits.max-messages-per-queue=5" })
-@Import(MutableClockConfiguration.class)
-class BatchHttpTests {
+class BatchHttpTests extends ClockedHttpTestBase {
 
 	private static final int CAP = 1024;
 
 	/** What a batch request may carry: 100 bodies at the cap plus 64 KiB of JSON. */
 	private static final int MAX_REQUEST = 100 * CAP + 64 * 1024;
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void pushPollComplete_roundTripInOrder() {

@@ -13,41 +13,26 @@ import java.util.concurrent.TimeUnit;
 
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * With bearer tokens configured, every request but health, the live page's shell and the
  * SQS face's asks for one; a read-only token reads and browses but neither changes nor
  * leases. Refusals are problem+json and name no token.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.security.rest.tokens[0].token=" + BearerTokenHttpTests.WRITER,
-				"qs.security.rest.tokens[0].scope=read-write",
-				"qs.security.rest.tokens[1].token=" + BearerTokenHttpTests.READER,
-				"qs.security.rest.tokens[1].scope=read-only",
-				"management.endpoints.web.exposure.include=health,prometheus" })
-class BearerTokenHttpTests {
+@TestPropertySource(properties = { "qs.security.rest.tokens[0].token=" + BearerTokenHttpTests.WRITER,
+		"qs.security.rest.tokens[0].scope=read-write",
+		"qs.security.rest.tokens[1].token=" + BearerTokenHttpTests.READER, "qs.security.rest.tokens[1].scope=read-only",
+		"management.endpoints.web.exposure.include=health,prometheus" })
+class BearerTokenHttpTests extends HttpTestBase {
 
 	static final String WRITER = "writer-token-0123456789abcdef";
 
 	static final String READER = "reader-token-0123456789abcdef";
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void noToken_401ProblemWithChallenge_andNothingChanges() {

@@ -1,6 +1,7 @@
 package io.github.qsbench.rest;
 
 import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 import static io.github.qsbench.rest.QueueApiHttpTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,19 +12,14 @@ import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * A push over a cap answers 429 with Retry-After, keeps what was accepted, and recovers
  * as consumers drain.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.limits.max-messages-per-queue=2")
-class CapacityHttpTests {
-
-	@LocalServerPort
-	int port;
+@TestPropertySource(properties = "qs.limits.max-messages-per-queue=2")
+class CapacityHttpTests extends HttpTestBase {
 
 	@Test
 	void pushOverCap_tooManyRequests_thenRecovers() {

@@ -1,7 +1,5 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,18 +13,13 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.ClockedHttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Delayed messages over HTTP: {@code delay=S} on a push (plain, JSON, batch) and a
@@ -35,22 +28,8 @@ import org.springframework.context.annotation.Import;
  * a long poll's wake-up when a delay ends runs on real time, so that test uses one
  * second.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class DelayHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class DelayHttpTests extends ClockedHttpTestBase {
 
 	@Test
 	void delayedPushes_countedBrowsedAndPolledOnlyWhenDue() {
@@ -130,7 +109,7 @@ class DelayHttpTests {
 	void longPoll_wokenWhenADelayEnds() throws Exception {
 		CompletableFuture<HttpResponse<String>> waiting = this.http.sendAsync("/queues/delay-wake/messages?wait=20");
 		long start = System.nanoTime();
-		Thread.sleep(200); // the poll waits
+		awaitLongPolls("delay-wake", 1);
 		this.http.post("/queues/delay-wake/messages?delay=1", "due in a second");
 		this.clock.advance(Duration.ofSeconds(1));
 

@@ -1,6 +1,6 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 import static io.github.qsbench.rest.QueueApiHttpTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,15 +11,11 @@ import java.net.http.HttpResponse;
 import com.jayway.jsonpath.JsonPath;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -29,18 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
  * path, while errors the servlet container forwards there keep their own status, and none
  * of them carry exception text.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class ErrorPathHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+class ErrorPathHttpTests extends HttpTestBase {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "GET", "POST", "DELETE" })

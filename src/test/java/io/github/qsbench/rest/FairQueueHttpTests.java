@@ -12,17 +12,12 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.qsbench.application.fair.FairGroups;
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Fair queues over the REST API: a push names its tenant ({@code ?group=} on a plain
@@ -33,8 +28,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * {@link FairGroups#NOISY_MIN} + {@value #TENANTS} x {@value #QUIET_EACH} + 1 x
  * {@value #BATCH} delivered.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class FairQueueHttpTests {
+class FairQueueHttpTests extends HttpTestBase {
 
 	static final int BACKLOG = 1_000;
 
@@ -48,16 +42,6 @@ class FairQueueHttpTests {
 
 	/** As {@code FairQueueTests.BOUND}, for one consumer. */
 	static final int BOUND = FairGroups.NOISY_MIN + TENANTS * QUIET_EACH + CONSUMERS * BATCH;
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void noisyBacklogFirst_quietTenantsDeliveredWithinTheRule() {

@@ -1,6 +1,6 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 import static io.github.qsbench.rest.QueueApiHttpTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,15 +22,12 @@ import java.util.concurrent.CompletableFuture;
 
 import com.jayway.jsonpath.JsonPath;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * What a hostile or careless client can send, each answered with its documented status
@@ -38,18 +35,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * client refuses to build (malformed percent-encoding, oversized lines) go through a raw
  * socket.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class HostileInputHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class HostileInputHttpTests extends HttpTestBase {
 
 	@Test
 	void literalSlashInName_noSuchPath() {

@@ -1,9 +1,6 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -28,18 +25,14 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 import io.github.qsbench.application.messages.LongPolls;
-import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.ClockedHttpTestBase;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Long polls over HTTP: a push wakes a waiting poll at once, a wait with nothing ends in
@@ -48,25 +41,15 @@ import org.springframework.context.annotation.Bean;
  * waiter holds a connection, so the thousand need more than the service's default
  * {@code server.tomcat.max-connections} (1,000, which bounds how many can wait).
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.lease-timeout=30s", "server.tomcat.threads.max=" + LongPollHttpTests.REQUEST_THREADS,
-				"server.tomcat.max-connections=1100" })
-@Import(MutableClockConfiguration.class)
-class LongPollHttpTests {
+@TestPropertySource(properties = { "qs.lease-timeout=30s",
+		"server.tomcat.threads.max=" + LongPollHttpTests.REQUEST_THREADS, "server.tomcat.max-connections=1100" })
+class LongPollHttpTests extends ClockedHttpTestBase {
 
 	/** Far fewer request threads than waiters: each waiter must not hold one. */
 	static final int REQUEST_THREADS = 16;
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
 	LongPolls longPolls;
-
-	@Autowired
-	MutableClock clock;
-
-	HttpClientSupport http;
 
 	ExecutorService clientThreads;
 
@@ -74,7 +57,6 @@ class LongPollHttpTests {
 
 	@BeforeEach
 	void client() {
-		this.http = new HttpClientSupport(this.port);
 		this.clientThreads = Executors.newFixedThreadPool(2);
 		this.client = HttpClient.newBuilder().executor(this.clientThreads).build();
 	}
@@ -88,7 +70,7 @@ class LongPollHttpTests {
 	void push_wakesWaiterAtOnce() throws Exception {
 		long started = System.nanoTime();
 		CompletableFuture<HttpResponse<String>> waiting = getAsync("/queues/lp-wake/messages?wait=10");
-		awaitWaiters("lp-wake", 1);
+		awaitLongPolls("lp-wake", 1);
 
 		long pushed = System.nanoTime();
 		long id = JsonPath.parse(this.http.post("/queues/lp-wake/messages", "wake up").body()).read("$.id", Long.class);
@@ -111,7 +93,7 @@ class LongPollHttpTests {
 	@Test
 	void batchPush_wakesWaiterWithMax() throws Exception {
 		CompletableFuture<HttpResponse<String>> waiting = getAsync("/queues/lp-max/messages?max=5&wait=10");
-		awaitWaiters("lp-max", 1);
+		awaitLongPolls("lp-max", 1);
 
 		this.http.send("/queues/lp-max/messages/batch", "POST",
 				BodyPublishers.ofString("{\"messages\":[\"a\",\"b\",\"c\"]}"), "application/json");
@@ -149,7 +131,7 @@ class LongPollHttpTests {
 	@Test
 	void pushToAnotherQueue_doesNotAnswer() throws Exception {
 		CompletableFuture<HttpResponse<String>> waiting = getAsync("/queues/lp-mine/messages?wait=1");
-		awaitWaiters("lp-mine", 1);
+		awaitLongPolls("lp-mine", 1);
 
 		this.http.post("/queues/lp-other/messages", "not yours");
 
@@ -162,7 +144,7 @@ class LongPollHttpTests {
 		this.http.post("/queues/lp-lapse/messages", "again");
 		assertThat(this.http.get("/queues/lp-lapse/messages").statusCode()).isEqualTo(200);
 		CompletableFuture<HttpResponse<String>> waiting = getAsync("/queues/lp-lapse/messages?wait=1");
-		awaitWaiters("lp-lapse", 1);
+		awaitLongPolls("lp-lapse", 1);
 
 		this.clock.advance(Duration.ofSeconds(30));
 
@@ -193,7 +175,7 @@ class LongPollHttpTests {
 		for (int i = 0; i < waiters; i++) {
 			polls.add(getAsync("/queues/lp-thousand/messages?wait=20"));
 		}
-		awaitWaiters("lp-thousand", waiters);
+		awaitLongPolls("lp-thousand", waiters);
 		int threads = ManagementFactory.getThreadMXBean().getThreadCount();
 		System.out.printf(
 				"long poll: %d waiters on %d request threads; live threads in this JVM "
@@ -232,12 +214,6 @@ class LongPollHttpTests {
 			.timeout(Duration.ofSeconds(30))
 			.build();
 		return this.client.sendAsync(request, BodyHandlers.ofString());
-	}
-
-	private void awaitWaiters(String queue, int count) {
-		await().atMost(Duration.ofSeconds(30))
-			.pollInterval(Duration.ofMillis(10))
-			.until(() -> this.longPolls.waiting().getOrDefault(queue, 0) == count);
 	}
 
 }

@@ -9,39 +9,18 @@ import java.util.Map;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
+import io.github.qsbench.http.ClockedHttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * A queue's view gives the age of its oldest message not yet completed, by the service's
  * clock, which the test moves; a browse gives each message's sent time.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class OldestMessageHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class OldestMessageHttpTests extends ClockedHttpTestBase {
 
 	@Test
 	void oldestMessageAge_byTheHead_untilItIsCompleted() {

@@ -1,6 +1,5 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.HttpClientSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,14 +15,13 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.queues.QueueTags;
+import io.github.qsbench.http.HttpTestBase;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -33,11 +31,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * The served OpenAPI description covers every controller mapping with the statuses it
  * answers.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class OpenApiHttpTests {
-
-	@LocalServerPort
-	int port;
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class OpenApiHttpTests extends HttpTestBase {
 
 	@Autowired
 	@Qualifier("requestMappingHandlerMapping")
@@ -52,7 +47,7 @@ class OpenApiHttpTests {
 
 		int described = 0;
 		for (Map.Entry<RequestMappingInfo, HandlerMethod> mapping : this.mappings.getHandlerMethods().entrySet()) {
-			if (mapping.getValue().getBeanType() != QueueController.class) {
+			if (!Set.of(QueueController.class, MessageController.class).contains(mapping.getValue().getBeanType())) {
 				continue;
 			}
 			for (String path : mapping.getKey().getPathPatternsCondition().getPatternValues()) {

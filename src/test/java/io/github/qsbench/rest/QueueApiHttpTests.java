@@ -1,6 +1,5 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -11,28 +10,26 @@ import java.util.Map;
 
 import io.github.qsbench.config.QueueServiceProperties;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.http.HttpTestBase;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Every endpoint and status over a real port with the default strategy. The body cap is
  * lowered to 1 KiB so the limit can be crossed cheaply; the default (1 MiB) is checked by
  * {@code QueueServicePropertiesTests}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class QueueApiHttpTests {
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class QueueApiHttpTests extends HttpTestBase {
 
 	private static final int CAP = 1024;
 
@@ -41,16 +38,6 @@ class QueueApiHttpTests {
 
 	@Autowired
 	QueueServiceCore core;
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void push_created_withLocationAndId() {

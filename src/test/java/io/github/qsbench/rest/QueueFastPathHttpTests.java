@@ -1,6 +1,5 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.HttpClientSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -16,18 +15,14 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 
-import io.github.qsbench.application.messages.LongPolls;
+import io.github.qsbench.http.HttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * {@link QueueFastPath} answers push, poll (also with max, and long) and complete as
@@ -36,24 +31,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * answer after negotiation); status, headers and body must agree, ids aside. The fast
  * path's own mark is a {@code Content-Length} where MVC's converters send chunks.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.max-message-size=1KB", "qs.limits.max-messages-per-queue=2" })
-class QueueFastPathHttpTests {
+@TestPropertySource(properties = { "qs.max-message-size=1KB", "qs.limits.max-messages-per-queue=2" })
+class QueueFastPathHttpTests extends HttpTestBase {
 
 	private static final String VIA_MVC = "application/json, */*";
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	LongPolls longPolls;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void push_sameAnswerAsMvc() {
@@ -214,7 +195,7 @@ class QueueFastPathHttpTests {
 				+ ",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\"} ([0-9.]+)";
 		double before = count(answered);
 		CompletableFuture<HttpResponse<String>> fast = this.http.sendAsync("/queues/fast-wake/messages?wait=20");
-		awaitWaiter("fast-wake");
+		awaitLongPolls("fast-wake", 1);
 		push("fast-wake", "wake up", null);
 		HttpResponse<String> woken = fast.get(10, TimeUnit.SECONDS);
 
@@ -222,7 +203,7 @@ class QueueFastPathHttpTests {
 		assertThat(count(answered) - before).as("timed once, when answered").isEqualTo(1);
 		CompletableFuture<HttpResponse<String>> mvc = this.http.sendAsync("/queues/fast-wake/messages?wait=20",
 				"Accept", VIA_MVC);
-		awaitWaiter("fast-wake");
+		awaitLongPolls("fast-wake", 1);
 		push("fast-wake", "wake up", null);
 		assertSame(woken, mvc.get(10, TimeUnit.SECONDS), 200);
 		assertThat(JsonPath.<String>read(woken.body(), "$.body")).isEqualTo("wake up");
@@ -310,12 +291,6 @@ class QueueFastPathHttpTests {
 	private double count(String seriesPattern) {
 		Matcher matcher = Pattern.compile(seriesPattern).matcher(this.http.get("/actuator/prometheus").body());
 		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
-	}
-
-	private void awaitWaiter(String queue) {
-		await().atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(10))
-			.until(() -> this.longPolls.waiting().getOrDefault(queue, 0) == 1);
 	}
 
 	private HttpResponse<String> poll(String queue, String accept) {

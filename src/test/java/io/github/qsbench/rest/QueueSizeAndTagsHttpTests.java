@@ -11,14 +11,9 @@ import java.util.stream.IntStream;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.github.qsbench.http.HttpClientSupport;
+import io.github.qsbench.http.HttpTestBase;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The largest message and the tags on the REST face, with the service's defaults: 1 MiB
@@ -28,20 +23,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * {@code PUT} (null removes one), shown by {@code GET}, refused as SQS refuses them, and
  * gone with the queue.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class QueueSizeAndTagsHttpTests {
+class QueueSizeAndTagsHttpTests extends HttpTestBase {
 
 	private static final int MEBIBYTE = 1_048_576;
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void push_1MiBExactlyCreated_oneByteMoreTooLarge_onEveryPath() {

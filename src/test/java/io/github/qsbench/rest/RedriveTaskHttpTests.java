@@ -10,20 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
+import org.awaitility.Awaitility;
+import io.github.qsbench.http.ClockedHttpTestBase;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The redrive endpoint's move tasks over a real port: {@code Prefer: respond-async}
@@ -32,24 +26,10 @@ import org.springframework.context.annotation.Import;
  * test moves; the tasks step on the service's own thread, so the test waits (bounded) for
  * a step to have run.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class RedriveTaskHttpTests {
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class RedriveTaskHttpTests extends ClockedHttpTestBase {
 
 	private static final String ASYNC = "respond-async";
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void preferRespondAsync_startsATask_followedUntilCompleted() throws Exception {
@@ -184,20 +164,15 @@ class RedriveTaskHttpTests {
 	}
 
 	/** The task at {@code location} once it satisfies {@code done}, waiting for steps. */
-	private DocumentContext await(String location, Predicate<DocumentContext> done) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		DocumentContext task;
-		do {
-			HttpResponse<String> shown = this.http.get(location);
-			assertThat(shown.statusCode()).isEqualTo(200);
-			task = JsonPath.parse(shown.body());
-			if (done.test(task)) {
-				return task;
-			}
-			Thread.sleep(10);
-		}
-		while (System.nanoTime() < deadline);
-		throw new AssertionError("no step brought the task there: " + task.jsonString());
+	private DocumentContext await(String location, Predicate<DocumentContext> done) {
+		return Awaitility.await("a step that brings the task at " + location + " there")
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> {
+				HttpResponse<String> shown = this.http.get(location);
+				assertThat(shown.statusCode()).isEqualTo(200);
+				return JsonPath.parse(shown.body());
+			}, done);
 	}
 
 }

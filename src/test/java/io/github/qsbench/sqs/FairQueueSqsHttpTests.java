@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.http.HttpTestBase;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -18,10 +19,6 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * A fair queue through the AWS SDK for Java v2: a standard queue, one tenant's backlog
@@ -32,8 +29,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * consumer), and {@code GetQueueAttributes} answers SQS's five fair-queue counts. The SDK
  * names the attributes as strings: its enum predates them.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class FairQueueSqsHttpTests {
+class FairQueueSqsHttpTests extends HttpTestBase {
 
 	static final int BACKLOG = 300;
 
@@ -46,9 +42,6 @@ class FairQueueSqsHttpTests {
 	static final List<String> FAIR_ATTRIBUTES = List.of("ApproximateNumberOfNoisyGroups",
 			"ApproximateNumberOfMessagesVisibleInQuietGroups", "ApproximateNumberOfMessagesNotVisibleInQuietGroups",
 			"ApproximateNumberOfMessagesDelayedInQuietGroups", "ApproximateAgeOfOldestMessageInQuietGroups");
-
-	@LocalServerPort
-	int port;
 
 	SqsClient sqs;
 

@@ -4,28 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Duration;
+
+import org.awaitility.Awaitility;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.MutableClockConfiguration;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Message move tasks through the AWS SDK for Java v2, configured as docs/sqs.md shows: a
@@ -34,29 +27,10 @@ import org.springframework.context.annotation.Import;
  * errors as the SDK's exceptions. The tasks step on the service's own thread, so a test
  * waits (bounded) for a step to have run; the pace itself moves only with the clock.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class MoveTaskSqsHttpTests {
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class MoveTaskSqsHttpTests extends SqsV2HttpTestBase {
 
 	private static final Duration STEP_WAIT = Duration.ofSeconds(10);
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	SqsClient sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v2(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.close();
-	}
 
 	@Test
 	void destinationOmitted_deadLettersBackToTheirSource_completed() throws Exception {
@@ -169,19 +143,11 @@ class MoveTaskSqsHttpTests {
 	}
 
 	/** The source's newest task once it satisfies {@code done}, waiting for steps. */
-	private ListMessageMoveTasksResultEntry await(String sourceArn, Predicate<ListMessageMoveTasksResultEntry> done)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + STEP_WAIT.toNanos();
-		ListMessageMoveTasksResultEntry task;
-		do {
-			task = this.sqs.listMessageMoveTasks(l -> l.sourceArn(sourceArn)).results().get(0);
-			if (done.test(task)) {
-				return task;
-			}
-			Thread.sleep(10);
-		}
-		while (System.nanoTime() < deadline);
-		throw new AssertionError("no step brought the task there: " + task);
+	private ListMessageMoveTasksResultEntry await(String sourceArn, Predicate<ListMessageMoveTasksResultEntry> done) {
+		return Awaitility.await("a step that brings the task of " + sourceArn + " there")
+			.atMost(STEP_WAIT)
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.sqs.listMessageMoveTasks(l -> l.sourceArn(sourceArn)).results().get(0), done);
 	}
 
 	private String arn(String url) {

@@ -21,6 +21,7 @@ import com.amazonaws.services.sqs.AmazonSQS;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 
 import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.http.HttpTestBase;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
@@ -36,10 +37,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
@@ -51,16 +50,15 @@ import org.springframework.context.annotation.Primary;
  * clock, a changed body or signed header. A presigned URL works. A second account (B) may
  * do on a queue what its policy allows, an explicit deny first.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.security.sigv4.enabled=true", "qs.sqs.account-id=" + SigV4HttpTests.OWNER,
-				"qs.security.sigv4.keys[0].access-key-id=" + SigV4HttpTests.OWNER_KEY,
-				"qs.security.sigv4.keys[0].secret-key=" + SigV4HttpTests.OWNER_SECRET,
-				"qs.security.sigv4.keys[0].account-id=" + SigV4HttpTests.OWNER,
-				"qs.security.sigv4.keys[1].access-key-id=" + SigV4HttpTests.B_KEY,
-				"qs.security.sigv4.keys[1].secret-key=" + SigV4HttpTests.B_SECRET,
-				"qs.security.sigv4.keys[1].account-id=" + SigV4HttpTests.B })
+@TestPropertySource(properties = { "qs.security.sigv4.enabled=true", "qs.sqs.account-id=" + SigV4HttpTests.OWNER,
+		"qs.security.sigv4.keys[0].access-key-id=" + SigV4HttpTests.OWNER_KEY,
+		"qs.security.sigv4.keys[0].secret-key=" + SigV4HttpTests.OWNER_SECRET,
+		"qs.security.sigv4.keys[0].account-id=" + SigV4HttpTests.OWNER,
+		"qs.security.sigv4.keys[1].access-key-id=" + SigV4HttpTests.B_KEY,
+		"qs.security.sigv4.keys[1].secret-key=" + SigV4HttpTests.B_SECRET,
+		"qs.security.sigv4.keys[1].account-id=" + SigV4HttpTests.B })
 @Import(SigV4HttpTests.ClockNow.class)
-class SigV4HttpTests {
+class SigV4HttpTests extends HttpTestBase {
 
 	static final String OWNER = "111111111111";
 
@@ -75,9 +73,6 @@ class SigV4HttpTests {
 	static final String B_SECRET = "b-secret-0123456789";
 
 	private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
 
 	@Autowired
 	MutableClock clock;

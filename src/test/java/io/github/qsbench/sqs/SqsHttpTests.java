@@ -19,13 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.http.HttpClientSupport;
-import io.github.qsbench.http.MutableClockConfiguration;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.awaitility.Awaitility;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
 import software.amazon.awssdk.services.sqs.model.BatchRequestTooLongException;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -51,15 +48,9 @@ import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The SQS face driven by the AWS SDK for Java v2, configured as docs/sqs.md shows:
@@ -67,27 +58,8 @@ import org.springframework.context.annotation.Import;
  * timeout that lapses (the test moves the service's clock), a stale receipt handle,
  * deletes, and SQS's errors as the SDK's own exceptions.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class SqsHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	SqsClient sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v2(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.close();
-	}
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class SqsHttpTests extends SqsV2HttpTestBase {
 
 	@Test
 	void createQueue_getUrlAndListed_pagedByName() {
@@ -189,7 +161,7 @@ class SqsHttpTests {
 			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(20).maxNumberOfMessages(10))
 				.messages());
 		long start = System.nanoTime();
-		Thread.sleep(200); // the receive waits
+		awaitLongPolls("sdk-delays", 1);
 		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("one second").delaySeconds(1));
 		this.clock.advance(Duration.ofSeconds(1));
 		List<Message> woken = waiting.get(10, TimeUnit.SECONDS);
@@ -629,8 +601,7 @@ class SqsHttpTests {
 		long start = System.nanoTime();
 		CompletableFuture<ReceiveMessageResponse> waiting = CompletableFuture
 			.supplyAsync(() -> this.sqs.receiveMessage(r -> r.queueUrl(url).waitTimeSeconds(15)));
-		Thread.sleep(300); // let the receive start waiting: not a lapse, the wake-up is
-							// the point
+		awaitLongPolls("sdk-long-poll", 1);
 
 		this.sqs.sendMessage(m -> m.queueUrl(url).messageBody("wake up"));
 

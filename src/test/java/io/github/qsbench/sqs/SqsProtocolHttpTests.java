@@ -7,31 +7,18 @@ import java.net.http.HttpResponse;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.github.qsbench.http.HttpClientSupport;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.qsbench.http.HttpTestBase;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The SQS face's envelope as the wire carries it: SQS's error shape and legacy-code
  * header, requests no SDK would send (malformed JSON, wrong member types, unknown
  * actions, another protocol), and {@code /} still serving everything else.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class SqsProtocolHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class SqsProtocolHttpTests extends HttpTestBase {
 
 	@Test
 	void error_typeMessageAndQueryErrorHeader() {

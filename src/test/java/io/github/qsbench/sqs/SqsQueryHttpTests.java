@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import com.amazonaws.services.sqs.AmazonSQS;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 import com.amazonaws.services.sqs.model.BatchEntryIdsNotDistinctException;
 import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -35,17 +34,9 @@ import com.amazonaws.services.sqs.model.SendMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageResult;
 import com.amazonaws.services.sqs.model.SetQueueAttributesRequest;
 import com.amazonaws.services.sqs.model.TooManyEntriesInBatchRequestException;
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.MutableClockConfiguration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The query protocol driven by the AWS SDK for Java v1 (1.12.583, the last whose SQS
@@ -55,28 +46,8 @@ import org.springframework.context.annotation.Import;
  * SDK's own exceptions, read from the query protocol's codes. The service's clock is
  * moved instead of sleeping.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "qs.lease-timeout=30s", "qs.max-message-size=256KB" })
-@Import(MutableClockConfiguration.class)
-class SqsQueryHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	AmazonSQS sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v1(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.shutdown();
-	}
+@TestPropertySource(properties = { "qs.lease-timeout=30s", "qs.max-message-size=256KB" })
+class SqsQueryHttpTests extends SqsV1HttpTestBase {
 
 	@Test
 	void queues_createListGetUrlAndAttributes() {
@@ -249,7 +220,7 @@ class SqsQueryHttpTests {
 		long start = System.nanoTime();
 		CompletableFuture<List<Message>> waiting = CompletableFuture.supplyAsync(
 				() -> this.sqs.receiveMessage(new ReceiveMessageRequest(url).withWaitTimeSeconds(15)).getMessages());
-		Thread.sleep(300); // the receive waits: the wake-up is the point
+		awaitLongPolls("v1-long-poll", 1);
 
 		this.sqs.sendMessage(url, "wake up");
 

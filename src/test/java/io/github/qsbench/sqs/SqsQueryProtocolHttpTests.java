@@ -16,15 +16,12 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathConstants;
 import javax.xml.xpath.XPathFactory;
 
-import io.github.qsbench.http.HttpClientSupport;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.qsbench.http.HttpTestBase;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The query protocol as the wire carries it: form-encoded {@code POST}s and {@code GET}s
@@ -33,20 +30,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * face's statuses), requests no SDK would send, and the paths and requests it leaves to
  * the rest of the service.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.max-message-size=1KB")
-class SqsQueryProtocolHttpTests {
+@TestPropertySource(properties = "qs.max-message-size=1KB")
+class SqsQueryProtocolHttpTests extends HttpTestBase {
 
 	private static final String NAMESPACE = "http://queue.amazonaws.com/doc/2012-11-05/";
-
-	@LocalServerPort
-	int port;
-
-	HttpClientSupport http;
-
-	@BeforeEach
-	void client() {
-		this.http = new HttpClientSupport(this.port);
-	}
 
 	@Test
 	void createQueue_answerDocument() throws Exception {
@@ -197,7 +184,7 @@ class SqsQueryProtocolHttpTests {
 		post("/", "Action", "CreateQueue", "QueueName", "query-wait");
 		CompletableFuture<HttpResponse<String>> waiting = this.http
 			.sendAsync("/000000000000/query-wait?Action=ReceiveMessage&WaitTimeSeconds=10");
-		Thread.sleep(300); // the receive waits: the wake-up is the point
+		awaitLongPolls("query-wait", 1);
 
 		post("/000000000000/query-wait", "Action", "SendMessage", "MessageBody", "woken");
 

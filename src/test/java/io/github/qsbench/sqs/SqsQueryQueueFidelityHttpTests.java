@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
-import com.amazonaws.services.sqs.AmazonSQS;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 import com.amazonaws.services.sqs.model.BatchEntryIdsNotDistinctException;
 import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -25,41 +24,19 @@ import com.amazonaws.services.sqs.model.QueueNameExistsException;
 import com.amazonaws.services.sqs.model.TooManyEntriesInBatchRequestException;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.github.qsbench.http.MutableClockConfiguration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The queue half of SQS's rules through the AWS SDK for Java v1 (the query protocol):
  * permissions kept as the queue's {@code Policy}, every attribute name answered,
  * {@code CreateQueue}'s idempotence and the batch rules, each with the protocol's code.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class SqsQueryQueueFidelityHttpTests {
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class SqsQueryQueueFidelityHttpTests extends SqsV1HttpTestBase {
 
 	private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:";
-
-	@LocalServerPort
-	int port;
-
-	AmazonSQS sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v1(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.shutdown();
-	}
 
 	@Test
 	void permissions_addedAndRemoved_asThePolicyAttribute_refusedAsSqsRefuses() {

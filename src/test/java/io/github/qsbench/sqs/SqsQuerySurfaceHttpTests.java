@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.amazonaws.AmazonServiceException.ErrorType;
-import com.amazonaws.services.sqs.AmazonSQS;
 import com.amazonaws.services.sqs.model.AmazonSQSException;
 import com.amazonaws.services.sqs.model.CreateQueueRequest;
 import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
@@ -23,45 +22,18 @@ import com.amazonaws.services.sqs.model.SendMessageBatchResult;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageResult;
 import com.amazonaws.services.sqs.model.StartMessageMoveTaskRequest;
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.MutableClockConfiguration;
 import org.awaitility.Awaitility;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * What the SQS surface gained beyond standard queues, through the AWS SDK for Java v1
  * (the query protocol): FIFO queues, tags, a message move task, SQS's 1 MiB message at
  * the service's default size, a trace header, and SQS's characters.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class SqsQuerySurfaceHttpTests {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	AmazonSQS sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v1(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.shutdown();
-	}
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class SqsQuerySurfaceHttpTests extends SqsV1HttpTestBase {
 
 	@Test
 	void fifo_groupInOrder_oneInFlight_duplicatesAnsweredAsTheOriginal() {

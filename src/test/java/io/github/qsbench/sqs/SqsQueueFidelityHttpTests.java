@@ -13,9 +13,6 @@ import java.util.stream.IntStream;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.github.qsbench.core.MutableClock;
-import io.github.qsbench.http.MutableClockConfiguration;
-import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
@@ -28,16 +25,10 @@ import software.amazon.awssdk.services.sqs.model.QueueNameExistsException;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The queue half of SQS's rules through the AWS SDK for Java v2 (JSON protocol):
@@ -45,29 +36,10 @@ import org.springframework.context.annotation.Import;
  * answered, attribute ranges and types, {@code CreateQueue}'s idempotence, queue names,
  * and the batch rules of every batch action, each with SQS's error code.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "qs.lease-timeout=30s")
-@Import(MutableClockConfiguration.class)
-class SqsQueueFidelityHttpTests {
+@TestPropertySource(properties = "qs.lease-timeout=30s")
+class SqsQueueFidelityHttpTests extends SqsV2HttpTestBase {
 
 	private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:";
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	SqsClient sqs;
-
-	@BeforeEach
-	void client() {
-		this.sqs = SqsClients.v2(this.port);
-	}
-
-	@AfterEach
-	void close() {
-		this.sqs.close();
-	}
 
 	@Test
 	void permissions_addedAndRemoved_asThePolicyAttribute() {

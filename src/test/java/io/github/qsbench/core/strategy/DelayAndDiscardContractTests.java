@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -19,18 +18,13 @@ import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
-import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestBodies;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,36 +34,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * after; a discard removes a message whatever its state, exactly once against completions
  * and deliveries, and leaves nothing behind. Time moves by the injected clock.
  */
-@ParameterizedClass(name = "{0}")
-@EnumSource(Strategy.class)
-class DelayAndDiscardContractTests {
+class DelayAndDiscardContractTests extends StrategyContract {
 
-	static final Duration LEASE = Duration.ofSeconds(30);
-
-	final MutableClock clock = new MutableClock();
-
-	QueueServiceCore service;
-
-	@Parameter
-	Strategy strategy;
-
-	private final List<QueueServiceCore> created = new ArrayList<>();
-
-	QueueServiceCore newService(Eviction eviction) {
-		QueueServiceCore made = TestCores.create(this.strategy, new QueueOptions(LEASE, eviction, this.clock, true,
-				new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE)));
-		this.created.add(made);
-		return made;
-	}
-
-	@BeforeEach
-	void createService() {
-		this.service = newService(Eviction.LAZY);
-	}
-
-	@AfterEach
-	void closeServices() {
-		this.created.forEach(QueueServiceCore::close);
+	@Override
+	QueueOptions options(Eviction eviction) {
+		return new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE));
 	}
 
 	@Test
@@ -185,9 +154,7 @@ class DelayAndDiscardContractTests {
 
 	@Test
 	void withoutIdLookup_discardRefused() {
-		QueueServiceCore thesis = TestCores.create(this.strategy,
-				new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
-		this.created.add(thesis);
+		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.discard("q", 1));
 	}
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -22,17 +21,12 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
-import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,36 +37,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * service's lease and whatever the other deliveries' leases, and a change is decided
  * exactly as a completion is. Time moves by the injected clock.
  */
-@ParameterizedClass(name = "{0}")
-@EnumSource(Strategy.class)
-class OwnLeaseContractTests {
+class OwnLeaseContractTests extends StrategyContract {
 
-	static final Duration LEASE = Duration.ofSeconds(30);
-
-	final MutableClock clock = new MutableClock();
-
-	QueueServiceCore service;
-
-	@Parameter
-	Strategy strategy;
-
-	private final List<QueueServiceCore> created = new ArrayList<>();
-
-	QueueServiceCore newService(Eviction eviction) {
-		QueueServiceCore made = TestCores.create(this.strategy, new QueueOptions(LEASE, eviction, this.clock, true,
-				new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE)));
-		this.created.add(made);
-		return made;
-	}
-
-	@BeforeEach
-	void createService() {
-		this.service = newService(Eviction.LAZY);
-	}
-
-	@AfterEach
-	void closeServices() {
-		this.created.forEach(QueueServiceCore::close);
+	@Override
+	QueueOptions options(Eviction eviction) {
+		return new QueueOptions(LEASE, eviction, this.clock, true, new Capacity.Limits(10_000, 10_000, Long.MAX_VALUE));
 	}
 
 	@Test
@@ -207,9 +176,7 @@ class OwnLeaseContractTests {
 
 	@Test
 	void withoutIdLookup_refused() {
-		QueueServiceCore thesis = TestCores.create(this.strategy,
-				new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
-		this.created.add(thesis);
+		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.changeLease("q", 1, 1, 10));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.lease("q", 1, 10));
 	}

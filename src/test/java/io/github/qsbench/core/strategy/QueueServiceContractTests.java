@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.QueueServiceCore;
-import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
@@ -30,11 +29,7 @@ import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,41 +40,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Time is a {@link MutableClock}: leases expire because a test moves the clock, never by
  * sleeping.
  */
-@ParameterizedClass(name = "{0}")
-@EnumSource(Strategy.class)
-class QueueServiceContractTests {
-
-	static final Duration LEASE = Duration.ofSeconds(30);
-
-	final MutableClock clock = new MutableClock();
-
-	QueueServiceCore service;
-
-	@Parameter
-	Strategy strategy;
-
-	QueueServiceCore create(Eviction eviction) {
-		return newService(new QueueOptions(LEASE, eviction, this.clock, true));
-	}
-
-	/** Every service a test made, closed after it (a dispatcher runs a thread). */
-	private final List<QueueServiceCore> created = new ArrayList<>();
-
-	QueueServiceCore newService(QueueOptions options) {
-		QueueServiceCore made = TestCores.create(this.strategy, options);
-		this.created.add(made);
-		return made;
-	}
-
-	@BeforeEach
-	void createService() {
-		this.service = create(Eviction.LAZY);
-	}
-
-	@AfterEach
-	void closeServices() {
-		this.created.forEach(QueueServiceCore::close);
-	}
+class QueueServiceContractTests extends StrategyContract {
 
 	@Test
 	void push_thenPoll_deliversBodyOnce() {
@@ -240,7 +201,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void eagerEviction_completeRemovesMessageAndQueue() {
-		this.service = create(Eviction.EAGER);
+		this.service = newService(Eviction.EAGER);
 		this.service.push("q", "a");
 		Message a = this.service.poll("q").orElseThrow();
 		this.service.push("q", "b");
@@ -255,7 +216,7 @@ class QueueServiceContractTests {
 
 	@Test
 	void eagerEviction_redeliversAfterLease() {
-		this.service = create(Eviction.EAGER);
+		this.service = newService(Eviction.EAGER);
 		Message first = pushAndPoll("q", "slow");
 
 		this.clock.advance(LEASE);
