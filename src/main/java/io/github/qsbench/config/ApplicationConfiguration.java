@@ -8,6 +8,7 @@ import io.github.qsbench.application.MessageMoveTasks;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QueueOperations;
 import io.github.qsbench.application.Retention;
+import io.github.qsbench.application.Stores;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.metrics.CoreTimeProperties;
 import io.github.qsbench.metrics.CoreTimedQueueService;
@@ -52,8 +53,8 @@ class ApplicationConfiguration {
 
 	@Bean
 	MessageMoveTasks messageMoveTasks(QueueOperations operations, @Qualifier("applicationCore") QueueServiceCore core,
-			QueueEvents events, InstantSource clock) {
-		return new MessageMoveTasks(operations, core, events, clock);
+			QueueEvents events, InstantSource clock, Stores stores) {
+		return new MessageMoveTasks(operations, core, events, clock, stores.moveTasks());
 	}
 
 }

@@ -10,6 +10,8 @@ import java.util.function.Function;
 
 import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.application.FifoGroups;
+import io.github.qsbench.application.MoveTaskStore;
+import io.github.qsbench.application.Stores;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -74,6 +76,19 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	@Override
 	public QueueServiceCore open(QueueOptions options) {
 		return new RedisQS(options, this);
+	}
+
+	/**
+	 * Everything a service keeps, in this store: the redis strategy with those options,
+	 * the explicit queues (the caller closes them), the FIFO groups and the move tasks.
+	 */
+	public Stores stores(QueueOptions options) {
+		return new Stores.InProcess(open(options), explicitQueues(), fifoGroups(), moveTasks());
+	}
+
+	/** The message move tasks kept in this store. */
+	public MoveTaskStore moveTasks() {
+		return new RedisMoveTasks(this);
 	}
 
 	/** The FIFO queues' groups kept in this store. */

@@ -25,7 +25,6 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.metrics.QueueMetrics;
-import io.github.qsbench.redis.RedisQS;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.github.qsbench.core.strategy.Strategy;
 
@@ -206,7 +205,7 @@ class FifoQueueTests extends OperationsPerStrategy {
 		Set<Long> completing = ConcurrentHashMap.newKeySet();
 		Set<String> violations = ConcurrentHashMap.newKeySet();
 		ExecutorService pool = Executors.newFixedThreadPool(6);
-		QueueOperations other = (this.core instanceof RedisQS redis) ? secondInstance(redis) : this.operations;
+		QueueOperations other = (this.strategy == Strategy.REDIS) ? secondInstance() : this.operations;
 		try {
 			List<Future<?>> producers = new ArrayList<>();
 			for (int p = 0; p < 2; p++) {
@@ -274,11 +273,11 @@ class FifoQueueTests extends OperationsPerStrategy {
 	/**
 	 * Another instance on this core's Redis: its own core, operations and clock's view.
 	 */
-	private QueueOperations secondInstance(RedisQS redis) {
-		RedisQS core = TestCores.redis(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true),
-				redis.store().namespace());
-		return new QueueOperations(core, core.store().explicitQueues(), TestCores.fifoGroups(core),
-				new QueueMetrics(new SimpleMeterRegistry(), core), LEASE, this.clock, Limits.MAX_MESSAGE_BYTES);
+	private QueueOperations secondInstance() {
+		Stores second = TestCores.redisStores(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true), this.namespace);
+		return new QueueOperations(second.core(), second.explicitQueues(), second.fifoGroups(),
+				new QueueMetrics(new SimpleMeterRegistry(), second.core()), LEASE, this.clock,
+				Limits.MAX_MESSAGE_BYTES);
 	}
 
 	private List<String> drain() {

@@ -36,6 +36,11 @@ abstract class OperationsPerStrategy {
 
 	final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+	/** The namespace of the redis strategy's keys; another instance shares it. */
+	final String namespace = TestCores.newNamespace();
+
+	Stores stores;
+
 	QueueServiceCore core;
 
 	ExplicitQueues explicit;
@@ -46,11 +51,13 @@ abstract class OperationsPerStrategy {
 
 	@BeforeEach
 	void create() {
-		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.explicit = TestCores.explicitQueues(this.core);
+		this.stores = TestCores.stores(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true),
+				this.namespace);
+		this.core = this.stores.core();
+		this.explicit = this.stores.explicitQueues();
 		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
 		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
-		this.operations = new QueueOperations(timed, this.explicit, TestCores.fifoGroups(this.core), metrics, LEASE,
+		this.operations = new QueueOperations(timed, this.explicit, this.stores.fifoGroups(), metrics, LEASE,
 				this.clock, Limits.MAX_MESSAGE_BYTES);
 		this.retention = new Retention(timed, this.explicit, metrics, this.clock, this.operations.departures());
 	}
