@@ -26,14 +26,50 @@ public interface Stores {
 	/** The message move tasks. */
 	MoveTaskStore moveTasks();
 
+	/**
+	 * What the service's gauges read: the core's own counts in process (lock-free reads);
+	 * for Redis a snapshot its store keeps current, so that a scrape runs no script per
+	 * queue and writes nothing.
+	 */
+	Gauges gauges();
+
 	/** Everything in this process's memory, beside an in-process strategy. */
 	static Stores inProcess(QueueServiceCore core) {
-		return new InProcess(core, new InMemoryExplicitQueues(core), new InMemoryFifoGroups(), new InMemoryMoveTasks());
+		return new Of(core, new InMemoryExplicitQueues(core), new InMemoryFifoGroups(), new InMemoryMoveTasks(),
+				Gauges.of(core));
 	}
 
-	/** Stores in this process. */
-	record InProcess(QueueServiceCore core, ExplicitQueues explicitQueues, FifoGroups fifoGroups,
-			MoveTaskStore moveTasks) implements Stores {
+	/** The stores as given. */
+	record Of(QueueServiceCore core, ExplicitQueues explicitQueues, FifoGroups fifoGroups, MoveTaskStore moveTasks,
+			Gauges gauges) implements Stores {
+	}
+
+	/** The counts the service's gauges show. */
+	interface Gauges {
+
+		/** Messages held, in every queue. */
+		long heldCount();
+
+		/** Queues that exist. */
+		int queueCount();
+
+		/** The core's own counts, read at each call. */
+		static Gauges of(QueueServiceCore core) {
+			return new Gauges() {
+
+				@Override
+				public long heldCount() {
+					return core.heldCount();
+				}
+
+				@Override
+				public int queueCount() {
+					return core.queueCount();
+				}
+
+			};
+		}
+
 	}
 
 }

@@ -98,6 +98,15 @@ class QueueServiceConfiguration {
 		return stores.fifoGroups();
 	}
 
+	/**
+	 * What the gauges read ({@code QueueMetrics}): the core's counts, or the Redis
+	 * store's snapshot, whose refresher this bean's close ends.
+	 */
+	@Bean
+	Stores.Gauges storeGauges(Stores stores) {
+		return stores.gauges();
+	}
+
 	/** The strategy the profile chose, for what names it (meters, the live page). */
 	@Bean
 	Strategy strategy(QueueServiceProperties properties) {

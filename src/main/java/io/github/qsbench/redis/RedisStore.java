@@ -80,10 +80,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/**
 	 * Everything a service keeps, in this store: the redis strategy with those options,
-	 * the explicit queues (the caller closes them), the FIFO groups and the move tasks.
+	 * the explicit queues, the FIFO groups, the move tasks and the gauges' snapshot (the
+	 * caller closes the core, the explicit queues and the gauges).
 	 */
 	public Stores stores(QueueOptions options) {
-		return new Stores.InProcess(open(options), explicitQueues(), fifoGroups(), moveTasks());
+		QueueServiceCore core = open(options);
+		return new Stores.Of(core, explicitQueues(), fifoGroups(), moveTasks(), new RedisGauges(core));
 	}
 
 	/** The message move tasks kept in this store. */

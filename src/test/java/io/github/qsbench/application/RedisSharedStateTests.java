@@ -229,6 +229,78 @@ class RedisSharedStateTests {
 		assertThat(drain(other, "dlq")).isEmpty();
 	}
 
+	/**
+	 * A recorded setting (SQS's {@code Policy}) edited by read, edit and compare-and-set
+	 * through both instances at once, as {@code AddPermission} does: no edit is lost, and
+	 * a write that expected a value no longer there is refused whole.
+	 */
+	@Test
+	void policy_editedThroughBothAtOnce_noLostUpdate() throws Exception {
+		Instance one = instance();
+		Instance other = instance();
+		one.operations.configure("guarded", new QueueSettings.Change(null, null, null, null));
+		int each = 25;
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<?>> editors = new ArrayList<>();
+			for (Instance through : List.of(one, other)) {
+				String name = (through == one) ? "one" : "other";
+				editors.add(pool.submit(() -> {
+					for (int i = 0; i < each; i++) {
+						while (true) {
+							String current = through.operations.settings("guarded").recorded().get("Policy");
+							String edited = ((current != null) ? current + "," : "") + name + i;
+							try {
+								through.operations.configure("guarded",
+										recorded("Policy", edited).expecting("Policy", current));
+								break;
+							}
+							catch (QueueSettings.Conflict ex) {
+								// changed through the other instance: read again
+							}
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> editor : editors) {
+				editor.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		String policy = other.operations.settings("guarded").recorded().get("Policy");
+		assertThat(policy.split(",")).as("every edit kept").hasSize(2 * each).doesNotHaveDuplicates();
+		assertThatExceptionOfType(QueueSettings.Conflict.class).isThrownBy(
+				() -> one.operations.configure("guarded", recorded("Policy", "stale").expecting("Policy", "one0")));
+		assertThat(other.operations.settings("guarded").recorded()).containsEntry("Policy", policy);
+	}
+
+	private static QueueSettings.Change recorded(String name, String value) {
+		return new QueueSettings.Change(null, null, null, null, null, null, null, Map.of(name, value), null);
+	}
+
+	/**
+	 * The gauges read the store's snapshot, which follows pushes through any instance
+	 * within a refresh.
+	 */
+	@Test
+	void gauges_readTheStoresSnapshot_followingBothInstances() throws InterruptedException {
+		Instance one = instance();
+		Instance other = instance();
+		one.operations.push("counted", utf8("a"));
+		other.operations.push("counted", utf8("b"));
+		other.operations.push("also", utf8("c"));
+		Stores.Gauges gauges = one.stores.gauges();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while ((gauges.heldCount() != 3 || gauges.queueCount() != 2) && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		assertThat(gauges.heldCount()).isEqualTo(3);
+		assertThat(gauges.queueCount()).isEqualTo(2);
+	}
+
 	/** A dead-letter queue of {@code count} messages, its source and a destination. */
 	private Set<String> deadLetterQueue(Instance through, int count) {
 		through.operations.configure("dlq", new QueueSettings.Change(null, null, null, null));
@@ -270,6 +342,7 @@ class RedisSharedStateTests {
 			this.tasks.destroy();
 			this.operations.destroy();
 			((AutoCloseable) this.stores.explicitQueues()).close();
+			((AutoCloseable) this.stores.gauges()).close();
 			this.stores.core().close();
 			this.store.close();
 		}

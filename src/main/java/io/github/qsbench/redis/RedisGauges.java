@@ -1,0 +1,90 @@
+package io.github.qsbench.redis;
+
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.qsbench.application.Stores;
+import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+/**
+ * The gauges' counts of the redis strategy, as a snapshot: reading every queue's counts
+ * is a script per queue (and may drop an empty queue's name from the registry), too much
+ * for each scrape, so one thread of its own reads them once every
+ * {@value #REFRESH_MILLIS} ms and a scrape reads the last snapshot, which is at most that
+ * old (0 until the first reading; the last one while Redis does not answer). The readings
+ * start with the first read of a gauge and end with {@link #close}.
+ */
+final class RedisGauges implements Stores.Gauges, AutoCloseable {
+
+	static final long REFRESH_MILLIS = 1_000;
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisGauges.class);
+
+	private final QueueServiceCore core;
+
+	private final ScheduledExecutorService refresher;
+
+	private final AtomicBoolean started = new AtomicBoolean();
+
+	/** The last reading: held messages and queues, written by the refresher alone. */
+	private volatile long[] snapshot = { 0, 0 };
+
+	RedisGauges(QueueServiceCore core) {
+		this.core = core;
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("redis-gauges-");
+		threads.setDaemon(true);
+		this.refresher = new ScheduledThreadPoolExecutor(1, threads);
+	}
+
+	@Override
+	public long heldCount() {
+		started();
+		return this.snapshot[0];
+	}
+
+	@Override
+	public int queueCount() {
+		started();
+		return (int) this.snapshot[1];
+	}
+
+	/**
+	 * Starts the readings on the first read, so stores whose gauges nobody reads run
+	 * none.
+	 */
+	private void started() {
+		if (!this.started.get() && this.started.compareAndSet(false, true)) {
+			this.refresher.scheduleWithFixedDelay(this::refresh, 0, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/** Reads every queue's counts once: one listing, one script per queue. */
+	void refresh() {
+		try {
+			List<QueueStats> queues = this.core.queues();
+			long held = 0;
+			for (QueueStats queue : queues) {
+				held += (long) queue.ready() + queue.inflight() + queue.delayed();
+			}
+			this.snapshot = new long[] { held, queues.size() };
+		}
+		catch (RuntimeException ex) {
+			// the next reading tries again; an exception would end the schedule
+			logger.debug("Reading the queues' counts for the gauges failed", ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.refresher.shutdownNow();
+	}
+
+}
