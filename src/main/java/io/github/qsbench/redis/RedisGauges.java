@@ -10,10 +10,6 @@ import io.github.qsbench.application.Stores;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-
 /**
  * The gauges' counts of the redis strategy, as a snapshot: reading every queue's counts
  * is a script per queue (and may drop an empty queue's name from the registry), too much
@@ -26,8 +22,6 @@ final class RedisGauges implements Stores.Gauges, AutoCloseable {
 
 	static final long REFRESH_MILLIS = 1_000;
 
-	private static final Logger logger = LoggerFactory.getLogger(RedisGauges.class);
-
 	private final QueueServiceCore core;
 
 	private final ScheduledExecutorService refresher;
@@ -39,9 +33,11 @@ final class RedisGauges implements Stores.Gauges, AutoCloseable {
 
 	RedisGauges(QueueServiceCore core) {
 		this.core = core;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("redis-gauges-");
-		threads.setDaemon(true);
-		this.refresher = new ScheduledThreadPoolExecutor(1, threads);
+		this.refresher = new ScheduledThreadPoolExecutor(1, task -> {
+			Thread thread = new Thread(task, "redis-gauges");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	@Override
@@ -77,8 +73,9 @@ final class RedisGauges implements Stores.Gauges, AutoCloseable {
 			this.snapshot = new long[] { held, queues.size() };
 		}
 		catch (RuntimeException ex) {
-			// the next reading tries again; an exception would end the schedule
-			logger.debug("Reading the queues' counts for the gauges failed", ex);
+			// Redis did not answer: the gauges keep the last reading and the next one
+			// tries
+			// again (an exception would end the schedule)
 		}
 	}
 
