@@ -135,6 +135,33 @@ class RedisSharedStateTests {
 	}
 
 	/**
+	 * An instance dies while it holds the heads of FIFO groups (it leased them and never
+	 * completes): the groups stay blocked until the leases lapse, then the other instance
+	 * gets the same heads again, and the rest of each group in order, each once.
+	 */
+	@Test
+	void fifo_instanceKilledHoldingGroupHeads_theOtherGetsThemAfterTheLease_inOrder() {
+		Instance one = instance();
+		Instance other = instance();
+		one.operations.configure(FIFO,
+				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		one.operations.sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a")), null);
+		assertThat(one.operations.lease(FIFO, 10)).extracting(delivery -> delivery.message().text())
+			.containsExactlyInAnyOrder("a1", "b1");
+		// instance one dies here, holding both heads
+
+		assertThat(other.operations.lease(FIFO, 10)).as("each group's head is in flight").isEmpty();
+		this.clock.advance(LEASE);
+		List<String> delivered = drain(other, FIFO);
+		assertThat(delivered).containsExactlyInAnyOrder("a1", "b1", "a2");
+		assertThat(delivered.indexOf("a1")).as("a2 after a1").isLessThan(delivered.indexOf("a2"));
+	}
+
+	private static OutgoingMessage grouped(String body, String group) {
+		return new OutgoingMessage(utf8(body), MessageAttributes.NONE, group, null);
+	}
+
+	/**
 	 * The same deduplication ids sent at once through both instances: each is pushed
 	 * once, and both answer its one id (the second waits for the first's pending claim).
 	 */
