@@ -36,10 +36,11 @@ class ImportRulesTests {
 
 	/**
 	 * The application layer's rooms, lowest first: what they share, fair queues, queues
-	 * as wholes (settings, dead letters), FIFO queues, the message path.
+	 * as wholes (settings, dead letters), FIFO queues, the message path, and where one
+	 * service keeps its state (the stores, which hand out the lower rooms' stores).
 	 */
 	private static final List<String> APPLICATION_ROOMS = List.of("application", "application.fair",
-			"application.queues", "application.fifo", "application.messages");
+			"application.queues", "application.fifo", "application.messages", "application.stores");
 
 	@Test
 	void applicationRooms_importOnlyRoomsBelowThem() throws IOException {

@@ -14,6 +14,7 @@ import io.github.qsbench.application.queues.MessageMoveTasks;
 import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.application.queues.Retention;
 import io.github.qsbench.application.queues.Settings;
+import io.github.qsbench.application.stores.Stores;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.metrics.CoreTimeProperties;
 import io.github.qsbench.metrics.CoreTimedQueueService;
@@ -101,8 +102,8 @@ class ApplicationConfiguration {
 
 	@Bean
 	MessageMoveTasks messageMoveTasks(QueueOperations operations, @Qualifier("applicationCore") QueueServiceCore core,
-			QueueEvents events, InstantSource clock) {
-		return new MessageMoveTasks(operations, core, events, clock);
+			QueueEvents events, InstantSource clock, Stores stores) {
+		return new MessageMoveTasks(operations, core, events, clock, stores.moveTasks());
 	}
 
 }

@@ -3,14 +3,14 @@ package io.github.qsbench.config;
 import java.time.InstantSource;
 import java.util.Map;
 
+import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.fifo.FifoGroups;
-import io.github.qsbench.application.fifo.InMemoryFifoGroups;
 import io.github.qsbench.application.queues.ExplicitQueues;
-import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.stores.Stores;
 import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.strategy.Strategy;
-import io.github.qsbench.redis.RedisQS;
 import io.github.qsbench.redis.RedisStore;
 
 import org.slf4j.Logger;
@@ -42,17 +42,30 @@ class QueueServiceConfiguration {
 	}
 
 	/**
-	 * The strategy itself: the application layer is its one caller, through
-	 * {@link ApplicationConfiguration#applicationCore}; the gauges read its lock-free
-	 * counts. A strategy kept in Redis opens on the {@link #redisStore}; the others never
-	 * ask for it.
+	 * The one place the store is chosen: for a strategy kept outside the process
+	 * ({@link Strategy.Framework#EXTERNAL}) everything is kept in the {@link #redisStore}
+	 * (the core, explicit queues, FIFO and fair groups, FIFO sequences and deduplication,
+	 * move tasks), so that instances on it share it; else everything is in this process.
+	 * The beans below hand its parts out (each closed as its own bean).
 	 */
-	@Bean
-	QueueServiceCore queueService(QueueServiceProperties properties, Environment environment, InstantSource clock,
+	@Bean(destroyMethod = "")
+	Stores stores(QueueServiceProperties properties, Environment environment, InstantSource clock,
 			ObjectProvider<RedisStore> redisStore) {
 		StrategyProfiles.check(environment, properties);
-		QueueServiceCore service = properties.strategy()
-			.create(new Strategy.Context(properties.toOptions(clock), redisStore::getObject));
+		Strategy strategy = properties.strategy();
+		QueueOptions options = properties.toOptions(clock);
+		return (strategy.framework() == Strategy.Framework.EXTERNAL) ? redisStore.getObject().stores(options)
+				: Stores.inProcess(strategy.create(options));
+	}
+
+	/**
+	 * The strategy itself: the application layer is its one caller, through
+	 * {@link ApplicationConfiguration#applicationCore}; the gauges read its lock-free
+	 * counts.
+	 */
+	@Bean
+	QueueServiceCore queueService(QueueServiceProperties properties, Stores stores) {
+		QueueServiceCore service = stores.core();
 		logger.info("Queue strategy {} ({}): {} delivery, {} eviction, lease timeout {}, limits {}",
 				properties.strategy().profile(), service.getClass().getSimpleName(),
 				properties.strategy().delivery(properties.eviction()), properties.eviction(), properties.leaseTimeout(),
@@ -62,8 +75,8 @@ class QueueServiceConfiguration {
 
 	/**
 	 * Redis, as Spring Boot connects to it from {@code spring.data.redis.*}: standalone,
-	 * or a cluster when {@code spring.data.redis.cluster.nodes} is set. Made only when a
-	 * strategy asks for it.
+	 * or a cluster when {@code spring.data.redis.cluster.nodes} is set. Made only when
+	 * {@link #stores} asks for it.
 	 */
 	@Bean
 	@Lazy
@@ -71,24 +84,28 @@ class QueueServiceConfiguration {
 		return RedisStore.of(connections, properties.redis().namespace());
 	}
 
-	/**
-	 * Where queues created explicitly and their own settings are kept: with the redis
-	 * strategy in Redis, in its namespace, so that every instance on it shares them; else
-	 * in this instance's memory.
-	 */
+	/** Where queues created explicitly and their own settings are kept. */
 	@Bean
-	ExplicitQueues explicitQueues(QueueServiceCore service) {
-		return (service instanceof RedisQS redis) ? redis.store().explicitQueues()
-				: new InMemoryExplicitQueues(service);
+	ExplicitQueues explicitQueues(Stores stores) {
+		return stores.explicitQueues();
 	}
 
 	/**
-	 * Where FIFO queues keep their groups' order: with the redis strategy in Redis, so
-	 * that the group rule holds across instances; else in this instance's memory.
+	 * Where FIFO queues keep their groups' order, sequences and deduplication ids, and
+	 * standard queues their fair groups.
 	 */
 	@Bean
-	FifoGroups fifoGroups(QueueServiceCore service) {
-		return (service instanceof RedisQS redis) ? redis.store().fifoGroups() : new InMemoryFifoGroups();
+	FifoGroups fifoGroups(Stores stores) {
+		return stores.fifoGroups();
+	}
+
+	/**
+	 * What the gauges read ({@code QueueMetrics}): the core's counts, or the Redis
+	 * store's snapshot, whose refresher this bean's close ends.
+	 */
+	@Bean
+	StoreGauges storeGauges(Stores stores) {
+		return stores.gauges();
 	}
 
 	/** The strategy the profile chose, for what names it (meters, the live page). */

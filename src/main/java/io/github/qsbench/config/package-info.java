@@ -4,7 +4,7 @@
  *
  * <p>
  * May import: core, core.strategy, application, application.messages, application.queues,
- * application.fifo, application.fair, metrics, redis; org.springframework, io.micrometer,
- * org.slf4j.
+ * application.fifo, application.fair, application.stores, metrics, redis;
+ * org.springframework, io.micrometer, org.slf4j.
  */
 package io.github.qsbench.config;

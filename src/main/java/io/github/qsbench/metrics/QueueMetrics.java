@@ -12,10 +12,12 @@ import java.util.function.ToLongFunction;
 
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QuietCounts;
+import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.core.QueueServiceView;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Lease;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -29,12 +31,13 @@ import io.micrometer.core.instrument.binder.BaseUnits;
  * The {@code qs.*} meters, counted from the application layer's {@link QueueEvents} as it
  * reports them after each call into the core, so that the core (what JMH measures) pays
  * nothing for them and the application knows nothing of meters. Gauges are derived from
- * these counters and from the service's lock-free size reads: a scrape never takes a
- * strategy's lock. No per-queue tag: queue names are unbounded; but the fair-queue gauges
- * ({@code qs.fair.*}) are per queue, tagged {@code queue}, for the standard queues with
- * message groups this instance saw, at most {@value #MAX_FAIR_QUEUES} of them, each read
- * once a second of the service's clock at most (a scrape reads the queue's counts and
- * browses its head).
+ * these counters and from the store's counts ({@link StoreGauges}: the core's lock-free
+ * size reads in process, a snapshot kept current by the Redis store): a scrape never
+ * takes a strategy's lock, nor runs a script per queue. No per-queue tag: queue names are
+ * unbounded; but the fair-queue gauges ({@code qs.fair.*}) are per queue, tagged
+ * {@code queue}, for the standard queues with message groups this instance saw, at most
+ * {@value #MAX_FAIR_QUEUES} of them, each read once a second of the service's clock at
+ * most (a scrape reads the queue's counts and browses its head).
  */
 @Component
 public class QueueMetrics implements QueueEvents {
@@ -69,8 +72,6 @@ public class QueueMetrics implements QueueEvents {
 
 	private final Counter redriven;
 
-	private final QueueServiceView service;
-
 	/** The most queues with fair-queue gauges: queue names are unbounded. */
 	static final int MAX_FAIR_QUEUES = 100;
 
@@ -85,6 +86,9 @@ public class QueueMetrics implements QueueEvents {
 	/** The fair-queue gauges, by queue. */
 	private final Map<String, List<Meter>> fair = new ConcurrentHashMap<>();
 
+	/** The held messages and queues, as the store keeps them for the gauges. */
+	private final StoreGauges gauges;
+
 	/** The service's clock: when a fair queue's counts were read. */
 	private final InstantSource clock;
 
@@ -97,9 +101,22 @@ public class QueueMetrics implements QueueEvents {
 	 * Meters whose fair-queue readings are renewed at most once a second of
 	 * {@code clock}, the service's.
 	 */
-	@Autowired
 	public QueueMetrics(MeterRegistry registry, QueueServiceView service, InstantSource clock) {
-		this.service = service;
+		this(registry, service, clock, StoreGauges.of(service));
+	}
+
+	/**
+	 * Meters as the service wires them: the held messages and queues read from the
+	 * store's gauges ({@link StoreGauges}), a snapshot for Redis.
+	 */
+	@Autowired
+	public QueueMetrics(MeterRegistry registry, QueueServiceView service, InstantSource clock,
+			ObjectProvider<StoreGauges> gauges) {
+		this(registry, service, clock, gauges.getIfAvailable(() -> StoreGauges.of(service)));
+	}
+
+	private QueueMetrics(MeterRegistry registry, QueueServiceView service, InstantSource clock, StoreGauges gauges) {
+		this.gauges = gauges;
 		this.registry = registry;
 		this.clock = clock;
 		this.pushed = Counter.builder("qs.messages.pushed")
@@ -137,7 +154,7 @@ public class QueueMetrics implements QueueEvents {
 			.description(
 					"Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
-		Gauge.builder("qs.queues", service, QueueServiceView::queueCount)
+		Gauge.builder("qs.queues", gauges, StoreGauges::queueCount)
 			.description("Queues that exist")
 			.register(registry);
 		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));
@@ -252,7 +269,7 @@ public class QueueMetrics implements QueueEvents {
 	 * message twice as "first" is also kept in bounds by the clamp.
 	 */
 	private double inflight() {
-		double held = this.service.heldCount();
+		double held = this.gauges.heldCount();
 		return Math.max(0, Math.min(held, this.firstDeliveries.count() - this.completed.count()
 				- this.purgedInFlight.count() - this.expiredInFlight.count() - deadLettered()));
 	}
@@ -269,7 +286,7 @@ public class QueueMetrics implements QueueEvents {
 	}
 
 	private double ready() {
-		return Math.max(0, this.service.heldCount() - inflight());
+		return Math.max(0, this.gauges.heldCount() - inflight());
 	}
 
 	/**

@@ -115,6 +115,15 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/** A script's operation: set a field to its value unless it has one. */
 	private static final String SET_IF_ABSENT = "N";
 
+	/**
+	 * A script's operation: the field must have the value ({@code ""}: be absent), else
+	 * nothing changes ({@link QueueSettings.Change#expected}).
+	 */
+	private static final String EXPECT = "E";
+
+	/** What the script answers when an expected value did not hold. */
+	private static final long CONFLICT = 2;
+
 	/** The channel on which changes are announced. */
 	private static final String CHANGED = "settings";
 
@@ -200,9 +209,16 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			set(args, DEDUPLICATION_SCOPE, fifo.deduplicationScope());
 			set(args, THROUGHPUT_LIMIT, fifo.throughputLimit());
 		}
+		change.expected()
+			.forEach((field, value) -> Collections.addAll(args, RedisStore.utf8(EXPECT),
+					RedisStore.utf8(RECORDED + field), RedisStore.utf8(value)));
 		long created = this.store.<Long>run(CONFIGURE, keys(queue), args.toArray(byte[][]::new));
 		if (created < 0) {
 			throw QueueTags.tooMany((int) -created);
+		}
+		if (created == CONFLICT) {
+			drop(queue); // the next read sees the change that came between
+			throw new QueueSettings.Conflict(queue);
 		}
 		if (this.store.cluster()) {
 			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.FifoState;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -48,6 +49,12 @@ final class RedisFifoGroups implements FifoGroups {
 	@Override
 	public FairGroups fair() {
 		return new RedisFairGroups(this.store);
+	}
+
+	/** FIFO queues' sequences, deduplication ids and attempts, in the same Redis. */
+	@Override
+	public FifoState state() {
+		return new RedisFifoState(this.store);
 	}
 
 	@Override

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.queues.MoveTaskStore;
+import io.github.qsbench.application.stores.Stores;
 import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -74,6 +76,21 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	@Override
 	public QueueServiceCore open(QueueOptions options) {
 		return new RedisQS(options, this);
+	}
+
+	/**
+	 * Everything a service keeps, in this store: the redis strategy with those options,
+	 * the explicit queues, the FIFO groups, the move tasks and the gauges' snapshot (the
+	 * caller closes the core, the explicit queues and the gauges).
+	 */
+	public Stores stores(QueueOptions options) {
+		QueueServiceCore core = open(options);
+		return new Stores.Of(core, explicitQueues(), fifoGroups(), moveTasks(), new RedisGauges(core));
+	}
+
+	/** The message move tasks kept in this store. */
+	public MoveTaskStore moveTasks() {
+		return new RedisMoveTasks(this);
 	}
 
 	/** The FIFO queues' groups kept in this store. */

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.queues.QueueOperations;
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.http.RequestJson;
 import io.github.qsbench.http.SettingsChange;
 import tools.jackson.core.JacksonException;
@@ -24,9 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
  * queue's settings and enforced nowhere: a local queue checks no credentials.
  *
  * <p>
- * A change reads the policy, edits it and writes it back, under this instance's lock, so
- * changes through one instance never lose each other; two instances on one Redis changing
- * one queue's policy at the same moment may (the last write wins).
+ * A change reads the policy, edits it and writes it back only if it is still what was
+ * read (a compare-and-set in the settings' store, {@link QueueSettings.Change#expected}),
+ * else reads it again: so changes never lose each other, through one instance (which also
+ * serialises its own under a lock) or through several on one Redis.
  */
 final class PermissionActions extends QueueHandler {
 
@@ -38,6 +40,9 @@ final class PermissionActions extends QueueHandler {
 	private static final int MAX_ACTIONS = 7;
 
 	private static final int MAX_STATEMENTS = 20;
+
+	/** How many times a change is tried on a policy that other changes keep changing. */
+	private static final int MAX_ATTEMPTS = 20;
 
 	private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
 
@@ -89,7 +94,24 @@ final class PermissionActions extends QueueHandler {
 		}
 		String arn = this.urls.arn(queue);
 		synchronized (this.lock) {
-			ObjectNode policy = policy(queue);
+			for (int attempt = 1;; attempt++) {
+				String current = current(queue);
+				if (addStatement(queue, label, accounts, actions, arn, current, attempt)) {
+					break;
+				}
+			}
+		}
+		return JSON.objectNode();
+	}
+
+	/**
+	 * One try of {@link #addPermission} on the policy as read ({@code current}).
+	 * @return whether it was written; {@code false} if the policy changed meanwhile
+	 */
+	private boolean addStatement(String queue, String label, List<String> accounts, List<String> actions, String arn,
+			String current, int attempt) {
+		{
+			ObjectNode policy = policy(current);
 			if (policy == null) {
 				policy = JSON.objectNode().put("Version", "2012-10-17").put("Id", arn + "/SQSDefaultPolicy");
 			}
@@ -112,9 +134,8 @@ final class PermissionActions extends QueueHandler {
 				throw SqsError.OVER_LIMIT
 					.exception("The policy would be larger than " + QueueAttributeNames.MAX_POLICY_BYTES + " bytes.");
 			}
-			write(queue, document);
+			return write(queue, document, current, attempt);
 		}
-		return JSON.objectNode();
 	}
 
 	/**
@@ -126,15 +147,20 @@ final class PermissionActions extends QueueHandler {
 		String queue = existingQueue(request);
 		String label = label(request);
 		synchronized (this.lock) {
-			ObjectNode policy = policy(queue);
-			ArrayNode statements = (policy != null) ? statements(policy) : JSON.arrayNode();
-			int index = find(statements, label);
-			if (index < 0) {
-				throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + label
-						+ " for parameter Label is invalid. Reason: can't find label on existing policy.");
+			for (int attempt = 1;; attempt++) {
+				String current = current(queue);
+				ObjectNode policy = policy(current);
+				ArrayNode statements = (policy != null) ? statements(policy) : JSON.arrayNode();
+				int index = find(statements, label);
+				if (index < 0) {
+					throw SqsError.INVALID_PARAMETER_VALUE.exception("Value " + label
+							+ " for parameter Label is invalid. Reason: can't find label on existing policy.");
+				}
+				statements.remove(index);
+				if (write(queue, statements.isEmpty() ? "" : policy.toString(), current, attempt)) {
+					break;
+				}
 			}
-			statements.remove(index);
-			write(queue, statements.isEmpty() ? "" : policy.toString());
 		}
 		return JSON.objectNode();
 	}
@@ -148,12 +174,16 @@ final class PermissionActions extends QueueHandler {
 		return label;
 	}
 
+	/** The queue's policy as kept, {@code null} if it has none. */
+	private String current(String queue) {
+		return this.queues.settings(queue).recorded().get(QueueAttributeNames.POLICY);
+	}
+
 	/**
-	 * The queue's policy, {@code null} if it has none; one set by
+	 * A queue's policy read as JSON, {@code null} if it has none; one set by
 	 * {@code SetQueueAttributes} is edited as it is.
 	 */
-	private ObjectNode policy(String queue) {
-		String policy = this.queues.settings(queue).recorded().get(QueueAttributeNames.POLICY);
+	private ObjectNode policy(String policy) {
 		if (policy == null) {
 			return null;
 		}
@@ -203,9 +233,27 @@ final class PermissionActions extends QueueHandler {
 		return array;
 	}
 
-	/** Sets the queue's policy; empty removes it. */
-	private void write(String queue, String policy) {
-		this.queues.configure(queue, new SettingsChange().recorded(QueueAttributeNames.POLICY, policy).change());
+	/**
+	 * Sets the queue's policy (empty removes it) if it is still {@code current}, checked
+	 * with the write, atomically, in the store (so through any instance).
+	 * @return whether it was written; {@code false}: it changed meanwhile, read it again
+	 * @throws QueueSettings.Conflict if it changed under each of {@value #MAX_ATTEMPTS}
+	 * attempts
+	 */
+	private boolean write(String queue, String policy, String current, int attempt) {
+		try {
+			this.queues.configure(queue,
+					new SettingsChange().recorded(QueueAttributeNames.POLICY, policy)
+						.change()
+						.expecting(QueueAttributeNames.POLICY, current));
+			return true;
+		}
+		catch (QueueSettings.Conflict ex) {
+			if (attempt >= MAX_ATTEMPTS) {
+				throw ex;
+			}
+			return false;
+		}
 	}
 
 }

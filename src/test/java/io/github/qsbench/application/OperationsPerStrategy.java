@@ -8,6 +8,7 @@ import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.application.queues.QueueOperations;
 import io.github.qsbench.application.queues.Retention;
+import io.github.qsbench.application.stores.Stores;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -41,6 +42,11 @@ public abstract class OperationsPerStrategy {
 
 	protected final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+	/** The namespace of the redis strategy's keys; another instance shares it. */
+	protected final String namespace = TestCores.newNamespace();
+
+	protected Stores stores;
+
 	protected QueueServiceCore core;
 
 	protected ExplicitQueues explicit;
@@ -57,11 +63,13 @@ public abstract class OperationsPerStrategy {
 
 	@BeforeEach
 	protected void create() {
-		this.core = TestCores.create(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
-		this.explicit = TestCores.explicitQueues(this.core);
+		this.stores = TestCores.stores(this.strategy, new QueueOptions(LEASE, Eviction.LAZY, this.clock, true),
+				this.namespace);
+		this.core = this.stores.core();
+		this.explicit = this.stores.explicitQueues();
 		QueueServiceCore timed = new CoreTimedQueueService(this.core, this.registry);
 		QueueMetrics metrics = new QueueMetrics(this.registry, this.core);
-		this.made = TestOperations.of(timed, this.explicit, TestCores.fifoGroups(this.core), metrics, LEASE, this.clock,
+		this.made = TestOperations.of(timed, this.explicit, this.stores.fifoGroups(), metrics, LEASE, this.clock,
 				Limits.MAX_MESSAGE_BYTES);
 		this.messages = this.made.messages();
 		this.operations = this.made.queues();

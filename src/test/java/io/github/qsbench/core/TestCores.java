@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.qsbench.application.fifo.FifoGroups;
-import io.github.qsbench.application.fifo.InMemoryFifoGroups;
-import io.github.qsbench.application.queues.ExplicitQueues;
-import io.github.qsbench.application.queues.InMemoryExplicitQueues;
+import io.github.qsbench.application.stores.Stores;
 import io.github.qsbench.core.strategy.Strategy;
 import io.github.qsbench.redis.LocalRedis;
 import io.github.qsbench.redis.LocalRedisConnections;
@@ -65,17 +62,27 @@ public final class TestCores {
 		return new RedisStore(SharedConnections.FACTORY, false, namespace);
 	}
 
-	/** Where the service would keep FIFO groups for this core: Redis's, or in memory. */
-	public static FifoGroups fifoGroups(QueueServiceCore core) {
-		return (core instanceof RedisQS redis) ? redis.store().fifoGroups() : new InMemoryFifoGroups();
+	/**
+	 * Everything a service keeps, as the service chooses it: for {@link Strategy#REDIS}
+	 * in the shared redis-server, in a namespace of its own (the caller closes the core
+	 * and the explicit queues), else in memory.
+	 */
+	public static Stores stores(Strategy strategy, QueueOptions options) {
+		return stores(strategy, options, newNamespace());
+	}
+
+	/** As {@link #stores(Strategy, QueueOptions)}, Redis's in that namespace. */
+	public static Stores stores(Strategy strategy, QueueOptions options, String namespace) {
+		return (strategy.framework() == Strategy.Framework.EXTERNAL) ? redisStores(options, namespace)
+				: Stores.inProcess(strategy.create(options));
 	}
 
 	/**
-	 * The explicit queues the service keeps beside this core: in Redis, in the core's
-	 * namespace, for {@link Strategy#REDIS} (the caller closes them), else in memory.
+	 * Everything a redis service keeps, in that namespace of the shared redis-server: two
+	 * made with the same one are two instances sharing everything.
 	 */
-	public static ExplicitQueues explicitQueues(QueueServiceCore core) {
-		return (core instanceof RedisQS redis) ? redis.store().explicitQueues() : new InMemoryExplicitQueues(core);
+	public static Stores redisStores(QueueOptions options, String namespace) {
+		return store(namespace).stores(options);
 	}
 
 	/** One connection factory for the JVM, made on first use. */

@@ -40,4 +40,13 @@ public interface FifoGroups {
 		return new InMemoryFairGroups();
 	}
 
+	/**
+	 * Where FIFO queues keep their sequence numbers, deduplication ids and receive
+	 * attempts, in the same store as these ({@link FifoState}): in this instance's memory
+	 * unless overridden.
+	 */
+	default FifoState state() {
+		return new InMemoryFifoState();
+	}
+
 }

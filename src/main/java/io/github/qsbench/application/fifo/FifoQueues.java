@@ -4,10 +4,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,12 +42,15 @@ import io.github.qsbench.core.QueueServiceCore;
  * their store, which is Redis for the redis strategy: the rule holds across instances.
  *
  * <p>
- * Sends to a queue through this instance are serialised by the queue's monitor here:
- * sequence numbers follow send order, and a deduplication id seen within
- * {@link #DEDUPLICATION_MILLIS} answers the original's id and sequence number without a
- * push; a receive retried with its attempt id within that time gets what the first
- * delivered ({@link #attempted}). Sequence numbers, deduplication ids and attempts are
- * this instance's (on Redis, each instance's own).
+ * Sends to a queue through this instance are serialised by the queue's monitor here; the
+ * sequence numbers, deduplication ids and receive attempts are kept in {@link FifoState},
+ * the groups' store's ({@link FifoGroups#state}): in memory, or in Redis, shared by every
+ * instance. A send claims its deduplication ids there before it pushes and settles them
+ * after, so a deduplication id seen within {@link #DEDUPLICATION_MILLIS}, through any
+ * instance sharing the state, answers the original's id and sequence number without a
+ * push, and a send that finds an id another instance is sending waits for that send's
+ * answer. Sequence numbers grow in claim order. A receive retried with its attempt id
+ * within that time gets what the first delivered ({@link #attempted}).
  */
 final class FifoQueues implements Departures {
 
@@ -57,6 +59,9 @@ final class FifoQueues implements Departures {
 
 	/** SQS's deduplication interval, and how long a receive attempt is remembered. */
 	static final long DEDUPLICATION_MILLIS = TimeUnit.MINUTES.toMillis(5);
+
+	/** How long a send waits for another instance's send of the same deduplication id. */
+	static final long PENDING_WAIT_MILLIS = 15_000;
 
 	private final QueueServiceCore core;
 
@@ -67,11 +72,15 @@ final class FifoQueues implements Departures {
 	/** How a head is released after the queue's delay. */
 	private final Later later;
 
-	private final Map<String, FifoQueue> queues = new ConcurrentHashMap<>();
+	private final FifoState state;
+
+	/** Each queue's monitor, which serialises its sends through this instance. */
+	private final Map<String, Object> monitors = new ConcurrentHashMap<>();
 
 	FifoQueues(QueueServiceCore core, FifoGroups groups, InstantSource clock, Later later) {
 		this.core = core;
 		this.groups = groups;
+		this.state = groups.state();
 		this.clock = clock;
 		this.later = later;
 	}
@@ -102,45 +111,88 @@ final class FifoQueues implements Departures {
 			identified.add(one);
 			keys.add(settings.perGroup() ? one.group() + '\u0000' + one.deduplicationId() : one.deduplicationId());
 		}
-		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
-		synchronized (fifo) {
+		Map<String, Integer> firstOfKey = new HashMap<>();
+		List<String> distinct = new ArrayList<>();
+		for (int i = 0; i < keys.size(); i++) {
+			if (firstOfKey.putIfAbsent(keys.get(i), i) == null) {
+				distinct.add(keys.get(i));
+			}
+		}
+		synchronized (this.monitors.computeIfAbsent(queue, name -> new Object())) {
 			long now = this.clock.millis();
-			fifo.forgetBefore(now);
-			Sent[] answers = new Sent[identified.size()];
-			Map<String, Integer> firstOfKey = new HashMap<>();
-			List<Integer> entries = new ArrayList<>();
+			FifoState.Claim claim = claim(queue, distinct);
+			Map<String, Sent> answerOf = new HashMap<>();
+			List<String> claimed = new ArrayList<>();
+			List<Long> sequences = new ArrayList<>();
 			List<byte[]> stored = new ArrayList<>();
-			long[] sequences = new long[identified.size()];
-			long sequence = fifo.lastSequence;
-			for (int i = 0; i < identified.size(); i++) {
-				Deduplicated original = fifo.deduplication.get(keys.get(i));
+			long sequence = claim.firstSequence() - 1;
+			for (int k = 0; k < distinct.size(); k++) {
+				Sent original = claim.found().get(k);
 				if (original != null) {
-					answers[i] = new Sent(original.id, original.sequenceNumber);
+					answerOf.put(distinct.get(k), original);
+					continue;
 				}
-				else if (firstOfKey.putIfAbsent(keys.get(i), i) == null) {
-					sequences[i] = ++sequence;
-					entries.add(i);
-					stored.add(StoredMessage.encode(identified.get(i), now, sequence, maxBytes));
-				}
+				claimed.add(distinct.get(k));
+				sequences.add(++sequence);
+				stored.add(
+						StoredMessage.encode(identified.get(firstOfKey.get(distinct.get(k))), now, sequence, maxBytes));
 			}
-			List<Message> pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
-			fifo.lastSequence = sequence;
+			List<Message> pushed;
+			try {
+				pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
+			}
+			catch (RuntimeException ex) {
+				this.state.settle(queue, claimed, Arrays.asList(new Sent[claimed.size()]), now);
+				throw ex;
+			}
+			List<Sent> sent = new ArrayList<>(claimed.size());
+			for (int j = 0; j < claimed.size(); j++) {
+				Sent one = new Sent(pushed.get(j).id(), sequences.get(j));
+				sent.add(one);
+				answerOf.put(claimed.get(j), one);
+			}
+			if (!claimed.isEmpty()) {
+				this.state.settle(queue, claimed, sent, now);
+			}
 			boolean readyNow = false;
-			for (int j = 0; j < entries.size(); j++) {
-				int i = entries.get(j);
-				long id = pushed.get(j).id();
-				answers[i] = new Sent(id, sequences[i]);
-				fifo.deduplication.put(keys.get(i), new Deduplicated(id, sequences[i], now));
-				if (this.groups.append(queue, identified.get(i).group(), id)) {
-					readyNow |= releaseHead(queue, id, delayMillis);
+			for (int j = 0; j < claimed.size(); j++) {
+				OutgoingMessage message = identified.get(firstOfKey.get(claimed.get(j)));
+				if (this.groups.append(queue, message.group(), sent.get(j).id())) {
+					readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
 				}
 			}
-			for (int i = 0; i < answers.length; i++) {
-				if (answers[i] == null) { // a duplicate of an earlier entry of this batch
-					answers[i] = answers[firstOfKey.get(keys.get(i))];
-				}
+			List<Sent> answers = new ArrayList<>(keys.size());
+			for (String key : keys) {
+				answers.add(answerOf.get(key));
 			}
-			return new Sending(List.of(answers), readyNow, pushed.size());
+			return new Sending(List.copyOf(answers), readyNow, pushed.size());
+		}
+	}
+
+	/**
+	 * Claims the keys, waiting while another instance's send holds one of them: its
+	 * answer comes once it settles, or its claim lapses.
+	 * @throws IllegalStateException if a key stays pending past
+	 * {@link #PENDING_WAIT_MILLIS}
+	 */
+	private FifoState.Claim claim(String queue, List<String> keys) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PENDING_WAIT_MILLIS);
+		while (true) {
+			FifoState.Claim claim = this.state.claim(queue, keys, this.clock.millis());
+			if (!claim.found().contains(FifoState.PENDING)) {
+				return claim;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(
+						"A deduplication id of queue '" + queue + "' stays claimed by another send: try again");
+			}
+			try {
+				Thread.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while another send held a deduplication id", ex);
+			}
 		}
 	}
 
@@ -196,28 +248,18 @@ final class FifoQueues implements Departures {
 	 * none.
 	 */
 	List<Received> attempted(String queue, String attemptId) {
-		FifoQueue fifo = this.queues.get(queue);
-		if (fifo == null) {
-			return null;
-		}
-		synchronized (fifo) {
-			fifo.forgetBefore(this.clock.millis());
-			Attempt attempt = fifo.attempts.get(attemptId);
-			return (attempt != null) ? attempt.received : null;
-		}
+		return this.state.attempted(queue, attemptId, this.clock.millis());
 	}
 
 	/** Remembers what a receive with this attempt id delivered. */
 	void attempt(String queue, String attemptId, List<Received> received) {
-		FifoQueue fifo = this.queues.computeIfAbsent(queue, name -> new FifoQueue());
-		synchronized (fifo) {
-			fifo.attempts.put(attemptId, new Attempt(received, this.clock.millis()));
-		}
+		this.state.attempt(queue, attemptId, received, this.clock.millis());
 	}
 
 	/** Forgets a deleted queue: its groups, deduplication ids and sequence. */
 	void forget(String queue) {
-		this.queues.remove(queue);
+		this.monitors.remove(queue);
+		this.state.forget(queue);
 		this.groups.forget(queue);
 	}
 
@@ -255,36 +297,6 @@ final class FifoQueues implements Departures {
 
 	/** What a send answers: one per message, and what the caller wakes and counts. */
 	record Sending(List<Sent> sent, boolean readyNow, int pushed) {
-	}
-
-	private record Deduplicated(long id, long sequenceNumber, long sentMillis) {
-	}
-
-	private record Attempt(List<Received> received, long atMillis) {
-	}
-
-	/** One FIFO queue's state, guarded by its monitor. */
-	private static final class FifoQueue {
-
-		/** Deduplication keys in send order, so the oldest expire first. */
-		final LinkedHashMap<String, Deduplicated> deduplication = new LinkedHashMap<>();
-
-		/** Receive attempts by id, oldest first. */
-		final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
-
-		long lastSequence;
-
-		void forgetBefore(long nowMillis) {
-			Iterator<Deduplicated> oldest = this.deduplication.values().iterator();
-			while (oldest.hasNext() && oldest.next().sentMillis <= nowMillis - DEDUPLICATION_MILLIS) {
-				oldest.remove();
-			}
-			Iterator<Attempt> attempt = this.attempts.values().iterator();
-			while (attempt.hasNext() && attempt.next().atMillis <= nowMillis - DEDUPLICATION_MILLIS) {
-				attempt.remove();
-			}
-		}
-
 	}
 
 }

@@ -46,6 +46,8 @@ public interface ExplicitQueues {
 	 * @throws CapacityExceededException if it was not created and no more may be
 	 * @throws InvalidRequestException if the queue would carry more than
 	 * {@value QueueTags#MAX_TAGS} tags
+	 * @throws QueueSettings.Conflict if a recorded setting the change expects
+	 * ({@link QueueSettings.Change#expected}) has another value; nothing changed
 	 */
 	boolean configure(String queue, QueueSettings.Change change);
 

@@ -14,10 +14,10 @@ import io.github.qsbench.core.QueueServiceView;
  * start-up: the core is called for nothing else here).
  *
  * <p>
- * Thread safe: one concurrent map, whose {@code merge} applies a change to a queue's
- * settings atomically (so the cap on tags holds); a name is added at most once, and the
- * count may overshoot the cap by the number of racing creators, which is harmless (as is
- * their both answering that they created the queue).
+ * Thread safe: one concurrent map, whose {@code compute} checks and applies a change to a
+ * queue's settings atomically (so the cap on tags holds); a name is added at most once,
+ * and the count may overshoot the cap by the number of racing creators, which is harmless
+ * (as is their both answering that they created the queue).
  */
 public final class InMemoryExplicitQueues implements ExplicitQueues {
 
@@ -40,6 +40,7 @@ public final class InMemoryExplicitQueues implements ExplicitQueues {
 	/**
 	 * @throws CapacityExceededException if {@code qs.limits.max-queues} names are kept
 	 * already
+	 * @throws QueueSettings.Conflict if a recorded setting the change expects differs
 	 */
 	@Override
 	public boolean configure(String queue, QueueSettings.Change change) {
@@ -47,7 +48,12 @@ public final class InMemoryExplicitQueues implements ExplicitQueues {
 		if (created && this.queues.size() >= this.maxQueues) {
 			throw new CapacityExceededException(Capacity.Limit.QUEUES, this.maxQueues);
 		}
-		this.queues.merge(queue, Own.NONE.with(change), (own, unused) -> own.with(change));
+		this.queues.compute(queue, (name, own) -> {
+			if (!change.expects(own)) {
+				throw new QueueSettings.Conflict(queue);
+			}
+			return ((own != null) ? own : Own.NONE).with(change);
+		});
 		return created;
 	}
 

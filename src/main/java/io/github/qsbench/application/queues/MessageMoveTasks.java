@@ -1,15 +1,12 @@
 package io.github.qsbench.application.queues;
 
 import java.time.InstantSource;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -40,16 +37,18 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * {@code maxPerSecond} a second, one message at a time by the move a redrive makes
  * ({@link DeadLetters#redriveOne}), so a message is in exactly one queue whatever
  * happens: a move the destination's cap refuses fails the task and leaves the message in
- * the source; a cancel or a stop takes effect between two moves. Written once above the
- * core on what every strategy offers (lease, complete, delayed push, lease change).
+ * the source; a cancel or a stop takes effect between two batches of moves. Written once
+ * above the core on what every strategy offers (lease, complete, delayed push, lease
+ * change).
  *
  * <p>
- * While started, the tasks step every {@value #STEP_MILLIS} ms on this object's one
- * thread; {@link #step()} is one step, which tests call after moving the clock, since the
- * pace is measured by the service's clock. At most one task runs per source; the last
- * {@value #MAX_LISTED} tasks of each source are kept, in this instance's memory (a task
- * and its list are per instance, on Redis too). Thread safe: starts, cancels and the
- * step's status changes take one lock; only the stepping thread moves messages.
+ * Tasks live in a {@link MoveTaskStore} (memory, or Redis shared by instances). While
+ * started, this instance steps every {@value #STEP_MILLIS} ms on its one thread the tasks
+ * it owns and those whose owner's heartbeat is {@value #HEARTBEAT_TIMEOUT_MILLIS} ms old
+ * by the service's clock, which it takes over; {@link #step()} is one step, for tests
+ * that move the clock. One task runs per source (the store's rule); the last
+ * {@value #MAX_LISTED} of each source are kept. Thread safe: the store's calls are
+ * atomic; only the stepping thread moves messages and keeps the paces.
  */
 public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
@@ -58,12 +57,6 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	/** Tasks kept, and listed at most, per source: SQS's {@code MaxResults} bound. */
 	public static final int MAX_LISTED = 10;
-
-	/**
-	 * What a task without a pace moves per step at most, so that one task does not hold
-	 * up the others or a stop.
-	 */
-	static final int UNPACED_PER_STEP = 1_000;
 
 	/** Why a task failed whose message named no source and which had no destination. */
 	static final String NO_ORIGIN = "CouldNotDetermineMessageSource";
@@ -75,6 +68,12 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	static final String STOPPED = "ServiceStopped: the service stopped; the messages not moved are in the source queue.";
 
 	private static final long STEP_MILLIS = 100;
+
+	/**
+	 * How long, by the service's clock, an owner's heartbeat may be silent before another
+	 * instance takes its tasks over; an owner beats at every step.
+	 */
+	static final long HEARTBEAT_TIMEOUT_MILLIS = 30_000;
 
 	private static final Logger logger = LoggerFactory.getLogger(MessageMoveTasks.class);
 
@@ -88,34 +87,42 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	private final InstantSource clock;
 
+	private final MoveTaskStore store;
+
+	/** This instance as the owner of the tasks it runs. */
+	private final String owner = UUID.randomUUID().toString();
+
 	private final ScheduledThreadPoolExecutor mover;
 
-	private final Object lock = new Object();
+	/** The pace of each task this instance stepped, by handle: the stepping thread's. */
+	private final Map<String, MovePace> paces = new HashMap<>();
 
-	/** The active task of each source, by source. Guarded by {@link #lock}. */
-	private final Map<String, Task> active = new LinkedHashMap<>();
-
-	/** The last tasks of each source, newest first. Guarded by {@link #lock}. */
-	private final Map<String, Deque<Task>> kept = new HashMap<>();
-
-	/** The kept tasks by handle. Guarded by {@link #lock}. */
-	private final Map<String, Task> byHandle = new HashMap<>();
+	/** The tasks this instance started or stepped last, by handle, for a stop to fail. */
+	private final Map<String, MoveTaskStore.Running> mine = new ConcurrentHashMap<>();
 
 	/** The steps while started, else {@code null}. */
 	private volatile ScheduledFuture<?> steps;
 
-	/**
-	 * @param operations the queue operations whose dead-letter moves the tasks make
-	 * @param core the core those operations call
-	 * @param clock the core's clock, which paces the tasks
-	 */
+	/** Tasks kept in this instance's memory; the parameters as below. */
 	public MessageMoveTasks(QueueOperations operations, QueueServiceCore core, QueueEvents events,
 			InstantSource clock) {
+		this(operations, core, events, clock, new InMemoryMoveTasks());
+	}
+
+	/**
+	 * Tasks kept in {@code store}.
+	 * @param operations the queue operations whose dead-letter moves the tasks make
+	 * @param core the core those operations call
+	 * @param clock the core's clock, which paces the tasks and times the heartbeats
+	 */
+	public MessageMoveTasks(QueueOperations operations, QueueServiceCore core, QueueEvents events, InstantSource clock,
+			MoveTaskStore store) {
 		this.operations = operations;
 		this.deadLetters = operations.deadLetters();
 		this.core = core;
 		this.events = events;
 		this.clock = clock;
+		this.store = store;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("move-tasks-");
 		threads.setDaemon(true);
 		this.mover = new ScheduledThreadPoolExecutor(1, threads);
@@ -150,24 +157,17 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		}
 		long before = this.core.lastId();
 		long toMove = this.core.queue(source).map(stats -> (long) stats.ready() + stats.inflight()).orElse(0L);
-		synchronized (this.lock) {
-			if (this.active.containsKey(source)) {
-				throw new MoveTaskException(Reason.ALREADY_RUNNING,
-						"There is already a task running. Only one active task is allowed for a source queue at a "
-								+ "given time.");
-			}
-			Task task = new Task(UUID.randomUUID().toString(), source, destination, maxPerSecond, this.clock.millis(),
-					toMove, before, destination == null || this.operations.isExplicit(destination));
-			this.active.put(source, task);
-			this.byHandle.put(task.handle, task);
-			Deque<Task> tasks = this.kept.computeIfAbsent(source, unused -> new ArrayDeque<>());
-			tasks.addFirst(task);
-			if (tasks.size() > MAX_LISTED) {
-				// the oldest has ended: only the newest of a source can be active
-				this.byHandle.remove(tasks.removeLast().handle);
-			}
-			return task.snapshot();
+		long now = this.clock.millis();
+		MoveTaskStore.Running task = new MoveTaskStore.Running(new MessageMoveTask(UUID.randomUUID().toString(), source,
+				destination, maxPerSecond, now, toMove, 0, Status.RUNNING, null), before,
+				destination == null || this.operations.isExplicit(destination));
+		if (!this.store.start(task, this.owner, now)) {
+			throw new MoveTaskException(Reason.ALREADY_RUNNING,
+					"There is already a task running. Only one active task is allowed for a source queue at a "
+							+ "given time.");
 		}
+		this.mine.put(task.handle(), task);
+		return task.task();
 	}
 
 	/**
@@ -180,16 +180,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 			throw InvalidRequestException.outOfRange("max", 1, MAX_LISTED);
 		}
 		requireSource(source);
-		synchronized (this.lock) {
-			List<MessageMoveTask> tasks = new ArrayList<>();
-			for (Task task : this.kept.getOrDefault(source, new ArrayDeque<>())) {
-				if (tasks.size() == max) {
-					break;
-				}
-				tasks.add(task.snapshot());
-			}
-			return tasks;
-		}
+		return this.store.list(source, max);
 	}
 
 	/**
@@ -210,32 +201,24 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	/** The task with that handle, if it is kept. */
 	public Optional<MessageMoveTask> task(String handle) {
-		synchronized (this.lock) {
-			Task task = this.byHandle.get(handle);
-			return (task != null) ? Optional.of(task.snapshot()) : Optional.empty();
-		}
+		return this.store.task(handle);
 	}
 
 	/**
-	 * Cancels a running task: it becomes {@link Status#CANCELLING}, and
-	 * {@link Status#CANCELLED} at its next step, between two moves; what it moved stays
-	 * moved.
+	 * Cancels a running task, whichever instance runs it: it becomes
+	 * {@link Status#CANCELLING}, and {@link Status#CANCELLED} at its next step, between
+	 * two batches of moves; what it moved stays moved.
 	 * @return the task as the cancel left it
 	 * @throws MoveTaskException if no task has that handle, or it is not running
 	 */
 	public MessageMoveTask cancel(String handle) {
-		synchronized (this.lock) {
-			Task task = this.byHandle.get(handle);
-			if (task == null) {
-				throw new MoveTaskException(Reason.NO_SUCH_TASK, "Task does not exist.");
-			}
-			if (task.status != Status.RUNNING) {
-				throw new MoveTaskException(Reason.NOT_RUNNING,
-						"The task is " + task.status + ": only a RUNNING task can be cancelled.");
-			}
-			task.status = Status.CANCELLING;
-			return task.snapshot();
+		MessageMoveTask task = this.store.cancel(handle)
+			.orElseThrow(() -> new MoveTaskException(Reason.NO_SUCH_TASK, "Task does not exist."));
+		if (task.status() != Status.RUNNING) {
+			throw new MoveTaskException(Reason.NOT_RUNNING,
+					"The task is " + task.status() + ": only a RUNNING task can be cancelled.");
 		}
+		return InMemoryMoveTasks.with(task, Status.CANCELLING, null, 0);
 	}
 
 	private void requireSource(String source) {
@@ -245,23 +228,25 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * One step of every active task: each moves what its pace allows since its last step,
-	 * and ends if it is cancelled, its source holds no more of the messages it had at the
-	 * start, or a message cannot move. Not to be called concurrently with itself.
+	 * One step of every active task this instance owns or takes over: each moves what its
+	 * pace allows since its last step, and ends if it is cancelled, its source holds no
+	 * more of the messages it had at the start, or a message cannot move. Not to be
+	 * called concurrently with itself.
 	 * @return how many messages moved
 	 */
 	int step() {
-		List<Task> tasks;
-		synchronized (this.lock) {
-			tasks = List.copyOf(this.active.values());
-		}
+		List<MoveTaskStore.Running> tasks = this.store.claim(this.owner, this.clock.millis(), HEARTBEAT_TIMEOUT_MILLIS);
+		this.paces.keySet().retainAll(tasks.stream().map(MoveTaskStore.Running::handle).toList());
 		if (tasks.isEmpty()) {
 			return 0;
 		}
 		long now = this.clock.millis();
 		int moved = 0;
-		for (Task task : tasks) {
-			moved += advance(task, now);
+		for (MoveTaskStore.Running task : tasks) {
+			this.mine.put(task.handle(), task);
+			MovePace pace = this.paces.computeIfAbsent(task.handle(),
+					handle -> new MovePace(task.task().maxPerSecond(), task.task().startedMillis()));
+			moved += advance(task, pace, now);
 		}
 		if (moved > 0) {
 			this.events.redriven(moved);
@@ -272,39 +257,37 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	/**
 	 * Moves the task's next messages, as many as its pace allows now, in batches leased
 	 * from the source; what a batch does not move (pushed after the task began, or after
-	 * a cancel or a failure) is made ready again at once. The source and destination are
-	 * checked once per step.
+	 * a failure) is made ready again at once. After each batch the store counts the moves
+	 * and answers the cancel flag, and whether this instance still owns the task. The
+	 * source and destination are checked once per step.
 	 */
-	private int advance(Task task, long now) {
-		int budget = task.budget(now);
+	private int advance(MoveTaskStore.Running task, MovePace pace, long now) {
+		int budget = pace.budget(now);
+		Status status = task.task().status();
 		int moved = 0;
+		String failure = null;
+		boolean done = false;
 		Map<String, Boolean> exists = new HashMap<>();
-		while (moved < budget) {
-			if (task.status != Status.RUNNING) {
-				break;
-			}
-			List<Lease> leased = this.core.lease(task.source, Math.min(budget - moved, Limits.MAX_BATCH));
+		while (status == Status.RUNNING && moved < budget && failure == null && !done) {
+			List<Lease> leased = this.core.lease(task.source(), Math.min(budget - moved, Limits.MAX_BATCH));
 			boolean eligible = false;
-			String failure = null;
+			int batch = 0;
 			for (Lease lease : leased) {
-				if (failure != null || task.status != Status.RUNNING || lease.message().id() > task.before) {
-					release(task.source, lease);
+				if (failure != null || lease.message().id() > task.before()) {
+					release(task.source(), lease);
 					continue;
 				}
 				eligible = true;
-				String target = target(task, lease);
+				String target = target(task.task(), lease);
 				if (target == null) {
 					failure = NO_ORIGIN;
 				}
-				else if (task.checkTarget && !exists.computeIfAbsent(target, this.operations::exists)) {
+				else if (task.checkTarget() && !exists.computeIfAbsent(target, this.operations::exists)) {
 					failure = NO_DESTINATION;
 				}
 				else {
-					switch (this.deadLetters.redriveOne(task.source, lease, target)) {
-						case MOVED -> {
-							moved++;
-							task.moved++; // only this thread writes it
-						}
+					switch (this.deadLetters.redriveOne(task.source(), lease, target)) {
+						case MOVED -> batch++;
 						case REFUSED -> failure = "OverLimit: queue '" + target
 								+ "' refused the message, a cap under qs.limits is reached; it stays in the source.";
 						case NOT_LEASED -> {
@@ -313,31 +296,31 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 					}
 				}
 				if (failure != null) {
-					release(task.source, lease);
+					release(task.source(), lease);
 				}
 			}
-			if (failure != null) {
-				finish(task, Status.FAILED, failure);
-				break;
-			}
-			if (!eligible && task.status == Status.RUNNING) {
-				finish(task, Status.COMPLETED, null);
-				break;
-			}
+			moved += batch;
+			done = !eligible;
+			status = this.store.progress(task, this.owner, batch, this.clock.millis());
 		}
-		if (task.status == Status.CANCELLING) {
-			finish(task, Status.CANCELLED, null);
+		pace.spent(moved);
+		Status ending = (status == null) ? null : (failure != null) ? Status.FAILED
+				: done ? Status.COMPLETED : (status == Status.CANCELLING) ? Status.CANCELLED : null;
+		if (ending != null) {
+			this.store.finish(task, this.owner, ending, failure);
 		}
-		task.spent(moved);
+		if (status == null || ending != null) {
+			this.mine.remove(task.handle()); // ended, or another instance took it over
+		}
 		return moved;
 	}
 
 	/**
 	 * Where a leased message goes: the task's destination, else the queue it came from.
 	 */
-	private static String target(Task task, Lease lease) {
-		if (task.destination != null) {
-			return task.destination;
+	private static String target(MessageMoveTask task, Lease lease) {
+		if (task.destination() != null) {
+			return task.destination();
 		}
 		StoredMessage.DeadLetter origin = StoredMessage.read(lease.message().body()).deadLetter();
 		return (origin != null) ? origin.source() : null;
@@ -346,20 +329,6 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	/** Makes a message the task leased and did not move ready again at once. */
 	private void release(String source, Lease lease) {
 		this.core.changeLease(source, lease.message().id(), lease.delivery(), 0);
-	}
-
-	/**
-	 * Ends the task. The step read the status without the lock, so a cancel may have come
-	 * since: a task it found with no more to move then ends {@link Status#CANCELLED}, as
-	 * the cancel's answer ({@link Status#CANCELLING}) said it would, not
-	 * {@link Status#COMPLETED}.
-	 */
-	private void finish(Task task, Status status, String failureReason) {
-		synchronized (this.lock) {
-			task.status = (status == Status.COMPLETED && task.status == Status.CANCELLING) ? Status.CANCELLED : status;
-			task.failureReason = failureReason;
-			this.active.remove(task.source, task);
-		}
 	}
 
 	private void stepLogged() {
@@ -380,7 +349,8 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Ends the steps, waiting for one under way to finish its move, so no message is left
-	 * half moved; the tasks still active fail with {@value #STOPPED}.
+	 * half moved; the tasks this instance runs fail with {@value #STOPPED} (a stop is not
+	 * a death: no other instance takes them over).
 	 */
 	@Override
 	public void stop() {
@@ -401,26 +371,19 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		catch (ExecutionException | TimeoutException ex) {
 			logger.warn("A message move step did not end in time", ex);
 		}
-		synchronized (this.lock) {
-			for (Task task : List.copyOf(this.active.values())) {
-				finish(task, Status.FAILED, STOPPED);
-			}
+		for (MoveTaskStore.Running task : List.copyOf(this.mine.values())) {
+			this.store.finish(task, this.owner, Status.FAILED, STOPPED);
 		}
+		this.mine.clear();
 	}
 
-	/**
-	 * Whether {@link #start} ran and {@link #stop} did not since: Spring starts a
-	 * lifecycle bean only if it is not running.
-	 */
+	/** Whether {@link #start} ran and {@link #stop} did not since. */
 	@Override
 	public boolean isRunning() {
 		return this.steps != null;
 	}
 
-	/**
-	 * Stops after the web server, so no request starts a task that would never step;
-	 * starts before it.
-	 */
+	/** Stops after the web server (no request starts a task never stepped). */
 	@Override
 	public int getPhase() {
 		return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE - 2048;
@@ -429,85 +392,6 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	@Override
 	public void destroy() {
 		this.mover.shutdownNow();
-	}
-
-	/**
-	 * One task. Its status and failure reason change under the lock; {@link #moved} and
-	 * the pace's state are written by the stepping thread alone.
-	 */
-	private static final class Task {
-
-		final String handle;
-
-		final String source;
-
-		final String destination;
-
-		final Integer maxPerSecond;
-
-		final long startedMillis;
-
-		final long toMove;
-
-		/** The last id pushed when it started: later messages stay. */
-		final long before;
-
-		/**
-		 * Whether a target must exist for a message to move there: a queue created
-		 * explicitly, as the queues a dead letter came from are; a destination created by
-		 * pushes exists while it holds messages, and a move's push keeps it, as a
-		 * redrive's does.
-		 */
-		final boolean checkTarget;
-
-		volatile Status status = Status.RUNNING;
-
-		volatile String failureReason;
-
-		volatile long moved;
-
-		/** Moves the pace allows now: a token bucket holding at most a second's worth. */
-		private double allowance;
-
-		private long refilledAt;
-
-		Task(String handle, String source, String destination, Integer maxPerSecond, long startedMillis, long toMove,
-				long before, boolean checkTarget) {
-			this.handle = handle;
-			this.source = source;
-			this.destination = destination;
-			this.maxPerSecond = maxPerSecond;
-			this.startedMillis = startedMillis;
-			this.toMove = toMove;
-			this.before = before;
-			this.checkTarget = checkTarget;
-			this.refilledAt = startedMillis;
-		}
-
-		/**
-		 * How many it may move now: what its pace allowed since, up to a second's worth.
-		 */
-		int budget(long now) {
-			if (this.maxPerSecond == null) {
-				return UNPACED_PER_STEP;
-			}
-			this.allowance = Math.min(this.maxPerSecond,
-					this.allowance + Math.max(0, now - this.refilledAt) * this.maxPerSecond / 1000.0);
-			this.refilledAt = Math.max(now, this.refilledAt);
-			return (int) this.allowance;
-		}
-
-		void spent(int moved) {
-			if (this.maxPerSecond != null) {
-				this.allowance -= moved;
-			}
-		}
-
-		MessageMoveTask snapshot() {
-			return new MessageMoveTask(this.handle, this.source, this.destination, this.maxPerSecond,
-					this.startedMillis, this.toMove, this.moved, this.status, this.failureReason);
-		}
-
 	}
 
 }

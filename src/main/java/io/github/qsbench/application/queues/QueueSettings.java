@@ -33,14 +33,28 @@ public record QueueSettings(long leaseSeconds, int delaySeconds, Integer retenti
 	 * {@link ExplicitQueues.Own#recorded}); never {@code null}
 	 * @param atSeconds when the change is made, in epoch seconds: set by the application,
 	 * {@code null} until then
+	 * @param expected recorded settings, by name, that must have these values (empty: not
+	 * set) for the change to apply: a compare-and-set, checked atomically with the
+	 * change, so that a read-edit-write (SQS's {@code AddPermission}) loses no concurrent
+	 * change, through any instance; never {@code null}
 	 */
 	public record Change(Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds,
 			DeadLetterPolicy deadLetters, Integer maxMessageBytes, QueueTags.Change tags, FifoSettings fifo,
-			Map<String, String> recorded, Long atSeconds) {
+			Map<String, String> recorded, Long atSeconds, Map<String, String> expected) {
 
 		public Change {
 			recorded = (recorded != null) ? Collections.unmodifiableMap(new TreeMap<>(recorded))
 					: Collections.emptyMap();
+			expected = (expected != null) ? Collections.unmodifiableMap(new TreeMap<>(expected))
+					: Collections.emptyMap();
+		}
+
+		/** A change that expects nothing. */
+		public Change(Long leaseSeconds, Integer delaySeconds, Integer retentionSeconds, DeadLetterPolicy deadLetters,
+				Integer maxMessageBytes, QueueTags.Change tags, FifoSettings fifo, Map<String, String> recorded,
+				Long atSeconds) {
+			this(leaseSeconds, delaySeconds, retentionSeconds, deadLetters, maxMessageBytes, tags, fifo, recorded,
+					atSeconds, null);
 		}
 
 		/** A change that records nothing. */
@@ -68,7 +82,32 @@ public record QueueSettings(long leaseSeconds, int delaySeconds, Integer retenti
 		/** This change, made at {@code seconds} (epoch seconds). */
 		public Change at(long seconds) {
 			return new Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, this.deadLetters,
-					this.maxMessageBytes, this.tags, this.fifo, this.recorded, seconds);
+					this.maxMessageBytes, this.tags, this.fifo, this.recorded, seconds, this.expected);
+		}
+
+		/**
+		 * This change, applied only if the recorded setting {@code name} has
+		 * {@code value} ({@code null}: is not set).
+		 */
+		public Change expecting(String name, String value) {
+			Map<String, String> expected = new TreeMap<>(this.expected);
+			expected.put(name, (value != null) ? value : "");
+			return new Change(this.leaseSeconds, this.delaySeconds, this.retentionSeconds, this.deadLetters,
+					this.maxMessageBytes, this.tags, this.fifo, this.recorded, this.atSeconds, expected);
+		}
+
+		/**
+		 * Whether {@code own}'s recorded settings ({@code null}: a queue not created
+		 * explicitly) meet {@link #expected}.
+		 */
+		public boolean expects(ExplicitQueues.Own own) {
+			Map<String, String> recorded = (own != null) ? own.recorded() : Map.of();
+			for (Map.Entry<String, String> one : this.expected.entrySet()) {
+				if (!one.getValue().equals(recorded.getOrDefault(one.getKey(), ""))) {
+					return false;
+				}
+			}
+			return true;
 		}
 
 		/** Whether it changes more than the tags: what moves a queue's modified time. */
@@ -76,6 +115,20 @@ public record QueueSettings(long leaseSeconds, int delaySeconds, Integer retenti
 			return this.leaseSeconds != null || this.delaySeconds != null || this.retentionSeconds != null
 					|| this.deadLetters != null || this.maxMessageBytes != null || this.fifo != null
 					|| !this.recorded.isEmpty();
+		}
+
+	}
+
+	/**
+	 * A change not made because a recorded setting it expected ({@link Change#expected})
+	 * had changed: read again and retry.
+	 */
+	public static final class Conflict extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		public Conflict(String queue) {
+			super("The settings of queue '" + queue + "' changed meanwhile");
 		}
 
 	}

@@ -51,7 +51,7 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 	@BeforeEach
 	void queues() {
 		this.tasks = new MessageMoveTasks(this.operations, this.core, new QueueMetrics(this.registry, this.core),
-				this.clock);
+				this.clock, this.stores.moveTasks());
 		this.operations.configure("dlq", change(null));
 		this.operations.configure("q1", change(new DeadLetterPolicy("dlq", 1)));
 		this.operations.configure("q2", change(new DeadLetterPolicy("dlq", 1)));

@@ -1,0 +1,90 @@
+package io.github.qsbench.application.queues;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
+
+/**
+ * Where message move tasks ({@link MessageMoveTasks}) are kept: per source, its active
+ * task and its last {@link MessageMoveTasks#MAX_LISTED} tasks; per task, its record, its
+ * status (the cancel flag is the status {@link Status#CANCELLING}) and which instance
+ * runs it with that instance's last heartbeat. In this instance's memory
+ * ({@link InMemoryMoveTasks}), or in Redis, so that every instance on one namespace lists
+ * and cancels the same tasks, at most one task runs per source whichever instance was
+ * asked, and an instance takes over a task whose owner's heartbeat stopped.
+ *
+ * <p>
+ * Each call is atomic on its own. Only the owner moves a task's messages, and it asks
+ * ({@link #progress}) after each batch whether it still owns the task and whether it was
+ * cancelled, so a task is stepped by one instance at a time but for an owner that stalls
+ * past the timeout while another takes over: then both may lease from the source, which
+ * the moves tolerate (each is decided by its lease's completion).
+ */
+public interface MoveTaskStore {
+
+	/**
+	 * Registers {@code task} (running, nothing moved) as its source's active task, unless
+	 * one is active, run by {@code owner} whose heartbeat it beats at {@code nowMillis};
+	 * the oldest kept task of the source beyond {@link MessageMoveTasks#MAX_LISTED} is
+	 * forgotten.
+	 * @return whether it was registered
+	 */
+	boolean start(Running task, String owner, long nowMillis);
+
+	/** The source's last {@code max} tasks, newest first. */
+	List<MessageMoveTask> list(String source, int max);
+
+	/** The task with that handle, if it is kept. */
+	Optional<MessageMoveTask> task(String handle);
+
+	/**
+	 * Sets the cancel flag of a running task: it becomes {@link Status#CANCELLING}.
+	 * @return the task as the call found it (a status other than {@link Status#RUNNING}:
+	 * nothing changed), empty if none has that handle
+	 */
+	Optional<MessageMoveTask> cancel(String handle);
+
+	/**
+	 * The active tasks {@code owner} is to step now: its own, and any whose owner's last
+	 * heartbeat is {@code timeoutMillis} or more before {@code nowMillis}, which it takes
+	 * over; each one's heartbeat is set to {@code nowMillis}.
+	 */
+	List<Running> claim(String owner, long nowMillis, long timeoutMillis);
+
+	/**
+	 * Adds {@code moved} to the task's count and beats its owner's heartbeat.
+	 * @return its status, for the cancel flag; {@code null} if {@code owner} no longer
+	 * runs it (it ended, or another instance took it over)
+	 */
+	Status progress(Running task, String owner, long moved, long nowMillis);
+
+	/**
+	 * Ends the task, if {@code owner} runs it: {@link Status#COMPLETED} of a cancelled
+	 * task ({@link Status#CANCELLING}) ends it {@link Status#CANCELLED}, as the cancel's
+	 * answer said it would.
+	 */
+	void finish(Running task, String owner, Status status, String failureReason);
+
+	/**
+	 * An active task as its owner runs it.
+	 *
+	 * @param task what it was when started or claimed
+	 * @param before the last id pushed when it started: later messages stay
+	 * @param checkTarget whether a target must exist for a message to move there: a queue
+	 * created explicitly, as the queues a dead letter came from are; a destination
+	 * created by pushes exists while it holds messages, and a move's push keeps it
+	 */
+	record Running(MessageMoveTask task, long before, boolean checkTarget) {
+
+		public String handle() {
+			return this.task.handle();
+		}
+
+		public String source() {
+			return this.task.source();
+		}
+
+	}
+
+}

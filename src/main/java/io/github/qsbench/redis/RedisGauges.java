@@ -1,0 +1,87 @@
+package io.github.qsbench.redis;
+
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.qsbench.application.StoreGauges;
+import io.github.qsbench.core.QueueServiceView;
+import io.github.qsbench.core.QueueStats;
+
+/**
+ * The gauges' counts of the redis strategy, as a snapshot: reading every queue's counts
+ * is a script per queue (and may drop an empty queue's name from the registry), too much
+ * for each scrape, so one thread of its own reads them once every
+ * {@value #REFRESH_MILLIS} ms and a scrape reads the last snapshot, which is at most that
+ * old (0 until the first reading; the last one while Redis does not answer). The readings
+ * start with the first read of a gauge and end with {@link #close}.
+ */
+final class RedisGauges implements StoreGauges, AutoCloseable {
+
+	static final long REFRESH_MILLIS = 1_000;
+
+	private final QueueServiceView core;
+
+	private final ScheduledExecutorService refresher;
+
+	private final AtomicBoolean started = new AtomicBoolean();
+
+	/** The last reading: held messages and queues, written by the refresher alone. */
+	private volatile long[] snapshot = { 0, 0 };
+
+	RedisGauges(QueueServiceView core) {
+		this.core = core;
+		this.refresher = new ScheduledThreadPoolExecutor(1, task -> {
+			Thread thread = new Thread(task, "redis-gauges");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	@Override
+	public long heldCount() {
+		started();
+		return this.snapshot[0];
+	}
+
+	@Override
+	public int queueCount() {
+		started();
+		return (int) this.snapshot[1];
+	}
+
+	/**
+	 * Starts the readings on the first read, so stores whose gauges nobody reads run
+	 * none.
+	 */
+	private void started() {
+		if (!this.started.get() && this.started.compareAndSet(false, true)) {
+			this.refresher.scheduleWithFixedDelay(this::refresh, 0, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/** Reads every queue's counts once: one listing, one script per queue. */
+	void refresh() {
+		try {
+			List<QueueStats> queues = this.core.queues();
+			long held = 0;
+			for (QueueStats queue : queues) {
+				held += (long) queue.ready() + queue.inflight() + queue.delayed();
+			}
+			this.snapshot = new long[] { held, queues.size() };
+		}
+		catch (RuntimeException ex) {
+			// Redis did not answer: the gauges keep the last reading and the next one
+			// tries
+			// again (an exception would end the schedule)
+		}
+	}
+
+	@Override
+	public void close() {
+		this.refresher.shutdownNow();
+	}
+
+}

@@ -1,0 +1,225 @@
+package io.github.qsbench.redis;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.github.qsbench.application.queues.MessageMoveTask;
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
+import io.github.qsbench.application.queues.MessageMoveTasks;
+import io.github.qsbench.application.queues.MoveTaskStore;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * Message move tasks kept in Redis (see {@link MoveTaskStore}), shared by every instance
+ * on the namespace. Per source, on its slot, one hash {@code <ns>{source}:moves}: the
+ * field {@code active} names the active task's handle (the one-task rule: a start sets it
+ * only if absent), {@code order} the kept handles newest first, and
+ * {@code <handle>.<attribute>} each kept task's record (its status, whose
+ * {@code CANCELLING} is the cancel flag, its count of moves, its {@code owner} and the
+ * owner's heartbeat {@code beat}, by the service's clock). Across sources: the hash
+ * {@code <ns>moves:handles} finds a handle's source, and the set {@code <ns>moves:active}
+ * names the sources with an active task, which every instance reads each step to find
+ * tasks to take over. Each call on a source is one script, atomic; on a cluster the two
+ * shared keys live on slots of their own and take a command more, and the source's hash
+ * decides: a name is dropped from the set only once its hash has no active task, checked
+ * after the removal.
+ */
+final class RedisMoveTasks implements MoveTaskStore {
+
+	private static final LuaScript START = LuaScript.of(RedisMoveTasks.class, "move-start", ReturnType.MULTI);
+
+	private static final LuaScript CLAIM = LuaScript.of(RedisMoveTasks.class, "move-claim", ReturnType.MULTI);
+
+	private static final LuaScript PROGRESS = LuaScript.of(RedisMoveTasks.class, "move-progress", ReturnType.VALUE);
+
+	private static final LuaScript FINISH = LuaScript.of(RedisMoveTasks.class, "move-finish", ReturnType.INTEGER);
+
+	private static final LuaScript CANCEL = LuaScript.of(RedisMoveTasks.class, "move-cancel", ReturnType.VALUE);
+
+	private static final List<String> TASKS = List.of("moves");
+
+	private static final byte[] ACTIVE = RedisStore.utf8("active");
+
+	private final RedisStore store;
+
+	private final byte[] handles;
+
+	private final byte[] active;
+
+	RedisMoveTasks(RedisStore store) {
+		this.store = store;
+		this.handles = store.key("moves:handles");
+		this.active = store.key("moves:active");
+	}
+
+	@Override
+	public boolean start(Running task, String owner, long nowMillis) {
+		MessageMoveTask record = task.task();
+		List<byte[]> args = new ArrayList<>();
+		add(args, record.source(), record.handle(), MessageMoveTasks.MAX_LISTED);
+		add(args, "source", record.source(), "started", record.startedMillis(), "toMove", record.toMove(), "moved", 0,
+				"status", Status.RUNNING, "before", task.before(), "checkTarget", task.checkTarget(), "owner", owner,
+				"beat", nowMillis);
+		if (record.destination() != null) {
+			add(args, "destination", record.destination());
+		}
+		if (record.maxPerSecond() != null) {
+			add(args, "maxPerSecond", record.maxPerSecond());
+		}
+		List<Object> answer = this.store.run(START, keys(record.source(), this.handles, this.active),
+				args.toArray(byte[][]::new));
+		if ((Long) answer.get(0) == 0) {
+			return false;
+		}
+		if (this.store.cluster()) {
+			byte[] source = RedisStore.utf8(record.source());
+			this.store.call(redis -> {
+				redis.hashCommands().hSet(this.handles, RedisStore.utf8(record.handle()), source);
+				for (Object dropped : answer.subList(1, answer.size())) {
+					redis.hashCommands().hDel(this.handles, (byte[]) dropped);
+				}
+				return redis.setCommands().sAdd(this.active, source);
+			});
+		}
+		return true;
+	}
+
+	@Override
+	public List<MessageMoveTask> list(String source, int max) {
+		Map<String, String> fields = read(source);
+		List<MessageMoveTask> tasks = new ArrayList<>();
+		for (String handle : fields.getOrDefault("order", "").split(" ")) {
+			if (!handle.isEmpty() && tasks.size() < max) {
+				tasks.add(running(handle, fields).task());
+			}
+		}
+		return tasks;
+	}
+
+	@Override
+	public Optional<MessageMoveTask> task(String handle) {
+		String source = sourceOf(handle);
+		Map<String, String> fields = (source != null) ? read(source) : Map.of();
+		return fields.containsKey(handle + ".status") ? Optional.of(running(handle, fields).task()) : Optional.empty();
+	}
+
+	@Override
+	public Optional<MessageMoveTask> cancel(String handle) {
+		String source = sourceOf(handle);
+		if (source == null) {
+			return Optional.empty();
+		}
+		String found = RedisStore.utf8(this.store.<byte[]>run(CANCEL, keys(source), RedisStore.utf8(handle)));
+		if (found.isEmpty()) {
+			return Optional.empty();
+		}
+		MessageMoveTask now = running(handle, read(source)).task();
+		return Optional.of(new MessageMoveTask(now.handle(), now.source(), now.destination(), now.maxPerSecond(),
+				now.startedMillis(), now.toMove(), now.moved(), Status.valueOf(found), now.failureReason()));
+	}
+
+	/** One script per source in the set of active sources: one more round trip each. */
+	@Override
+	public List<Running> claim(String owner, long nowMillis, long timeoutMillis) {
+		Set<byte[]> sources = this.store.call(redis -> redis.setCommands().sMembers(this.active));
+		List<Running> tasks = new ArrayList<>();
+		for (byte[] name : (sources != null) ? sources : Set.<byte[]>of()) {
+			String source = RedisStore.utf8(name);
+			List<Object> answer = this.store.run(CLAIM, keys(source), RedisStore.utf8(owner), ascii(nowMillis),
+					ascii(timeoutMillis));
+			String state = RedisStore.utf8((byte[]) answer.get(0));
+			if (state.equals("none")) {
+				unregister(source);
+			}
+			else if (state.equals("mine")) {
+				String handle = RedisStore.utf8((byte[]) answer.get(1));
+				Map<String, String> fields = new HashMap<>();
+				for (int i = 2; i + 1 < answer.size(); i += 2) {
+					fields.put(handle + "." + RedisStore.utf8((byte[]) answer.get(i)),
+							RedisStore.utf8((byte[]) answer.get(i + 1)));
+				}
+				tasks.add(running(handle, fields));
+			}
+		}
+		return tasks;
+	}
+
+	@Override
+	public Status progress(Running task, String owner, long moved, long nowMillis) {
+		String status = RedisStore.utf8(this.store.<byte[]>run(PROGRESS, keys(task.source()),
+				RedisStore.utf8(task.handle()), RedisStore.utf8(owner), ascii(nowMillis), ascii(moved)));
+		return status.isEmpty() ? null : Status.valueOf(status);
+	}
+
+	@Override
+	public void finish(Running task, String owner, Status status, String failureReason) {
+		long ended = this.store.run(FINISH, keys(task.source(), this.active), RedisStore.utf8(task.handle()),
+				RedisStore.utf8(owner), RedisStore.utf8(status.name()),
+				RedisStore.utf8((failureReason != null) ? failureReason : ""), RedisStore.utf8(task.source()));
+		if (ended == 1 && this.store.cluster()) {
+			unregister(task.source());
+		}
+	}
+
+	/**
+	 * Drops a source from the set of active sources, then looks again: a start that raced
+	 * this set its hash's {@code active} before it added the name, so either it added the
+	 * name after this removal, or its task is seen here and the name is put back.
+	 */
+	private void unregister(String source) {
+		byte[] name = RedisStore.utf8(source);
+		this.store.call(redis -> redis.setCommands().sRem(this.active, name));
+		byte[] hash = keys(source).get(0);
+		if (Boolean.TRUE.equals(this.store.call(redis -> redis.hashCommands().hExists(hash, ACTIVE)))) {
+			this.store.call(redis -> redis.setCommands().sAdd(this.active, name));
+		}
+	}
+
+	private String sourceOf(String handle) {
+		byte[] source = this.store.call(redis -> redis.hashCommands().hGet(this.handles, RedisStore.utf8(handle)));
+		return (source != null) ? RedisStore.utf8(source) : null;
+	}
+
+	private Map<String, String> read(String source) {
+		Map<byte[], byte[]> hash = this.store.call(redis -> redis.hashCommands().hGetAll(keys(source).get(0)));
+		Map<String, String> fields = new HashMap<>();
+		if (hash != null) {
+			hash.forEach((field, value) -> fields.put(RedisStore.utf8(field), RedisStore.utf8(value)));
+		}
+		return fields;
+	}
+
+	/** The task {@code handle} from its source's fields. */
+	private static Running running(String handle, Map<String, String> fields) {
+		String prefix = handle + ".";
+		String maxPerSecond = fields.get(prefix + "maxPerSecond");
+		MessageMoveTask task = new MessageMoveTask(handle, fields.get(prefix + "source"),
+				fields.get(prefix + "destination"), (maxPerSecond != null) ? Integer.valueOf(maxPerSecond) : null,
+				Long.parseLong(fields.get(prefix + "started")), Long.parseLong(fields.get(prefix + "toMove")),
+				Long.parseLong(fields.get(prefix + "moved")), Status.valueOf(fields.get(prefix + "status")),
+				fields.get(prefix + "reason"));
+		return new Running(task, Long.parseLong(fields.get(prefix + "before")),
+				Boolean.parseBoolean(fields.get(prefix + "checkTarget")));
+	}
+
+	/** The source's hash, then the {@code shared} keys where a script reaches them. */
+	private List<byte[]> keys(String source, byte[]... shared) {
+		return this.store.queueKeys(source, TASKS, shared);
+	}
+
+	private static void add(List<byte[]> args, Object... values) {
+		for (Object value : values) {
+			args.add(RedisStore.utf8(String.valueOf(value)));
+		}
+	}
+
+	private static byte[] ascii(long number) {
+		return RedisStore.utf8(Long.toString(number));
+	}
+
+}

@@ -1,0 +1,396 @@
+package io.github.qsbench.application.queues;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.StoreGauges;
+import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.queues.MessageMoveTask.Status;
+import io.github.qsbench.application.stores.Stores;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.MutableClock;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.TestCores;
+import io.github.qsbench.metrics.QueueMetrics;
+import io.github.qsbench.redis.LocalRedis;
+import io.github.qsbench.redis.LocalRedisCluster;
+import io.github.qsbench.redis.LocalRedisConnections;
+import io.github.qsbench.redis.RedisStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * What SQS keeps per queue, kept in Redis and so shared by two instances of the service
+ * on one namespace (two application stacks, each with its own core, stores and move
+ * tasks, as two processes would have them): FIFO deduplication and sequence numbers, one
+ * move task per source, a task whose owner died taken over by the other. On a standalone
+ * Redis and on a cluster of three masters.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisSharedStateTests.Topology.class)
+@Timeout(120)
+class RedisSharedStateTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final String FIFO = "orders.fifo";
+
+	enum Topology {
+
+		STANDALONE, CLUSTER
+
+	}
+
+	private static final Map<Topology, LettuceConnectionFactory> factories = new EnumMap<>(Topology.class);
+
+	@Parameter
+	Topology topology;
+
+	private final MutableClock clock = new MutableClock();
+
+	private final String namespace = TestCores.newNamespace();
+
+	private final List<Instance> made = new ArrayList<>();
+
+	@AfterEach
+	void close() throws Exception {
+		for (Instance instance : this.made) {
+			instance.close();
+		}
+	}
+
+	@AfterAll
+	static void stop() {
+		synchronized (factories) {
+			factories.values().forEach(LettuceConnectionFactory::destroy);
+			factories.clear();
+		}
+	}
+
+	private LettuceConnectionFactory connections() {
+		synchronized (factories) {
+			return factories.computeIfAbsent(this.topology,
+					(topology) -> (topology == Topology.CLUSTER)
+							? LocalRedisConnections.cluster(LocalRedisCluster.shared3())
+							: LocalRedisConnections.standalone(LocalRedis.shared()));
+		}
+	}
+
+	/** One instance of the service on this test's namespace, as the service wires it. */
+	private Instance instance() {
+		RedisStore store = new RedisStore(connections(), this.topology == Topology.CLUSTER, this.namespace);
+		Stores stores = store.stores(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
+		QueueMetrics metrics = new QueueMetrics(new SimpleMeterRegistry(), stores.core());
+		TestOperations operations = TestOperations.of(stores.core(), stores.explicitQueues(), stores.fifoGroups(),
+				metrics, LEASE, this.clock, Limits.MAX_MESSAGE_BYTES);
+		MessageMoveTasks tasks = new MessageMoveTasks(operations.queues(), stores.core(), metrics, this.clock,
+				stores.moveTasks());
+		Instance instance = new Instance(store, stores, operations, tasks);
+		this.made.add(instance);
+		return instance;
+	}
+
+	@Test
+	void fifo_duplicateThroughTheOtherInstance_deliveredOnce_sequencesIncreaseAcrossInstances() {
+		Instance one = instance();
+		Instance other = instance();
+		one.queues().configure(FIFO,
+				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+
+		Sent first = one.messages().send(FIFO, message("x", "d1"), null);
+		Sent again = other.messages().send(FIFO, message("x again", "d1"), null);
+		Sent second = other.messages().send(FIFO, message("y", "d2"), null);
+		Sent third = one.messages().send(FIFO, message("z", "d3"), null);
+
+		assertThat(again).as("a duplicate within 5 minutes, through the other instance").isEqualTo(first);
+		assertThat(List.of(first.sequenceNumber(), second.sequenceNumber(), third.sequenceNumber()))
+			.as("one sequence per queue, whichever instance")
+			.isSorted()
+			.doesNotHaveDuplicates();
+		assertThat(drain(other, FIFO)).containsExactly("x", "y", "z");
+
+		this.clock.advance(Duration.ofMinutes(5));
+		Sent later = other.messages().send(FIFO, message("x later", "d1"), null);
+		assertThat(later.id()).as("the window has passed").isNotEqualTo(first.id());
+		assertThat(later.sequenceNumber()).isGreaterThan(third.sequenceNumber());
+	}
+
+	/**
+	 * An instance dies while it holds the heads of FIFO groups (it leased them and never
+	 * completes): the groups stay blocked until the leases lapse, then the other instance
+	 * gets the same heads again, and the rest of each group in order, each once.
+	 */
+	@Test
+	void fifo_instanceKilledHoldingGroupHeads_theOtherGetsThemAfterTheLease_inOrder() {
+		Instance one = instance();
+		Instance other = instance();
+		one.queues().configure(FIFO,
+				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a")), null);
+		assertThat(one.messages().lease(FIFO, 10)).extracting(delivery -> delivery.message().text())
+			.containsExactlyInAnyOrder("a1", "b1");
+		// instance one dies here, holding both heads
+
+		assertThat(other.messages().lease(FIFO, 10)).as("each group's head is in flight").isEmpty();
+		this.clock.advance(LEASE);
+		List<String> delivered = drain(other, FIFO);
+		assertThat(delivered).containsExactlyInAnyOrder("a1", "b1", "a2");
+		assertThat(delivered.indexOf("a1")).as("a2 after a1").isLessThan(delivered.indexOf("a2"));
+	}
+
+	private static OutgoingMessage grouped(String body, String group) {
+		return new OutgoingMessage(utf8(body), MessageAttributes.NONE, group, null);
+	}
+
+	/**
+	 * The same deduplication ids sent at once through both instances: each is pushed
+	 * once, and both answer its one id (the second waits for the first's pending claim).
+	 */
+	@Test
+	void fifo_sameIdsAtOnceThroughBoth_eachPushedOnce() throws Exception {
+		Instance one = instance();
+		Instance other = instance();
+		one.queues().configure(FIFO,
+				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		int ids = 100;
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<List<Sent>>> sends = new ArrayList<>();
+			for (Instance through : List.of(one, other)) {
+				sends.add(pool.submit(() -> {
+					List<Sent> sent = new ArrayList<>();
+					for (int i = 0; i < ids; i++) {
+						sent.add(through.messages().send(FIFO, message("m" + i, "d" + i), null));
+					}
+					return sent;
+				}));
+			}
+			List<Sent> viaOne = sends.get(0).get(60, TimeUnit.SECONDS);
+			List<Sent> viaOther = sends.get(1).get(60, TimeUnit.SECONDS);
+			assertThat(viaOther).as("both answer each id's one message").isEqualTo(viaOne);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		List<String> delivered = drain(one, FIFO);
+		assertThat(delivered).hasSize(ids).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void moveTasks_oneTaskPerSource_whicheverInstance_listedAndCancelledByTheOther() {
+		Instance one = instance();
+		Instance other = instance();
+		deadLetterQueue(one, 5);
+
+		MessageMoveTask task = one.tasks.start("dlq", "dest", 1);
+		assertThatExceptionOfType(MoveTaskException.class).isThrownBy(() -> other.tasks.start("dlq", "dest", null))
+			.satisfies(ex -> assertThat(ex.reason()).isEqualTo(MoveTaskException.Reason.ALREADY_RUNNING));
+		assertThat(other.tasks.list("dlq", 10)).extracting(MessageMoveTask::handle).containsExactly(task.handle());
+
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(one.tasks.step()).isOne();
+		assertThat(other.tasks.step()).as("the owner's heartbeat is fresh: not the other's to step").isZero();
+		assertThat(other.tasks.cancel(task.handle()).status()).isEqualTo(Status.CANCELLING);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(one.tasks.step()).as("cancelled through the other, before its next move").isZero();
+		MessageMoveTask cancelled = other.tasks.task(task.handle()).orElseThrow();
+		assertThat(cancelled.status()).isEqualTo(Status.CANCELLED);
+		assertThat(cancelled.moved()).isOne();
+		assertThat(other.tasks.start("dlq", "dest", null).status()).as("the source is free again")
+			.isEqualTo(Status.RUNNING);
+	}
+
+	/**
+	 * The instance running a task dies (its steps stop, it never fails the task): once
+	 * its heartbeat is older than the timeout by the service's clock, the other takes the
+	 * task over and finishes it; every message is in exactly one queue, and the dead
+	 * instance, were it to step again, finds the task no longer its own.
+	 */
+	@Test
+	void moveTask_ownerKilled_finishedByTheOther_noneLostNoneDoubled() {
+		Instance one = instance();
+		Instance other = instance();
+		Set<String> all = deadLetterQueue(one, 40);
+		MessageMoveTask task = one.tasks.start("dlq", "dest", 10);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(one.tasks.step()).isEqualTo(10);
+		// instance one dies here: no stop(), no more steps
+
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(other.tasks.step()).as("the owner's heartbeat is not yet stale").isZero();
+		this.clock.advance(Duration.ofMillis(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS));
+		int moved = 0;
+		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
+			moved += other.tasks.step();
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		assertThat(one.tasks.step()).as("the dead instance's task is the other's now").isZero();
+
+		MessageMoveTask done = other.tasks.task(task.handle()).orElseThrow();
+		assertThat(done.status()).isEqualTo(Status.COMPLETED);
+		assertThat(moved).isEqualTo(30);
+		assertThat(done.moved()).isEqualTo(40);
+		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
+		List<String> arrived = drain(other, "dest");
+		assertThat(arrived).as("none doubled").doesNotHaveDuplicates();
+		assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(all);
+		assertThat(drain(other, "dlq")).isEmpty();
+	}
+
+	/**
+	 * A recorded setting (SQS's {@code Policy}) edited by read, edit and compare-and-set
+	 * through both instances at once, as {@code AddPermission} does: no edit is lost, and
+	 * a write that expected a value no longer there is refused whole.
+	 */
+	@Test
+	void policy_editedThroughBothAtOnce_noLostUpdate() throws Exception {
+		Instance one = instance();
+		Instance other = instance();
+		one.queues().configure("guarded", new QueueSettings.Change(null, null, null, null));
+		int each = 25;
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<?>> editors = new ArrayList<>();
+			for (Instance through : List.of(one, other)) {
+				String name = (through == one) ? "one" : "other";
+				editors.add(pool.submit(() -> {
+					for (int i = 0; i < each; i++) {
+						while (true) {
+							String current = through.queues().settings("guarded").recorded().get("Policy");
+							String edited = ((current != null) ? current + "," : "") + name + i;
+							try {
+								through.queues().configure("guarded",
+										recorded("Policy", edited).expecting("Policy", current));
+								break;
+							}
+							catch (QueueSettings.Conflict ex) {
+								// changed through the other instance: read again
+							}
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> editor : editors) {
+				editor.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		String policy = other.queues().settings("guarded").recorded().get("Policy");
+		assertThat(policy.split(",")).as("every edit kept").hasSize(2 * each).doesNotHaveDuplicates();
+		assertThatExceptionOfType(QueueSettings.Conflict.class).isThrownBy(
+				() -> one.queues().configure("guarded", recorded("Policy", "stale").expecting("Policy", "one0")));
+		assertThat(other.queues().settings("guarded").recorded()).containsEntry("Policy", policy);
+	}
+
+	private static QueueSettings.Change recorded(String name, String value) {
+		return new QueueSettings.Change(null, null, null, null, null, null, null, Map.of(name, value), null);
+	}
+
+	/**
+	 * The gauges read the store's snapshot, which follows pushes through any instance
+	 * within a refresh.
+	 */
+	@Test
+	void gauges_readTheStoresSnapshot_followingBothInstances() throws InterruptedException {
+		Instance one = instance();
+		Instance other = instance();
+		one.messages().push("counted", utf8("a"));
+		other.messages().push("counted", utf8("b"));
+		other.messages().push("also", utf8("c"));
+		StoreGauges gauges = one.stores.gauges();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while ((gauges.heldCount() != 3 || gauges.queueCount() != 2) && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		assertThat(gauges.heldCount()).isEqualTo(3);
+		assertThat(gauges.queueCount()).isEqualTo(2);
+	}
+
+	/** A dead-letter queue of {@code count} messages, its source and a destination. */
+	private Set<String> deadLetterQueue(Instance through, int count) {
+		through.queues().configure("dlq", new QueueSettings.Change(null, null, null, null));
+		through.queues().configure("src", new QueueSettings.Change(null, null, null, new DeadLetterPolicy("dlq", 1)));
+		through.queues().configure("dest", new QueueSettings.Change(null, null, null, null));
+		Set<String> all = new HashSet<>();
+		for (int i = 0; i < count; i++) {
+			all.add("m" + i);
+			through.messages().push("dlq", utf8("m" + i));
+		}
+		return all;
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static OutgoingMessage message(String body, String deduplicationId) {
+		return new OutgoingMessage(utf8(body), MessageAttributes.NONE, "g", deduplicationId);
+	}
+
+	private static List<String> drain(Instance through, String queue) {
+		List<String> texts = new ArrayList<>();
+		List<Received> leased;
+		while (!(leased = through.messages().lease(queue, 10)).isEmpty()) {
+			for (Received delivery : leased) {
+				texts.add(delivery.message().text());
+				through.messages().complete(queue, delivery.id(), null);
+			}
+		}
+		return texts;
+	}
+
+	private record Instance(RedisStore store, Stores stores, TestOperations operations,
+			MessageMoveTasks tasks) implements AutoCloseable {
+
+		MessageOperations messages() {
+			return this.operations.messages();
+		}
+
+		QueueOperations queues() {
+			return this.operations.queues();
+		}
+
+		@Override
+		public void close() throws Exception {
+			this.tasks.destroy();
+			this.operations.close();
+			((AutoCloseable) this.stores.explicitQueues()).close();
+			((AutoCloseable) this.stores.gauges()).close();
+			this.stores.core().close();
+			this.store.close();
+		}
+
+	}
+
+}
