@@ -154,9 +154,7 @@ public class QueueMetrics implements QueueEvents {
 			.description(
 					"Messages delivered and not completed, including those whose lease lapsed and that await redelivery")
 			.register(registry);
-		Gauge.builder("qs.queues", gauges, StoreGauges::queueCount)
-			.description("Queues that exist")
-			.register(registry);
+		Gauge.builder("qs.queues", gauges, StoreGauges::queueCount).description("Queues that exist").register(registry);
 		service.capacity().ifPresent(capacity -> registerCapacity(registry, capacity));
 		this.refused = new EnumMap<>(Capacity.Limit.class);
 		for (Capacity.Limit limit : Capacity.Limit.values()) {

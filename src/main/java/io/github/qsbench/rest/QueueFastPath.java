@@ -30,10 +30,10 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 /**
  * The lean path for the requests producers and consumers repeat: plain push, poll (also a
  * long poll) and complete. An adapter like {@link MessageController}: it calls the same
- * {@link MessageOperations} and answers with the same {@link QueueAnswers}, but skips MVC's
- * dispatch and matches the segments of {@link Routes} by hand; anything it does not take
- * goes on to Spring MVC unchanged. What it takes, how it answers errors and times itself:
- * docs/design/rest-fast-path.md.
+ * {@link MessageOperations} and answers with the same {@link QueueAnswers}, but skips
+ * MVC's dispatch and matches the segments of {@link Routes} by hand; anything it does not
+ * take goes on to Spring MVC unchanged. What it takes, how it answers errors and times
+ * itself: docs/design/rest-fast-path.md.
  */
 final class QueueFastPath extends AnsweringFilter {
 

@@ -7,8 +7,7 @@
  * purge and deletion, retention sweeps, and dead letters: moved when a poll finds them,
  * redriven at once or by message move tasks, kept in memory or in Redis
  * ({@link io.github.qsbench.application.queues.MoveTaskStore}). It reaches the FIFO
- * queues' groups only through
- * {@link io.github.qsbench.application.queues.FifoOrder}.
+ * queues' groups only through {@link io.github.qsbench.application.queues.FifoOrder}.
  *
  * <p>
  * May import: application, application.fair, core; org.slf4j, org.springframework.beans,

@@ -122,8 +122,9 @@ class RedisSharedStateTests {
 	void fifo_duplicateThroughTheOtherInstance_deliveredOnce_sequencesIncreaseAcrossInstances() {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues().configure(FIFO,
-				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		one.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
 
 		Sent first = one.messages().send(FIFO, message("x", "d1"), null);
 		Sent again = other.messages().send(FIFO, message("x again", "d1"), null);
@@ -152,8 +153,9 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledHoldingGroupHeads_theOtherGetsThemAfterTheLease_inOrder() {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues().configure(FIFO,
-				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		one.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
 		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a")), null);
 		assertThat(one.messages().lease(FIFO, 10)).extracting(delivery -> delivery.message().text())
 			.containsExactlyInAnyOrder("a1", "b1");
@@ -178,8 +180,9 @@ class RedisSharedStateTests {
 	void fifo_sameIdsAtOnceThroughBoth_eachPushedOnce() throws Exception {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues().configure(FIFO,
-				new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		one.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
 		int ids = 100;
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		try {
@@ -287,8 +290,8 @@ class RedisSharedStateTests {
 							String current = through.queues().settings("guarded").recorded().get("Policy");
 							String edited = ((current != null) ? current + "," : "") + name + i;
 							try {
-								through.queues().configure("guarded",
-										recorded("Policy", edited).expecting("Policy", current));
+								through.queues()
+									.configure("guarded", recorded("Policy", edited).expecting("Policy", current));
 								break;
 							}
 							catch (QueueSettings.Conflict ex) {
