@@ -403,7 +403,9 @@ final class FindingsPage {
 		StringBuilder s = new StringBuilder("## End to end, cell by cell\n\n");
 		s.append("Medians over the starts: messages completed per second, the service's CPU per message, every ");
 		s.append("request's round trip (p50, p99), the client's own CPU per message, the window's second half ");
-		s.append("over its first, and messages lost (pushed, never completed) in all starts.\n\n");
+		s.append("over its first, messages lost (pushed, never completed) and delivered twice (a completion ");
+		s.append("answered 404: another consumer completed it first) in all starts, beside what the strategy ");
+		s.append("promises.\n\n");
 		for (String load : this.plan.e2e().loads().keySet().stream().sorted().toList()) {
 			StudyPlan.Load l = this.plan.e2e().loads().get(load);
 			s.append(String.format(Locale.ROOT, "**%s**: %d producers, %d consumers, %d queues%s%s%s.%n%n", load,
