@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import io.github.qsbench.core.Eviction;
 import io.github.qsbench.jmh.report.JmhResult.Role;
 import io.github.qsbench.jmh.report.PairedRatio.Comparison;
 import io.github.qsbench.jmh.report.PairedRatio.Result;
@@ -417,21 +418,22 @@ final class FindingsPage {
 							? ", producers unbounded, a push refused (429) retried after 1 ms, the service run with `"
 									+ l.serviceArgs() + "`"
 							: ""));
-			s.append(
-					"| strategy | starts | msgs/s | CPU µs/msg | p50 µs | p99 µs | client CPU µs/msg | drift | lost |");
-			s.append(l.refusals() ? " refused/s |\n|---|---|---|---|---|---|---|---|---|---|\n"
-					: "\n|---|---|---|---|---|---|---|---|---|\n");
+			s.append("| strategy | starts | msgs/s | CPU µs/msg | p50 µs | p99 µs | client CPU µs/msg | drift | lost "
+					+ "| twice | promises |");
+			s.append(l.refusals() ? " refused/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+					: "\n|---|---|---|---|---|---|---|---|---|---|---|\n");
 			for (String strategy : this.plan.e2eStrategies(load)) {
 				List<EndToEndRun> runs = this.data.e2e(strategy, load);
 				if (runs.isEmpty()) {
 					continue;
 				}
 				s.append(String.format(Locale.ROOT,
-						"| `%s` | %d | %,.0f | %.1f | %.0f | %.0f | %.1f | %+.0f%% | %d |%s%n", strategy, runs.size(),
-						median(runs, EndToEndRun::messagesPerSecond), median(runs, EndToEndRun::cpuUsPerMessage),
-						median(runs, EndToEndRun::p50Us), median(runs, EndToEndRun::p99Us),
-						median(runs, EndToEndRun::clientCpuUsPerMessage), median(runs, EndToEndRun::drift) * 100,
-						runs.stream().mapToLong(EndToEndRun::lost).sum(),
+						"| `%s` | %d | %,.0f | %.1f | %.0f | %.0f | %.1f | %+.0f%% | %d | %d | %s |%s%n", strategy,
+						runs.size(), median(runs, EndToEndRun::messagesPerSecond),
+						median(runs, EndToEndRun::cpuUsPerMessage), median(runs, EndToEndRun::p50Us),
+						median(runs, EndToEndRun::p99Us), median(runs, EndToEndRun::clientCpuUsPerMessage),
+						median(runs, EndToEndRun::drift) * 100, runs.stream().mapToLong(EndToEndRun::lost).sum(),
+						runs.stream().mapToLong(EndToEndRun::duplicates).sum(), promise(strategy),
 						l.refusals()
 								? String.format(Locale.ROOT, " %,.0f |", median(runs, EndToEndRun::refusedPerSecond))
 								: ""));
@@ -439,6 +441,11 @@ final class FindingsPage {
 			s.append('\n');
 		}
 		return s.toString();
+	}
+
+	/** What the strategy promises a consumer under the service's lazy eviction. */
+	private static String promise(String strategy) {
+		return StudyPlan.strategyOf(strategy).delivery(Eviction.LAZY).name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	private static double median(List<EndToEndRun> runs, ToDoubleFunction<EndToEndRun> figure) {
