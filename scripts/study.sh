@@ -79,6 +79,8 @@ if $standard; then
 		IFS=$'\t' read -r -a f <<<"$line"
 		kind="${f[0]}" round="${f[1]}" label="${f[2]}" file="${f[3]}" java="$(java_home "${f[4]}")/bin/java"
 		mkdir -p "$(dirname "$file")"
+		log="$study/logs/${file#"$RESULTS"/}.log" # logs beside the build, results alone in RESULTS
+		mkdir -p "$(dirname "$log")"
 		start="$(date -u +%H:%M:%S)" load="$(cut -d' ' -f1 /proc/loadavg)"
 		left=""
 		((done > 0)) && left=", about $(((SECONDS - began) * (total - done) / done / 60)) min left"
@@ -87,14 +89,14 @@ if $standard; then
 			"$java" -cp "$cp" org.openjdk.jmh.Main 'io\.github\.qsbench\.jmh\.QueueServiceBenchmark\.Thrpt\.' \
 				-p strategy="${f[5]}" -p eviction="${f[6]}" -tg "${f[7]}" -wi "${f[8]}" -w "${f[9]}" \
 				-i "${f[10]}" -r "${f[11]}" -f 1 -foe true -jvm "$java" -jvmArgs "${f[12]}" \
-				-rf json -rff "$file.part" >"$file.log" 2>&1 || { tail -20 "$file.log"; exit 1; }
+				-rf json -rff "$file.part" >"$log" 2>&1 || { tail -20 "$log"; exit 1; }
 		else
 			# shellcheck disable=SC2086 # the plan's JVM options and arguments, word by word
-			SERVICE_JAVA="$java" SERVICE_JAR="$study/service.jar" SERVICE_LOG="$file.service.log" \
+			SERVICE_JAVA="$java" SERVICE_JAR="$study/service.jar" SERVICE_LOG="${log%.log}.service.log" \
 				SERVICE_PROCESS_INFO=false start_service "${f[5]}" ${f[6]} -- ${f[7]} >/dev/null
 			# shellcheck disable=SC2086
 			"${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PID" --mode queue ${f[8]} --warmup "${f[9]}" \
-				--seconds "${f[10]}" >"$file.part" 2>"$file.log" || { cat "$file.log" >&2; exit 1; }
+				--seconds "${f[10]}" >"$file.part" 2>"$log" || { cat "$log" >&2; exit 1; }
 			stop_service
 		fi
 		mv "$file.part" "$file"

@@ -182,6 +182,15 @@ public class RequestPathLoad {
 
 	static final LongAdder refused = new LongAdder();
 
+	/**
+	 * {@code queue} mode with {@code --duplicates true}: a completion answered 404 (the message
+	 * was completed already, so it was delivered twice) is counted in {@code duplicates}, not an
+	 * error: what an at-least-once strategy may do when many messages are in flight.
+	 */
+	static boolean duplicatesExpected = false;
+
+	static final LongAdder duplicates = new LongAdder();
+
 	/** Completions in the window's first half: with the whole, whether the rate still drifts. */
 	static long completesFirstHalf;
 
@@ -221,6 +230,7 @@ public class RequestPathLoad {
 				case "--backlog" -> backlog = Integer.parseInt(value);
 				case "--hold" -> hold = Integer.parseInt(value);
 				case "--refusals" -> refusals = Boolean.parseBoolean(value);
+				case "--duplicates" -> duplicatesExpected = Boolean.parseBoolean(value);
 				case "--scripts" -> scripts = Path.of(value);
 				case "--pid" -> pids = parseList(value).stream().mapToLong(Long::longValue).filter((p) -> p > 0)
 					.toArray();
@@ -356,14 +366,14 @@ public class RequestPathLoad {
 						+ "\"reconnects\":%d,\"serverCpuMs\":%.0f,\"serverUserMs\":%.0f,\"serverSystemMs\":%.0f,"
 						+ "\"cpuUsPerRequest\":%.1f,\"cycles\":%d,\"cyclesPerSecond\":%.1f,\"cpuUsPerCycle\":%.1f,"
 						+ "\"clientCpuMs\":%.0f,\"clientCpuUsPerCycle\":%.1f,"
-						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d,\"refused\":%d,\"hold\":%d,"
+						+ "\"pushedTotal\":%d,\"completedTotal\":%d,\"lost\":%d,\"refused\":%d,\"duplicates\":%d,\"hold\":%d,"
 						+ "\"completesFirstHalf\":%d,\"latencyUs\":%s,\"serverThreads\":{%s}%s}%n",
 				mode, producers, consumers, backlog, window, requests, requests / window, pushes.sum(), polls.sum(),
 				emptyPolls.sum(), completes.sum(), noops.sum(), errors.sum(), reconnects.sum(), cpuMs, userMs, systemMs,
 				(pid > 0 && requests > 0) ? cpuMs * 1000 / requests : -1.0, completes.sum(), completes.sum() / window,
 				(pid > 0 && completes.sum() > 0) ? cpuMs * 1000 / completes.sum() : -1.0, clientMs,
 				(completes.sum() > 0) ? clientMs * 1000 / completes.sum() : -1.0, pushedTotal.sum(),
-				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(), refused.sum(), hold, completesFirstHalf,
+				completedTotal.sum(), pushedTotal.sum() - completedTotal.sum(), refused.sum(), duplicates.sum(), hold, completesFirstHalf,
 				latencies.json(), byThread(pids, tasksStart, tasksEnd),
 				(pids.length > 1) ? ",\"serverCpuMsByPid\":{" + byPid + "}" : "");
 		System.exit(errors.sum() == 0 ? 0 : 1);
@@ -604,6 +614,11 @@ public class RequestPathLoad {
 	}
 
 	static void completed(int status, int expected, Connection connection) {
+		if (status == 404 && duplicatesExpected) {
+			// completed already: another consumer got the same message (an at-least-once strategy)
+			duplicates.increment();
+			return;
+		}
 		if (status != expected) {
 			error("complete", status, connection);
 			return;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import io.github.qsbench.core.Eviction;
 import io.github.qsbench.jmh.report.JmhResult.Role;
 import io.github.qsbench.jmh.report.PairedRatio.Comparison;
 import io.github.qsbench.jmh.report.PairedRatio.Result;
@@ -403,7 +404,9 @@ final class FindingsPage {
 		StringBuilder s = new StringBuilder("## End to end, cell by cell\n\n");
 		s.append("Medians over the starts: messages completed per second, the service's CPU per message, every ");
 		s.append("request's round trip (p50, p99), the client's own CPU per message, the window's second half ");
-		s.append("over its first, and messages lost (pushed, never completed) in all starts.\n\n");
+		s.append("over its first, messages lost (pushed, never completed) and delivered twice (a completion ");
+		s.append("answered 404: another consumer completed it first) in all starts, beside what the strategy ");
+		s.append("promises.\n\n");
 		for (String load : this.plan.e2e().loads().keySet().stream().sorted().toList()) {
 			StudyPlan.Load l = this.plan.e2e().loads().get(load);
 			s.append(String.format(Locale.ROOT, "**%s**: %d producers, %d consumers, %d queues%s%s%s.%n%n", load,
@@ -415,21 +418,22 @@ final class FindingsPage {
 							? ", producers unbounded, a push refused (429) retried after 1 ms, the service run with `"
 									+ l.serviceArgs() + "`"
 							: ""));
-			s.append(
-					"| strategy | starts | msgs/s | CPU µs/msg | p50 µs | p99 µs | client CPU µs/msg | drift | lost |");
-			s.append(l.refusals() ? " refused/s |\n|---|---|---|---|---|---|---|---|---|---|\n"
-					: "\n|---|---|---|---|---|---|---|---|---|\n");
+			s.append("| strategy | starts | msgs/s | CPU µs/msg | p50 µs | p99 µs | client CPU µs/msg | drift | lost "
+					+ "| twice | promises |");
+			s.append(l.refusals() ? " refused/s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+					: "\n|---|---|---|---|---|---|---|---|---|---|---|\n");
 			for (String strategy : this.plan.e2eStrategies(load)) {
 				List<EndToEndRun> runs = this.data.e2e(strategy, load);
 				if (runs.isEmpty()) {
 					continue;
 				}
 				s.append(String.format(Locale.ROOT,
-						"| `%s` | %d | %,.0f | %.1f | %.0f | %.0f | %.1f | %+.0f%% | %d |%s%n", strategy, runs.size(),
-						median(runs, EndToEndRun::messagesPerSecond), median(runs, EndToEndRun::cpuUsPerMessage),
-						median(runs, EndToEndRun::p50Us), median(runs, EndToEndRun::p99Us),
-						median(runs, EndToEndRun::clientCpuUsPerMessage), median(runs, EndToEndRun::drift) * 100,
-						runs.stream().mapToLong(EndToEndRun::lost).sum(),
+						"| `%s` | %d | %,.0f | %.1f | %.0f | %.0f | %.1f | %+.0f%% | %d | %d | %s |%s%n", strategy,
+						runs.size(), median(runs, EndToEndRun::messagesPerSecond),
+						median(runs, EndToEndRun::cpuUsPerMessage), median(runs, EndToEndRun::p50Us),
+						median(runs, EndToEndRun::p99Us), median(runs, EndToEndRun::clientCpuUsPerMessage),
+						median(runs, EndToEndRun::drift) * 100, runs.stream().mapToLong(EndToEndRun::lost).sum(),
+						runs.stream().mapToLong(EndToEndRun::duplicates).sum(), promise(strategy),
 						l.refusals()
 								? String.format(Locale.ROOT, " %,.0f |", median(runs, EndToEndRun::refusedPerSecond))
 								: ""));
@@ -437,6 +441,11 @@ final class FindingsPage {
 			s.append('\n');
 		}
 		return s.toString();
+	}
+
+	/** What the strategy promises a consumer under the service's lazy eviction. */
+	private static String promise(String strategy) {
+		return StudyPlan.strategyOf(strategy).delivery(Eviction.LAZY).name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	private static double median(List<EndToEndRun> runs, ToDoubleFunction<EndToEndRun> figure) {

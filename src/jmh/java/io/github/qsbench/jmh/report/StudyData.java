@@ -43,7 +43,7 @@ record StudyData(List<CoreRun> core, List<EndToEndRun> e2e, List<String> runLog,
 	/** One service start under one load: what the lean client reported of its window. */
 	record EndToEndRun(String strategy, String load, int round, double messagesPerSecond, double cpuUsPerMessage,
 			double p50Us, double p99Us, double clientCpuUsPerMessage, double drift, long lost, long errors,
-			double refusedPerSecond) {
+			double refusedPerSecond, long duplicates) {
 
 	}
 
@@ -84,7 +84,8 @@ record StudyData(List<CoreRun> core, List<EndToEndRun> e2e, List<String> runLog,
 							r.path("cyclesPerSecond").asDouble(), cpu, r.path("latencyUs").path("p50").asDouble(),
 							r.path("latencyUs").path("p99").asDouble(), r.path("clientCpuUsPerCycle").asDouble(),
 							(firstHalf > 0) ? (double) (completes - firstHalf) / firstHalf - 1 : Double.NaN,
-							r.path("lost").asLong(), r.path("errors").asLong(), r.path("refused").asLong() / window));
+							r.path("lost").asLong(), r.path("errors").asLong(), r.path("refused").asLong() / window,
+							r.path("duplicates").asLong()));
 				}
 			}
 		}
