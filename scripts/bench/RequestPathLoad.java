@@ -165,6 +165,13 @@ public class RequestPathLoad {
 	 */
 	static int backlog = 1000;
 
+	/**
+	 * {@code queue} mode: with N above 1, producers push batches of N
+	 * ({@code POST .../messages/batch}), consumers poll up to N ({@code ?max=N}) and
+	 * complete what they got in one {@code POST .../messages/completions}.
+	 */
+	static int batch = 1;
+
 	static Semaphore admissions;
 
 	/**
@@ -229,6 +236,7 @@ public class RequestPathLoad {
 				case "--groups" -> groups = Integer.parseInt(value);
 				case "--backlog" -> backlog = Integer.parseInt(value);
 				case "--hold" -> hold = Integer.parseInt(value);
+				case "--batch" -> batch = Integer.parseInt(value);
 				case "--refusals" -> refusals = Boolean.parseBoolean(value);
 				case "--duplicates" -> duplicatesExpected = Boolean.parseBoolean(value);
 				case "--scripts" -> scripts = Path.of(value);
@@ -248,11 +256,25 @@ public class RequestPathLoad {
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
 			for (int p = 0; p < producers; p++) {
 				int first = p;
-				threads.add(start("producer-" + p, () -> produce(first, body, portOf(first))));
+				threads.add(start("producer-" + p, () -> {
+					if (batch > 1) {
+						produceBatches(first, body, portOf(first));
+					}
+					else {
+						produce(first, body, portOf(first));
+					}
+				}));
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
-				threads.add(start("consumer-" + c, () -> consume(first, portOf(first))));
+				threads.add(start("consumer-" + c, () -> {
+					if (batch > 1) {
+						consumeBatches(first, portOf(first));
+					}
+					else {
+						consume(first, portOf(first));
+					}
+				}));
 			}
 		}
 		else if (mode.equals("noop")) {
@@ -572,6 +594,108 @@ public class RequestPathLoad {
 			}
 		}
 		connection.close();
+	}
+
+	/** {@link #produce} in batches of {@link #batch}: one request, all or nothing. */
+	static void produceBatches(int first, byte[] body, int port) throws IOException, InterruptedException {
+		Connection connection = new Connection(port);
+		StringBuilder json = new StringBuilder("{\"messages\":[");
+		for (int i = 0; i < batch; i++) {
+			json.append((i == 0) ? "\"" : ",\"").append(new String(body, StandardCharsets.US_ASCII)).append('"');
+		}
+		byte[] content = json.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			byte[] head = ("POST /queues/" + queue(q) + "/messages/batch HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: "
+					+ content.length + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			requests[q] = new byte[head.length + content.length];
+			System.arraycopy(head, 0, requests[q], 0, head.length);
+			System.arraycopy(content, 0, requests[q], head.length, content.length);
+		}
+		for (long n = first; admittedAll(batch); n++) {
+			int status = connection.exchange(requests[(int) (n % queues)]);
+			for (int i = 0; i < batch; i++) {
+				pushed(status, 201, connection);
+			}
+		}
+		connection.close();
+	}
+
+	/**
+	 * {@link #consume} in batches: polls up to {@link #batch} ({@code ?max=N}) and
+	 * completes them all in one request, whose results must each be 204.
+	 */
+	static void consumeBatches(int first, int port) throws IOException, InterruptedException {
+		Connection connection = new Connection(port);
+		byte[][] requests = new byte[queues][];
+		for (int q = 0; q < queues; q++) {
+			requests[q] = ("GET /queues/" + queue(q) + "/messages?max=" + batch + " HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+		}
+		int emptyInARow = 0;
+		for (long n = first; !stop.get(); n++) {
+			int q = (int) (n % queues);
+			int status = connection.exchange(requests[q]);
+			boolean counted = inWindow.get();
+			if (status == 204) {
+				emptyInARow = emptyPoll(counted, emptyInARow);
+				if (emptyInARow >= queues) {
+					break;
+				}
+				continue;
+			}
+			if (status != 200) {
+				error("poll", status, connection);
+				continue;
+			}
+			emptyInARow = 0;
+			List<Long> ids = connection.jsonIds();
+			if (counted) {
+				polls.add(ids.size());
+			}
+			StringBuilder json = new StringBuilder("{\"messages\":[");
+			for (int i = 0; i < ids.size(); i++) {
+				json.append((i == 0) ? "{\"id\":" : ",{\"id\":").append(ids.get(i)).append('}');
+			}
+			byte[] content = json.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+			byte[] head = ("POST /queues/" + queue(q) + "/messages/completions HTTP/1.1\r\nHost: " + host
+					+ "\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: "
+					+ content.length + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
+			byte[] request = new byte[head.length + content.length];
+			System.arraycopy(head, 0, request, 0, head.length);
+			System.arraycopy(content, 0, request, head.length, content.length);
+			int answered = connection.exchange(request);
+			if (answered != 200) {
+				error("complete", answered, connection);
+				continue;
+			}
+			String results = new String(connection.body, 0, connection.bodyLength, StandardCharsets.UTF_8);
+			int done = 0;
+			for (int at = results.indexOf("\"status\":204"); at >= 0; at = results.indexOf("\"status\":204", at + 1)) {
+				done++;
+			}
+			for (int i = 0; i < done; i++) {
+				completedOne();
+			}
+			if (done != ids.size()) {
+				error("complete", answered, connection);
+			}
+		}
+		connection.close();
+	}
+
+	/** {@link #admitted} for {@code n} messages at once. */
+	static boolean admittedAll(int n) throws InterruptedException {
+		while (producing.get() && !stop.get()) {
+			if (admissions == null || admissions.tryAcquire(n, 10, TimeUnit.MILLISECONDS)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -1366,6 +1490,21 @@ public class RequestPathLoad {
 			}
 			at += key.length();
 			return text.substring(at, text.indexOf('"', at));
+		}
+
+		/** Every number after {@code "id":} in the last body, in order. */
+		List<Long> jsonIds() {
+			String text = new String(this.body, 0, this.bodyLength, StandardCharsets.UTF_8);
+			List<Long> ids = new ArrayList<>();
+			for (int at = text.indexOf("\"id\":"); at >= 0; at = text.indexOf("\"id\":", at + 1)) {
+				int start = at + 5;
+				int end = start;
+				while (end < text.length() && Character.isDigit(text.charAt(end))) {
+					end++;
+				}
+				ids.add(Long.parseLong(text.substring(start, end)));
+			}
+			return ids;
 		}
 
 		/** The number after {@code "id":} in the last body. */

@@ -28,8 +28,13 @@
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
 #               CPU is both JVMs' + redis-server's
+#   batch       the service of "service" under the queue mode's batches of 10 (--batch 10: a REST
+#               batch push, a poll of up to 10 and a completions batch, each one script call)
 #   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
 #               alone, the reference for the bound below; CPU is the JVM's
+# and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
+#   service-base, batch-base   "service" and "batch" on a service started from BASELINE_JAR, on the
+#               same Redis
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
@@ -50,7 +55,12 @@
 # Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
 # N+N), QUEUES (8), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (30: less leaves JIT compilation in
 # the windows of the setups run least, see the JIT line of the summary), HEAP (512m), CLUSTER (0), SERVICE_JAR,
-# SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT.
+# SERVICE_JAVA, REDIS_SERVER, REDIS_CLI, OUT, BASELINE_JAR, SETUPS (a space-separated subset of the
+# setups, in that order, e.g. SETUPS="redis redis-lua service batch"). Each cell also keeps Redis's
+# INFO commandstats (reset before the cell) in OUT/<cell>.commandstats: calls and µs per command and
+# script.
+#   BASELINE_JAR=/path/old.jar SETUPS="redis redis-lua service service-base batch batch-base" \
+#     flock /tmp/qs-bench.lock scripts/bench/redis.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -107,6 +117,7 @@ cleanup() {
 	stop_service_as C
 	stop_service_as D
 	stop_service_as E
+	stop_service_as F
 	local pid
 	for pid in "${REDIS_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
@@ -195,15 +206,28 @@ start_on_redis() {
 REDIS_PORT="$(free_port)"
 start_redis "$REDIS_PORT"
 STANDALONE_PID="$REDIS_PID"
-SETUPS=(redis redis-lua in-process service 2-services)
+if [[ -n "${SETUPS:-}" ]]; then
+	read -r -a SETUPS <<<"$SETUPS"
+else
+	SETUPS=(redis redis-lua in-process service batch 2-services)
+	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(service-base batch-base)
+	[[ "$CLUSTER" == 1 ]] && SETUPS+=(cluster-3 cluster-1)
+fi
 if [[ "$CLUSTER" == 1 ]]; then
 	start_cluster3
 	start_cluster1
-	SETUPS+=(cluster-3 cluster-1)
 fi
 start_on_redis A --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
-start_on_redis B --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
-SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
+wants() { [[ " ${SETUPS[*]} " == *" $1 "* ]]; }
+if wants 2-services; then
+	start_on_redis B --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+fi
+if wants service-base || wants batch-base; then
+	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+fi
+if wants in-process; then
+	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
+fi
 if [[ "$CLUSTER" == 1 ]]; then
 	start_on_redis C --spring.data.redis.cluster.nodes="$(printf '127.0.0.1:%s,' "${CLUSTER3_PORTS[@]}" | sed 's/,$//')"
 	start_on_redis D --spring.data.redis.cluster.nodes="127.0.0.1:$CLUSTER1_PORT"
@@ -219,6 +243,9 @@ target() {
 			;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
+		batch) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$A_PORT") ;;
+		service-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$F_PORT") ;;
+		batch-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$F_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
 		cluster-3)
 			JVMS="$C_PID" REDISES="$(
@@ -244,7 +271,7 @@ if [[ -z "$virtual" ]]; then
 	virtual="$virtual (the service's default on JDK $feature)"
 fi
 echo "service on Redis vs Redis: service redis strategy ($java_line; virtual threads $virtual;" \
-	"-Xmx$HEAP${JVM_ARGS[*]:+ ${JVM_ARGS[*]}}${APP_ARGS[*]:+ ${APP_ARGS[*]}}) at $A_PORT and $B_PORT on $("$REDIS_SERVER" --version | cut -d' ' -f1-3)" \
+	"-Xmx$HEAP${JVM_ARGS[*]:+ ${JVM_ARGS[*]}}${APP_ARGS[*]:+ ${APP_ARGS[*]}}) at $A_PORT${B_PORT:+ and $B_PORT} on $("$REDIS_SERVER" --version | cut -d' ' -f1-3)" \
 	"at $REDIS_PORT${CLUSTER3_PORTS:+, cluster-3 service at $C_PORT on ${CLUSTER3_PORTS[*]}, cluster-1 service at $D_PORT on $CLUSTER1_PORT}" \
 	"| clients $CLIENTS on $QUEUES queues, rounds $ROUNDS, ${SETTLE}+${DURATION}s windows | output $OUT"
 echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -272,8 +299,10 @@ for round in $(seq 1 "$ROUNDS"); do
 			done
 			cell="$setup-$producers+$consumers-$round"
 			load="$(cut -d' ' -f1 /proc/loadavg)"
+			"$REDIS_CLI" -p "$REDIS_PORT" config resetstat >/dev/null
 			"${CLIENT[@]}" "${TARGET[@]}" --producers "$producers" --consumers "$consumers" --warmup "$SETTLE" \
 				--seconds "$DURATION" >"$OUT/$cell.json" 2>"$OUT/$cell.err" || true
+			"$REDIS_CLI" -p "$REDIS_PORT" info commandstats >"$OUT/$cell.commandstats" || true
 			flush_redis
 			python3 - "$OUT" "$cell" "$setup" "$producers+$consumers" "$round" "$load" "$JVMS" "$REDISES" <<-'EOF'
 				import json, os, sys
@@ -319,6 +348,23 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        redis = f"{mean(rs, 'redis'):.0f}" if s != "in-process" else "-"
 	        print(f"| {s} | {c} | {mean(rs, 'cycles'):,.0f} | {mean(rs, 'us'):.0f} | {jvm} | {redis} | {mean(rs, 'client'):.0f} "
 	              f"| {sum(r['lost'] for r in rs)} | {sum(r['errors'] for r in rs)} | **{ratio:.2f}** |")
+	for c in clients:
+	    raw, lua, service, batch = (by[(s, c)] for s in ("redis", "redis-lua", "service", "batch"))
+	    if raw and lua and service:
+	        ratio = mean(service, "cycles") / mean(lua, "cycles")
+	        print(f"\nissue 49 at {c}: the service on Redis / the scripts driven directly: {ratio:.2f} "
+	              f"({'met' if ratio >= 0.8 else 'NOT met'}, at least 0.8)")
+	    if raw and batch:
+	        ratio = mean(batch, "cycles") / mean(raw, "cycles")
+	        print(f"issue 49 at {c}: batches of 10 / raw Redis: {ratio:.2f} ({'met' if ratio >= 1 else 'NOT met'}, at least 1)")
+	    if raw and lua:
+	        ratio = mean(lua, "redis") / mean(raw, "redis")
+	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {ratio:.2f} "
+	              f"({'met' if ratio <= 1.5 else 'NOT met'}, at most 1.5)")
+	    for new, old in (("service", "service-base"), ("batch", "batch-base")):
+	        if by[(new, c)] and by[(old, c)]:
+	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "
+	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")
 	if by[("service", "4+4")] and by[("redis", "4+4")]:
 	    ratio = mean(by[("service", "4+4")], "cycles") / mean(by[("redis", "4+4")], "cycles")
 	    print(f"\ntarget (the issue): the service on Redis at least half of raw Redis's cycles/s at 4+4: "
