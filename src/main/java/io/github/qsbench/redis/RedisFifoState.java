@@ -23,15 +23,16 @@ import org.springframework.data.redis.connection.ReturnType;
  * {@link FifoState}), shared by every instance on the namespace. Per queue, on its slot:
  * {@code fifo:sequence} (a counter, {@code INCRBY} per send), {@code fifo:window} (a
  * hash: {@code d:<key>} holds a deduplication key's {@code id:sequence}, or {@code p}
- * while a send has claimed it and not settled; {@code a:<attempt>} a receive's
- * deliveries) and {@code fifo:expiry} (a sorted set: each field of the window by when it
- * leaves it, by the service's clock, as in memory). A claim first removes what left the
- * window, so the window follows the service's clock; both keys also expire in Redis once
- * a queue has been quiet for longer than the window. A claim is one script
- * ({@code fifo-claim.lua}) that claims nothing while any key is pending, a settlement and
- * an attempt one more ({@code fifo-settle.lua}): each atomic, so two instances never both
- * claim one key. A claim left pending by an instance that died before it settled lapses
- * after {@link #PENDING_MILLIS}; a send stalled longer than that may be sent twice.
+ * while a send has claimed it and not settled; {@code a:<attempt>} {@code p} while the
+ * first receive with that attempt id runs, then that receive's deliveries) and
+ * {@code fifo:expiry} (a sorted set: each field of the window by when it leaves it, by
+ * the service's clock, as in memory). A claim first removes what left the window, so the
+ * window follows the service's clock; both keys also expire in Redis once a queue has
+ * been quiet for longer than the window. A claim is one script ({@code fifo-claim.lua})
+ * that claims nothing while any key is pending, a settlement and an attempt one more
+ * ({@code fifo-settle.lua}): each atomic, so two instances never both claim one key. A
+ * claim left pending by an instance that died before it settled lapses after
+ * {@link #PENDING_MILLIS}; a send stalled longer than that may be sent twice.
  */
 final class RedisFifoState implements FifoState {
 
@@ -99,10 +100,20 @@ final class RedisFifoState implements FifoState {
 	}
 
 	@Override
-	public List<Received> attempted(String queue, String attemptId, long nowMillis) {
+	public List<Received> attempted(String queue, String attemptId, long nowMillis, long pendingUntilMillis) {
 		byte[] encoded = this.store.run(ATTEMPTED, this.store.queueKeys(queue, WINDOW),
-				RedisStore.utf8("a:" + attemptId), ascii(nowMillis));
-		return (encoded != null) ? decode(encoded) : null;
+				RedisStore.utf8("a:" + attemptId), ascii(nowMillis), ascii(pendingUntilMillis),
+				ascii(WINDOW_MILLIS + PENDING_MILLIS));
+		if (encoded == null || encoded.length == 0) {
+			return null;
+		}
+		return (encoded.length == 1 && encoded[0] == 'p') ? ATTEMPT_PENDING : decode(encoded);
+	}
+
+	@Override
+	public void dropAttempt(String queue, String attemptId) {
+		this.store.run(SETTLE, this.store.queueKeys(queue, WINDOW), ascii(WINDOW_MILLIS + PENDING_MILLIS),
+				RedisStore.utf8("a:" + attemptId), new byte[0], ascii(0));
 	}
 
 	@Override

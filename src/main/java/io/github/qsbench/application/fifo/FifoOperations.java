@@ -89,10 +89,19 @@ public final class FifoOperations implements FifoOrder {
 
 	/**
 	 * What a receive with this attempt id delivered within the deduplication window, for
-	 * a retried receive to get again; {@code null} if none.
+	 * a retried receive to get again; {@code null} if none, and then the attempt is
+	 * pending for {@code pendingMillis} (a concurrent receive with it waits) until
+	 * {@link #attempt} or {@link #dropAttempt}.
 	 */
-	public List<Received> attempted(String queue, String attemptId) {
-		return this.queues.attempted(queue, attemptId);
+	public List<Received> attempted(String queue, String attemptId, long pendingMillis) {
+		return this.queues.attempted(queue, attemptId, pendingMillis);
+	}
+
+	/**
+	 * Drops the pending marker of an attempt whose receive delivered nothing or failed.
+	 */
+	public void dropAttempt(String queue, String attemptId) {
+		this.queues.dropAttempt(queue, attemptId);
 	}
 
 	/** Remembers what a receive with this attempt id delivered. */

@@ -245,10 +245,36 @@ final class FifoQueues implements Departures {
 	/**
 	 * What a receive with this attempt id delivered within the last
 	 * {@link #DEDUPLICATION_MILLIS}, for a retried receive to get again; {@code null} if
-	 * none.
+	 * none, in which case the attempt is now pending (for {@code pendingMillis}) until
+	 * the caller {@link #attempt remembers} or {@link #dropAttempt drops} it. While
+	 * another receive holds it pending, waits for its answer (or for its marker to
+	 * lapse).
 	 */
-	List<Received> attempted(String queue, String attemptId) {
-		return this.state.attempted(queue, attemptId, this.clock.millis());
+	List<Received> attempted(String queue, String attemptId, long pendingMillis) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pendingMillis + PENDING_WAIT_MILLIS);
+		while (true) {
+			long now = this.clock.millis();
+			List<Received> attempted = this.state.attempted(queue, attemptId, now, now + pendingMillis);
+			if (attempted != FifoState.ATTEMPT_PENDING) {
+				return attempted;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(
+						"A receive with this attempt id on queue '" + queue + "' has not answered: try again");
+			}
+			try {
+				Thread.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while another receive held the attempt id", ex);
+			}
+		}
+	}
+
+	/** Drops the pending marker of a receive attempt that delivered nothing or failed. */
+	void dropAttempt(String queue, String attemptId) {
+		this.state.dropAttempt(queue, attemptId);
 	}
 
 	/** Remembers what a receive with this attempt id delivered. */

@@ -43,13 +43,30 @@ public interface FifoState {
 	void settle(String queue, List<String> keys, List<Sent> sent, long sentMillis);
 
 	/**
-	 * What a receive with this attempt id delivered within the window ending at
-	 * {@code nowMillis}; {@code null} if none.
+	 * What {@link #attempted} answers while another receive with the same attempt id
+	 * holds it (compared by identity).
 	 */
-	List<Received> attempted(String queue, String attemptId, long nowMillis);
+	List<Received> ATTEMPT_PENDING = java.util.Collections.unmodifiableList(new java.util.ArrayList<>());
+
+	/**
+	 * What a receive with this attempt id delivered within the window ending at
+	 * {@code nowMillis}; {@link #ATTEMPT_PENDING} while another receive with it has not
+	 * answered yet (its marker holds until {@code pendingUntilMillis} of that receive);
+	 * {@code null} if none, in which case this call marks the attempt pending until
+	 * {@code pendingUntilMillis}, as {@code SET NX PX} would: the caller receives, then
+	 * {@link #attempt remembers} what it delivered or {@link #dropAttempt drops} the
+	 * marker.
+	 */
+	List<Received> attempted(String queue, String attemptId, long nowMillis, long pendingUntilMillis);
 
 	/** Remembers what a receive with this attempt id delivered at {@code atMillis}. */
 	void attempt(String queue, String attemptId, List<Received> received, long atMillis);
+
+	/**
+	 * Drops this attempt's pending marker (its receive delivered nothing or failed), if
+	 * it is still pending.
+	 */
+	void dropAttempt(String queue, String attemptId);
 
 	/** Forgets the queue's sequence, deduplication ids and attempts. */
 	void forget(String queue);

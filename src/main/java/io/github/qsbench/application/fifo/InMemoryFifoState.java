@@ -14,7 +14,8 @@ import io.github.qsbench.application.Sent;
  * FIFO queues' sequence numbers, deduplication ids and receive attempts in this
  * instance's memory (see {@link FifoState}), guarded by each queue's monitor. A claim
  * only reads: the sequence and the ids move when the send {@link #settle settles}, so a
- * failed push uses no sequence number, and nothing is ever {@link #PENDING}.
+ * failed push uses no sequence number, and no send is ever {@link #PENDING}; a receive
+ * attempt is pending while its first receive runs.
  */
 public final class InMemoryFifoState implements FifoState {
 
@@ -49,15 +50,20 @@ public final class InMemoryFifoState implements FifoState {
 	}
 
 	@Override
-	public List<Received> attempted(String queue, String attemptId, long nowMillis) {
-		Queue fifo = this.queues.get(queue);
-		if (fifo == null) {
-			return null;
-		}
+	public List<Received> attempted(String queue, String attemptId, long nowMillis, long pendingUntilMillis) {
+		Queue fifo = this.queues.computeIfAbsent(queue, name -> new Queue());
 		synchronized (fifo) {
 			fifo.forgetBefore(nowMillis);
 			Attempt attempt = fifo.attempts.get(attemptId);
-			return (attempt != null) ? attempt.received : null;
+			if (attempt != null) {
+				return attempt.received;
+			}
+			Long pending = fifo.pendingAttempts.get(attemptId);
+			if (pending != null && pending > nowMillis) {
+				return ATTEMPT_PENDING;
+			}
+			fifo.pendingAttempts.put(attemptId, pendingUntilMillis);
+			return null;
 		}
 	}
 
@@ -65,7 +71,18 @@ public final class InMemoryFifoState implements FifoState {
 	public void attempt(String queue, String attemptId, List<Received> received, long atMillis) {
 		Queue fifo = this.queues.computeIfAbsent(queue, name -> new Queue());
 		synchronized (fifo) {
+			fifo.pendingAttempts.remove(attemptId);
 			fifo.attempts.put(attemptId, new Attempt(received, atMillis));
+		}
+	}
+
+	@Override
+	public void dropAttempt(String queue, String attemptId) {
+		Queue fifo = this.queues.get(queue);
+		if (fifo != null) {
+			synchronized (fifo) {
+				fifo.pendingAttempts.remove(attemptId);
+			}
 		}
 	}
 
@@ -88,6 +105,11 @@ public final class InMemoryFifoState implements FifoState {
 
 		/** Receive attempts by id, oldest first. */
 		final LinkedHashMap<String, Attempt> attempts = new LinkedHashMap<>();
+
+		/**
+		 * Receive attempts pending (their receive has not answered), by id: until when.
+		 */
+		final Map<String, Long> pendingAttempts = new java.util.HashMap<>();
 
 		long lastSequence;
 

@@ -208,6 +208,12 @@ public class MessageOperations {
 	}
 
 	/**
+	 * How long a receive attempt stays pending beyond its wait, if its receive never
+	 * answers.
+	 */
+	private static final long ATTEMPT_PENDING_MILLIS = 10_000;
+
+	/**
 	 * Leases as {@link #awaitLease(String, int, Duration, Integer)} does; on a FIFO
 	 * queue, a receive retried with the same {@code attemptId} (SQS's
 	 * {@code ReceiveRequestAttemptId}) within five minutes gets what the first delivered.
@@ -216,14 +222,28 @@ public class MessageOperations {
 	public LongPoll awaitLease(String queue, int max, Duration wait, Integer leaseSeconds, String attemptId) {
 		Checks.queueName(queue);
 		if (attemptId != null && QueueNames.isFifo(queue)) {
-			List<Received> attempted = this.fifo.attempted(queue, attemptId);
+			// pending while this receive runs (its wait, and 10 s more): a concurrent
+			// receive
+			// with the same attempt id waits for this one's answer
+			long pendingMillis = Math.max(0, wait.toMillis()) + ATTEMPT_PENDING_MILLIS;
+			List<Received> attempted = this.fifo.attempted(queue, attemptId, pendingMillis);
 			if (attempted != null) {
 				return new LongPoll(attempted);
 			}
-			LongPoll poll = awaitLease(queue, max, wait, leaseSeconds, null);
-			poll.thenAccept(received -> {
-				if (!received.isEmpty()) {
+			LongPoll poll;
+			try {
+				poll = awaitLease(queue, max, wait, leaseSeconds, null);
+			}
+			catch (RuntimeException ex) {
+				this.fifo.dropAttempt(queue, attemptId);
+				throw ex;
+			}
+			poll.whenComplete((received, failure) -> {
+				if (failure == null && !received.isEmpty()) {
 					this.fifo.attempt(queue, attemptId, received);
+				}
+				else {
+					this.fifo.dropAttempt(queue, attemptId);
 				}
 			});
 			return poll;

@@ -23,6 +23,7 @@ import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.fifo.FifoState;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.stores.Stores;
@@ -142,6 +143,41 @@ class RedisSharedStateTests {
 		Sent later = other.messages().send(FIFO, message("x later", "d1"), null);
 		assertThat(later.id()).as("the window has passed").isNotEqualTo(first.id());
 		assertThat(later.sequenceNumber()).isGreaterThan(third.sequenceNumber());
+	}
+
+	/**
+	 * A receive attempt is marked pending while its first receive runs (SET NX PX, as a
+	 * send's deduplication id): the same attempt through the other instance is told so
+	 * (and waits), then gets what the first delivered; a marker dropped (nothing
+	 * delivered) or lapsed (its instance died) lets the next receive take the attempt.
+	 */
+	@Test
+	void fifoReceiveAttempt_pendingThroughTheOtherInstance_untilTheFirstAnswers() {
+		FifoState one = instance().stores().fifoGroups().state();
+		FifoState other = instance().stores().fifoGroups().state();
+		long now = this.clock.millis();
+
+		assertThat(one.attempted(FIFO, "a1", now, now + 10_000)).as("marked pending by this call").isNull();
+		assertThat(other.attempted(FIFO, "a1", now, now + 10_000)).isSameAs(FifoState.ATTEMPT_PENDING);
+		List<Received> delivered = drainReceived(instance(), "x");
+		one.attempt(FIFO, "a1", delivered, now);
+		List<Received> again = other.attempted(FIFO, "a1", now, now + 10_000);
+		assertThat(again).extracting(received -> received.lease().message().id())
+			.containsExactlyElementsOf(delivered.stream().map(received -> received.lease().message().id()).toList());
+
+		assertThat(one.attempted(FIFO, "a2", now, now + 10_000)).isNull();
+		one.dropAttempt(FIFO, "a2");
+		assertThat(other.attempted(FIFO, "a2", now, now + 10_000)).as("dropped: the other takes it").isNull();
+		assertThat(one.attempted(FIFO, "a2", now, now + 10_000)).isSameAs(FifoState.ATTEMPT_PENDING);
+		this.clock.advance(Duration.ofSeconds(11));
+		long later = this.clock.millis();
+		assertThat(one.attempted(FIFO, "a2", later, later + 10_000)).as("its marker lapsed").isNull();
+	}
+
+	/** One message "body" pushed to and received from a standard queue, as a delivery. */
+	private List<Received> drainReceived(Instance instance, String body) {
+		instance.messages().send("plain", message(body, null), null);
+		return instance.messages().awaitLease("plain", 1, Duration.ZERO, null).join();
 	}
 
 	/**
