@@ -16,6 +16,21 @@ public interface StoreGauges {
 	/** Queues that exist. */
 	int queueCount();
 
+	/**
+	 * Where a fair queue's gauges read its counts: {@code counts} itself in process; for
+	 * Redis the store's snapshot, which its own thread renews from {@code counts} with
+	 * the other counts, so a scrape reads no queue from Redis. Until
+	 * {@link #fairQueueGone}.
+	 */
+	default java.util.function.Supplier<QuietCounts> fairQueue(String queue,
+			java.util.function.Supplier<QuietCounts> counts) {
+		return counts;
+	}
+
+	/** The fair queue's gauges are gone: its counts are read no more. */
+	default void fairQueueGone(String queue) {
+	}
+
 	/** The core's own counts, read at each call. */
 	static StoreGauges of(QueueServiceView core) {
 		return new StoreGauges() {

@@ -37,7 +37,8 @@ import io.micrometer.core.instrument.binder.BaseUnits;
  * unbounded; but the fair-queue gauges ({@code qs.fair.*}) are per queue, tagged
  * {@code queue}, for the standard queues with message groups this instance saw, at most
  * {@value #MAX_FAIR_QUEUES} of them, each read once a second of the service's clock at
- * most (a scrape reads the queue's counts and browses its head).
+ * most, through the store ({@link StoreGauges#fairQueue}): in process a scrape reads the
+ * queue's counts and browses its head; on Redis it reads the store's snapshot.
  */
 @Component
 public class QueueMetrics implements QueueEvents {
@@ -296,7 +297,7 @@ public class QueueMetrics implements QueueEvents {
 		if (this.fair.size() >= MAX_FAIR_QUEUES || this.fair.containsKey(queue)) {
 			return;
 		}
-		Reading reading = new Reading(counts, this.clock);
+		Reading reading = new Reading(this.gauges.fairQueue(queue, counts), this.clock);
 		List<Meter> meters = List.of(
 				fairGauge("qs.fair.groups.noisy", queue, reading, QuietCounts::noisyGroups, null,
 						"Noisy message groups of a fair queue (SQS's ApproximateNumberOfNoisyGroups)"),
@@ -318,6 +319,7 @@ public class QueueMetrics implements QueueEvents {
 		List<Meter> meters = this.fair.remove(queue);
 		if (meters != null) {
 			meters.forEach(this.registry::remove);
+			this.gauges.fairQueueGone(queue);
 		}
 	}
 

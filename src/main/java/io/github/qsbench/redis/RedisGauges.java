@@ -1,11 +1,15 @@
 package io.github.qsbench.redis;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.core.QueueServiceView;
 import io.github.qsbench.core.QueueStats;
@@ -31,6 +35,12 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 	/** The last reading: held messages and queues, written by the refresher alone. */
 	private volatile long[] snapshot = { 0, 0 };
 
+	/** The fair queues whose gauges are registered: how to read each one's counts. */
+	private final Map<String, Supplier<QuietCounts>> fairReaders = new ConcurrentHashMap<>();
+
+	/** The fair queues' last readings, written by the refresher. */
+	private final Map<String, QuietCounts> fairCounts = new ConcurrentHashMap<>();
+
 	RedisGauges(QueueServiceView core) {
 		this.core = core;
 		this.refresher = new ScheduledThreadPoolExecutor(1, task -> {
@@ -50,6 +60,25 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 	public int queueCount() {
 		started();
 		return (int) this.snapshot[1];
+	}
+
+	/**
+	 * The fair queue's counts as the last reading found them ({@link QuietCounts#NONE}
+	 * until the first), renewed with the other counts.
+	 */
+	@Override
+	public Supplier<QuietCounts> fairQueue(String queue, Supplier<QuietCounts> counts) {
+		this.fairReaders.put(queue, counts);
+		return () -> {
+			started();
+			return this.fairCounts.getOrDefault(queue, QuietCounts.NONE);
+		};
+	}
+
+	@Override
+	public void fairQueueGone(String queue) {
+		this.fairReaders.remove(queue);
+		this.fairCounts.remove(queue);
 	}
 
 	/**
@@ -76,6 +105,17 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 			// Redis did not answer: the gauges keep the last reading and the next one
 			// tries
 			// again (an exception would end the schedule)
+		}
+		for (Map.Entry<String, Supplier<QuietCounts>> fair : this.fairReaders.entrySet()) {
+			try {
+				QuietCounts counts = fair.getValue().get();
+				if (this.fairReaders.get(fair.getKey()) == fair.getValue()) {
+					this.fairCounts.put(fair.getKey(), counts);
+				}
+			}
+			catch (RuntimeException ex) {
+				// as above: this queue keeps its last reading
+			}
 		}
 	}
 
