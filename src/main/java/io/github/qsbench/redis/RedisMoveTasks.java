@@ -51,6 +51,20 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	private final byte[] active;
 
+	/**
+	 * While no task was active at the last look: until when (service clock) a claim does
+	 * not look again ({@link #IDLE_LOOK_MILLIS}), unless this instance starts a task.
+	 */
+	private volatile long idleUntilMillis = Long.MIN_VALUE;
+
+	/**
+	 * How often an instance with no active task in the namespace looks for one (to take
+	 * over a task whose owner died): once a second rather than every step (10 a second).
+	 * A takeover waits for a heartbeat 30 s old anyway, and a task started through this
+	 * instance is stepped at once.
+	 */
+	static final long IDLE_LOOK_MILLIS = 1_000;
+
 	RedisMoveTasks(RedisStore store) {
 		this.store = store;
 		this.handles = store.key("moves:handles");
@@ -59,6 +73,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	@Override
 	public boolean start(Running task, String owner, long nowMillis) {
+		this.idleUntilMillis = Long.MIN_VALUE;
 		MessageMoveTask record = task.task();
 		List<byte[]> args = new ArrayList<>();
 		add(args, record.source(), record.handle(), MessageMoveTasks.MAX_LISTED);
@@ -123,10 +138,25 @@ final class RedisMoveTasks implements MoveTaskStore {
 				now.startedMillis(), now.toMove(), now.moved(), Status.valueOf(found), now.failureReason()));
 	}
 
-	/** One script per source in the set of active sources: one more round trip each. */
+	/**
+	 * One script per source in the set of active sources: one more round trip each. While
+	 * the set was empty at the last look, none for {@link #IDLE_LOOK_MILLIS} (of the
+	 * service's clock; at once if it went back).
+	 */
 	@Override
 	public List<Running> claim(String owner, long nowMillis, long timeoutMillis) {
+		long idleUntil = this.idleUntilMillis;
+		if (nowMillis < idleUntil && nowMillis >= idleUntil - IDLE_LOOK_MILLIS) {
+			return List.of();
+		}
 		Set<byte[]> sources = this.store.call(redis -> redis.setCommands().sMembers(this.active));
+		if (sources == null || sources.isEmpty()) {
+			// unless a start through this instance came in between
+			if (this.idleUntilMillis == idleUntil) {
+				this.idleUntilMillis = nowMillis + IDLE_LOOK_MILLIS;
+			}
+			return List.of();
+		}
 		List<Running> tasks = new ArrayList<>();
 		for (byte[] name : (sources != null) ? sources : Set.<byte[]>of()) {
 			String source = RedisStore.utf8(name);
