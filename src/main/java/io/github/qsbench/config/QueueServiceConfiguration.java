@@ -81,7 +81,7 @@ class QueueServiceConfiguration {
 	@Bean
 	@Lazy
 	RedisStore redisStore(QueueServiceProperties properties, RedisConnectionFactory connections) {
-		return RedisStore.of(connections, properties.redis().namespace());
+		return RedisStore.of(connections, properties.redis().namespace(), properties.redis().groupCommit());
 	}
 
 	/** Where queues created explicitly and their own settings are kept. */

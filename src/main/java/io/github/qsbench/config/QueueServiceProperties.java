@@ -76,8 +76,11 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	 *
 	 * @param namespace the prefix of every key and of the pub/sub channel: instances with
 	 * the same namespace on one Redis serve the same queues
+	 * @param groupCommit whether concurrent pushes, polls and completions on one queue
+	 * through an instance are coalesced into one script each (a group commit; on by
+	 * default)
 	 */
-	public record Redis(@DefaultValue("qs:") String namespace) {
+	public record Redis(@DefaultValue("qs:") String namespace, @DefaultValue("true") boolean groupCommit) {
 
 	}
 

@@ -85,6 +85,23 @@ public final class RedisQS implements QueueServiceCore {
 
 	private volatile PushListener listener;
 
+	/**
+	 * The most calls one group commit runs as one script: concurrent pushes, polls or
+	 * completions on one queue through this instance.
+	 */
+	static final int GROUP_COMMIT_MAX = 64;
+
+	/** Concurrent pushes to one queue with one delay, as one push script; or none. */
+	private final GroupCommit<PushKey, List<byte[]>, List<Message>> pushes;
+
+	/**
+	 * Concurrent leases of one queue with one lease time, as one lease script; or none.
+	 */
+	private final GroupCommit<LeaseKey, Integer, List<Lease>> leases;
+
+	/** Concurrent completions on one queue, as one completion script; or none. */
+	private final GroupCommit<String, long[], Completion> completions;
+
 	RedisQS(QueueOptions options, RedisStore store) {
 		this.store = store;
 		this.clock = options.clock();
@@ -94,6 +111,65 @@ public final class RedisQS implements QueueServiceCore {
 		this.ids = store.key("ids");
 		this.registry = store.key("queues");
 		this.channel = store.key(PUSHED);
+		if (store.groupCommit()) {
+			this.pushes = new GroupCommit<>(GROUP_COMMIT_MAX, this::pushGroup);
+			this.leases = new GroupCommit<>(GROUP_COMMIT_MAX, this::leaseGroup);
+			this.completions = new GroupCommit<>(GROUP_COMMIT_MAX, this::completeGroup);
+		}
+		else {
+			this.pushes = null;
+			this.leases = null;
+			this.completions = null;
+		}
+	}
+
+	/**
+	 * The pushes of one group commit as one script (all or none: each alone if refused).
+	 */
+	private List<List<Message>> pushGroup(PushKey key, List<List<byte[]>> calls) {
+		if (calls.size() == 1) {
+			return List.of(pushNow(key.queue(), calls.get(0), key.delayMillis()));
+		}
+		List<byte[]> bodies = new ArrayList<>();
+		for (List<byte[]> call : calls) {
+			bodies.addAll(call);
+		}
+		List<Message> pushed = pushNow(key.queue(), bodies, key.delayMillis());
+		List<List<Message>> answers = new ArrayList<>(calls.size());
+		int from = 0;
+		for (List<byte[]> call : calls) {
+			answers.add(pushed.subList(from, from + call.size()));
+			from += call.size();
+		}
+		return answers;
+	}
+
+	/** The leases of one group commit as one script: each call's share in order. */
+	private List<List<Lease>> leaseGroup(LeaseKey key, List<Integer> calls) {
+		int total = 0;
+		for (int max : calls) {
+			total += max;
+		}
+		List<Lease> leased = leaseNow(key.queue(), total, key.leaseMillis());
+		List<List<Lease>> answers = new ArrayList<>(calls.size());
+		int from = 0;
+		for (int max : calls) {
+			int to = Math.min(from + max, leased.size());
+			answers.add((from < to) ? leased.subList(from, to) : List.of());
+			from = Math.max(from, to);
+		}
+		return answers;
+	}
+
+	/** The completions of one group commit as one script: each its own outcome. */
+	private List<Completion> completeGroup(String queue, List<long[]> calls) {
+		long[] ids = new long[calls.size()];
+		int[] deliveries = new int[calls.size()];
+		for (int i = 0; i < ids.length; i++) {
+			ids[i] = calls.get(i)[0];
+			deliveries[i] = (int) calls.get(i)[1];
+		}
+		return decide(queue, ids, deliveries, COMPLETE_OPERATION, 0);
 	}
 
 	@Override
@@ -111,6 +187,14 @@ public final class RedisQS implements QueueServiceCore {
 		if (bodies.isEmpty()) {
 			return List.of();
 		}
+		if (this.pushes != null) {
+			return this.pushes.run(new PushKey(queue, delayMillis), bodies);
+		}
+		return pushNow(queue, bodies, delayMillis);
+	}
+
+	/** One run of the push script. */
+	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis) {
 		long first = this.store.cluster()
 				? redis(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1 : 0;
 		byte[][] args = new byte[6 + bodies.size()][];
@@ -153,6 +237,14 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private List<Lease> leaseMessages(String queue, int max, long leaseMillis) {
+		if (this.leases != null) {
+			return this.leases.run(new LeaseKey(queue, leaseMillis), max);
+		}
+		return leaseNow(queue, max, leaseMillis);
+	}
+
+	/** One run of the lease script. */
+	private List<Lease> leaseNow(String queue, int max, long leaseMillis) {
 		List<?> answer = run(LEASE, keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
 		List<Lease> leases = new ArrayList<>(answer.size() / 3);
 		for (int i = 0; i < answer.size(); i += 3) {
@@ -165,12 +257,19 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public boolean complete(String queue, Message message) {
-		return decide(queue, message.id(), ANY_DELIVERY, COMPLETE_OPERATION, 0) == Completion.COMPLETED;
+		return completeOne(queue, message.id(), ANY_DELIVERY) == Completion.COMPLETED;
 	}
 
 	@Override
 	public Completion complete(String queue, long id, int delivery) {
 		requireIdLookup();
+		return completeOne(queue, id, delivery);
+	}
+
+	private Completion completeOne(String queue, long id, int delivery) {
+		if (this.completions != null) {
+			return this.completions.run(queue, new long[] { id, delivery });
+		}
 		return decide(queue, id, delivery, COMPLETE_OPERATION, 0);
 	}
 
@@ -425,6 +524,12 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private record RedisMessage(long id, byte[] body, int deliveries) implements Message {
+	}
+
+	private record PushKey(String queue, long delayMillis) {
+	}
+
+	private record LeaseKey(String queue, long leaseMillis) {
 	}
 
 }

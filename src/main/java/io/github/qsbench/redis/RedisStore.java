@@ -49,6 +49,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	private final String namespace;
 
+	/**
+	 * Whether the redis strategy coalesces concurrent pushes, polls and completions on
+	 * one queue into one script ({@link GroupCommit}).
+	 */
+	private final boolean groupCommit;
+
 	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
 
 	/** The subscribed connection, once a channel was subscribed; guarded by this. */
@@ -61,15 +67,34 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * share their queues
 	 */
 	public RedisStore(RedisConnectionFactory connections, boolean cluster, String namespace) {
+		this(connections, cluster, namespace, true);
+	}
+
+	/**
+	 * @param groupCommit whether concurrent pushes, polls and completions on one queue
+	 * are coalesced into one script each ({@link GroupCommit})
+	 */
+	public RedisStore(RedisConnectionFactory connections, boolean cluster, String namespace, boolean groupCommit) {
 		this.connections = connections;
 		this.cluster = cluster;
 		this.namespace = namespace;
+		this.groupCommit = groupCommit;
 	}
 
 	/** On the connections Spring Boot made, a cluster if they are cluster-aware. */
 	public static RedisStore of(RedisConnectionFactory connections, String namespace) {
+		return of(connections, namespace, true);
+	}
+
+	/** As {@link #of(RedisConnectionFactory, String)}, with or without group commits. */
+	public static RedisStore of(RedisConnectionFactory connections, String namespace, boolean groupCommit) {
 		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
-		return new RedisStore(connections, cluster, namespace);
+		return new RedisStore(connections, cluster, namespace, groupCommit);
+	}
+
+	/** Whether the redis strategy runs group commits ({@link GroupCommit}). */
+	public boolean groupCommit() {
+		return this.groupCommit;
 	}
 
 	/** The redis strategy on this store. */
