@@ -105,9 +105,19 @@ class RedisSharedStateTests {
 		}
 	}
 
+	/** Connections of their own, for an instance to be killed (they are cut). */
+	private LettuceConnectionFactory ownConnections() {
+		return (this.topology == Topology.CLUSTER) ? LocalRedisConnections.cluster(LocalRedisCluster.shared3())
+				: LocalRedisConnections.standalone(LocalRedis.shared());
+	}
+
 	/** One instance of the service on this test's namespace, as the service wires it. */
 	private Instance instance() {
-		RedisStore store = new RedisStore(connections(), this.topology == Topology.CLUSTER, this.namespace);
+		return instance(connections());
+	}
+
+	private Instance instance(LettuceConnectionFactory connections) {
+		RedisStore store = new RedisStore(connections, this.topology == Topology.CLUSTER, this.namespace);
 		Stores stores = store.stores(new QueueOptions(LEASE, Eviction.LAZY, this.clock, true));
 		QueueMetrics metrics = new QueueMetrics(new SimpleMeterRegistry(), stores.core());
 		TestOperations operations = TestOperations.of(stores.core(), stores.explicitQueues(), stores.fifoGroups(),
@@ -301,6 +311,61 @@ class RedisSharedStateTests {
 		List<String> arrived = drain(other, "dest");
 		assertThat(arrived).as("none doubled").doesNotHaveDuplicates();
 		assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(all);
+		assertThat(drain(other, "dlq")).isEmpty();
+	}
+
+	/**
+	 * The fault of docs/faults.md's row: an instance dies (its Redis connections cut, its
+	 * steps stopped) while it runs a move task and holds the heads of FIFO groups. The
+	 * other instance gets nothing of those groups while the leases are alive, takes the
+	 * task over once the heartbeat is stale and finishes it; in the end every message is
+	 * delivered (each FIFO message once, the two heads once more after their lease, in
+	 * group order; each moved message once, in the destination), none is lost, none is
+	 * delivered twice within a lease.
+	 */
+	@Test
+	void instanceKilledMidMoveTaskHoldingFifoGroups_noneLost_noneDeliveredTwiceWithinALease() throws Exception {
+		LettuceConnectionFactory own = ownConnections();
+		Instance doomed = instance(own);
+		Instance other = instance();
+		Set<String> moving = deadLetterQueue(doomed, 40);
+		doomed.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		doomed.messages()
+			.sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a"), grouped("b2", "b")),
+					null);
+		assertThat(doomed.messages().lease(FIFO, 10)).extracting(delivery -> delivery.message().text())
+			.containsExactlyInAnyOrder("a1", "b1");
+		MessageMoveTask task = doomed.tasks.start("dlq", "dest", 10);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(doomed.tasks.step()).isEqualTo(10);
+
+		// the instance dies: its connections are cut, it steps and completes no more
+		own.destroy();
+		this.made.remove(doomed);
+
+		assertThat(other.messages().lease(FIFO, 10)).as("the heads' leases are alive: nothing of their groups")
+			.isEmpty();
+		assertThat(other.tasks.step()).as("the owner's heartbeat is fresh").isZero();
+		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
+		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
+			other.tasks.step();
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		MessageMoveTask done = other.tasks.task(task.handle()).orElseThrow();
+		assertThat(done.status()).isEqualTo(Status.COMPLETED);
+		assertThat(done.moved()).isEqualTo(40);
+
+		List<String> fifo = drain(other, FIFO);
+		assertThat(fifo).as("each once more after the kill, none lost")
+			.containsExactlyInAnyOrder("a1", "b1", "a2", "b2");
+		assertThat(fifo.indexOf("a1")).isLessThan(fifo.indexOf("a2"));
+		assertThat(fifo.indexOf("b1")).isLessThan(fifo.indexOf("b2"));
+		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
+		List<String> arrived = drain(other, "dest");
+		assertThat(arrived).as("none moved twice").doesNotHaveDuplicates();
+		assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(moving);
 		assertThat(drain(other, "dlq")).isEmpty();
 	}
 
