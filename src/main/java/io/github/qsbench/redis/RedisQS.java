@@ -314,10 +314,9 @@ public final class RedisQS implements QueueServiceCore {
 			args[4 + 2 * i] = ascii(ids[i]);
 			args[5 + 2 * i] = ascii(deliveries[i]);
 		}
-		List<?> answer = run(COMPLETE, keys(queue, this.registry), args);
-		if ((Long) answer.get(ids.length) == 1) {
-			unregisterIfEmpty(queue, name);
-		}
+		// an emptied queue's name stays in the registry until the next listing (queues())
+		// tidies it: no HLEN per completion
+		List<?> answer = run(COMPLETE, keys(queue), args);
 		List<Completion> completions = new ArrayList<>(ids.length);
 		for (int i = 0; i < ids.length; i++) {
 			completions.add(RedisCodes.completion((Long) answer.get(i)));

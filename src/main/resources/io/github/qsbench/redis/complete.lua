@@ -3,14 +3,14 @@
 -- Completion.decide does on one read of its delivery count: absent (never pushed, or
 -- gone) NOT_FOUND, 0 (never delivered) NOT_DELIVERED, another delivery than the one named
 -- STALE_LEASE. A discard removes it whatever its state.
--- KEYS: ready, leased, delayed, bodies, deliveries[, queues] (standalone only)
+-- KEYS: ready, leased, delayed, bodies, deliveries (any more are not used)
 -- ARGV: operation, now, leaseMillis, queue, then id, delivery (0: any) of each message
 -- Returns each message's outcome (a Completion's code, below, pinned by RedisCodesTests),
--- then 1 if the queue is now empty and KEYS[6] was not given (the caller tidies the
--- registry), else 0.
+-- then 0 (once 1 when the queue was emptied: the registry of queue names is now tidied by
+-- the listing, RedisQS#queues, which the gauges' snapshot runs every second, not by each
+-- completion, which saves an HLEN per message).
 local COMPLETED, NOT_FOUND, NOT_DELIVERED, STALE_LEASE = 0, 1, 2, 3
 local operation = ARGV[1]
-local removed = false
 local function decide(id, delivery)
   local deliveries = redis.call('HGET', KEYS[5], id)
   if not deliveries then
@@ -34,20 +34,11 @@ local function decide(id, delivery)
   if redis.call('ZREM', KEYS[2], id) == 0 and redis.call('ZREM', KEYS[3], id) == 0 then
     redis.call('LREM', KEYS[1], 1, id)
   end
-  removed = true
   return COMPLETED
 end
 local out = {}
 for i = 5, #ARGV, 2 do
   out[#out + 1] = decide(ARGV[i], tonumber(ARGV[i + 1]))
 end
-local emptied = 0
-if removed and redis.call('HLEN', KEYS[4]) == 0 then
-  if KEYS[6] then
-    redis.call('SREM', KEYS[6], ARGV[4])
-  else
-    emptied = 1
-  end
-end
-out[#out + 1] = emptied
+out[#out + 1] = 0
 return out
