@@ -35,6 +35,7 @@
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base   "service" and "batch" on a service started from BASELINE_JAR, on the
 #               same Redis
+#   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
@@ -210,7 +211,7 @@ if [[ -n "${SETUPS:-}" ]]; then
 	read -r -a SETUPS <<<"$SETUPS"
 else
 	SETUPS=(redis redis-lua in-process service batch 2-services)
-	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(service-base batch-base)
+	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(redis-lua-base service-base batch-base)
 	[[ "$CLUSTER" == 1 ]] && SETUPS+=(cluster-3 cluster-1)
 fi
 if [[ "$CLUSTER" == 1 ]]; then
@@ -221,6 +222,10 @@ start_on_redis A --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$R
 wants() { [[ " ${SETUPS[*]} " == *" $1 "* ]]; }
 if wants 2-services; then
 	start_on_redis B --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
+fi
+if wants redis-lua-base; then
+	mkdir -p "$REDIS_DIR/base-scripts"
+	unzip -q -j -o "$BASELINE_JAR" 'BOOT-INF/classes/io/github/qsbench/redis/*.lua' -d "$REDIS_DIR/base-scripts"
 fi
 if wants service-base || wants batch-base; then
 	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
@@ -242,6 +247,10 @@ target() {
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/redis")
 			;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
+		redis-lua-base)
+			JVMS="" REDISES="$STANDALONE_PID"
+			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$REDIS_DIR/base-scripts")
+			;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
 		batch) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$A_PORT") ;;
 		service-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$F_PORT") ;;
@@ -361,7 +370,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        ratio = mean(lua, "redis") / mean(raw, "redis")
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {ratio:.2f} "
 	              f"({'met' if ratio <= 1.5 else 'NOT met'}, at most 1.5)")
-	    for new, old in (("service", "service-base"), ("batch", "batch-base")):
+	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base")):
 	        if by[(new, c)] and by[(old, c)]:
 	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "
 	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")
