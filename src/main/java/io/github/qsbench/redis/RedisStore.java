@@ -67,7 +67,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * share their queues
 	 */
 	public RedisStore(RedisConnectionFactory connections, boolean cluster, String namespace) {
-		this(connections, cluster, namespace, true);
+		this(connections, cluster, namespace, false);
 	}
 
 	/**
@@ -83,7 +83,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/** On the connections Spring Boot made, a cluster if they are cluster-aware. */
 	public static RedisStore of(RedisConnectionFactory connections, String namespace) {
-		return of(connections, namespace, true);
+		return of(connections, namespace, false);
 	}
 
 	/** As {@link #of(RedisConnectionFactory, String)}, with or without group commits. */

@@ -62,6 +62,11 @@ public final class TestCores {
 		return new RedisStore(SharedConnections.FACTORY, false, namespace);
 	}
 
+	/** As {@link #store(String)}, with or without group commits. */
+	public static RedisStore store(String namespace, boolean groupCommit) {
+		return new RedisStore(SharedConnections.FACTORY, false, namespace, groupCommit);
+	}
+
 	/**
 	 * Everything a service keeps, as the service chooses it: for {@link Strategy#REDIS}
 	 * in the shared redis-server, in a namespace of its own (the caller closes the core
