@@ -10,6 +10,8 @@ the first frame that belongs to a part decides (a HashMap.get that the filter ca
 filter's; a socket write under Tomcat's output buffer is the answer's writing; Jackson under the
 filter is the answer's JSON). The parts, in the order a frame is checked against them:
 
+- the syscalls (native socket write and read, epoll and eventfd): first, since a native frame
+  is on top and the Java frames below it would claim it otherwise,
 - the core (io.github.qsbench.core), metrics (Micrometer, Prometheus, the service's timers),
   the application layer (io.github.qsbench.application), JSON (Jackson),
 - writing the answer (Tomcat's output buffers, the socket write), reading and parsing the
@@ -44,6 +46,13 @@ READ = ("org.apache.coyote.http11.Http11InputBuffer", "org.apache.tomcat.util.ht
         "org.apache.tomcat.util.net.NioChannel.read", "org.apache.catalina.connector.InputBuffer",
         "org.apache.catalina.connector.CoyoteInputStream", "org.apache.catalina.connector.Request.parse")
 PARTS = [
+    # native frames first: with jdk.CPUTimeSample their samples are mostly the syscall's kernel time
+    ("syscall: socket write (write0: TCP send, loopback delivery, waking the reader)",
+     ("sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.IOUtil.write", "sun.nio.ch.SocketChannelImpl.write")),
+    ("syscall: socket read (read0)", ("sun.nio.ch.SocketDispatcher.read", "sun.nio.ch.IOUtil.read",
+                                      "sun.nio.ch.SocketChannelImpl.read")),
+    ("syscall: epoll and wake-ups (Tomcat's poller, eventfd)", ("sun.nio.ch.EPoll", "sun.nio.ch.EventFD",
+                                                                "sun.nio.ch.IOUtil.drain")),
     ("core", ("io.github.qsbench.core.",)),
     ("metrics", ("io.micrometer.", "io.prometheus.", "io.github.qsbench.metrics.",
                  "io.github.qsbench.http.ServerRequestTimers", "io.github.qsbench.live.")),
@@ -55,7 +64,8 @@ PARTS = [
     ("Spring", ("org.springframework.",)),
     ("Tomcat's connector otherwise (poller, processor, valves, chain)", ("org.apache.",)),
     ("virtual-thread scheduling", ("jdk.internal.vm.Continuation", "java.lang.VirtualThread",
-                                   "java.util.concurrent.ForkJoin")),
+                                   "java.util.concurrent.ForkJoin", "jdk.internal.misc.Unsafe.park",
+                                   "jdk.internal.misc.Unsafe.unpark", "java.util.concurrent.locks.LockSupport")),
 ]
 
 

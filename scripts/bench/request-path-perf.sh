@@ -34,9 +34,10 @@ client=$!
 sleep 1
 perf stat -x, -e task-clock,context-switches,cpu-migrations,raw_syscalls:sys_enter,syscalls:sys_enter_read,syscalls:sys_enter_write,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl,syscalls:sys_enter_futex \
 	-p "$SERVICE_PID" -o "$OUT/stat.csv" -- sleep "$((DURATION - 3))" &
+stat=$!
 perf record -F 1999 -p "$SERVICE_PID" -o "$OUT/perf.data" -- sleep "$((DURATION - 3))" 2>/dev/null >/dev/null
 wait "$client" || true
-wait
+wait "$stat" || true # not a bare wait: the service is a child too
 stop_service
 python3 - "$OUT" "$DURATION" <<'PY'
 import json, sys, csv
@@ -52,7 +53,8 @@ for row in csv.reader(open(f"{out}/stat.csv")):
             value = float(row[0])
         except ValueError:
             continue
-        print(f"  {row[2]}: {value / (rps * seconds):.2f} per request")
+        unit = " ms" if row[2] == "task-clock" else ""
+        print(f"  {row[2]}: {value / (rps * seconds):.3f}{unit} per request")
 PY
 perf report -i "$OUT/perf.data" --no-children --sort dso --stdio 2>/dev/null | grep -v "^#" | grep -v "^$" | head -12
 echo "kernel's top symbols:"
