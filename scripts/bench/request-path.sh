@@ -22,7 +22,9 @@
 # face, AWS JSON 1.0), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
-# is not counted in the means; see scripts/bench/jfr-layers.py), OUT; SERVICE_JAVA (another JDK's
+# is not counted in the means; see scripts/bench/jfr-layers.py), JFR_EVENTS (more JFR.start options for
+# those windows, event settings such as "jdk.CPUTimeSample#enabled=true jdk.CPUTimeSample#throttle=1ms",
+# JDK 25's sampling by CPU time, kernel time included; see scripts/bench/jfr-request-path.py), OUT; SERVICE_JAVA (another JDK's
 # java for the services, as scripts/lib/service.sh reads it).
 # PROFILE=redis runs each service on a redis-server of the script's own (scripts/lib/service.sh's
 # start_shared_redis, emptied before each start) unless the jar's arguments name a Redis
@@ -45,6 +47,7 @@ LOAD="${LOAD:-queue}"
 CEILING_PATH="${CEILING_PATH:-/actuator/info}"
 JAVA_OPTS="${JAVA_OPTS:--Xms512m -Xmx512m}"
 JFR="${JFR:-}"
+JFR_EVENTS="${JFR_EVENTS:-}"
 OUT="${OUT:-$ROOT/target/request-path/$(date -u +%Y%m%dT%H%M%SZ)}"
 [[ $# -gt 0 ]] || { echo "usage: $0 'label=path/to.jar [service args]' ..." >&2; exit 2; }
 
@@ -96,8 +99,9 @@ for pass in "${passes[@]}"; do
 	for mode in noop "$LOAD"; do
 		jcmd "$SERVICE_PID" GC.run >/dev/null
 		if [[ "$round" == jfr ]]; then
+			# shellcheck disable=SC2086 # JFR_EVENTS: one option a word
 			jcmd "$SERVICE_PID" JFR.start name="$mode" settings=profile duration="${DURATION}s" \
-				filename="$OUT/$label-jfr-$mode.jfr" >/dev/null
+				filename="$OUT/$label-jfr-$mode.jfr" $JFR_EVENTS >/dev/null
 		fi
 		"${CLIENT[@]}" "${common[@]}" --mode "$mode" --path "$CEILING_PATH" --seconds "$DURATION" \
 			>"$OUT/$label-$round-$mode.json" 2>"$OUT/$label-$round-$mode.err" || true

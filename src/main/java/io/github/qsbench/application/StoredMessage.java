@@ -21,10 +21,30 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 
 	private static final byte DEAD_LETTER = (byte) 0xFE;
 
-	private static final byte SYSTEM = (byte) 0xFD;
+	/**
+	 * The system prefix: its first receive as 4 bytes of milliseconds after its sending,
+	 * so that a 100-byte message with its prefix fits a 128-byte array.
+	 */
+	private static final byte SYSTEM = (byte) 0xFC;
+
+	/**
+	 * The system prefix as it was written before (its first receive as 8 bytes of epoch
+	 * milliseconds): still read, as a store outside the heap (Redis) may hold it.
+	 */
+	private static final byte SYSTEM_WIDE = (byte) 0xFD;
 
 	/** The system prefix's fixed part: marker, flag, sent, first received. */
-	private static final int SYSTEM_FIXED = 1 + 1 + 6 + 8;
+	private static final int SYSTEM_FIXED = 1 + 1 + 6 + 4;
+
+	/** {@link #SYSTEM_WIDE}'s fixed part. */
+	private static final int SYSTEM_WIDE_FIXED = 1 + 1 + 6 + 8;
+
+	/**
+	 * The most milliseconds between a message's sending and its first receive that the
+	 * prefix can say (about 49 days; SQS keeps a message at most 14): a later first
+	 * receive reads as this long after the sending.
+	 */
+	static final long MAX_RECEIVE_OFFSET = 0xFFFF_FFFEL;
 
 	/** The flag bit of a group, its deduplication id and sequence number. */
 	private static final int GROUPED = 1;
@@ -39,6 +59,8 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	private static final int FIRST_RECEIVED = 8;
 
 	private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+	private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
 	/** The body as text. */
 	public String text() {
@@ -70,7 +92,7 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 			.put((byte) ((grouped ? GROUPED : 0) | ((trace != null) ? TRACED : 0)))
 			.putShort((short) (sentMillis >>> 32))
 			.putInt((int) sentMillis)
-			.putLong(0);
+			.putInt(0);
 		if (grouped) {
 			out.putShort((short) group.length).put(group).putShort((short) deduplication.length).put(deduplication);
 			out.putLong(sequenceNumber);
@@ -109,15 +131,15 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	}
 
 	private static StoredMessage readSystem(byte[] stored, int from, DeadLetter deadLetter) {
-		if (stored.length == from || stored[from] != SYSTEM) {
+		if (stored.length == from || (stored[from] != SYSTEM && stored[from] != SYSTEM_WIDE)) {
 			return MessageAttributes.read(stored, from, SystemAttributes.UNKNOWN, deadLetter);
 		}
+		boolean wide = stored[from] == SYSTEM_WIDE;
 		ByteBuffer in = ByteBuffer.wrap(stored, from + 1, stored.length - from - 1);
 		int flags = in.get();
 		long sent = ((in.getShort() & 0xFFFFL) << 32) | (in.getInt() & 0xFFFFFFFFL);
-		long firstReceived = (long) LONGS.get(stored, from + FIRST_RECEIVED);
-		VarHandle.acquireFence();
-		in.getLong();
+		long firstReceived = firstReceived(stored, from, wide, sent);
+		in.position(in.position() + (wide ? 8 : 4));
 		String group = null;
 		String deduplication = null;
 		long sequenceNumber = 0;
@@ -132,6 +154,18 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 		return MessageAttributes.read(stored, in.position(), system, deadLetter);
 	}
 
+	/** The first receive's epoch milliseconds, 0 for not yet; read with acquire. */
+	private static long firstReceived(byte[] stored, int from, boolean wide, long sentMillis) {
+		if (wide) {
+			long received = (long) LONGS.get(stored, from + FIRST_RECEIVED);
+			VarHandle.acquireFence();
+			return received;
+		}
+		long offset = (int) INTS.get(stored, from + FIRST_RECEIVED) & 0xFFFF_FFFFL;
+		VarHandle.acquireFence();
+		return (offset == 0) ? 0 : sentMillis + offset - 1;
+	}
+
 	/** Text of a 2-byte length and UTF-8. */
 	private static String utf8(ByteBuffer in) {
 		return new String(MessageAttributes.bytes(in, in.getShort() & 0xFFFF), StandardCharsets.UTF_8);
@@ -144,6 +178,17 @@ public record StoredMessage(byte[] body, MessageAttributes attributes, SystemAtt
 	public static void markReceived(byte[] stored, long nowMillis) {
 		int at = originLength(stored);
 		if (stored.length >= at + SYSTEM_FIXED && stored[at] == SYSTEM) {
+			int recorded = (int) INTS.get(stored, at + FIRST_RECEIVED);
+			VarHandle.acquireFence();
+			if (recorded == 0) {
+				long sent = ((stored[at + 2] & 0xFFL) << 40) | ((stored[at + 3] & 0xFFL) << 32)
+						| ((int) INTS.get(stored, at + 4) & 0xFFFF_FFFFL);
+				long offset = Math.min(Math.max(nowMillis - sent, 0), MAX_RECEIVE_OFFSET) + 1;
+				VarHandle.releaseFence();
+				INTS.set(stored, at + FIRST_RECEIVED, (int) offset);
+			}
+		}
+		else if (stored.length >= at + SYSTEM_WIDE_FIXED && stored[at] == SYSTEM_WIDE) {
 			long recorded = (long) LONGS.get(stored, at + FIRST_RECEIVED);
 			VarHandle.acquireFence();
 			if (recorded == 0) {

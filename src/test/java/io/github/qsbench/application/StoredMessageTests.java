@@ -113,6 +113,53 @@ class StoredMessageTests {
 	}
 
 	@Test
+	void systemPrefix_twelveBytes_so100ByteMessageFitsA128ByteArray() {
+		byte[] stored = StoredMessage.encode(OutgoingMessage.of(utf8("x".repeat(100))), SENT, 0, 1024);
+
+		assertThat(stored).as("16 bytes of array header + 112: no padding").hasSize(112);
+	}
+
+	@Test
+	void firstReceive_keptAsOffsetFromSent_clampedAtBothEnds() {
+		byte[] early = StoredMessage.encode(OutgoingMessage.of(utf8("x")), SENT, 0, 1024);
+		byte[] same = StoredMessage.encode(OutgoingMessage.of(utf8("x")), SENT, 0, 1024);
+		byte[] late = StoredMessage.encode(OutgoingMessage.of(utf8("x")), SENT, 0, 1024);
+		byte[] fourteenDays = StoredMessage.encode(OutgoingMessage.of(utf8("x")), SENT, 0, 1024);
+
+		StoredMessage.markReceived(early, SENT - 1_000);
+		StoredMessage.markReceived(same, SENT);
+		StoredMessage.markReceived(late, SENT + StoredMessage.MAX_RECEIVE_OFFSET + 1_000);
+		StoredMessage.markReceived(fourteenDays, SENT + 14L * 24 * 3600 * 1000);
+
+		assertThat(StoredMessage.read(early).system().firstReceivedMillis()).as("a clock that stepped back")
+			.isEqualTo(SENT);
+		assertThat(StoredMessage.read(same).system().firstReceivedMillis()).as("received in the ms it was sent")
+			.isEqualTo(SENT);
+		assertThat(StoredMessage.read(late).system().firstReceivedMillis())
+			.isEqualTo(SENT + StoredMessage.MAX_RECEIVE_OFFSET);
+		assertThat(StoredMessage.read(fourteenDays).system().firstReceivedMillis())
+			.isEqualTo(SENT + 14L * 24 * 3600 * 1000);
+	}
+
+	@Test
+	void widePrefixWrittenBefore_stillRead_andItsFirstReceiveRecorded() {
+		java.nio.ByteBuffer wide = java.nio.ByteBuffer.allocate(16 + 3)
+			.put((byte) 0xFD)
+			.put((byte) 0)
+			.putShort((short) (SENT >>> 32))
+			.putInt((int) SENT)
+			.putLong(0)
+			.put(utf8("old"));
+		byte[] stored = wide.array();
+
+		assertThat(StoredMessage.read(stored).system()).isEqualTo(new SystemAttributes(SENT, 0, null, null, 0));
+		StoredMessage.markReceived(stored, SENT + 7);
+		StoredMessage read = StoredMessage.read(stored);
+		assertThat(read.system().firstReceivedMillis()).isEqualTo(SENT + 7);
+		assertThat(read.text()).isEqualTo("old");
+	}
+
+	@Test
 	void bytesWithoutASystemPrefix_readAsBefore_systemUnknown() {
 		StoredMessage read = StoredMessage.read(utf8("written before the prefix existed"));
 

@@ -15,25 +15,50 @@ import java.lang.invoke.VarHandle;
  * The state is a field of the message set through a {@link VarHandle}, which is what an
  * {@code AtomicReference} does inside, without a second object per message. A message
  * never delivered shares one {@code READY} state with all others.
+ *
+ * <p>
+ * 24 bytes a message with its body's reference (a 12-byte header and three 4-byte
+ * fields): the message keeps the id's lower 32 bits, its state the upper ones, which are
+ * 0 for the first 4,294,967,295 ids of a service. A {@code long} id in the message would
+ * take it to 32 bytes after alignment; the state object is 32 bytes either way (its
+ * header, the deliveries, the lease and the completed flag leave 4 bytes that the upper
+ * bits fill), and the shared {@code READY} state is one per upper word.
  */
 public final class AtomicMessage extends AbstractMessage {
 
-	private static final State READY = new State(0, 0, false);
+	private static final State READY = new State(0, 0, false, 0);
+
+	/** The {@code READY} state of the last upper word past 0, shared by its messages. */
+	private static volatile State readyAbove;
 
 	private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", State.class);
 
-	private volatile State state = READY;
+	private volatile State state;
 
-	private final long id;
+	/** The id's lower 32 bits; the upper ones are the state's. */
+	private final int idLow;
 
 	public AtomicMessage(long id, byte[] body) {
 		super(body);
-		this.id = id;
+		this.idLow = (int) id;
+		this.state = ready((int) (id >>> 32));
+	}
+
+	private static State ready(int idHigh) {
+		if (idHigh == 0) {
+			return READY;
+		}
+		State ready = readyAbove;
+		if (ready == null || ready.idHigh != idHigh) {
+			ready = new State(0, 0, false, idHigh);
+			readyAbove = ready;
+		}
+		return ready;
 	}
 
 	@Override
 	public long id() {
-		return this.id;
+		return ((long) this.state.idHigh << 32) | (this.idLow & 0xFFFF_FFFFL);
 	}
 
 	@Override
@@ -46,7 +71,7 @@ public final class AtomicMessage extends AbstractMessage {
 			if (current.inFlightAt(nowMillis)) {
 				return Grab.DECLINED_IN_FLIGHT;
 			}
-			State grabbed = new State(current.deliveries + 1, nowMillis + leaseMillis, false);
+			State grabbed = new State(current.deliveries + 1, nowMillis + leaseMillis, false, current.idHigh);
 			if (STATE.compareAndSet(this, current, grabbed)) {
 				return Grab.GRABBED;
 			}
@@ -59,7 +84,7 @@ public final class AtomicMessage extends AbstractMessage {
 			State current = this.state;
 			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
 			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
-					new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+					new State(current.deliveries, current.leaseExpiresAtMillis, true, current.idHigh))) {
 				return verdict;
 			}
 		}
@@ -67,7 +92,7 @@ public final class AtomicMessage extends AbstractMessage {
 
 	@Override
 	public void delayUntil(long dueMillis) {
-		this.state = new State(0, dueMillis, false);
+		this.state = new State(0, dueMillis, false, this.state.idHigh);
 	}
 
 	@Override
@@ -77,7 +102,7 @@ public final class AtomicMessage extends AbstractMessage {
 			if (current.completed || current.deliveries > 0 || current.leaseExpiresAtMillis == 0) {
 				return false;
 			}
-			if (STATE.compareAndSet(this, current, new State(0, nowMillis, false))) {
+			if (STATE.compareAndSet(this, current, new State(0, nowMillis, false, current.idHigh))) {
 				return true;
 			}
 		}
@@ -90,7 +115,8 @@ public final class AtomicMessage extends AbstractMessage {
 			if (current.completed) {
 				return -1;
 			}
-			if (STATE.compareAndSet(this, current, new State(current.deliveries, current.leaseExpiresAtMillis, true))) {
+			if (STATE.compareAndSet(this, current,
+					new State(current.deliveries, current.leaseExpiresAtMillis, true, current.idHigh))) {
 				return current.deliveries;
 			}
 		}
@@ -101,8 +127,8 @@ public final class AtomicMessage extends AbstractMessage {
 		while (true) {
 			State current = this.state;
 			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
-			if (verdict != Completion.COMPLETED
-					|| STATE.compareAndSet(this, current, new State(current.deliveries, leaseEndMillis, false))) {
+			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
+					new State(current.deliveries, leaseEndMillis, false, current.idHigh))) {
 				return LeaseChange.of(verdict);
 			}
 		}
@@ -134,7 +160,7 @@ public final class AtomicMessage extends AbstractMessage {
 	 * The message's state; a delayed message is one not yet delivered whose lease (its
 	 * delay) has not expired.
 	 */
-	private record State(int deliveries, long leaseExpiresAtMillis, boolean completed) {
+	private record State(int deliveries, long leaseExpiresAtMillis, boolean completed, int idHigh) {
 
 		/** In flight, or delayed. */
 		boolean inFlightAt(long nowMillis) {
