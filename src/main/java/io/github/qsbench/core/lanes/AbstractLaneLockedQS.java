@@ -232,49 +232,63 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	}
 
 	@Override
-	boolean endDelayIn(LockedLane lane, long id) {
-		return lane.endDelay(id);
+	LockedLane guardById(String queue) {
+		LockedLane lane = this.lanes.get(queue);
+		if (lane != null) {
+			lane.lock.lock();
+		}
+		return lane;
+	}
+
+	@Override
+	void release(LockedLane lane) {
+		unlock(lane);
+	}
+
+	@Override
+	final LaneMessage find(LockedLane lane, long id) {
+		return lane.index.get(id);
+	}
+
+	@Override
+	void forgotten(LockedLane lane, LaneMessage message) {
+		lane.index.remove(message.id(), message);
+		this.ledger.completed();
 	}
 
 	/**
-	 * Under the lane's lock, as a completion by id: a message never delivered leaves the
-	 * ready queue (a scan, as far as its position) or, delayed, the in-flight record, and
-	 * memory at once; a delivered one is completed and dropped as a completion drops it.
+	 * A message has one entry at most, its current delivery's; a delayed one is in the
+	 * sorted part, and one ready (never delivered, no delay) in none: not looked for.
 	 */
 	@Override
-	Completion discardIn(LockedLane lane, long id) {
-		lane.lock.lock();
-		try {
-			LaneMessage message = lane.index.get(id);
-			if (message == null) {
-				return Completion.NOT_FOUND;
-			}
-			boolean delayed = message.deliveries() == 0 && message.leaseEnd() != 0;
-			int deliveries = message.discard();
-			if (deliveries > 0) {
-				completed(lane, message);
-				return Completion.COMPLETED;
-			}
-			if (delayed) {
-				lane.inFlight.sorted.remove(message);
-				lane.delayedCount--;
-			}
-			else {
-				lane.ready.removeFirstOccurrence(message);
-			}
-			lane.index.remove(id, message);
-			this.ledger.completed();
-			evict(lane, message);
-			return Completion.COMPLETED;
+	boolean untrack(LockedLane lane, LaneMessage message, int delivery) {
+		if (delivery == 0) {
+			return message.leaseEnd() != 0 && lane.inFlight.sorted != null && lane.inFlight.sorted.remove(message);
 		}
-		finally {
-			unlock(lane);
-		}
+		return lane.inFlight.removeEntryOf(message);
+	}
+
+	/** A scan of the ready queue, as far as the message's position. */
+	@Override
+	boolean dropReady(LockedLane lane, LaneMessage message) {
+		return lane.ready.removeFirstOccurrence(message);
+	}
+
+	/**
+	 * The message is its own entry and carries its lease end; every completion by id
+	 * holds the lane's lock, so nothing changed since the caller's verdict.
+	 */
+	@Override
+	LeaseChange trackAgain(LockedLane lane, LaneMessage message, int delivery, long leaseEnd, boolean ownLease) {
+		LeaseChange change = message.changeLease(delivery, leaseEnd);
+		lane.inFlight.track(message, ownLease);
+		return change;
 	}
 
 	@Override
-	LeaseChange changeLeaseIn(LockedLane lane, long id, int delivery, long leaseMillis) {
-		return lane.changeLease(id, delivery, this.clock, leaseMillis, leaseMillis != this.leaseMillis);
+	void readyNow(LockedLane lane, LaneMessage message) {
+		message.delayUntil(0);
+		lane.ready.addLast(message);
 	}
 
 	@Override
@@ -316,11 +330,9 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		}
 	}
 
-	/**
-	 * Under the lane's lock, for a message just completed: out of the index and the
-	 * counts, and out of the in-flight record as {@link #dropCompleted} drops it.
-	 */
-	private void completed(LockedLane lane, LaneMessage message) {
+	/** Under the lane's lock. */
+	@Override
+	final void completed(LockedLane lane, LaneMessage message) {
 		lane.index.remove(message.id(), message);
 		lane.inFlightCount--;
 		this.ledger.completed();

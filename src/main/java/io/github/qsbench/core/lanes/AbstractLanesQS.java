@@ -110,21 +110,63 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	 */
 	abstract Completion completeIn(L lane, long id, int delivery);
 
-	/**
-	 * Lease change by id, with id lookup: finds the message in the lane and, if
-	 * {@code delivery} is its current one, makes its lease end {@code leaseMillis} from
-	 * now.
-	 */
-	abstract LeaseChange changeLeaseIn(L lane, long id, int delivery, long leaseMillis);
+	// The framework's part for the operations by id (with id lookup), each written once
+	// below from these: a new operation by id that needs no new step is written there
+	// alone
 
 	/**
-	 * Discard by id, with id lookup: finds the message in the lane and completes it
-	 * whatever its state, taking it out of wherever it waits.
+	 * The named lane, guarded for an operation by id until {@link #release} (the lane's
+	 * lock, or nothing where compare-and-sets guard each step); {@code null} if there is
+	 * none, and then nothing is guarded.
 	 */
-	abstract Completion discardIn(L lane, long id);
+	abstract L guardById(String queue);
 
-	/** With id lookup: makes a delayed message of the lane ready now. */
-	abstract boolean endDelayIn(L lane, long id);
+	/** Releases the guard {@link #guardById} took. */
+	abstract void release(L lane);
+
+	/** Under the guard: the lane's message with that id, or {@code null}. */
+	abstract M find(L lane, long id);
+
+	/**
+	 * Under the guard, for a delivered message just completed (or discarded): out of the
+	 * index and the counts, and out of the in-flight record as {@link #dropCompleted}
+	 * drops it.
+	 */
+	abstract void completed(L lane, M message);
+
+	/**
+	 * Under the guard, for a message discarded before any delivery: out of the index, and
+	 * counted as completed.
+	 */
+	abstract void forgotten(L lane, M message);
+
+	/**
+	 * Under the guard: takes the entry of that delivery of the message (0: its delay) out
+	 * of the in-flight record, claiming it where entries are claimed.
+	 * @return whether this call took it out; {@code false} if it is not there (a poll
+	 * took it, or the message is ready)
+	 */
+	abstract boolean untrack(L lane, M message, int delivery);
+
+	/**
+	 * Under the guard: takes a message never delivered out of the ready queue, if the
+	 * ready queue can give up an element from its middle.
+	 * @return whether it did; if not, a poll drops it when it reaches it
+	 */
+	abstract boolean dropReady(L lane, M message);
+
+	/**
+	 * Under the guard, for a message whose entry {@link #untrack} took out: records that
+	 * delivery again, its lease ending at {@code leaseEnd} ({@code ownLease}: a lease
+	 * other than the service's, see {@link InFlight#track}).
+	 */
+	abstract LeaseChange trackAgain(L lane, M message, int delivery, long leaseEnd, boolean ownLease);
+
+	/**
+	 * Under the guard, for a delayed message whose entry {@link #untrack} took out: it
+	 * joins the ready queue's tail.
+	 */
+	abstract void readyNow(L lane, M message);
 
 	/**
 	 * A completed message left the lane's memory (its in-flight entry was dropped, or it
@@ -134,8 +176,8 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 
 	/**
 	 * A delayed message's entry left the lane's in-flight record: its delay ended, and it
-	 * was delivered for the first time, or ({@code delivered} false) it had been
-	 * discarded meanwhile.
+	 * was delivered for the first time, or ({@code delivered} false) it was discarded or
+	 * made ready.
 	 */
 	abstract void delayEnded(L lane, boolean delivered);
 
@@ -242,25 +284,104 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 		return lease(queue, max, this.leaseMillis);
 	}
 
+	/**
+	 * Under the lane's guard: takes the delayed message's entry out of the in-flight
+	 * record (where entries are claimed, a claim lost means a poll is delivering it, or a
+	 * discard took it) and hands it to the ready queue.
+	 */
 	@Override
 	public final boolean endDelay(String queue, long id) {
 		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return lane != null && endDelayIn(lane, id);
+		L lane = guardById(queue);
+		if (lane == null) {
+			return false;
+		}
+		try {
+			M message = find(lane, id);
+			if (message == null || message.isCompleted() || message.deliveries() > 0 || !untrack(lane, message, 0)) {
+				return false;
+			}
+			delayEnded(lane, false);
+			readyNow(lane, message);
+			return true;
+		}
+		finally {
+			release(lane);
+		}
 	}
 
+	/**
+	 * Under the lane's guard, completes the message whatever its state by the
+	 * compare-and-set that also decides deliveries and completions. A delivered one is
+	 * then dropped as a completion drops it; a delayed one at once, if this call takes
+	 * its entry (else the poll that claimed it drops it); a ready one at once if its
+	 * ready queue can give it up, else when a poll reaches it.
+	 */
 	@Override
 	public final Completion discard(String queue, long id) {
 		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return (lane != null) ? discardIn(lane, id) : Completion.NOT_FOUND;
+		L lane = guardById(queue);
+		if (lane == null) {
+			return Completion.NOT_FOUND;
+		}
+		try {
+			M message = find(lane, id);
+			int deliveries = (message != null) ? message.discard() : -1;
+			if (deliveries < 0) {
+				return Completion.NOT_FOUND;
+			}
+			if (deliveries > 0) {
+				completed(lane, message);
+				return Completion.COMPLETED;
+			}
+			forgotten(lane, message);
+			if (untrack(lane, message, 0)) {
+				delayEnded(lane, false);
+				evict(lane, message);
+			}
+			else if (dropReady(lane, message)) {
+				evict(lane, message);
+			}
+			return Completion.COMPLETED;
+		}
+		finally {
+			release(lane);
+		}
 	}
 
+	/**
+	 * Under the lane's guard: the entry of the message's current delivery leaves the
+	 * in-flight record (a scan, as far as its position) and enters it again where its new
+	 * lease end sorts it. The delivery decided on is read once: a redelivery in between
+	 * would otherwise make this change the new holder's lease. Where entries are claimed,
+	 * a claim lost means the lease lapsed and a poll is delivering the message again.
+	 */
 	@Override
 	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
 		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return (lane != null) ? changeLeaseIn(lane, id, delivery, leaseMillis) : LeaseChange.NOT_FOUND;
+		L lane = guardById(queue);
+		if (lane == null) {
+			return LeaseChange.NOT_FOUND;
+		}
+		try {
+			M message = find(lane, id);
+			if (message == null) {
+				return LeaseChange.NOT_FOUND;
+			}
+			int current = message.deliveries();
+			Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
+			if (verdict != Completion.COMPLETED) {
+				return LeaseChange.of(verdict);
+			}
+			if (!untrack(lane, message, current)) {
+				return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
+			}
+			return trackAgain(lane, message, current, this.clock.millis() + leaseMillis,
+					leaseMillis != this.leaseMillis);
+		}
+		finally {
+			release(lane);
+		}
 	}
 
 	/**
