@@ -1,5 +1,7 @@
 package io.github.qsbench.redis;
 
+import static io.github.qsbench.redis.RedisQueueCalls.ascii;
+
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -8,10 +10,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.LeaseChange;
@@ -21,8 +21,6 @@ import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 
 /**
@@ -46,14 +44,6 @@ public final class RedisQS implements QueueServiceCore {
 
 	private static final LuaScript PEEK = LuaScript.of(RedisQS.class, "peek", ReturnType.MULTI);
 
-	/**
-	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
-	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
-	 */
-	private static final String[] QUEUE_KEYS = { "ready", "leased", "delayed", "bodies", "deliveries" };
-
-	private static final List<String> QUEUE_KEY_NAMES = List.of(QUEUE_KEYS);
-
 	/** The channel on which pushes are announced. */
 	private static final String PUSHED = "pushed";
 
@@ -64,6 +54,8 @@ public final class RedisQS implements QueueServiceCore {
 	private static final byte[] DISCARD_OPERATION = ascii("discard");
 
 	private final RedisStore store;
+
+	private final RedisQueueCalls calls;
 
 	private final InstantSource clock;
 
@@ -87,6 +79,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	RedisQS(QueueOptions options, RedisStore store) {
 		this.store = store;
+		this.calls = new RedisQueueCalls(store, options.limits().maxMessagesPerQueue());
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.maxPerQueue = ascii(options.limits().maxMessagesPerQueue());
@@ -112,7 +105,8 @@ public final class RedisQS implements QueueServiceCore {
 			return List.of();
 		}
 		long first = this.store.cluster()
-				? redis(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1 : 0;
+				? this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1
+				: 0;
 		byte[][] args = new byte[6 + bodies.size()][];
 		args[0] = ascii(now());
 		args[1] = ascii(delayMillis);
@@ -123,10 +117,10 @@ public final class RedisQS implements QueueServiceCore {
 		for (int i = 0; i < bodies.size(); i++) {
 			args[6 + i] = bodies.get(i);
 		}
-		List<?> answer = run(PUSH, keys(queue, this.ids, this.registry), args);
+		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry), args);
 		first = (Long) answer.get(0);
 		if ((Long) answer.get(1) == 1) {
-			redis(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
+			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
 		List<Message> pushed = new ArrayList<>(bodies.size());
 		for (int i = 0; i < bodies.size(); i++) {
@@ -153,7 +147,7 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private List<Lease> leaseMessages(String queue, int max, long leaseMillis) {
-		List<?> answer = run(LEASE, keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
+		List<?> answer = this.calls.run(LEASE, this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
 		List<Lease> leases = new ArrayList<>(answer.size() / 3);
 		for (int i = 0; i < answer.size(); i += 3) {
 			int delivery = ((Long) answer.get(i + 1)).intValue();
@@ -215,7 +209,7 @@ public final class RedisQS implements QueueServiceCore {
 			args[4 + 2 * i] = ascii(ids[i]);
 			args[5 + 2 * i] = ascii(deliveries[i]);
 		}
-		List<?> answer = run(COMPLETE, keys(queue, this.registry), args);
+		List<?> answer = this.calls.run(COMPLETE, this.calls.keys(queue, this.registry), args);
 		if ((Long) answer.get(ids.length) == 1) {
 			unregisterIfEmpty(queue, name);
 		}
@@ -232,16 +226,16 @@ public final class RedisQS implements QueueServiceCore {
 	 * second case it is put back here, so a queue holding messages is never left out.
 	 */
 	private void unregisterIfEmpty(String queue, byte[] name) {
-		redis(redis -> redis.setCommands().sRem(this.registry, name));
+		this.calls.call(redis -> redis.setCommands().sRem(this.registry, name));
 		if (stats(queue).held() > 0) {
-			redis(redis -> redis.setCommands().sAdd(this.registry, name));
+			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
 	}
 
 	@Override
 	public boolean endDelay(String queue, long id) {
 		requireIdLookup();
-		return (Long) run(END_DELAY, keys(queue), ascii(id), ascii(queue), this.channel) == 1;
+		return (Long) this.calls.run(END_DELAY, this.calls.keys(queue), ascii(id), ascii(queue), this.channel) == 1;
 	}
 
 	@Override
@@ -273,7 +267,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public List<Peeked> peek(String queue, int max) {
-		List<?> answer = run(PEEK, keys(queue), ascii(now()), ascii(max));
+		List<?> answer = this.calls.run(PEEK, this.calls.keys(queue), ascii(now()), ascii(max));
 		List<Peeked> seen = new ArrayList<>(answer.size() / 4);
 		for (int i = 0; i < answer.size(); i += 4) {
 			int deliveries = ((Long) answer.get(i + 2)).intValue();
@@ -286,7 +280,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public long lastId() {
-		byte[] last = redis(redis -> redis.stringCommands().get(this.ids));
+		byte[] last = this.calls.call(redis -> redis.stringCommands().get(this.ids));
 		return (last != null) ? Long.parseLong(new String(last, StandardCharsets.US_ASCII)) : 0;
 	}
 
@@ -357,7 +351,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	private Set<String> registered() {
 		Set<String> names = new TreeSet<>();
-		Set<byte[]> members = redis(redis -> redis.setCommands().sMembers(this.registry));
+		Set<byte[]> members = this.calls.call(redis -> redis.setCommands().sMembers(this.registry));
 		if (members != null) {
 			for (byte[] member : members) {
 				names.add(new String(member, StandardCharsets.UTF_8));
@@ -367,35 +361,9 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	private Counts stats(String queue) {
-		List<?> answer = run(STATS, keys(queue), ascii(now()));
+		List<?> answer = this.calls.run(STATS, this.calls.keys(queue), ascii(now()));
 		return new Counts(((Long) answer.get(0)).intValue(), ((Long) answer.get(1)).intValue(),
 				((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
-	}
-
-	private <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
-		return redis(redis -> script.run(redis, keys, args));
-	}
-
-	/**
-	 * {@link RedisStore#call}, with the push script's refusal ("CAP": the queue's cap
-	 * reached) answered as that cap.
-	 */
-	private <T> T redis(Function<RedisConnection, T> call) {
-		try {
-			return this.store.call(call);
-		}
-		catch (DataAccessException ex) {
-			if (LuaScript.said(ex, "CAP")) {
-				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE,
-						Long.parseLong(new String(this.maxPerQueue, StandardCharsets.US_ASCII)));
-			}
-			throw ex;
-		}
-	}
-
-	/** The queue's keys, then {@code shared} keys where a script may reach them. */
-	private List<byte[]> keys(String queue, byte[]... shared) {
-		return this.store.queueKeys(queue, QUEUE_KEY_NAMES, shared);
 	}
 
 	private long now() {
@@ -406,14 +374,6 @@ public final class RedisQS implements QueueServiceCore {
 		if (!this.idLookup) {
 			throw new IllegalStateException("built without id lookup (the thesis's setting)");
 		}
-	}
-
-	private static byte[] ascii(long number) {
-		return ascii(Long.toString(number));
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {
