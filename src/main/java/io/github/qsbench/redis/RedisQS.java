@@ -142,7 +142,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return leaseMessages(queue, max, leaseMillis);
 	}
 
@@ -164,19 +164,19 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public Completion complete(String queue, long id, int delivery) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return decide(queue, id, delivery, COMPLETE_OPERATION, 0);
 	}
 
 	@Override
 	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return LeaseChange.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 	}
 
 	@Override
 	public Completion discard(String queue, long id) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0);
 	}
 
@@ -186,7 +186,7 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	@Override
 	public List<Completion> completeAll(String queue, long[] ids, int[] deliveries) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		if (ids.length == 0) {
 			return List.of();
 		}
@@ -234,7 +234,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public boolean endDelay(String queue, long id) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return (Long) this.calls.run(END_DELAY, this.calls.keys(queue), ascii(id), ascii(queue), this.channel) == 1;
 	}
 
@@ -368,12 +368,6 @@ public final class RedisQS implements QueueServiceCore {
 
 	private long now() {
 		return this.clock.millis();
-	}
-
-	private void requireIdLookup() {
-		if (!this.idLookup) {
-			throw new IllegalStateException("built without id lookup (the thesis's setting)");
-		}
 	}
 
 	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {

@@ -157,7 +157,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		LockedLane lane = lockedToTake(queue);
 		if (lane == null) {
 			return List.of();

@@ -61,13 +61,6 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	 */
 	final boolean eager;
 
-	/**
-	 * The service's setting (index by id, counts) or the thesis's: read on completions
-	 * and when a lane is made (polls and pushes go through the {@link #ledger} and the
-	 * lanes' indexes).
-	 */
-	final boolean idLookup;
-
 	/** Lanes that closed lately, see {@link #retire}. */
 	private final AtomicReferenceArray<L> retired = new AtomicReferenceArray<>(RETIRED);
 
@@ -75,7 +68,6 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 		super(options);
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
 		this.eager = options.eviction() == Eviction.EAGER;
-		this.idLookup = options.idLookup();
 	}
 
 	// The framework's part
@@ -200,7 +192,7 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 
 	@Override
 	public final Completion complete(String queue, long id, int delivery) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = this.lanes.get(queue);
 		return (lane != null) ? completeIn(lane, id, delivery) : Completion.NOT_FOUND;
 	}

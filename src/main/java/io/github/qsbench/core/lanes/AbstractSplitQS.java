@@ -154,7 +154,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		SplitLane lane = this.lanes.get(queue);
 		long now = this.clock.millis();
@@ -350,7 +350,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	 */
 	@Override
 	public List<Peeked> peek(String name, int max) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return super.peek(name, max);
 	}
 

@@ -106,7 +106,7 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 */
 	@Override
 	public final boolean endDelay(String queue, long id) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = guardById(queue);
 		if (lane == null) {
 			return false;
@@ -134,7 +134,7 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 */
 	@Override
 	public final Completion discard(String queue, long id) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = guardById(queue);
 		if (lane == null) {
 			return Completion.NOT_FOUND;
@@ -173,7 +173,7 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 */
 	@Override
 	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = guardById(queue);
 		if (lane == null) {
 			return LeaseChange.NOT_FOUND;
