@@ -226,6 +226,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	@Override
 	void delayEnded(LockedLane lane, boolean delivered) {
 		lane.delayedCount--;
+		assert lane.delayedCount >= 0 : "more delays ended than began in " + lane.name;
 		if (delivered) {
 			lane.inFlightCount++;
 		}
@@ -291,14 +292,24 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		lane.ready.addLast(message);
 	}
 
+	/**
+	 * Counted out only if this call takes its entry: a poll may have dropped it as a
+	 * completed head first, and closed the lane, and a push made another of that name
+	 * since (without id lookup a completion is not counted out otherwise, so the
+	 * in-flight count is an upper bound there).
+	 */
 	@Override
 	void evictCompleted(String queue, LaneMessage message) {
-		// still held, so its lane is in the map, unless the caller named another queue
 		LockedLane lane = this.lanes.get(queue);
 		if (lane != null) {
 			lane.lock.lock();
 			try {
-				completed(lane, message);
+				if (lane.inFlight.removeEntryOf(message)) {
+					lane.inFlightCount--;
+					assert lane.inFlightCount >= 0 : "completed more than were delivered in " + lane.name;
+					this.ledger.completed();
+					evict(lane, message);
+				}
 			}
 			finally {
 				unlock(lane);
@@ -335,6 +346,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	final void completed(LockedLane lane, LaneMessage message) {
 		lane.index.remove(message.id(), message);
 		lane.inFlightCount--;
+		assert lane.inFlightCount >= 0 : "completed more than were delivered in " + lane.name;
 		this.ledger.completed();
 		dropCompleted(lane, lane.inFlight, message);
 	}

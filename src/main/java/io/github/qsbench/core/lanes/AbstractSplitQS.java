@@ -199,7 +199,9 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	void delayEnded(SplitLane lane, boolean delivered) {
-		SplitLane.DELAYED.getAndAdd(lane, -1);
+		// its record was added after the count went up, and is claimed by one thread
+		int before = (int) SplitLane.DELAYED.getAndAdd(lane, -1);
+		assert before > 0 : "more delays ended than began in " + lane.name;
 		if (delivered) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}

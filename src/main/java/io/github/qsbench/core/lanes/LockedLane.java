@@ -223,8 +223,7 @@ final class LockedLane extends QueueLane {
 				return null;
 			}
 			int due = (this.delayedCount > 0) ? this.inFlight.delayEnded(nowMillis) : 0;
-			return new QueueStats(this.name, this.ready.size() + due, Math.max(0, this.inFlightCount),
-					this.delayedCount - due);
+			return new QueueStats(this.name, this.ready.size() + due, this.inFlightCount, this.delayedCount - due);
 		}
 		finally {
 			this.lock.unlock();
