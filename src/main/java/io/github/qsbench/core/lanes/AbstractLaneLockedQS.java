@@ -243,7 +243,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	@Override
 	void release(LockedLane lane) {
-		unlock(lane);
+		unlock(lane); // closes the lane if a discard emptied it
 	}
 
 	@Override
@@ -257,10 +257,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		this.ledger.completed();
 	}
 
-	/**
-	 * A message has one entry at most, its current delivery's; a delayed one is in the
-	 * sorted part, and one ready (never delivered, no delay) in none: not looked for.
-	 */
+	/** One entry a message at most; a delayed one's is in the sorted part. */
 	@Override
 	boolean untrack(LockedLane lane, LaneMessage message, int delivery) {
 		if (delivery == 0) {
@@ -275,10 +272,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		return lane.ready.removeFirstOccurrence(message);
 	}
 
-	/**
-	 * The message is its own entry and carries its lease end; every completion by id
-	 * holds the lane's lock, so nothing changed since the caller's verdict.
-	 */
+	/** The message is its own entry; completions by id hold the lock too. */
 	@Override
 	LeaseChange trackAgain(LockedLane lane, LaneMessage message, int delivery, long leaseEnd, boolean ownLease) {
 		LeaseChange change = message.changeLease(delivery, leaseEnd);
@@ -293,10 +287,8 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	}
 
 	/**
-	 * Counted out only if this call takes its entry: a poll may have dropped it as a
-	 * completed head first, and closed the lane, and a push made another of that name
-	 * since (without id lookup a completion is not counted out otherwise, so the
-	 * in-flight count is an upper bound there).
+	 * Counted out only if this call takes its entry: a poll may have dropped it first, or
+	 * the lane be another of that name (the in-flight count is an upper bound here).
 	 */
 	@Override
 	void evictCompleted(String queue, LaneMessage message) {
