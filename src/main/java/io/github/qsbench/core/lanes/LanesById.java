@@ -45,8 +45,8 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 
 	/**
 	 * Under the guard, for a delivered message just completed (or discarded): out of the
-	 * index and the counts, and out of the in-flight record as {@link #dropCompleted}
-	 * drops it.
+	 * index and the counts, and out of the in-flight record as
+	 * {@link AbstractLanesQS#dropCompleted} drops it.
 	 */
 	abstract void completed(L lane, M message);
 
