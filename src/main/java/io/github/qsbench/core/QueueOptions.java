@@ -33,6 +33,17 @@ public record QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSour
 		}
 	}
 
+	/**
+	 * What every operation that finds a message by id checks first.
+	 * @param idLookup whether the service was built with id lookup
+	 * @throws IllegalStateException if it was not (the thesis's setting)
+	 */
+	public static void requireIdLookup(boolean idLookup) {
+		if (!idLookup) {
+			throw new IllegalStateException("built without id lookup (the thesis's setting)");
+		}
+	}
+
 	/** Without limits. */
 	public QueueOptions(Duration leaseTimeout, Eviction eviction, InstantSource clock, boolean idLookup) {
 		this(leaseTimeout, eviction, clock, idLookup, Capacity.Limits.UNLIMITED);

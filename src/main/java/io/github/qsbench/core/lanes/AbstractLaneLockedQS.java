@@ -157,7 +157,7 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		LockedLane lane = lockedToTake(queue);
 		if (lane == null) {
 			return List.of();
@@ -226,65 +226,82 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 	@Override
 	void delayEnded(LockedLane lane, boolean delivered) {
 		lane.delayedCount--;
+		assert lane.delayedCount >= 0 : "more delays ended than began in " + lane.name;
 		if (delivered) {
 			lane.inFlightCount++;
 		}
 	}
 
 	@Override
-	boolean endDelayIn(LockedLane lane, long id) {
-		return lane.endDelay(id);
+	LockedLane guardById(String queue) {
+		LockedLane lane = this.lanes.get(queue);
+		if (lane != null) {
+			lane.lock.lock();
+		}
+		return lane;
+	}
+
+	@Override
+	void release(LockedLane lane) {
+		unlock(lane); // closes the lane if a discard emptied it
+	}
+
+	@Override
+	final LaneMessage find(LockedLane lane, long id) {
+		return lane.index.get(id);
+	}
+
+	@Override
+	void forgotten(LockedLane lane, LaneMessage message) {
+		lane.index.remove(message.id(), message);
+		this.ledger.completed();
+	}
+
+	/** One entry a message at most; a delayed one's is in the sorted part. */
+	@Override
+	boolean untrack(LockedLane lane, LaneMessage message, int delivery) {
+		if (delivery == 0) {
+			return message.leaseEnd() != 0 && lane.inFlight.sorted != null && lane.inFlight.sorted.remove(message);
+		}
+		return lane.inFlight.removeEntryOf(message);
+	}
+
+	/** A scan of the ready queue, as far as the message's position. */
+	@Override
+	boolean dropReady(LockedLane lane, LaneMessage message) {
+		return lane.ready.removeFirstOccurrence(message);
+	}
+
+	/** The message is its own entry; completions by id hold the lock too. */
+	@Override
+	LeaseChange trackAgain(LockedLane lane, LaneMessage message, int delivery, long leaseEnd, boolean ownLease) {
+		LeaseChange change = message.changeLease(delivery, leaseEnd);
+		lane.inFlight.track(message, ownLease);
+		return change;
+	}
+
+	@Override
+	void readyNow(LockedLane lane, LaneMessage message) {
+		message.delayUntil(0);
+		lane.ready.addLast(message);
 	}
 
 	/**
-	 * Under the lane's lock, as a completion by id: a message never delivered leaves the
-	 * ready queue (a scan, as far as its position) or, delayed, the in-flight record, and
-	 * memory at once; a delivered one is completed and dropped as a completion drops it.
+	 * Counted out only if this call takes its entry: a poll may have dropped it first, or
+	 * the lane be another of that name (the in-flight count is an upper bound here).
 	 */
 	@Override
-	Completion discardIn(LockedLane lane, long id) {
-		lane.lock.lock();
-		try {
-			LaneMessage message = lane.index.get(id);
-			if (message == null) {
-				return Completion.NOT_FOUND;
-			}
-			boolean delayed = message.deliveries() == 0 && message.leaseEnd() != 0;
-			int deliveries = message.discard();
-			if (deliveries > 0) {
-				completed(lane, message);
-				return Completion.COMPLETED;
-			}
-			if (delayed) {
-				lane.inFlight.sorted.remove(message);
-				lane.delayedCount--;
-			}
-			else {
-				lane.ready.removeFirstOccurrence(message);
-			}
-			lane.index.remove(id, message);
-			this.ledger.completed();
-			evict(lane, message);
-			return Completion.COMPLETED;
-		}
-		finally {
-			unlock(lane);
-		}
-	}
-
-	@Override
-	LeaseChange changeLeaseIn(LockedLane lane, long id, int delivery, long leaseMillis) {
-		return lane.changeLease(id, delivery, this.clock, leaseMillis, leaseMillis != this.leaseMillis);
-	}
-
-	@Override
 	void evictCompleted(String queue, LaneMessage message) {
-		// still held, so its lane is in the map, unless the caller named another queue
 		LockedLane lane = this.lanes.get(queue);
 		if (lane != null) {
 			lane.lock.lock();
 			try {
-				completed(lane, message);
+				if (lane.inFlight.removeEntryOf(message)) {
+					lane.inFlightCount--;
+					assert lane.inFlightCount >= 0 : "completed more than were delivered in " + lane.name;
+					this.ledger.completed();
+					evict(lane, message);
+				}
 			}
 			finally {
 				unlock(lane);
@@ -316,13 +333,12 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 		}
 	}
 
-	/**
-	 * Under the lane's lock, for a message just completed: out of the index and the
-	 * counts, and out of the in-flight record as {@link #dropCompleted} drops it.
-	 */
-	private void completed(LockedLane lane, LaneMessage message) {
+	/** Under the lane's lock. */
+	@Override
+	final void completed(LockedLane lane, LaneMessage message) {
 		lane.index.remove(message.id(), message);
 		lane.inFlightCount--;
+		assert lane.inFlightCount >= 0 : "completed more than were delivered in " + lane.name;
 		this.ledger.completed();
 		dropCompleted(lane, lane.inFlight, message);
 	}

@@ -5,7 +5,6 @@ import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -27,12 +26,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * its one ring of retired lanes ({@link #retire}); admission (ids, the caps, the held
  * count); push, batch push and completion; what a poll does with the lane's in-flight
  * record ({@link InFlight}, locked or lock-free: {@link #redeliverLapsed},
- * {@link #track}, {@link #dropCompleted}). Browsing, listing and counting are in its
- * superclass, {@link LanesView}. The settings are chosen once, at construction: what the
- * service's setting keeps and the thesis's does not is a {@link Ledger}, and the index by
- * id (a locked lane's, or the split service's one) is
- * {@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup, so no push or
- * poll asks which setting it runs in.
+ * {@link #track}, {@link #dropCompleted}). The operations by id that are no hot path
+ * (lease changes, discards, the end of a delay) are in its superclass {@link LanesById},
+ * browsing, listing and counting in that one's, {@link LanesView}. The settings are
+ * chosen once, at construction: what the service's setting keeps and the thesis's does
+ * not is a {@link Ledger}, and the index by id (a locked lane's, or the split service's
+ * one) is {@link io.github.qsbench.core.shared.IdIndex#none()} without id lookup, so no
+ * push or poll asks which setting it runs in.
  *
  * <p>
  * A framework supplies its message, its lane and its guard, through the methods below
@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * @param <L> the framework's lane
  * @param <M> the framework's message
  */
-abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> extends LanesView<L>
+abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage> extends LanesById<L, M>
 		implements QueueServiceCore {
 
 	/** Closed lanes kept in the map at most, see {@link #retire}. */
@@ -55,20 +55,11 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	/** Messages one queue may hold; {@link Integer#MAX_VALUE} when unlimited. */
 	final int maxPerQueue;
 
-	final long leaseMillis;
-
 	/**
 	 * {@link Eviction#EAGER}: read on completions only, where it decides whether to look
 	 * past the in-flight head.
 	 */
 	final boolean eager;
-
-	/**
-	 * The service's setting (index by id, counts) or the thesis's: read on completions
-	 * and when a lane is made (polls and pushes go through the {@link #ledger} and the
-	 * lanes' indexes).
-	 */
-	final boolean idLookup;
 
 	/** Lanes that closed lately, see {@link #retire}. */
 	private final AtomicReferenceArray<L> retired = new AtomicReferenceArray<>(RETIRED);
@@ -76,9 +67,7 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	AbstractLanesQS(QueueOptions options) {
 		super(options);
 		this.maxPerQueue = options.limits().maxMessagesPerQueue();
-		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.eager = options.eviction() == Eviction.EAGER;
-		this.idLookup = options.idLookup();
 	}
 
 	// The framework's part
@@ -109,35 +98,6 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	 * {@code delivery} is its current one, and accounts for it.
 	 */
 	abstract Completion completeIn(L lane, long id, int delivery);
-
-	/**
-	 * Lease change by id, with id lookup: finds the message in the lane and, if
-	 * {@code delivery} is its current one, makes its lease end {@code leaseMillis} from
-	 * now.
-	 */
-	abstract LeaseChange changeLeaseIn(L lane, long id, int delivery, long leaseMillis);
-
-	/**
-	 * Discard by id, with id lookup: finds the message in the lane and completes it
-	 * whatever its state, taking it out of wherever it waits.
-	 */
-	abstract Completion discardIn(L lane, long id);
-
-	/** With id lookup: makes a delayed message of the lane ready now. */
-	abstract boolean endDelayIn(L lane, long id);
-
-	/**
-	 * A completed message left the lane's memory (its in-flight entry was dropped, or it
-	 * was discarded before any delivery): release what it was charged.
-	 */
-	abstract void evict(L lane, M message);
-
-	/**
-	 * A delayed message's entry left the lane's in-flight record: its delay ended, and it
-	 * was delivered for the first time, or ({@code delivered} false) it had been
-	 * discarded meanwhile.
-	 */
-	abstract void delayEnded(L lane, boolean delivered);
 
 	/**
 	 * The thesis's setting with {@link Eviction#EAGER}: the message, just completed,
@@ -232,7 +192,7 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 
 	@Override
 	public final Completion complete(String queue, long id, int delivery) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = this.lanes.get(queue);
 		return (lane != null) ? completeIn(lane, id, delivery) : Completion.NOT_FOUND;
 	}
@@ -240,27 +200,6 @@ abstract class AbstractLanesQS<L extends QueueLane, M extends CompletableMessage
 	@Override
 	public final List<Lease> lease(String queue, int max) {
 		return lease(queue, max, this.leaseMillis);
-	}
-
-	@Override
-	public final boolean endDelay(String queue, long id) {
-		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return lane != null && endDelayIn(lane, id);
-	}
-
-	@Override
-	public final Completion discard(String queue, long id) {
-		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return (lane != null) ? discardIn(lane, id) : Completion.NOT_FOUND;
-	}
-
-	@Override
-	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		this.ledger.requireIdLookup();
-		L lane = this.lanes.get(queue);
-		return (lane != null) ? changeLeaseIn(lane, id, delivery, leaseMillis) : LeaseChange.NOT_FOUND;
 	}
 
 	/**

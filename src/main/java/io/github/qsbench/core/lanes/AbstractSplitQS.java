@@ -154,7 +154,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		SplitLane lane = this.lanes.get(queue);
 		long now = this.clock.millis();
@@ -199,99 +199,89 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 
 	@Override
 	void delayEnded(SplitLane lane, boolean delivered) {
-		SplitLane.DELAYED.getAndAdd(lane, -1);
+		// its record was added after the count went up, and is claimed by one thread
+		int before = (int) SplitLane.DELAYED.getAndAdd(lane, -1);
+		assert before > 0 : "more delays ended than began in " + lane.name;
 		if (delivered) {
 			SplitLane.IN_FLIGHT.getAndAdd(lane, 1);
 		}
 	}
 
+	/** Compare-and-sets guard each step: nothing to take. */
+	@Override
+	SplitLane guardById(String queue) {
+		return this.lanes.get(queue);
+	}
+
+	@Override
+	void release(SplitLane lane) {
+	}
+
 	/**
-	 * Claims the record of the message's current delivery (found by a scan of the
-	 * in-flight records, as far as its position), takes it out, and records the same
-	 * delivery with its new lease end. A claim lost means the lease lapsed and a poll is
-	 * delivering the message again. A completion that comes meanwhile finds no record to
-	 * drop: then this call, which took the record out, evicts the message, or the new
-	 * record is dropped as a completed one where it is.
+	 * The index is the service's: the message must be in this lane (a held message's lane
+	 * is open, so it is the one in the map).
 	 */
 	@Override
-	LeaseChange changeLeaseIn(SplitLane lane, long id, int delivery, long leaseMillis) {
+	final SplitMessage find(SplitLane lane, long id) {
 		SplitMessage message = this.index.get(id);
-		if (message == null || !lane.name.equals(message.queue())) {
-			return LeaseChange.NOT_FOUND;
-		}
-		// the delivery decided on, whose record is looked for: one read, or a redelivery
-		// in between would make this change the new holder's lease
-		int current = message.deliveries();
-		Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
-		if (verdict != Completion.COMPLETED) {
-			return LeaseChange.of(verdict);
-		}
-		SplitDelivery record = lane.inFlight.entryOf(message, current);
+		return (message != null && lane.name.equals(message.queue())) ? message : null;
+	}
+
+	@Override
+	final void completed(SplitLane lane, SplitMessage message) {
+		this.index.remove(message.id(), message);
+		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
+		dropCompleted(lane, lane.inFlight, message);
+	}
+
+	/** Counted as completed until a poll or {@link #untrack} drops it. */
+	@Override
+	void forgotten(SplitLane lane, SplitMessage message) {
+		this.index.remove(message.id(), message);
+		SplitLane.COMPLETED.getAndAdd(lane, 1);
+		this.ledger.completed();
+	}
+
+	/**
+	 * Claims the record of that delivery (found by a scan of the in-flight record, as far
+	 * as its position) and takes it out; a claim lost means a poll is delivering the
+	 * message (again), or dropping it.
+	 */
+	@Override
+	boolean untrack(SplitLane lane, SplitMessage message, int delivery) {
+		SplitDelivery record = lane.inFlight.entryOf(message, delivery);
 		if (record == null || !record.claim()) {
-			// a completion's eviction took the record, or a poll delivering it again
-			return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
+			return false;
 		}
 		lane.inFlight.remove(record);
+		return true;
+	}
+
+	/** The ready queue cannot give up an element from its middle. */
+	@Override
+	boolean dropReady(SplitLane lane, SplitMessage message) {
+		return false;
+	}
+
+	/**
+	 * A new record of the same delivery. A completion that came since the record was
+	 * taken out found no record to drop: then this call evicts the message.
+	 */
+	@Override
+	LeaseChange trackAgain(SplitLane lane, SplitMessage message, int delivery, long leaseEnd, boolean ownLease) {
 		if (message.isCompleted()) {
 			evict(lane, message);
 			return LeaseChange.NOT_FOUND;
 		}
-		track(lane.inFlight, new SplitDelivery(message, current, this.clock.millis() + leaseMillis), leaseMillis);
+		lane.inFlight.track(new SplitDelivery(message, delivery, leaseEnd), ownLease);
 		return LeaseChange.CHANGED;
 	}
 
-	/**
-	 * Completes the message whatever its state by the compare-and-set that also decides
-	 * deliveries and completions. A delivered one is then dropped as a completion drops
-	 * it; one that waits in the ready queue (which cannot give up an element from its
-	 * middle) when a poll reaches it; a delayed one at once, if this call claims its
-	 * record first (else the poll that claimed it drops it).
-	 */
 	@Override
-	Completion discardIn(SplitLane lane, long id) {
-		SplitMessage message = this.index.get(id);
-		if (message == null || !lane.name.equals(message.queue())) {
-			return Completion.NOT_FOUND;
-		}
-		int deliveries = message.discard();
-		if (deliveries < 0) {
-			return Completion.NOT_FOUND;
-		}
-		this.index.remove(id, message);
-		SplitLane.COMPLETED.getAndAdd(lane, 1);
-		this.ledger.completed();
-		if (deliveries > 0) {
-			SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
-			dropCompleted(lane, lane.inFlight, message);
-			return Completion.COMPLETED;
-		}
-		SplitDelivery delayed = (lane.inFlight.sorted != null) ? lane.inFlight.entryOf(message, 0) : null;
-		if (delayed != null && delayed.claim()) {
-			lane.inFlight.sorted.remove(delayed);
-			SplitLane.DELAYED.getAndAdd(lane, -1);
-			evict(lane, message);
-		}
-		return Completion.COMPLETED;
-	}
-
-	/**
-	 * Claims the delayed message's record and hands the message to its ready queue; a
-	 * claim lost means a poll is delivering it (its delay ended) or a discard took it.
-	 */
-	@Override
-	boolean endDelayIn(SplitLane lane, long id) {
-		SplitMessage message = this.index.get(id);
-		if (message == null || !lane.name.equals(message.queue()) || lane.inFlight.sorted == null) {
-			return false;
-		}
-		SplitDelivery delayed = lane.inFlight.entryOf(message, 0);
-		if (delayed == null || !delayed.claim()) {
-			return false;
-		}
-		lane.inFlight.sorted.remove(delayed);
-		SplitLane.DELAYED.getAndAdd(lane, -1);
+	void readyNow(SplitLane lane, SplitMessage message) {
 		enqueue(lane, message);
-		return true;
 	}
 
 	@Override
@@ -307,27 +297,20 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	/**
 	 * The message's compare-and-set decides between racing completions and a redelivery;
 	 * then the message leaves the index, and the completed head of the in-flight record
-	 * (or, eagerly, the message itself) is dropped. Never scans a queue with lazy
-	 * eviction.
+	 * (or, eagerly, the message itself) is dropped ({@link #completed}). Never scans a
+	 * queue with lazy eviction.
 	 */
 	@Override
 	Completion completeIn(SplitLane lane, long id, int delivery) {
-		SplitMessage message = this.index.get(id);
-		// the index is the service's: the message must be in this lane (a held
-		// message's lane is open, so it is the one in the map)
-		if (message == null || !lane.name.equals(message.queue())) {
+		SplitMessage message = find(lane, id);
+		if (message == null) {
 			return Completion.NOT_FOUND;
 		}
 		Completion completion = message.complete(delivery);
-		if (completion != Completion.COMPLETED) {
-			return completion;
+		if (completion == Completion.COMPLETED) {
+			completed(lane, message);
 		}
-		this.index.remove(id, message);
-		SplitLane.IN_FLIGHT.getAndAdd(lane, -1);
-		SplitLane.COMPLETED.getAndAdd(lane, 1);
-		this.ledger.completed();
-		dropCompleted(lane, lane.inFlight, message);
-		return Completion.COMPLETED;
+		return completion;
 	}
 
 	/**
@@ -369,7 +352,7 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	 */
 	@Override
 	public List<Peeked> peek(String name, int max) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		return super.peek(name, max);
 	}
 

@@ -112,7 +112,8 @@ public final class LaneMessage implements CompletableMessage {
 	 * Completes the message whatever its state, under its queue's lock.
 	 * @return how often it had been delivered, or -1 if it was completed already
 	 */
-	int discard() {
+	@Override
+	public int discard() {
 		while (true) {
 			long current = this.state;
 			if ((current & COMPLETED) != 0) {

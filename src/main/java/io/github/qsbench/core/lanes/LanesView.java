@@ -31,12 +31,20 @@ abstract class LanesView<L extends QueueLane> implements QueueServiceView {
 
 	final Ledger ledger;
 
+	/**
+	 * The service's setting (index by id, counts) or the thesis's: read on completions
+	 * and when a lane is made (polls and pushes go through the {@link #ledger} and the
+	 * lanes' indexes).
+	 */
+	final boolean idLookup;
+
 	final InstantSource clock;
 
 	final AtomicLong lastId = new AtomicLong();
 
 	LanesView(QueueOptions options) {
 		this.ledger = Ledger.of(options);
+		this.idLookup = options.idLookup();
 		this.clock = options.clock();
 	}
 
@@ -84,7 +92,7 @@ abstract class LanesView<L extends QueueLane> implements QueueServiceView {
 
 	@Override
 	public List<QueueStats> queues() {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		List<QueueStats> stats = new ArrayList<>(this.lanes.size());
 		long now = this.clock.millis();
 		for (L lane : this.lanes.values()) {
@@ -99,7 +107,7 @@ abstract class LanesView<L extends QueueLane> implements QueueServiceView {
 
 	@Override
 	public Optional<QueueStats> queue(String name) {
-		this.ledger.requireIdLookup();
+		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = this.lanes.get(name);
 		return Optional.ofNullable((lane != null) ? lane.stats(this.clock.millis()) : null);
 	}

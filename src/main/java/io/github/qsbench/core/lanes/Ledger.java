@@ -69,13 +69,6 @@ class Ledger {
 	void evicted(byte[] body) {
 	}
 
-	/**
-	 * @throws IllegalStateException if the service was built without id lookup
-	 */
-	void requireIdLookup() {
-		throw new IllegalStateException("built without id lookup");
-	}
-
 	/** Messages pushed and not completed; 0 without id lookup. */
 	long held() {
 		return 0;
@@ -99,10 +92,6 @@ class Ledger {
 		@Override
 		void completed() {
 			this.held.decrement();
-		}
-
-		@Override
-		void requireIdLookup() {
 		}
 
 		@Override

@@ -1,21 +1,18 @@
 package io.github.qsbench.core.lanes;
 
-import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.shared.IdIndex;
 import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
  * One named queue of {@link AbstractLaneLockedQS}, how a thread takes its lock, and what
- * the lane does under it alone (ending a delay, browsing). Every field but {@link #size},
+ * the lane does under it alone (its counts, browsing). Every field but {@link #size},
  * {@link #closed}, the ring's flag and the waiting counts is read and written only under
  * {@link #lock}; those are also read without it (a poll's emptiness check, the queue
  * count, the retirement, the spinning).
@@ -226,31 +223,7 @@ final class LockedLane extends QueueLane {
 				return null;
 			}
 			int due = (this.delayedCount > 0) ? this.inFlight.delayEnded(nowMillis) : 0;
-			return new QueueStats(this.name, this.ready.size() + due, Math.max(0, this.inFlightCount),
-					this.delayedCount - due);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Under the lock: a delayed message leaves the in-flight record for the ready queue's
-	 * tail.
-	 * @return whether it was delayed (not delivered, not completed)
-	 */
-	boolean endDelay(long id) {
-		this.lock.lock();
-		try {
-			LaneMessage message = this.index.get(id);
-			if (message == null || message.isCompleted() || message.deliveries() > 0 || message.leaseEnd() == 0) {
-				return false;
-			}
-			this.inFlight.sorted.remove(message);
-			this.delayedCount--;
-			message.delayUntil(0);
-			this.ready.addLast(message);
-			return true;
+			return new QueueStats(this.name, this.ready.size() + due, this.inFlightCount, this.delayedCount - due);
 		}
 		finally {
 			this.lock.unlock();
@@ -290,34 +263,6 @@ final class LockedLane extends QueueLane {
 					return;
 				}
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Under the lock, as a completion by id: the message leaves the in-flight record (a
-	 * scan, as far as its position) and enters it again where its new lease end sorts it
-	 * ({@code ownLease}: a lease other than the service's, see {@link InFlight#track}).
-	 */
-	LeaseChange changeLease(long id, int delivery, InstantSource clock, long leaseMillis, boolean ownLease) {
-		this.lock.lock();
-		try {
-			LaneMessage message = this.index.get(id);
-			if (message == null) {
-				return LeaseChange.NOT_FOUND;
-			}
-			Completion verdict = Completion.decide(message.isCompleted(), message.deliveries(), delivery);
-			if (verdict != Completion.COMPLETED) {
-				return LeaseChange.of(verdict);
-			}
-			this.inFlight.removeEntryOf(message);
-			// every completion by id holds this lock, so nothing changed since the
-			// verdict
-			LeaseChange change = message.changeLease(delivery, clock.millis() + leaseMillis);
-			this.inFlight.track(message, ownLease);
-			return change;
 		}
 		finally {
 			this.lock.unlock();

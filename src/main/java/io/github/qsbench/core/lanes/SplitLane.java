@@ -137,8 +137,10 @@ final class SplitLane extends SplitLaneLayout.PadAdmitted {
 		if (in < 0 || held <= 0) {
 			return null;
 		}
+		// counted in after the delivery's compare-and-set, so a completion racing it may
+		// count out first; and the counts are read one after another, not at one moment
 		int inFlight = Math.max(0, this.inFlightCount);
-		int delayed = Math.max(0, this.delayedCount);
+		int delayed = this.delayedCount;
 		if (delayed > 0) {
 			// those whose delay ended are ready
 			delayed -= this.inFlight.delayEnded(nowMillis);

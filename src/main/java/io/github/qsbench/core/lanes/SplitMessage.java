@@ -91,6 +91,7 @@ public final class SplitMessage implements CompletableMessage {
 	 * does; decided against a delivery or a completion by the same compare-and-set.
 	 * @return how often it had been delivered, or -1 if it was completed already
 	 */
+	@Override
 	public int discard() {
 		while (true) {
 			int current = this.state;

@@ -18,6 +18,13 @@ public interface CompletableMessage extends Message {
 	 */
 	Completion complete(int delivery);
 
+	/**
+	 * Completes the message whatever its state (ready, delayed, in flight), as a purge
+	 * does, by the same compare-and-set (where the message is thread-safe).
+	 * @return how often it had been delivered, or -1 if it was completed already
+	 */
+	int discard();
+
 	boolean isCompleted();
 
 }

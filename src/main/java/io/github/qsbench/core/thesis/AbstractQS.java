@@ -307,7 +307,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	@Override
 	public List<Lease> lease(String queue, int max, long leaseMillis) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		long now = this.clock.millis();
 		List<Lease> leases = new ArrayList<>(Math.min(max, 16));
 		Object emptied = this.map.lookup(queue, Map::get, target -> {
@@ -441,7 +441,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	public Completion complete(String queue, long id, int delivery) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		Object completion = this.map.lookup(queue, Map::get,
 				target -> (target != null) ? target.write(q -> completeIn(q, id, delivery)) : Completion.NOT_FOUND);
 		if (completion == QUEUE_EMPTY) {
@@ -457,7 +457,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	@Override
 	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		long leaseEnd = this.clock.millis() + leaseMillis;
 		return this.map.lookup(queue, Map::get, target -> (target != null) ? target.write(q -> {
 			M message = q.index.get(id);
@@ -488,7 +488,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 */
 	@Override
 	public Completion discard(String queue, long id) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		Object completion = this.map.lookup(queue, Map::get,
 				target -> (target != null) ? target.write(q -> discardIn(q, id)) : Completion.NOT_FOUND);
 		if (completion == QUEUE_EMPTY) {
@@ -501,7 +501,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	/** The message's own change, under write access of its queue as a lease change. */
 	@Override
 	public boolean endDelay(String queue, long id) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		long now = this.clock.millis();
 		return this.map.lookup(queue, Map::get, target -> (target != null) && target.write(q -> {
 			M message = q.index.get(id);
@@ -558,7 +558,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * read under read access of the map, so it costs one step per queue.
 	 */
 	public List<QueueStats> queues() {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		List<QueueStats> stats = this.map.read(queues -> {
 			List<QueueStats> all = new ArrayList<>(queues.size());
 			long now = this.clock.millis();
@@ -571,7 +571,7 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 
 	/** The queue's ready and in-flight counts, or nothing if no such queue exists now. */
 	public Optional<QueueStats> queue(String name) {
-		requireIdLookup();
+		QueueOptions.requireIdLookup(this.indexes != null);
 		long now = this.clock.millis();
 		return Optional.ofNullable(
 				this.map.lookup(name, Map::get, target -> (target != null) ? target.read(q -> q.stats(now)) : null));
@@ -618,12 +618,6 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 			return null;
 		}) : null);
 		return seen;
-	}
-
-	private void requireIdLookup() {
-		if (this.indexes == null) {
-			throw new IllegalStateException("built without id lookup");
-		}
 	}
 
 	/**

@@ -1,0 +1,69 @@
+package io.github.qsbench.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+
+import io.github.qsbench.core.Capacity;
+import io.github.qsbench.core.CapacityExceededException;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * How {@link RedisQS} reaches Redis: a queue's keys in the order every script takes them,
+ * a script run on the store's connection, and the push script's refusal answered as the
+ * cap it reached.
+ */
+final class RedisQueueCalls {
+
+	/**
+	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
+	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
+	 */
+	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", "delayed", "bodies", "deliveries");
+
+	private final RedisStore store;
+
+	/** Messages one queue may hold, as the refusal names it. */
+	private final int maxPerQueue;
+
+	RedisQueueCalls(RedisStore store, int maxPerQueue) {
+		this.store = store;
+		this.maxPerQueue = maxPerQueue;
+	}
+
+	<T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
+		return call(redis -> script.run(redis, keys, args));
+	}
+
+	/**
+	 * {@link RedisStore#call}, with the push script's refusal ("CAP": the queue's cap
+	 * reached) answered as that cap.
+	 */
+	<T> T call(Function<RedisConnection, T> call) {
+		try {
+			return this.store.call(call);
+		}
+		catch (DataAccessException ex) {
+			if (LuaScript.said(ex, "CAP")) {
+				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
+			}
+			throw ex;
+		}
+	}
+
+	/** The queue's keys, then {@code shared} keys where a script may reach them. */
+	List<byte[]> keys(String queue, byte[]... shared) {
+		return this.store.queueKeys(queue, QUEUE_KEY_NAMES, shared);
+	}
+
+	static byte[] ascii(long number) {
+		return ascii(Long.toString(number));
+	}
+
+	static byte[] ascii(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
