@@ -60,6 +60,8 @@ public class MessageOperations {
 
 	private final FifoOperations fifo;
 
+	private final ReceiveAttempts attempts;
+
 	private final FairQueues fair;
 
 	/**
@@ -81,6 +83,7 @@ public class MessageOperations {
 		this.longPolls = longPolls;
 		this.deadLetters = deadLetters;
 		this.fifo = fifo;
+		this.attempts = new ReceiveAttempts(fifo);
 		this.fair = fair;
 	}
 
@@ -208,12 +211,6 @@ public class MessageOperations {
 	}
 
 	/**
-	 * How long a receive attempt stays pending beyond its wait, if its receive never
-	 * answers.
-	 */
-	private static final long ATTEMPT_PENDING_MILLIS = 10_000;
-
-	/**
 	 * Leases as {@link #awaitLease(String, int, Duration, Integer)} does; on a FIFO
 	 * queue, a receive retried with the same {@code attemptId} (SQS's
 	 * {@code ReceiveRequestAttemptId}) within five minutes gets what the first delivered.
@@ -222,31 +219,7 @@ public class MessageOperations {
 	public LongPoll awaitLease(String queue, int max, Duration wait, Integer leaseSeconds, String attemptId) {
 		Checks.queueName(queue);
 		if (attemptId != null && QueueNames.isFifo(queue)) {
-			// pending while this receive runs (its wait, and 10 s more): a concurrent
-			// receive
-			// with the same attempt id waits for this one's answer
-			long pendingMillis = Math.max(0, wait.toMillis()) + ATTEMPT_PENDING_MILLIS;
-			List<Received> attempted = this.fifo.attempted(queue, attemptId, pendingMillis);
-			if (attempted != null) {
-				return new LongPoll(attempted);
-			}
-			LongPoll poll;
-			try {
-				poll = awaitLease(queue, max, wait, leaseSeconds, null);
-			}
-			catch (RuntimeException ex) {
-				this.fifo.dropAttempt(queue, attemptId);
-				throw ex;
-			}
-			poll.whenComplete((received, failure) -> {
-				if (failure == null && !received.isEmpty()) {
-					this.fifo.attempt(queue, attemptId, received);
-				}
-				else {
-					this.fifo.dropAttempt(queue, attemptId);
-				}
-			});
-			return poll;
+			return this.attempts.once(queue, attemptId, wait, () -> awaitLease(queue, max, wait, leaseSeconds, null));
 		}
 		Checks.max(max);
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
