@@ -10,6 +10,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,8 +280,7 @@ public class RequestPathLoad {
 		}
 		else if (mode.equals("noop")) {
 			int n = (users > 0) ? users : producers + consumers;
-			byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
+			byte[] request = rest("GET " + path, null, null);
 			for (int u = 0; u < n; u++) {
 				int user = u;
 				threads.add(start("noop-" + u, () -> noop(request, portOf(user))));
@@ -525,17 +525,30 @@ public class RequestPathLoad {
 		return prefix + "-" + Math.floorMod(index, queues);
 	}
 
+	/**
+	 * One REST request ({@code "METHOD target"}) as the wire carries it: HTTP/1.1, Host,
+	 * Accept: application/json, and a body of {@code contentType} if that is not
+	 * {@code null}.
+	 */
+	static byte[] rest(String request, String contentType, byte[] body) {
+		String head = request + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n"
+				+ ((contentType != null) ? "Content-Type: " + contentType + "\r\nContent-Length: " + body.length + "\r\n"
+						: "")
+				+ "\r\n";
+		byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+		if (contentType == null) {
+			return headBytes;
+		}
+		byte[] whole = Arrays.copyOf(headBytes, headBytes.length + body.length);
+		System.arraycopy(body, 0, whole, headBytes.length, body.length);
+		return whole;
+	}
+
 	static void produce(int first, byte[] body, int port) throws IOException, InterruptedException {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
-			byte[] head = ("POST /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
-					+ "\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			requests[q] = new byte[head.length + body.length];
-			System.arraycopy(head, 0, requests[q], 0, head.length);
-			System.arraycopy(body, 0, requests[q], head.length, body.length);
+			requests[q] = rest("POST /queues/" + queue(q) + "/messages", "text/plain", body);
 		}
 		for (long n = first; admitted(); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
@@ -557,9 +570,7 @@ public class RequestPathLoad {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
-			requests[q] = ("GET /queues/" + queue(q) + "/messages HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
+			requests[q] = rest("GET /queues/" + queue(q) + "/messages", null, null);
 		}
 		java.util.ArrayDeque<byte[]> held = new java.util.ArrayDeque<>();
 		int emptyInARow = 0;
@@ -586,9 +597,7 @@ public class RequestPathLoad {
 				polls.increment();
 			}
 			long id = connection.jsonId();
-			held.add(("DELETE /queues/" + queue(q) + "/messages/" + id + " HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII));
+			held.add(rest("DELETE /queues/" + queue(q) + "/messages/" + id, null, null));
 			while (held.size() > (producing.get() ? hold : 0)) {
 				completed(connection.exchange(held.poll()), 204, connection);
 			}
@@ -606,13 +615,7 @@ public class RequestPathLoad {
 		byte[] content = json.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
-			byte[] head = ("POST /queues/" + queue(q) + "/messages/batch HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: "
-					+ content.length + "\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			requests[q] = new byte[head.length + content.length];
-			System.arraycopy(head, 0, requests[q], 0, head.length);
-			System.arraycopy(content, 0, requests[q], head.length, content.length);
+			requests[q] = rest("POST /queues/" + queue(q) + "/messages/batch", "application/json", content);
 		}
 		for (long n = first; admittedAll(batch); n++) {
 			int status = connection.exchange(requests[(int) (n % queues)]);
@@ -631,9 +634,7 @@ public class RequestPathLoad {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
-			requests[q] = ("GET /queues/" + queue(q) + "/messages?max=" + batch + " HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
+			requests[q] = rest("GET /queues/" + queue(q) + "/messages?max=" + batch, null, null);
 		}
 		int emptyInARow = 0;
 		for (long n = first; !stop.get(); n++) {
@@ -661,14 +662,8 @@ public class RequestPathLoad {
 				json.append((i == 0) ? "{\"id\":" : ",{\"id\":").append(ids.get(i)).append('}');
 			}
 			byte[] content = json.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
-			byte[] head = ("POST /queues/" + queue(q) + "/messages/completions HTTP/1.1\r\nHost: " + host
-					+ "\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: "
-					+ content.length + "\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			byte[] request = new byte[head.length + content.length];
-			System.arraycopy(head, 0, request, 0, head.length);
-			System.arraycopy(content, 0, request, head.length, content.length);
-			int answered = connection.exchange(request);
+			int answered = connection.exchange(
+					rest("POST /queues/" + queue(q) + "/messages/completions", "application/json", content));
 			if (answered != 200) {
 				error("complete", answered, connection);
 				continue;

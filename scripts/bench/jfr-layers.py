@@ -18,7 +18,8 @@ load windows. Each frame gets a layer from its class. Tables:
 """
 import argparse
 import collections
-import re
+
+from jfr_samples import samples
 
 LAYERS = [
     ("our code: core", ("io.github.qsbench.core.",)),
@@ -32,9 +33,6 @@ LAYERS = [
     ("logging", ("ch.qos.logback.", "org.slf4j.", "org.apache.logging.")),
 ]
 JDK = ("java.", "jdk.", "sun.", "com.sun.")
-FRAME = re.compile(r"^\s+([\w$.<>]+)\.([\w$<>]+)\(")
-THREAD = re.compile(r'sampledThread = "([^"]*)"')
-START = re.compile(r"startTime = (\d\d:\d\d:\d\d)")
 
 
 def layer(cls):
@@ -42,31 +40,6 @@ def layer(cls):
         if cls.startswith(prefixes):
             return name
     return "JDK" if cls.startswith(JDK) else "other"
-
-
-def samples(path, thread_filter, between=None):
-    thread, frames, in_stack, time = None, [], False, None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.startswith("jdk.ExecutionSample"):
-                thread, frames, in_stack, time = None, [], False, None
-            elif "startTime" in line and not in_stack:
-                m = START.search(line)
-                time = m.group(1) if m else None
-            elif "sampledThread" in line:
-                m = THREAD.search(line)
-                thread = m.group(1) if m else None
-            elif "stackTrace = [" in line:
-                in_stack = True
-            elif in_stack and line.strip() == "]":
-                in_stack = False
-                inside = between is None or (time is not None and between[0] <= time <= between[1])
-                if thread is not None and thread_filter in thread and frames and inside:
-                    yield frames
-            elif in_stack:
-                m = FRAME.match(line)
-                if m:
-                    frames.append((m.group(1), m.group(2)))
 
 
 def main():
@@ -84,7 +57,7 @@ def main():
     self_method = collections.Counter()
     total_method = collections.Counter()
     focus = collections.Counter()
-    for frames in samples(args.samples, args.threads, args.between):
+    for _, frames in samples(args.samples, args.threads, args.between):
         names = [f"{c}.{m}" for c, m in frames]
         for text in args.focus:
             if any(text in name for name in names):

@@ -29,8 +29,7 @@ import argparse
 import collections
 import re
 
-FRAME = re.compile(r"^\s+([\w$.<>]+)\.([\w$<>]+)\(")
-THREAD = re.compile(r'(?:sampledThread|eventThread) = "([^"]*)"')
+from jfr_samples import samples
 
 WRITE = ("org.apache.catalina.connector.OutputBuffer", "org.apache.catalina.connector.CoyoteOutputStream",
          "org.apache.catalina.connector.CoyoteWriter", "org.apache.coyote.http11.Http11OutputBuffer",
@@ -76,27 +75,6 @@ def part(frames):
             if name.startswith(prefixes):
                 return label
     return "other (JDK, JFR)"
-
-
-def samples(path, thread_filter):
-    thread, frames, in_stack = None, [], False
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.startswith("jdk."):
-                thread, frames, in_stack = None, [], False
-            elif ("sampledThread" in line or "eventThread" in line) and not in_stack:
-                m = THREAD.search(line)
-                thread = m.group(1) if m else ""
-            elif "stackTrace = [" in line:
-                in_stack = True
-            elif in_stack and line.strip() == "]":
-                in_stack = False
-                if frames and thread_filter in (thread or ""):
-                    yield thread or "", frames
-            elif in_stack:
-                m = FRAME.match(line)
-                if m:
-                    frames.append((m.group(1), m.group(2)))
 
 
 def main():
