@@ -7,11 +7,14 @@
 #   scripts/study.sh --standard --dry-run                  # the plan, what is left of it, its predicted time
 #   scripts/study.sh --report-only                         # the page again from results/study, nothing measured
 #   scripts/study.sh --report-only --check                 # CI: fail if the page is not what its results give
+#   flock /tmp/qs-bench.lock scripts/study.sh --standard --again=e2e   # measure one half again (core|e2e) on
+#                                                          # this build, the other half's results kept
 #
 # Resume: every run writes one result file; run the same command again after an interruption and
 # the files already there are skipped (the order is the plan's, so a resumed study runs what an
-# uninterrupted one would have). --fresh empties RESULTS first. A result belongs to the plan it was
-# measured under: change study/plan.yml and start a fresh RESULTS.
+# uninterrupted one would have). --fresh empties RESULTS first; --again=KIND only that half (resume
+# an interrupted --again run without it). machine.txt names the build of each part. A result belongs
+# to the plan it was measured under: change study/plan.yml and start a fresh RESULTS.
 # Environment: PLAN (study/plan.yml), RESULTS (results/study), PAGE (docs/findings.md),
 # JDK17_HOME, JDK25_HOME (the JDKs the plan's `java: 17|25` name).
 set -euo pipefail
@@ -21,7 +24,7 @@ source scripts/lib/service.sh # start_service, stop_service
 # shellcheck source=lib/load-client.sh
 source scripts/lib/load-client.sh # load_client, CLIENT
 
-standard=false dry_run=false report_only=false check=false fresh=false
+standard=false dry_run=false report_only=false check=false fresh=false again=""
 for arg in "$@"; do
 	case "$arg" in
 		--standard) standard=true ;;
@@ -29,8 +32,9 @@ for arg in "$@"; do
 		--report-only) report_only=true ;;
 		--check) check=true ;;
 		--fresh) fresh=true ;;
-		-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
-		*) echo "unknown option: $arg (--standard [--dry-run] [--fresh] | --report-only [--check])" >&2; exit 2 ;;
+		--again=core | --again=e2e) again="${arg#--again=}" ;;
+		-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+		*) echo "unknown option: $arg (--standard [--dry-run] [--fresh | --again=core|e2e] | --report-only [--check])" >&2; exit 2 ;;
 	esac
 done
 $standard || $report_only || { echo "say --standard or --report-only" >&2; exit 2; }
@@ -58,6 +62,11 @@ writer() { java -Djava.awt.headless=true -cp "$cp" "$@"; }
 
 if $standard; then
 	$fresh && ! $dry_run && rm -rf "$RESULTS"
+	if [[ -n "$again" ]] && ! $dry_run && [[ -d "$RESULTS/$again" ]]; then
+		rm -rf "${RESULTS:?}/$again"
+		awk -F'\t' -v kind="$again" '$1 != kind' "$RESULTS/runs.tsv" >"$RESULTS/runs.tsv.kept"
+		mv "$RESULTS/runs.tsv.kept" "$RESULTS/runs.tsv"
+	fi
 	writer io.github.qsbench.jmh.report.StudyPlan dry-run "$PLAN" "$RESULTS"
 	$dry_run && exit 0
 	mkdir -p "$RESULTS"
@@ -75,6 +84,10 @@ if $standard; then
 	trap stop_service EXIT INT TERM
 	mapfile -t runs < <(writer io.github.qsbench.jmh.report.StudyPlan runs "$PLAN" "$RESULTS")
 	total=${#runs[@]} done=0 began=$SECONDS
+	# A resumed study may run on a newer build: the page names each build and what it measured.
+	if ((total > 0)) && [[ -s "$RESULTS/runs.tsv" ]] && (($(wc -l <"$RESULTS/runs.tsv") > 1)); then
+		echo "Resumed $(date -u +%Y-%m-%d) from commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' with changes'): its last $total runs ($(printf '%s\n' "${runs[@]}" | cut -f1 | sort -u | paste -sd/))" >>"$RESULTS/machine.txt"
+	fi
 	for line in "${runs[@]}"; do
 		IFS=$'\t' read -r -a f <<<"$line"
 		kind="${f[0]}" round="${f[1]}" label="${f[2]}" file="${f[3]}" java="$(java_home "${f[4]}")/bin/java"
