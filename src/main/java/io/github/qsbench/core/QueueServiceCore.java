@@ -59,7 +59,7 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	 * redeliveries as {@link #complete(String, long, int)} is.
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
-	LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis);
+	ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis);
 
 	/** Completes the message with that id, whichever its current delivery. */
 	default Completion complete(String queue, long id) {

@@ -10,10 +10,10 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
@@ -173,7 +173,7 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	}
 
 	@Override
-	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
 		return timed(Operation.CHANGE_LEASE, () -> this.core.changeLease(queue, id, delivery, leaseMillis));
 	}
 

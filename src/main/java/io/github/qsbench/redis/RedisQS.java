@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -188,9 +188,9 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	@Override
-	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return LeaseChange.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
+		return ByIdOutcome.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 	}
 
 	@Override

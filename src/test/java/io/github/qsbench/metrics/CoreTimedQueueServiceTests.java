@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -45,7 +45,7 @@ class CoreTimedQueueServiceTests {
 	void eachCall_timedUnderItsOperation() {
 		Message pushed = this.service.push("q", "a".getBytes());
 		List<Lease> leased = this.service.lease("q", 1);
-		LeaseChange change = this.service.changeLease("q", pushed.id(), leased.get(0).delivery(), 1_000);
+		ByIdOutcome change = this.service.changeLease("q", pushed.id(), leased.get(0).delivery(), 1_000);
 		Completion completion = this.service.complete("q", pushed.id(), leased.get(0).delivery());
 		this.service.queues();
 		this.service.queue("q");
@@ -59,7 +59,7 @@ class CoreTimedQueueServiceTests {
 				new int[] { leased.get(0).delivery() });
 
 		assertThat(batch).containsExactly(Completion.NOT_FOUND);
-		assertThat(change).isEqualTo(LeaseChange.CHANGED);
+		assertThat(change).isEqualTo(ByIdOutcome.DONE);
 		assertThat(completion).isEqualTo(Completion.COMPLETED);
 		for (Operation operation : Operation.values()) {
 			assertThat(this.service.seconds(operation)).as(operation.tag()).isEqualTo(TICK_NANOS / 1e9);

@@ -1,7 +1,7 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.shared.CompletableMessage;
@@ -76,7 +76,7 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 * delivery again, its lease ending at {@code leaseEnd} ({@code ownLease}: a lease
 	 * other than the service's, see {@link InFlight#track}).
 	 */
-	abstract LeaseChange trackAgain(L lane, M message, int delivery, long leaseEnd, boolean ownLease);
+	abstract ByIdOutcome trackAgain(L lane, M message, int delivery, long leaseEnd, boolean ownLease);
 
 	/**
 	 * Under the guard, for a delayed message whose entry {@link #untrack} took out: it
@@ -172,24 +172,24 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 * a claim lost means the lease lapsed and a poll is delivering the message again.
 	 */
 	@Override
-	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public final ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = guardById(queue);
 		if (lane == null) {
-			return LeaseChange.NOT_FOUND;
+			return ByIdOutcome.NOT_FOUND;
 		}
 		try {
 			M message = find(lane, id);
 			if (message == null) {
-				return LeaseChange.NOT_FOUND;
+				return ByIdOutcome.NOT_FOUND;
 			}
 			int current = message.deliveries();
 			Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
 			if (verdict != Completion.COMPLETED) {
-				return LeaseChange.of(verdict);
+				return ByIdOutcome.of(verdict);
 			}
 			if (!untrack(lane, message, current)) {
-				return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
+				return message.isCompleted() ? ByIdOutcome.NOT_FOUND : ByIdOutcome.STALE_LEASE;
 			}
 			return trackAgain(lane, message, current, this.clock.millis() + leaseMillis,
 					leaseMillis != this.leaseMillis);

@@ -1,11 +1,11 @@
 package io.github.qsbench.core.thesis;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -456,13 +456,13 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * change is the message's own, under write access of its queue as a completion.
 	 */
 	@Override
-	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.indexes != null);
 		long leaseEnd = this.clock.millis() + leaseMillis;
 		return this.map.lookup(queue, Map::get, target -> (target != null) ? target.write(q -> {
 			M message = q.index.get(id);
-			return (message != null) ? message.changeLease(delivery, leaseEnd) : LeaseChange.NOT_FOUND;
-		}) : LeaseChange.NOT_FOUND);
+			return (message != null) ? message.changeLease(delivery, leaseEnd) : ByIdOutcome.NOT_FOUND;
+		}) : ByIdOutcome.NOT_FOUND);
 	}
 
 	private Object completeIn(MessageQueue<M> queue, long id, int delivery) {
