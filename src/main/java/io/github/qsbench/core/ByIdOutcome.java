@@ -1,9 +1,9 @@
 package io.github.qsbench.core;
 
 /**
- * The answer of an operation by id other than a completion (a lease change, for now): the
- * verdicts of a completion, since such an operation is made or refused as a completion
- * would be.
+ * The answer of an operation by id ({@link QueueServiceCore#byId}): the verdicts of a
+ * completion, since an operation by id is made or refused as a completion would be. Which
+ * of them an operation can give, its constant in {@link ByIdOperation} says.
  */
 public enum ByIdOutcome {
 
@@ -33,6 +33,16 @@ public enum ByIdOutcome {
 			case NOT_DELIVERED -> NOT_DELIVERED;
 			case STALE_LEASE -> STALE_LEASE;
 		};
+	}
+
+	/** Whether the operation was made ({@link #DONE}). */
+	public boolean done() {
+		return this == DONE;
+	}
+
+	/** {@link #DONE} if {@code done}, else {@link #NOT_FOUND}. */
+	public static ByIdOutcome doneIf(boolean done) {
+		return done ? DONE : NOT_FOUND;
 	}
 
 }

@@ -21,6 +21,7 @@ import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.application.fifo.FifoOperations;
 import io.github.qsbench.application.queues.DeadLetters;
 import io.github.qsbench.application.queues.Settings;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
@@ -298,7 +299,8 @@ public class MessageOperations {
 	public ByIdOutcome changeLease(String queue, long id, String lease, int leaseSeconds) {
 		Checks.queueName(queue);
 		int delivery = LeaseTokens.delivery(lease, id);
-		return this.core.changeLease(queue, id, delivery, TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
+		return this.core.byId(queue, id, ByIdOperation.CHANGE_LEASE, delivery,
+				TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
 	}
 
 	/** Whether a poll would find a message now; leases nothing. */

@@ -1,5 +1,6 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.QueueOptions;
@@ -99,80 +100,9 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 
 	// The operations
 
-	/**
-	 * Under the lane's guard: takes the delayed message's entry out of the in-flight
-	 * record (where entries are claimed, a claim lost means a poll is delivering it, or a
-	 * discard took it) and hands it to the ready queue.
-	 */
+	/** Each operation under the lane's guard, written from the framework's steps. */
 	@Override
-	public final boolean endDelay(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		L lane = guardById(queue);
-		if (lane == null) {
-			return false;
-		}
-		try {
-			M message = find(lane, id);
-			if (message == null || message.isCompleted() || message.deliveries() > 0 || !untrack(lane, message, 0)) {
-				return false;
-			}
-			delayEnded(lane, false);
-			readyNow(lane, message);
-			return true;
-		}
-		finally {
-			release(lane);
-		}
-	}
-
-	/**
-	 * Under the lane's guard, completes the message whatever its state by the
-	 * compare-and-set that also decides deliveries and completions. A delivered one is
-	 * then dropped as a completion drops it; a delayed one at once, if this call takes
-	 * its entry (else the poll that claimed it drops it); a ready one at once if its
-	 * ready queue can give it up, else when a poll reaches it.
-	 */
-	@Override
-	public final Completion discard(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		L lane = guardById(queue);
-		if (lane == null) {
-			return Completion.NOT_FOUND;
-		}
-		try {
-			M message = find(lane, id);
-			int deliveries = (message != null) ? message.discard() : -1;
-			if (deliveries < 0) {
-				return Completion.NOT_FOUND;
-			}
-			if (deliveries > 0) {
-				completed(lane, message);
-				return Completion.COMPLETED;
-			}
-			forgotten(lane, message);
-			if (untrack(lane, message, 0)) {
-				delayEnded(lane, false);
-				evict(lane, message);
-			}
-			else if (dropReady(lane, message)) {
-				evict(lane, message);
-			}
-			return Completion.COMPLETED;
-		}
-		finally {
-			release(lane);
-		}
-	}
-
-	/**
-	 * Under the lane's guard: the entry of the message's current delivery leaves the
-	 * in-flight record (a scan, as far as its position) and enters it again where its new
-	 * lease end sorts it. The delivery decided on is read once: a redelivery in between
-	 * would otherwise make this change the new holder's lease. Where entries are claimed,
-	 * a claim lost means the lease lapsed and a poll is delivering the message again.
-	 */
-	@Override
-	public final ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public final ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.idLookup);
 		L lane = guardById(queue);
 		if (lane == null) {
@@ -183,20 +113,75 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 			if (message == null) {
 				return ByIdOutcome.NOT_FOUND;
 			}
-			int current = message.deliveries();
-			Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
-			if (verdict != Completion.COMPLETED) {
-				return ByIdOutcome.of(verdict);
-			}
-			if (!untrack(lane, message, current)) {
-				return message.isCompleted() ? ByIdOutcome.NOT_FOUND : ByIdOutcome.STALE_LEASE;
-			}
-			return trackAgain(lane, message, current, this.clock.millis() + leaseMillis,
-					leaseMillis != this.leaseMillis);
+			return switch (operation) {
+				case CHANGE_LEASE -> changeLease(lane, message, delivery, leaseMillis);
+				case DISCARD -> discard(lane, message);
+				case END_DELAY -> endDelay(lane, message);
+			};
 		}
 		finally {
 			release(lane);
 		}
+	}
+
+	/**
+	 * Under the lane's guard: takes the delayed message's entry out of the in-flight
+	 * record (where entries are claimed, a claim lost means a poll is delivering it, or a
+	 * discard took it) and hands it to the ready queue.
+	 */
+	private ByIdOutcome endDelay(L lane, M message) {
+		if (message.isCompleted() || message.deliveries() > 0 || !untrack(lane, message, 0)) {
+			return ByIdOutcome.NOT_FOUND;
+		}
+		delayEnded(lane, false);
+		readyNow(lane, message);
+		return ByIdOutcome.DONE;
+	}
+
+	/**
+	 * Under the lane's guard, completes the message whatever its state by the
+	 * compare-and-set that also decides deliveries and completions. A delivered one is
+	 * then dropped as a completion drops it; a delayed one at once, if this call takes
+	 * its entry (else the poll that claimed it drops it); a ready one at once if its
+	 * ready queue can give it up, else when a poll reaches it.
+	 */
+	private ByIdOutcome discard(L lane, M message) {
+		int deliveries = message.discard();
+		if (deliveries < 0) {
+			return ByIdOutcome.NOT_FOUND;
+		}
+		if (deliveries > 0) {
+			completed(lane, message);
+			return ByIdOutcome.DONE;
+		}
+		forgotten(lane, message);
+		if (untrack(lane, message, 0)) {
+			delayEnded(lane, false);
+			evict(lane, message);
+		}
+		else if (dropReady(lane, message)) {
+			evict(lane, message);
+		}
+		return ByIdOutcome.DONE;
+	}
+
+	/**
+	 * Under the lane's guard: the entry of the message's current delivery leaves the
+	 * in-flight record (a scan, as far as its position) and enters it again where its new
+	 * lease end sorts it. The delivery decided on is read once: a redelivery in between
+	 * would otherwise make this change the new holder's lease. Where entries are claimed,
+	 * a claim lost means the lease lapsed and a poll is delivering the message again.
+	 */
+	private ByIdOutcome changeLease(L lane, M message, int delivery, long leaseMillis) {
+		int current = message.deliveries();
+		Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
+		if (verdict != Completion.COMPLETED) {
+			return ByIdOutcome.of(verdict);
+		}
+		if (!untrack(lane, message, current)) {
+			return message.isCompleted() ? ByIdOutcome.NOT_FOUND : ByIdOutcome.STALE_LEASE;
+		}
+		return trackAgain(lane, message, current, this.clock.millis() + leaseMillis, leaseMillis != this.leaseMillis);
 	}
 
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
@@ -33,7 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Leases of their own, for every strategy: a lease asked for by the poll
  * ({@link QueueServiceCore#lease(String, int, long)}) and a lease changed by its holder
- * ({@link QueueServiceCore#changeLease}). Each lapses at its own end, whatever the
+ * ({@link ByIdOperation#CHANGE_LEASE}). Each lapses at its own end, whatever the
  * service's lease and whatever the other deliveries' leases, and a change is decided
  * exactly as a completion is. Time moves by the injected clock.
  */
@@ -162,22 +163,26 @@ class OwnLeaseContractTests extends StrategyContract {
 		this.clock.advance(LEASE);
 		Lease current = this.service.lease("other", 1).get(0);
 
-		assertThat(this.service.changeLease("q", never.id(), 1, 10)).isEqualTo(ByIdOutcome.NOT_DELIVERED);
-		assertThat(this.service.changeLease("q", 999_999, 1, 10)).isEqualTo(ByIdOutcome.NOT_FOUND);
-		assertThat(this.service.changeLease("nowhere", current.message().id(), 2, 10)).isEqualTo(ByIdOutcome.NOT_FOUND);
-		assertThat(this.service.changeLease("q", current.message().id(), 2, 10)).as("another queue's message")
+		assertThat(this.service.byId("q", never.id(), ByIdOperation.CHANGE_LEASE, 1, 10))
+			.isEqualTo(ByIdOutcome.NOT_DELIVERED);
+		assertThat(this.service.byId("q", 999_999, ByIdOperation.CHANGE_LEASE, 1, 10)).isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("nowhere", current.message().id(), ByIdOperation.CHANGE_LEASE, 2, 10))
 			.isEqualTo(ByIdOutcome.NOT_FOUND);
-		assertThat(this.service.changeLease("other", stale.message().id(), stale.delivery(), 10))
+		assertThat(this.service.byId("q", current.message().id(), ByIdOperation.CHANGE_LEASE, 2, 10))
+			.as("another queue's message")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("other", stale.message().id(), ByIdOperation.CHANGE_LEASE, stale.delivery(), 10))
 			.isEqualTo(ByIdOutcome.STALE_LEASE);
 		this.service.complete("other", current.message().id(), current.delivery());
-		assertThat(this.service.changeLease("other", current.message().id(), current.delivery(), 10))
+		assertThat(
+				this.service.byId("other", current.message().id(), ByIdOperation.CHANGE_LEASE, current.delivery(), 10))
 			.isEqualTo(ByIdOutcome.NOT_FOUND);
 	}
 
 	@Test
 	void withoutIdLookup_refused() {
 		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
-		assertThatIllegalStateException().isThrownBy(() -> thesis.changeLease("q", 1, 1, 10));
+		assertThatIllegalStateException().isThrownBy(() -> thesis.byId("q", 1, ByIdOperation.CHANGE_LEASE, 1, 10));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.lease("q", 1, 10));
 	}
 
@@ -315,7 +320,8 @@ class OwnLeaseContractTests extends StrategyContract {
 	}
 
 	private ByIdOutcome change(Lease lease, int seconds) {
-		return this.service.changeLease("q", lease.message().id(), lease.delivery(), seconds(seconds));
+		return this.service.byId("q", lease.message().id(), ByIdOperation.CHANGE_LEASE, lease.delivery(),
+				seconds(seconds));
 	}
 
 	private Completion complete(Lease lease) {
