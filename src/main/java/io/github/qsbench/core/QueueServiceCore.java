@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The queue service as the application layer calls it: the thesis's {@link QueueService}
  * (push, poll, complete) plus the operations that change queues (batches, leases numbered
- * per delivery, completion by id, discard, the end of a delay), and the read-only
+ * per delivery, completion by id, and the other operations by id, {@link ByIdOperation}:
+ * a lease change, a discard, the end of a delay), and the read-only
  * {@link QueueServiceView}, which a caller that only reads takes instead. Every strategy
  * offers it, on whichever framework it is built (the catalogue,
  * {@link io.github.qsbench.core.strategy.Strategy}, names them), so nothing outside the
@@ -52,14 +53,23 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	List<Lease> lease(String queue, int max, long leaseMillis);
 
 	/**
-	 * Makes the lease of the message's delivery end {@code leaseMillis} from now (0:
-	 * ready at once), if it is held in that queue, was delivered, and {@code delivery} is
-	 * its current delivery (or {@link QueueServiceCore#ANY_DELIVERY}); the delivery keeps
-	 * its number, so its lease token stays valid. Atomic with completions and
-	 * redeliveries as {@link #complete(String, long, int)} is.
+	 * Runs one operation by id on the message with that id in that queue: what it does,
+	 * which parameters it reads and which outcomes it gives, its constant says. Atomic
+	 * with completions and redeliveries as {@link #complete(String, long, int)} is.
+	 * @param delivery the delivery the caller holds, or {@link #ANY_DELIVERY}
+	 * @param leaseMillis a lease length, for the operations that set one
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
-	LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis);
+	ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis);
+
+	/**
+	 * Runs an operation by id that names no delivery and sets no lease (a discard, the
+	 * end of a delay), as {@link #byId(String, long, ByIdOperation, int, long)} does.
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	default ByIdOutcome byId(String queue, long id, ByIdOperation operation) {
+		return byId(queue, id, operation, ANY_DELIVERY, 0);
+	}
 
 	/** Completes the message with that id, whichever its current delivery. */
 	default Completion complete(String queue, long id) {
@@ -90,22 +100,6 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 		}
 		return completions;
 	}
-
-	/**
-	 * Removes the message with that id from that queue whatever its state (ready,
-	 * delayed, in flight), as a purge does: {@link Completion#COMPLETED} if this call
-	 * removed it, else {@link Completion#NOT_FOUND}. Exactly once with completions: a
-	 * holder completing it after gets {@link Completion#NOT_FOUND}.
-	 * @throws IllegalStateException if this service was built without id lookup
-	 */
-	Completion discard(String queue, long id);
-
-	/**
-	 * Makes a delayed message of that queue ready now.
-	 * @return whether it was delayed (not delivered, not completed) and now is ready
-	 * @throws IllegalStateException if this service was built without id lookup
-	 */
-	boolean endDelay(String queue, long id);
 
 	/**
 	 * Calls {@code listener} when messages are pushed through another instance sharing

@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -187,16 +188,19 @@ public final class RedisQS implements QueueServiceCore {
 		return decide(queue, id, delivery, COMPLETE_OPERATION, 0);
 	}
 
+	/**
+	 * One run of a script each: a lease change and a discard are branches of the
+	 * completion script, the end of a delay a script of its own.
+	 */
 	@Override
-	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
+	public ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return LeaseChange.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
-	}
-
-	@Override
-	public Completion discard(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		return decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0);
+		return switch (operation) {
+			case CHANGE_LEASE -> ByIdOutcome.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
+			case DISCARD -> ByIdOutcome.of(decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0));
+			case END_DELAY -> ByIdOutcome.doneIf((Long) this.calls.run(END_DELAY, this.calls.keys(queue), ascii(id),
+					ascii(queue), this.announcements.channel()) == 1);
+		};
 	}
 
 	/**
@@ -253,13 +257,6 @@ public final class RedisQS implements QueueServiceCore {
 		if (stats(queue).held() > 0) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
-	}
-
-	@Override
-	public boolean endDelay(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		return (Long) this.calls.run(END_DELAY, this.calls.keys(queue), ascii(id), ascii(queue),
-				this.announcements.channel()) == 1;
 	}
 
 	@Override

@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.rest.MessageResponses.Delivered;
 import io.github.qsbench.rest.MessageResponses.DeliveredBatch;
 import io.github.qsbench.rest.MessageResponses.Pushed;
@@ -82,9 +82,9 @@ final class QueueAnswers {
 	 * why not, as for a completion.
 	 * @throws ApiProblem 404, 409 or 412
 	 */
-	static ResponseEntity<Void> leaseChanged(String queue, long id, LeaseChange change) {
+	static ResponseEntity<Void> leaseChanged(String queue, long id, ByIdOutcome change) {
 		return switch (change) {
-			case CHANGED -> ResponseEntity.noContent().build();
+			case DONE -> ResponseEntity.noContent().build();
 			case NOT_FOUND -> throw noSuchMessage(queue, id);
 			case NOT_DELIVERED -> throw notDelivered(id, "given a lease");
 			case STALE_LEASE -> throw staleLease(id, "holds its lease");

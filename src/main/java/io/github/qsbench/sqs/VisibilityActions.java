@@ -5,7 +5,7 @@ import java.util.Map;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.QueueOperations;
-import io.github.qsbench.core.LeaseChange;
+import io.github.qsbench.core.ByIdOutcome;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -64,9 +64,9 @@ final class VisibilityActions extends QueueHandler {
 			throw SqsError.MISSING_PARAMETER
 				.exception("The request must contain the parameter " + VISIBILITY_TIMEOUT + ".");
 		}
-		LeaseChange change = this.messages.changeLease(queue, LeaseReceiptHandles.id(handle), handle, seconds);
+		ByIdOutcome change = this.messages.changeLease(queue, LeaseReceiptHandles.id(handle), handle, seconds);
 		switch (change) {
-			case CHANGED -> {
+			case DONE -> {
 			}
 			case NOT_FOUND -> {
 				if (!this.queues.exists(queue)) {

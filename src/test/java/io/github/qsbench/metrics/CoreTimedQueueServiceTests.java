@@ -6,12 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -45,28 +46,40 @@ class CoreTimedQueueServiceTests {
 	void eachCall_timedUnderItsOperation() {
 		Message pushed = this.service.push("q", "a".getBytes());
 		List<Lease> leased = this.service.lease("q", 1);
-		LeaseChange change = this.service.changeLease("q", pushed.id(), leased.get(0).delivery(), 1_000);
+		ByIdOutcome change = this.service.byId("q", pushed.id(), ByIdOperation.CHANGE_LEASE, leased.get(0).delivery(),
+				1_000);
 		Completion completion = this.service.complete("q", pushed.id(), leased.get(0).delivery());
 		this.service.queues();
 		this.service.queue("q");
 		this.service.hasReady("q");
 		this.service.pushAll("q", List.of("b".getBytes()));
-		this.service.endDelay("q", pushed.id() + 1);
-		this.service.discard("q", pushed.id() + 1);
+		this.service.byId("q", pushed.id() + 1, ByIdOperation.END_DELAY);
+		this.service.byId("q", pushed.id() + 1, ByIdOperation.DISCARD);
 		this.service.poll("q");
 		this.service.peek("q", 1);
 		List<Completion> batch = this.service.completeAll("q", new long[] { pushed.id() },
 				new int[] { leased.get(0).delivery() });
 
 		assertThat(batch).containsExactly(Completion.NOT_FOUND);
-		assertThat(change).isEqualTo(LeaseChange.CHANGED);
+		assertThat(change).isEqualTo(ByIdOutcome.DONE);
 		assertThat(completion).isEqualTo(Completion.COMPLETED);
 		for (Operation operation : Operation.values()) {
 			assertThat(this.service.seconds(operation)).as(operation.tag()).isEqualTo(TICK_NANOS / 1e9);
-			assertThat(this.registry.get("qs.core").tag("operation", operation.tag()).functionCounter().count())
-				.as(operation.tag())
-				.isEqualTo(TICK_NANOS / 1e9);
+			assertTimedOnce(operation.tag());
 		}
+		for (ByIdOperation operation : ByIdOperation.values()) {
+			assertThat(this.service.seconds(operation)).as(operation.name()).isEqualTo(TICK_NANOS / 1e9);
+			assertTimedOnce(Operation.tag(operation));
+		}
+		assertThat(List.of(Operation.tag(ByIdOperation.CHANGE_LEASE), Operation.tag(ByIdOperation.DISCARD),
+				Operation.tag(ByIdOperation.END_DELAY)))
+			.as("the tags the operations by id had as methods")
+			.containsExactly("change_lease", "discard", "end_delay");
+	}
+
+	private void assertTimedOnce(String tag) {
+		assertThat(this.registry.get("qs.core").tag("operation", tag).functionCounter().count()).as(tag)
+			.isEqualTo(TICK_NANOS / 1e9);
 	}
 
 	@Test

@@ -11,6 +11,7 @@ import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
@@ -20,7 +21,7 @@ import io.github.qsbench.core.QueueStats;
 /**
  * Fair queues, SQS's rule for standard queues whose messages carry a message group (a
  * tenant), written once above the core on what every strategy offers (a push held as a
- * delayed message, {@link QueueServiceCore#endDelay}), so that no strategy changes.
+ * delayed message, {@link ByIdOperation#END_DELAY}), so that no strategy changes.
  *
  * <p>
  * A grouped message sent without a delay is pushed held, then put in its group
@@ -120,8 +121,8 @@ public final class FairQueues implements Departures {
 		for (int i = 0; i < pushed.size(); i++) {
 			String group = messages.get(i).group();
 			long id = pushed.get(i).id();
-			if ((group == null || this.groups.append(queue, group, id)) && !this.core.endDelay(queue, id)
-					&& group != null) {
+			if ((group == null || this.groups.append(queue, group, id))
+					&& !this.core.byId(queue, id, ByIdOperation.END_DELAY).done() && group != null) {
 				this.groups.remove(queue, id); // purged meanwhile
 			}
 		}
@@ -138,7 +139,7 @@ public final class FairQueues implements Departures {
 			return List.of();
 		}
 		for (long id : ids) {
-			if (!this.core.endDelay(queue, id)) {
+			if (!this.core.byId(queue, id, ByIdOperation.END_DELAY).done()) {
 				this.groups.remove(queue, id); // removed meanwhile (purged, expired)
 			}
 		}

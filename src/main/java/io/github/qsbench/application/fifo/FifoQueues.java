@@ -19,20 +19,21 @@ import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.queues.FifoSettings;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueServiceCore;
 
 /**
  * FIFO queues, written once above the core on what every strategy offers (a push held as
- * a delayed message, {@link QueueServiceCore#endDelay}), so that no strategy changes and
+ * a delayed message, {@link ByIdOperation#END_DELAY}), so that no strategy changes and
  * the thesis's benchmark measures what it did.
  *
  * <p>
  * The invariant, per queue and message group: the group's messages in the core are kept
  * in {@link FifoGroups} in the order they were sent, and only the first of them (the
  * group's head) can be delivered; every message is pushed held in the core (delayed for
- * {@link #HOLD_MILLIS}) and released ({@link QueueServiceCore#endDelay}) when it becomes
+ * {@link #HOLD_MILLIS}) and released ({@link ByIdOperation#END_DELAY}) when it becomes
  * its group's head: at once if its group had no message, else when the head before it
  * leaves the queue ({@link #left}: completed, moved to a dead-letter queue, purged,
  * expired). So while a message of a group is in flight no other of that group is
@@ -202,9 +203,9 @@ final class FifoQueues implements Departures {
 	 */
 	private boolean releaseHead(String queue, long id, long delayMillis) {
 		if (delayMillis == 0) {
-			return this.core.endDelay(queue, id);
+			return this.core.byId(queue, id, ByIdOperation.END_DELAY).done();
 		}
-		this.later.run(queue, delayMillis, () -> this.core.endDelay(queue, id));
+		this.later.run(queue, delayMillis, () -> this.core.byId(queue, id, ByIdOperation.END_DELAY).done());
 		return false;
 	}
 
@@ -215,7 +216,7 @@ final class FifoQueues implements Departures {
 	 * @return whether it was released
 	 */
 	boolean admit(String queue, long id, String group) {
-		return this.groups.append(queue, group, id) && this.core.endDelay(queue, id);
+		return this.groups.append(queue, group, id) && this.core.byId(queue, id, ByIdOperation.END_DELAY).done();
 	}
 
 	/**
@@ -234,7 +235,7 @@ final class FifoQueues implements Departures {
 	boolean release(String queue, long id) {
 		long next = this.groups.remove(queue, id);
 		while (next > 0) {
-			if (this.core.endDelay(queue, next)) {
+			if (this.core.byId(queue, next, ByIdOperation.END_DELAY).done()) {
 				return true;
 			}
 			next = this.groups.remove(queue, next); // gone meanwhile: the one after it

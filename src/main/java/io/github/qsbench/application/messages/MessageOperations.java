@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.qsbench.application.PeekedMessage;
 import io.github.qsbench.application.Checks;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.LeaseTokens;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.PeekedMessage;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.Received;
@@ -21,10 +21,11 @@ import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.application.fifo.FifoOperations;
 import io.github.qsbench.application.queues.DeadLetters;
 import io.github.qsbench.application.queues.Settings;
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
@@ -295,10 +296,11 @@ public class MessageOperations {
 	 * @throws InvalidRequestException if {@code lease} is not a token this service hands
 	 * out, or the lease is out of range
 	 */
-	public LeaseChange changeLease(String queue, long id, String lease, int leaseSeconds) {
+	public ByIdOutcome changeLease(String queue, long id, String lease, int leaseSeconds) {
 		Checks.queueName(queue);
 		int delivery = LeaseTokens.delivery(lease, id);
-		return this.core.changeLease(queue, id, delivery, TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
+		return this.core.byId(queue, id, ByIdOperation.CHANGE_LEASE, delivery,
+				TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
 	}
 
 	/** Whether a poll would find a message now; leases nothing. */

@@ -7,12 +7,13 @@ import java.util.concurrent.TimeUnit;
 import io.github.qsbench.application.Checks;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.QueueEvents.DeadLetterOutcome;
 import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.QueueEvents.DeadLetterOutcome;
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.Wakeups;
 import io.github.qsbench.application.fair.FairQueues;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -132,7 +133,7 @@ public final class DeadLetters {
 			return Move.REFUSED;
 		}
 		if (this.core.complete(from, lease.message().id(), lease.delivery()) != Completion.COMPLETED) {
-			this.core.discard(to, copy.id());
+			this.core.byId(to, copy.id(), ByIdOperation.DISCARD);
 			return Move.NOT_LEASED;
 		}
 		if (QueueNames.isFifo(from)) {
@@ -145,7 +146,7 @@ public final class DeadLetters {
 		}
 		boolean ready = QueueNames.isFifo(to)
 				? this.fifo.admit(to, copy.id(), StoredMessage.read(stored).system().group())
-				: this.core.endDelay(to, copy.id());
+				: this.core.byId(to, copy.id(), ByIdOperation.END_DELAY).done();
 		if (ready) {
 			this.wakeups.pushedLater(to);
 		}

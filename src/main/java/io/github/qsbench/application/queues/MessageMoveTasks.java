@@ -20,6 +20,7 @@ import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.queues.MoveTaskException.Reason;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -328,7 +329,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	/** Makes a message the task leased and did not move ready again at once. */
 	private void release(String source, Lease lease) {
-		this.core.changeLease(source, lease.message().id(), lease.delivery(), 0);
+		this.core.byId(source, lease.message().id(), ByIdOperation.CHANGE_LEASE, lease.delivery(), 0);
 	}
 
 	private void stepLogged() {

@@ -1,7 +1,7 @@
 package io.github.qsbench.application.queues;
 
 import io.github.qsbench.application.Departures;
-import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -40,7 +40,7 @@ final class Sweep {
 		boolean any = false;
 		for (Peeked peeked : this.core.peek(queue, SCAN)) {
 			long id = peeked.message().id();
-			if (id <= lastId && this.core.discard(queue, id) == Completion.COMPLETED) {
+			if (id <= lastId && this.core.byId(queue, id, ByIdOperation.DISCARD).done()) {
 				this.departures.left(queue, id);
 				if (peeked.deliveries() > 0) {
 					this.inFlight++;

@@ -1,9 +1,9 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -274,8 +274,8 @@ public abstract class AbstractLaneLockedQS extends AbstractLanesQS<LockedLane, L
 
 	/** The message is its own entry; completions by id hold the lock too. */
 	@Override
-	LeaseChange trackAgain(LockedLane lane, LaneMessage message, int delivery, long leaseEnd, boolean ownLease) {
-		LeaseChange change = message.changeLease(delivery, leaseEnd);
+	ByIdOutcome trackAgain(LockedLane lane, LaneMessage message, int delivery, long leaseEnd, boolean ownLease) {
+		ByIdOutcome change = message.changeLease(delivery, leaseEnd);
 		lane.inFlight.track(message, ownLease);
 		return change;
 	}

@@ -1,8 +1,8 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -270,13 +270,13 @@ public abstract class AbstractSplitQS extends AbstractLanesQS<SplitLane, SplitMe
 	 * taken out found no record to drop: then this call evicts the message.
 	 */
 	@Override
-	LeaseChange trackAgain(SplitLane lane, SplitMessage message, int delivery, long leaseEnd, boolean ownLease) {
+	ByIdOutcome trackAgain(SplitLane lane, SplitMessage message, int delivery, long leaseEnd, boolean ownLease) {
 		if (message.isCompleted()) {
 			evict(lane, message);
-			return LeaseChange.NOT_FOUND;
+			return ByIdOutcome.NOT_FOUND;
 		}
 		lane.inFlight.track(new SplitDelivery(message, delivery, leaseEnd), ownLease);
-		return LeaseChange.CHANGED;
+		return ByIdOutcome.DONE;
 	}
 
 	@Override

@@ -1,7 +1,7 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.shared.CompletableMessage;
 import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
@@ -89,13 +89,13 @@ public final class LaneMessage implements CompletableMessage {
 	 * refuses (decided on one reading of the state, which a completion may change
 	 * concurrently: so by compare-and-set).
 	 */
-	LeaseChange changeLease(int delivery, long leaseEnd) {
+	ByIdOutcome changeLease(int delivery, long leaseEnd) {
 		while (true) {
 			long current = this.state;
 			Completion verdict = Completion.decide((current & COMPLETED) != 0, deliveries(current), delivery);
 			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
 					(leaseEnd << EXPIRY_SHIFT) | (current & ((1L << EXPIRY_SHIFT) - 1)))) {
-				return LeaseChange.of(verdict);
+				return ByIdOutcome.of(verdict);
 			}
 		}
 	}

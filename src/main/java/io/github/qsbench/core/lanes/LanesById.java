@@ -1,7 +1,8 @@
 package io.github.qsbench.core.lanes;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.shared.CompletableMessage;
@@ -76,7 +77,7 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 * delivery again, its lease ending at {@code leaseEnd} ({@code ownLease}: a lease
 	 * other than the service's, see {@link InFlight#track}).
 	 */
-	abstract LeaseChange trackAgain(L lane, M message, int delivery, long leaseEnd, boolean ownLease);
+	abstract ByIdOutcome trackAgain(L lane, M message, int delivery, long leaseEnd, boolean ownLease);
 
 	/**
 	 * Under the guard, for a delayed message whose entry {@link #untrack} took out: it
@@ -99,30 +100,42 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 
 	// The operations
 
+	/** Each operation under the lane's guard, written from the framework's steps. */
+	@Override
+	public final ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		L lane = guardById(queue);
+		if (lane == null) {
+			return ByIdOutcome.NOT_FOUND;
+		}
+		try {
+			M message = find(lane, id);
+			if (message == null) {
+				return ByIdOutcome.NOT_FOUND;
+			}
+			return switch (operation) {
+				case CHANGE_LEASE -> changeLease(lane, message, delivery, leaseMillis);
+				case DISCARD -> discard(lane, message);
+				case END_DELAY -> endDelay(lane, message);
+			};
+		}
+		finally {
+			release(lane);
+		}
+	}
+
 	/**
 	 * Under the lane's guard: takes the delayed message's entry out of the in-flight
 	 * record (where entries are claimed, a claim lost means a poll is delivering it, or a
 	 * discard took it) and hands it to the ready queue.
 	 */
-	@Override
-	public final boolean endDelay(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		L lane = guardById(queue);
-		if (lane == null) {
-			return false;
+	private ByIdOutcome endDelay(L lane, M message) {
+		if (message.isCompleted() || message.deliveries() > 0 || !untrack(lane, message, 0)) {
+			return ByIdOutcome.NOT_FOUND;
 		}
-		try {
-			M message = find(lane, id);
-			if (message == null || message.isCompleted() || message.deliveries() > 0 || !untrack(lane, message, 0)) {
-				return false;
-			}
-			delayEnded(lane, false);
-			readyNow(lane, message);
-			return true;
-		}
-		finally {
-			release(lane);
-		}
+		delayEnded(lane, false);
+		readyNow(lane, message);
+		return ByIdOutcome.DONE;
 	}
 
 	/**
@@ -132,36 +145,24 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 * its entry (else the poll that claimed it drops it); a ready one at once if its
 	 * ready queue can give it up, else when a poll reaches it.
 	 */
-	@Override
-	public final Completion discard(String queue, long id) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		L lane = guardById(queue);
-		if (lane == null) {
-			return Completion.NOT_FOUND;
+	private ByIdOutcome discard(L lane, M message) {
+		int deliveries = message.discard();
+		if (deliveries < 0) {
+			return ByIdOutcome.NOT_FOUND;
 		}
-		try {
-			M message = find(lane, id);
-			int deliveries = (message != null) ? message.discard() : -1;
-			if (deliveries < 0) {
-				return Completion.NOT_FOUND;
-			}
-			if (deliveries > 0) {
-				completed(lane, message);
-				return Completion.COMPLETED;
-			}
-			forgotten(lane, message);
-			if (untrack(lane, message, 0)) {
-				delayEnded(lane, false);
-				evict(lane, message);
-			}
-			else if (dropReady(lane, message)) {
-				evict(lane, message);
-			}
-			return Completion.COMPLETED;
+		if (deliveries > 0) {
+			completed(lane, message);
+			return ByIdOutcome.DONE;
 		}
-		finally {
-			release(lane);
+		forgotten(lane, message);
+		if (untrack(lane, message, 0)) {
+			delayEnded(lane, false);
+			evict(lane, message);
 		}
+		else if (dropReady(lane, message)) {
+			evict(lane, message);
+		}
+		return ByIdOutcome.DONE;
 	}
 
 	/**
@@ -171,32 +172,16 @@ abstract class LanesById<L extends QueueLane, M extends CompletableMessage> exte
 	 * would otherwise make this change the new holder's lease. Where entries are claimed,
 	 * a claim lost means the lease lapsed and a poll is delivering the message again.
 	 */
-	@Override
-	public final LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		L lane = guardById(queue);
-		if (lane == null) {
-			return LeaseChange.NOT_FOUND;
+	private ByIdOutcome changeLease(L lane, M message, int delivery, long leaseMillis) {
+		int current = message.deliveries();
+		Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
+		if (verdict != Completion.COMPLETED) {
+			return ByIdOutcome.of(verdict);
 		}
-		try {
-			M message = find(lane, id);
-			if (message == null) {
-				return LeaseChange.NOT_FOUND;
-			}
-			int current = message.deliveries();
-			Completion verdict = Completion.decide(message.isCompleted(), current, delivery);
-			if (verdict != Completion.COMPLETED) {
-				return LeaseChange.of(verdict);
-			}
-			if (!untrack(lane, message, current)) {
-				return message.isCompleted() ? LeaseChange.NOT_FOUND : LeaseChange.STALE_LEASE;
-			}
-			return trackAgain(lane, message, current, this.clock.millis() + leaseMillis,
-					leaseMillis != this.leaseMillis);
+		if (!untrack(lane, message, current)) {
+			return message.isCompleted() ? ByIdOutcome.NOT_FOUND : ByIdOutcome.STALE_LEASE;
 		}
-		finally {
-			release(lane);
-		}
+		return trackAgain(lane, message, current, this.clock.millis() + leaseMillis, leaseMillis != this.leaseMillis);
 	}
 
 }

@@ -1,7 +1,7 @@
 package io.github.qsbench.core.thesis;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.shared.CompletableMessage;
 
@@ -62,7 +62,7 @@ public abstract class AbstractMessage implements CompletableMessage {
 	 * {@code delivery} is that delivery (or {@link QueueServiceCore#ANY_DELIVERY}) and it
 	 * is not completed: the decision of {@link #complete(int)}, made the same way.
 	 */
-	public abstract LeaseChange changeLease(int delivery, long leaseEndMillis);
+	public abstract ByIdOutcome changeLease(int delivery, long leaseEndMillis);
 
 	/**
 	 * @return {@code true} if this call completed the message, {@code false} if it was

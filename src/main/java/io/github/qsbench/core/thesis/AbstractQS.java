@@ -1,11 +1,12 @@
 package io.github.qsbench.core.thesis;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
@@ -452,17 +453,29 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	}
 
 	/**
+	 * Each operation under write access of the message's queue, as a completion: the
+	 * message's own change decides between it and a racing completion.
+	 */
+	@Override
+	public ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {
+		QueueOptions.requireIdLookup(this.indexes != null);
+		return switch (operation) {
+			case CHANGE_LEASE -> changeLease(queue, id, delivery, leaseMillis);
+			case DISCARD -> discard(queue, id);
+			case END_DELAY -> endDelay(queue, id);
+		};
+	}
+
+	/**
 	 * Leases are in the messages, and a walk grabs any message whose lease ended, so a
 	 * change is the message's own, under write access of its queue as a completion.
 	 */
-	@Override
-	public LeaseChange changeLease(String queue, long id, int delivery, long leaseMillis) {
-		QueueOptions.requireIdLookup(this.indexes != null);
+	private ByIdOutcome changeLease(String queue, long id, int delivery, long leaseMillis) {
 		long leaseEnd = this.clock.millis() + leaseMillis;
 		return this.map.lookup(queue, Map::get, target -> (target != null) ? target.write(q -> {
 			M message = q.index.get(id);
-			return (message != null) ? message.changeLease(delivery, leaseEnd) : LeaseChange.NOT_FOUND;
-		}) : LeaseChange.NOT_FOUND);
+			return (message != null) ? message.changeLease(delivery, leaseEnd) : ByIdOutcome.NOT_FOUND;
+		}) : ByIdOutcome.NOT_FOUND);
 	}
 
 	private Object completeIn(MessageQueue<M> queue, long id, int delivery) {
@@ -486,27 +499,23 @@ public abstract class AbstractQS<M extends AbstractMessage> implements QueueServ
 	 * queue as a completion: the message's own discard decides between it and a racing
 	 * completion, then the index as for a completion.
 	 */
-	@Override
-	public Completion discard(String queue, long id) {
-		QueueOptions.requireIdLookup(this.indexes != null);
+	private ByIdOutcome discard(String queue, long id) {
 		Object completion = this.map.lookup(queue, Map::get,
 				target -> (target != null) ? target.write(q -> discardIn(q, id)) : Completion.NOT_FOUND);
 		if (completion == QUEUE_EMPTY) {
 			removeIfEmpty(queue);
-			return Completion.COMPLETED;
+			return ByIdOutcome.DONE;
 		}
-		return (Completion) completion;
+		return ByIdOutcome.of((Completion) completion);
 	}
 
 	/** The message's own change, under write access of its queue as a lease change. */
-	@Override
-	public boolean endDelay(String queue, long id) {
-		QueueOptions.requireIdLookup(this.indexes != null);
+	private ByIdOutcome endDelay(String queue, long id) {
 		long now = this.clock.millis();
-		return this.map.lookup(queue, Map::get, target -> (target != null) && target.write(q -> {
+		return ByIdOutcome.doneIf(this.map.lookup(queue, Map::get, target -> (target != null) && target.write(q -> {
 			M message = q.index.get(id);
 			return message != null && message.endDelay(now);
-		}));
+		})));
 	}
 
 	private Object discardIn(MessageQueue<M> queue, long id) {

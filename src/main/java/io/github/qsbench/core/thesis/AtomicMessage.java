@@ -1,7 +1,7 @@
 package io.github.qsbench.core.thesis;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.shared.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -123,13 +123,13 @@ public final class AtomicMessage extends AbstractMessage {
 	}
 
 	@Override
-	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
+	public ByIdOutcome changeLease(int delivery, long leaseEndMillis) {
 		while (true) {
 			State current = this.state;
 			Completion verdict = Completion.decide(current.completed, current.deliveries, delivery);
 			if (verdict != Completion.COMPLETED || STATE.compareAndSet(this, current,
 					new State(current.deliveries, leaseEndMillis, false, current.idHigh))) {
-				return LeaseChange.of(verdict);
+				return ByIdOutcome.of(verdict);
 			}
 		}
 	}

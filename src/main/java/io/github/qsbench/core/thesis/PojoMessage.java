@@ -1,7 +1,7 @@
 package io.github.qsbench.core.thesis;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 
 /**
  * A message with plain fields and no synchronization of its own: safe only where the
@@ -98,12 +98,12 @@ public final class PojoMessage extends AbstractMessage {
 	}
 
 	@Override
-	public LeaseChange changeLease(int delivery, long leaseEndMillis) {
+	public ByIdOutcome changeLease(int delivery, long leaseEndMillis) {
 		Completion verdict = Completion.decide(isCompleted(), deliveries(), delivery);
 		if (verdict == Completion.COMPLETED) {
 			this.leaseAndDeliveries = (leaseEndMillis << DELIVERY_BITS) | (this.leaseAndDeliveries & MAX_DELIVERIES);
 		}
-		return LeaseChange.of(verdict);
+		return ByIdOutcome.of(verdict);
 	}
 
 	@Override

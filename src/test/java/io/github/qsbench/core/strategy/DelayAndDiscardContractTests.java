@@ -12,8 +12,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
@@ -23,6 +24,7 @@ import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestBodies;
+import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,16 +90,19 @@ class DelayAndDiscardContractTests extends StrategyContract {
 		Message late = delay("q", "late", 60);
 		Message ready = this.service.push("q", "ready");
 		Message gone = delay("q", "gone", 60);
-		this.service.discard("q", gone.id());
+		this.service.byId("q", gone.id(), ByIdOperation.DISCARD);
 
-		assertThat(this.service.endDelay("q", ready.id())).as("not delayed").isFalse();
-		assertThat(this.service.endDelay("q", gone.id())).as("discarded").isFalse();
-		assertThat(this.service.endDelay("other", late.id())).isFalse();
-		assertThat(this.service.endDelay("q", late.id())).isTrue();
+		assertThat(this.service.byId("q", ready.id(), ByIdOperation.END_DELAY)).as("not delayed")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("q", gone.id(), ByIdOperation.END_DELAY)).as("discarded")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("other", late.id(), ByIdOperation.END_DELAY)).isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("q", late.id(), ByIdOperation.END_DELAY)).isEqualTo(ByIdOutcome.DONE);
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 2, 0, 0));
 		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text())
 			.containsExactlyInAnyOrder("ready", "late");
-		assertThat(this.service.endDelay("q", late.id())).as("delivered").isFalse();
+		assertThat(this.service.byId("q", late.id(), ByIdOperation.END_DELAY)).as("delivered")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
 	}
 
 	@Test
@@ -118,24 +123,25 @@ class DelayAndDiscardContractTests extends StrategyContract {
 		Message lapsed = this.service.push("q", "lapsed");
 		Message behind = this.service.push("q", "behind");
 		Message delayed = delay("q", "delayed", 60);
-		this.service.discard("q", ready.id());
+		this.service.byId("q", ready.id(), ByIdOperation.DISCARD);
 		List<Lease> leases = this.service.lease("q", 3);
 		assertThat(leases).extracting(lease -> lease.message().id())
 			.containsExactly(held.id(), lapsed.id(), behind.id());
-		this.service.changeLease("q", lapsed.id(), 1, 0);
+		this.service.byId("q", lapsed.id(), ByIdOperation.CHANGE_LEASE, 1, 0);
 
-		assertThat(this.service.discard("q", ready.id())).as("twice").isEqualTo(Completion.NOT_FOUND);
-		assertThat(this.service.discard("q", held.id())).isEqualTo(Completion.COMPLETED);
-		assertThat(this.service.discard("q", lapsed.id())).isEqualTo(Completion.COMPLETED);
-		assertThat(this.service.discard("q", delayed.id())).isEqualTo(Completion.COMPLETED);
-		assertThat(this.service.discard("other", behind.id())).isEqualTo(Completion.NOT_FOUND);
-		assertThat(this.service.discard("q", 999_999)).isEqualTo(Completion.NOT_FOUND);
+		assertThat(this.service.byId("q", ready.id(), ByIdOperation.DISCARD)).as("twice")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("q", held.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.DONE);
+		assertThat(this.service.byId("q", lapsed.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.DONE);
+		assertThat(this.service.byId("q", delayed.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.DONE);
+		assertThat(this.service.byId("other", behind.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("q", 999_999, ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.NOT_FOUND);
 		assertThat(this.service.complete("q", held.id(), 1)).as("its holder").isEqualTo(Completion.NOT_FOUND);
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1, 0));
 		assertThat(this.service.peek("q", 10)).extracting(peeked -> peeked.message().id()).containsExactly(behind.id());
 		assertThat(this.service.heldCount()).isEqualTo(1);
 
-		assertThat(this.service.discard("q", behind.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.byId("q", behind.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.DONE);
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(this.service.lease("q", 10)).as("nothing comes back").isEmpty();
 		assertEmpty();
@@ -147,7 +153,7 @@ class DelayAndDiscardContractTests extends StrategyContract {
 		Message b = this.service.push("q", "b");
 		this.service.push("q", "c");
 
-		assertThat(this.service.discard("q", b.id())).isEqualTo(Completion.COMPLETED);
+		assertThat(this.service.byId("q", b.id(), ByIdOperation.DISCARD)).isEqualTo(ByIdOutcome.DONE);
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 2, 0, 0));
 		assertThat(this.service.lease("q", 10)).extracting(lease -> lease.message().text()).containsExactly("a", "c");
 	}
@@ -155,7 +161,7 @@ class DelayAndDiscardContractTests extends StrategyContract {
 	@Test
 	void withoutIdLookup_discardRefused() {
 		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
-		assertThatIllegalStateException().isThrownBy(() -> thesis.discard("q", 1));
+		assertThatIllegalStateException().isThrownBy(() -> thesis.byId("q", 1, ByIdOperation.DISCARD));
 	}
 
 	/**
@@ -171,15 +177,15 @@ class DelayAndDiscardContractTests extends StrategyContract {
 				Message message = delay("q", "due", 1);
 				this.clock.advance(Duration.ofSeconds(1));
 				CyclicBarrier start = new CyclicBarrier(2);
-				Future<Completion> discard = threads.submit(() -> {
+				Future<ByIdOutcome> discard = threads.submit(() -> {
 					start.await();
-					return this.service.discard("q", message.id());
+					return this.service.byId("q", message.id(), ByIdOperation.DISCARD);
 				});
 				Future<List<Lease>> delivery = threads.submit(() -> {
 					start.await();
 					return this.service.lease("q", 1);
 				});
-				assertThat(discard.get(10, TimeUnit.SECONDS)).as("round %d", round).isEqualTo(Completion.COMPLETED);
+				assertThat(discard.get(10, TimeUnit.SECONDS)).as("round %d", round).isEqualTo(ByIdOutcome.DONE);
 				for (Lease lease : delivery.get(10, TimeUnit.SECONDS)) {
 					assertThat(this.service.complete("q", lease.message().id(), lease.delivery())).as("round %d", round)
 						.isEqualTo(Completion.NOT_FOUND);
@@ -203,17 +209,18 @@ class DelayAndDiscardContractTests extends StrategyContract {
 				this.service.push("q", "contested");
 				Lease lease = this.service.lease("q", 1).get(0);
 				CyclicBarrier start = new CyclicBarrier(2);
-				Future<Completion> discard = threads.submit(() -> {
+				Future<ByIdOutcome> discard = threads.submit(() -> {
 					start.await();
-					return this.service.discard("q", lease.message().id());
+					return this.service.byId("q", lease.message().id(), ByIdOperation.DISCARD);
 				});
 				Future<Completion> completion = threads.submit(() -> {
 					start.await();
 					return this.service.complete("q", lease.message().id(), lease.delivery());
 				});
-				assertThat(List.of(discard.get(10, TimeUnit.SECONDS), completion.get(10, TimeUnit.SECONDS)))
+				assertThat(List.of(discard.get(10, TimeUnit.SECONDS),
+						ByIdOutcome.of(completion.get(10, TimeUnit.SECONDS))))
 					.as("round %d", round)
-					.containsExactlyInAnyOrder(Completion.COMPLETED, Completion.NOT_FOUND);
+					.containsExactlyInAnyOrder(ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND);
 				assertThat(this.service.heldCount()).isZero();
 			}
 			this.service.lease("q", 1);

@@ -13,18 +13,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
-import io.github.qsbench.core.TestCores;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
-import io.github.qsbench.core.LeaseChange;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Leases of their own, for every strategy: a lease asked for by the poll
  * ({@link QueueServiceCore#lease(String, int, long)}) and a lease changed by its holder
- * ({@link QueueServiceCore#changeLease}). Each lapses at its own end, whatever the
+ * ({@link ByIdOperation#CHANGE_LEASE}). Each lapses at its own end, whatever the
  * service's lease and whatever the other deliveries' leases, and a change is decided
  * exactly as a completion is. Time moves by the injected clock.
  */
@@ -93,7 +94,7 @@ class OwnLeaseContractTests extends StrategyContract {
 		this.service.push("q", "slow work");
 		Lease lease = this.service.lease("q", 1).get(0);
 
-		assertThat(change(lease, 60)).isEqualTo(LeaseChange.CHANGED);
+		assertThat(change(lease, 60)).isEqualTo(ByIdOutcome.DONE);
 		this.clock.advance(LEASE);
 		assertThat(this.service.lease("q", 1)).as("extended past the service's lease").isEmpty();
 		assertThat(this.service.queue("q")).contains(new QueueStats("q", 0, 1));
@@ -120,11 +121,11 @@ class OwnLeaseContractTests extends StrategyContract {
 		this.service.push("q", "give back");
 		Lease lease = this.service.lease("q", 1).get(0);
 
-		assertThat(change(lease, 0)).isEqualTo(LeaseChange.CHANGED);
+		assertThat(change(lease, 0)).isEqualTo(ByIdOutcome.DONE);
 		assertThat(this.service.hasReady("q")).isTrue();
 		Lease again = this.service.lease("q", 1).get(0);
 		assertThat(again.delivery()).isEqualTo(2);
-		assertThat(change(lease, 10)).isEqualTo(LeaseChange.STALE_LEASE);
+		assertThat(change(lease, 10)).isEqualTo(ByIdOutcome.STALE_LEASE);
 		assertThat(complete(lease)).isEqualTo(Completion.STALE_LEASE);
 		assertThat(complete(again)).isEqualTo(Completion.COMPLETED);
 		assertThat(this.service.heldCount()).isZero();
@@ -162,22 +163,26 @@ class OwnLeaseContractTests extends StrategyContract {
 		this.clock.advance(LEASE);
 		Lease current = this.service.lease("other", 1).get(0);
 
-		assertThat(this.service.changeLease("q", never.id(), 1, 10)).isEqualTo(LeaseChange.NOT_DELIVERED);
-		assertThat(this.service.changeLease("q", 999_999, 1, 10)).isEqualTo(LeaseChange.NOT_FOUND);
-		assertThat(this.service.changeLease("nowhere", current.message().id(), 2, 10)).isEqualTo(LeaseChange.NOT_FOUND);
-		assertThat(this.service.changeLease("q", current.message().id(), 2, 10)).as("another queue's message")
-			.isEqualTo(LeaseChange.NOT_FOUND);
-		assertThat(this.service.changeLease("other", stale.message().id(), stale.delivery(), 10))
-			.isEqualTo(LeaseChange.STALE_LEASE);
+		assertThat(this.service.byId("q", never.id(), ByIdOperation.CHANGE_LEASE, 1, 10))
+			.isEqualTo(ByIdOutcome.NOT_DELIVERED);
+		assertThat(this.service.byId("q", 999_999, ByIdOperation.CHANGE_LEASE, 1, 10)).isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("nowhere", current.message().id(), ByIdOperation.CHANGE_LEASE, 2, 10))
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("q", current.message().id(), ByIdOperation.CHANGE_LEASE, 2, 10))
+			.as("another queue's message")
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.byId("other", stale.message().id(), ByIdOperation.CHANGE_LEASE, stale.delivery(), 10))
+			.isEqualTo(ByIdOutcome.STALE_LEASE);
 		this.service.complete("other", current.message().id(), current.delivery());
-		assertThat(this.service.changeLease("other", current.message().id(), current.delivery(), 10))
-			.isEqualTo(LeaseChange.NOT_FOUND);
+		assertThat(
+				this.service.byId("other", current.message().id(), ByIdOperation.CHANGE_LEASE, current.delivery(), 10))
+			.isEqualTo(ByIdOutcome.NOT_FOUND);
 	}
 
 	@Test
 	void withoutIdLookup_refused() {
 		QueueServiceCore thesis = newService(new QueueOptions(LEASE, Eviction.LAZY, this.clock, false));
-		assertThatIllegalStateException().isThrownBy(() -> thesis.changeLease("q", 1, 1, 10));
+		assertThatIllegalStateException().isThrownBy(() -> thesis.byId("q", 1, ByIdOperation.CHANGE_LEASE, 1, 10));
 		assertThatIllegalStateException().isThrownBy(() -> thesis.lease("q", 1, 10));
 	}
 
@@ -240,7 +245,7 @@ class OwnLeaseContractTests extends StrategyContract {
 				Lease lapsed = this.service.lease("q", 1).get(0);
 				this.clock.advance(LEASE);
 				CyclicBarrier start = new CyclicBarrier(2);
-				Future<LeaseChange> change = threads.submit(() -> {
+				Future<ByIdOutcome> change = threads.submit(() -> {
 					start.await();
 					return change(lapsed, 60);
 				});
@@ -248,15 +253,15 @@ class OwnLeaseContractTests extends StrategyContract {
 					start.await();
 					return this.service.lease("q", 1);
 				});
-				LeaseChange changed = change.get(10, TimeUnit.SECONDS);
+				ByIdOutcome changed = change.get(10, TimeUnit.SECONDS);
 				List<Lease> redelivered = redelivery.get(10, TimeUnit.SECONDS);
 				Lease holder;
-				if (changed == LeaseChange.CHANGED) {
+				if (changed == ByIdOutcome.DONE) {
 					assertThat(redelivered).as("round %d: extended, nothing to redeliver", round).isEmpty();
 					holder = lapsed;
 				}
 				else {
-					assertThat(changed).as("round %d", round).isEqualTo(LeaseChange.STALE_LEASE);
+					assertThat(changed).as("round %d", round).isEqualTo(ByIdOutcome.STALE_LEASE);
 					assertThat(redelivered).as("round %d", round)
 						.singleElement()
 						.extracting(Lease::delivery)
@@ -287,7 +292,7 @@ class OwnLeaseContractTests extends StrategyContract {
 				Lease lease = this.service.lease("q", 1).get(0);
 				int seconds = (round % 2 == 0) ? 60 : 30; // to the sorted record, or back
 				CyclicBarrier start = new CyclicBarrier(2);
-				Future<LeaseChange> change = threads.submit(() -> {
+				Future<ByIdOutcome> change = threads.submit(() -> {
 					start.await();
 					return change(lease, seconds);
 				});
@@ -297,7 +302,7 @@ class OwnLeaseContractTests extends StrategyContract {
 				});
 				assertThat(completion.get(10, TimeUnit.SECONDS)).as("round %d", round).isEqualTo(Completion.COMPLETED);
 				assertThat(change.get(10, TimeUnit.SECONDS)).as("round %d", round)
-					.isIn(LeaseChange.CHANGED, LeaseChange.NOT_FOUND);
+					.isIn(ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND);
 				assertThat(this.service.heldCount()).isZero();
 			}
 			this.clock.advance(Duration.ofSeconds(61));
@@ -314,8 +319,9 @@ class OwnLeaseContractTests extends StrategyContract {
 		return Duration.ofSeconds(seconds).toMillis();
 	}
 
-	private LeaseChange change(Lease lease, int seconds) {
-		return this.service.changeLease("q", lease.message().id(), lease.delivery(), seconds(seconds));
+	private ByIdOutcome change(Lease lease, int seconds) {
+		return this.service.byId("q", lease.message().id(), ByIdOperation.CHANGE_LEASE, lease.delivery(),
+				seconds(seconds));
 	}
 
 	private Completion complete(Lease lease) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
-import io.github.qsbench.core.LeaseChange;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class AtomicMessageTests {
 			assertThat(message.id()).isEqualTo(id);
 			assertThat(message.tryGrab(NOW, LEASE)).isEqualTo(Grab.GRABBED);
 			assertThat(message.id()).isEqualTo(id);
-			assertThat(message.changeLease(1, NOW + 2 * LEASE)).isEqualTo(LeaseChange.of(Completion.COMPLETED));
+			assertThat(message.changeLease(1, NOW + 2 * LEASE)).isEqualTo(ByIdOutcome.of(Completion.COMPLETED));
 			assertThat(message.id()).isEqualTo(id);
 			assertThat(message.complete(1)).isEqualTo(Completion.COMPLETED);
 			assertThat(message.id()).isEqualTo(id);
