@@ -140,6 +140,9 @@ public class HistoryLoad {
 
 	static BufferedWriter out;
 
+	/** What the drain's last read of the counts found not empty. */
+	static volatile String notEmpty = "";
+
 	public static void main(String[] args) throws Exception {
 		double seconds = 20;
 		boolean drain = true;
@@ -245,7 +248,7 @@ public class HistoryLoad {
 		out.close();
 		if (!drained) {
 			System.err.println("drain incomplete: messages still queued after " + drainSeconds
-					+ " s of drain; the history cannot tell them from lost ones");
+					+ " s of drain; the history cannot tell them from lost ones (last read: " + notEmpty + ")");
 			System.exit(3);
 		}
 	}
@@ -874,11 +877,13 @@ public class HistoryLoad {
 						Map<String, Object> counts = answer.json();
 						for (String count : new String[] { "ready", "inflight", "delayed" }) {
 							if (((Number) counts.get(count)).longValue() != 0) {
+								notEmpty = ports[p] + " " + drainQueue(q) + " " + answer.body;
 								return false;
 							}
 						}
 					}
 					else if (answer.status != -2) {
+						notEmpty = ports[p] + " " + drainQueue(q) + " " + answer.status;
 						return false; // not answered: an instance killed by the fault is left out
 					}
 				}

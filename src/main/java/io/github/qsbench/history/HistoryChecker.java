@@ -377,7 +377,10 @@ public final class HistoryChecker {
 	}
 
 	private static boolean inLoad(Operation op) {
-		return op.client() != null && !op.client().endsWith("-drain") && !op.client().endsWith("-setup");
+		// the mover's status reads are sparse (a line at each change) and outlast the
+		// load
+		return op.client() != null && !op.client().endsWith("-drain") && !op.client().endsWith("-setup")
+				&& !op.client().endsWith("-mover");
 	}
 
 	private static long longestGapMs(List<Operation> operations, long start) {
