@@ -31,8 +31,8 @@ import io.github.qsbench.core.Delivery;
  * again while the others were served
  * @param moved values a message move task moved: pushed to its source, delivered from its
  * destination (a value moved twice, or delivered from both, is duplicated too)
- * @param movesUnfinished move tasks started and not read as completed with everything
- * moved by the end of the history, or refused at their start
+ * @param movesUnfinished move tasks started and not read as completed by the end of the
+ * history, or refused at their start
  * @param outOfOrder deliveries of a FIFO message while the one sent before it in its
  * group had certainly not been completed (and was not delivered before it in the same
  * poll)

@@ -261,6 +261,19 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aMoveCompletedWithItsCountShort_passes_theValuesSayWhatMoved() {
+		push("dlq", "a", 0, 5, "ok", 1);
+		push("dlq", "b", 0, 5, "ok", 2);
+		move("dlq", "q0", 10, 12, "ok");
+		moveStatus("dlq", "COMPLETED", 1, 2, 30);
+		poll("c0", "rest", "q0", 40, 42, delivery(3, "a", 1, 40, 2000), delivery(4, "b", 1, 40, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.movesUnfinished()).isZero();
+		assertThat(report.moved()).isEqualTo(2);
+		assertThat(report.valid(false)).isTrue();
+	}
+
+	@Test
 	void aMoveNotReadAsCompleted_isUnfinished() {
 		push("dlq", "a", 0, 5, "ok", 1);
 		move("dlq", "q0", 10, 12, "ok");
