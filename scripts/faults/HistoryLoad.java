@@ -55,6 +55,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Producers hold off a queue whose ready count (read every 100 ms, not recorded) is above
  * {@code --max-ready} (2000; 0: never), so that producers faster than consumers leave a
  * backlog the drain can finish.
+ * With {@code --fifo-queues N}, N FIFO queues ({@code <prefix>-<q>.fifo}) come after the
+ * standard ones: a push to one is one SQS {@code SendMessage} naming one of
+ * {@code --groups} groups of the producer thread's own (so that its order of sends is the
+ * group's order, recorded as the line's {@code group}) and its value as deduplication id.
+ * With {@code --move N}, N values are sent (in batches of ten, recorded) to a dead-letter
+ * queue ({@code <prefix>-dlq}) before the load, and {@code --move-after} seconds into it
+ * a {@code move} line records a {@code StartMessageMoveTask} from it to the first queue
+ * ({@code --move-rate} a second) made on the first port; {@code move-status} lines record
+ * its status ({@code status}, {@code moved}, {@code toMove}) as it changes until it ends
+ * or {@code --move-wait} seconds pass, before the drain (which drains the dead-letter
+ * queue too: what a move left there shows).
  * Every choice is drawn from {@code --seed}, so one seed makes the same requests in the
  * same order per thread (what the service answers, and so the rest of the run, differs).
  * After {@code --seconds}, producers stop, then consumers, then (with {@code --drain}) a
@@ -108,10 +119,29 @@ public class HistoryLoad {
 
 	static long maxReady = 2000;
 
+	/** FIFO queues beside the standard ones, and message groups per producer thread. */
+	static int fifoQueues = 0;
+
+	static int groups = 3;
+
+	/** Messages put in the dead-letter queue a move task moves to the first queue (0: none). */
+	static int move = 0;
+
+	static int moveRate = 100;
+
+	static double moveAfter = 1;
+
+	static double moveWait = 90;
+
+	static Thread mover;
+
 	/** Each queue's ready count as the pacer last read it. */
 	static AtomicLongArray ready;
 
 	static BufferedWriter out;
+
+	/** What the drain's last read of the counts found not empty. */
+	static volatile String notEmpty = "";
 
 	public static void main(String[] args) throws Exception {
 		double seconds = 20;
@@ -140,6 +170,12 @@ public class HistoryLoad {
 				case "--push-pause-ms" -> pushPauseMs = Long.parseLong(value);
 				case "--hold-ms" -> holdMs = Long.parseLong(value);
 				case "--max-ready" -> maxReady = Long.parseLong(value);
+				case "--fifo-queues" -> fifoQueues = Integer.parseInt(value);
+				case "--groups" -> groups = Integer.parseInt(value);
+				case "--move" -> move = Integer.parseInt(value);
+				case "--move-rate" -> moveRate = Integer.parseInt(value);
+				case "--move-after" -> moveAfter = Double.parseDouble(value);
+				case "--move-wait" -> moveWait = Double.parseDouble(value);
 				case "--drain" -> drain = Boolean.parseBoolean(value);
 				case "--drain-seconds" -> drainSeconds = Double.parseDouble(value);
 				case "--create" -> create = Boolean.parseBoolean(value);
@@ -150,11 +186,17 @@ public class HistoryLoad {
 		out = Files.newBufferedWriter(file);
 		if (create) {
 			User setup = new User("setup", 0, new SplittableRandom(seed));
-			for (int q = 0; q < queues; q++) {
+			for (int q = 0; q < queues + fifoQueues; q++) {
 				setup.createQueue(queue(q));
 			}
+			if (move > 0) {
+				setup.fillDeadLetters();
+			}
 		}
-		ready = new AtomicLongArray(queues);
+		if (move > 0) {
+			mover = start("mover", new User("mover", 0, new SplittableRandom(seed))::runMove);
+		}
+		ready = new AtomicLongArray(queues + fifoQueues);
 		if (maxReady > 0) {
 			Thread pacer = new Thread(new User("pacer", 0, new SplittableRandom(seed))::pace, "pacer");
 			pacer.setDaemon(true);
@@ -194,6 +236,9 @@ public class HistoryLoad {
 		for (Thread thread : consumerThreads) {
 			thread.join();
 		}
+		if (mover != null) {
+			mover.join();
+		}
 		boolean drained = !drain
 				|| new User("drain", 0, new SplittableRandom(seed)).drain(System.nanoTime() + (long) (drainSeconds * 1e9));
 		flusher.interrupt();
@@ -203,7 +248,7 @@ public class HistoryLoad {
 		out.close();
 		if (!drained) {
 			System.err.println("drain incomplete: messages still queued after " + drainSeconds
-					+ " s of drain; the history cannot tell them from lost ones");
+					+ " s of drain; the history cannot tell them from lost ones (last read: " + notEmpty + ")");
 			System.exit(3);
 		}
 	}
@@ -214,8 +259,27 @@ public class HistoryLoad {
 		return started;
 	}
 
+	/** Standard queues first ({@code <prefix>-<q>}), then FIFO ones ({@code <prefix>-<q>.fifo}). */
 	static String queue(int q) {
-		return queuePrefix + "-" + q;
+		return queuePrefix + "-" + q + (fifo(q) ? ".fifo" : "");
+	}
+
+	static boolean fifo(int q) {
+		return q >= queues;
+	}
+
+	/** Every queue the load uses, and with a move its dead-letter queue: what a drain empties. */
+	static int allQueues() {
+		return queues + fifoQueues + ((move > 0) ? 1 : 0);
+	}
+
+	static String drainQueue(int q) {
+		return (q < queues + fifoQueues) ? queue(q) : deadLetterQueue();
+	}
+
+	/** The move's source: a dead-letter queue (of {@code <prefix>-dlq-owner}, never used). */
+	static String deadLetterQueue() {
+		return queuePrefix + "-dlq";
 	}
 
 	static synchronized void record(Map<String, Object> line) {
@@ -260,10 +324,15 @@ public class HistoryLoad {
 		}
 
 		void createQueue(String queue) {
+			createQueue(queue, queue.endsWith(".fifo") ? ",\"fifo\":true" : "");
+		}
+
+		void createQueue(String queue, String settings) {
 			for (int attempt = 0; attempt < 20; attempt++) {
 				Answer answer = send(HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue))
 					.header("Content-Type", "application/json")
-					.PUT(HttpRequest.BodyPublishers.ofString("{\"leaseSeconds\":" + lease + "}")), timeoutMs);
+					.PUT(HttpRequest.BodyPublishers.ofString("{\"leaseSeconds\":" + lease + settings + "}")),
+						timeoutMs);
 				if (answer.status == 200 || answer.status == 201) {
 					return;
 				}
@@ -274,13 +343,25 @@ public class HistoryLoad {
 
 		void produce() {
 			while (producing.get()) {
-				int q = this.random.nextInt(queues);
+				int q = this.random.nextInt(queues + fifoQueues);
 				while (maxReady > 0 && ready.get(q) > maxReady && producing.get()) {
 					pause(10);
 				}
 				String queue = queue(q);
 				boolean sqs = this.random.nextDouble() < sqsShare;
 				int n = (this.random.nextDouble() < batchShare) ? 2 + this.random.nextInt(sqs ? 9 : 19) : 1;
+				if (fifo(q)) {
+					// a group of this thread's own, so that the order of its sends is the group's
+					String group = this.client + "-g" + this.random.nextInt(groups);
+					String value = seed + "-" + this.client + "-" + (this.count++);
+					for (int attempt = 0; producing.get() || attempt == 0; attempt++) {
+						if (!pushFifo(queue, group, value).equals("refused")) {
+							break;
+						}
+						pause(20 + this.random.nextInt(80));
+					}
+					continue;
+				}
 				List<String> values = new ArrayList<>();
 				for (int i = 0; i < n; i++) {
 					values.add(seed + "-" + this.client + "-" + (this.count++));
@@ -366,9 +447,114 @@ public class HistoryLoad {
 			return done(line, answer.sqsOutcome("OverLimit"));
 		}
 
+		/**
+		 * One FIFO message on the SQS face, its group named and its value as its
+		 * deduplication id (so that a retry of a refused send is not a second message).
+		 */
+		String pushFifo(String queue, String group, String value) {
+			Map<String, Object> line = line("sqs", "push", queue);
+			line.put("values", List.of(value));
+			line.put("group", group);
+			Map<String, Object> request = new LinkedHashMap<>();
+			request.put("QueueUrl", queueUrl(queue));
+			request.put("MessageBody", value);
+			request.put("MessageGroupId", group);
+			request.put("MessageDeduplicationId", value);
+			Answer answer = timed(line, sqs("SendMessage", request), timeoutMs);
+			if (answer.status == 200) {
+				line.put("ids", List.of(Long.parseLong((String) answer.json().get("MessageId"))));
+				return done(line, "ok");
+			}
+			return done(line, answer.sqsOutcome("OverLimit"));
+		}
+
+		/**
+		 * The move's set-up: its dead-letter queue, a queue whose dead-letter queue it is
+		 * (SQS moves only from one), and {@code --move} values sent to it in batches of
+		 * ten, recorded as pushes.
+		 */
+		void fillDeadLetters() {
+			createQueue(deadLetterQueue(), "");
+			createQueue(queuePrefix + "-dlq-owner", ",\"maxDeliveries\":5,\"deadLetterQueue\":\"" + deadLetterQueue() + "\"");
+			for (int i = 0; i < move; i += 10) {
+				List<String> values = new ArrayList<>();
+				for (int j = i; j < Math.min(move, i + 10); j++) {
+					values.add(seed + "-" + this.client + "-" + (this.count++));
+				}
+				for (int attempt = 0; attempt < 20; attempt++) {
+					if (pushSqs(deadLetterQueue(), values).equals("ok")) {
+						break;
+					}
+					pause(100);
+				}
+			}
+		}
+
+		/**
+		 * After {@code --move-after} seconds, starts a message move task (SQS
+		 * {@code StartMessageMoveTask}) from the dead-letter queue to the first queue at
+		 * {@code --move-rate} a second on the first port, then reads its status
+		 * ({@code ListMessageMoveTasks}, on the next port once one refuses the connection)
+		 * until it ends or {@code --move-wait} seconds pass: a {@code move} line, and a
+		 * {@code move-status} line at each change of status and at the end.
+		 */
+		void runMove() {
+			pause((long) (moveAfter * 1000));
+			String arn = "arn:aws:sqs:us-east-1:000000000000:";
+			Map<String, Object> line = line("sqs", "move", deadLetterQueue());
+			line.put("destination", queue(0));
+			Map<String, Object> request = new LinkedHashMap<>();
+			request.put("SourceArn", arn + deadLetterQueue());
+			request.put("DestinationArn", arn + queue(0));
+			request.put("MaxNumberOfMessagesPerSecond", moveRate);
+			Answer answer = timed(line, sqs("StartMessageMoveTask", request), timeoutMs);
+			if (answer.status != 200) {
+				line.put("error", answer.body);
+				done(line, answer.sqsOutcome(null));
+				return;
+			}
+			line.put("handle", answer.json().get("TaskHandle"));
+			done(line, "ok");
+			long deadline = System.nanoTime() + (long) (moveWait * 1e9);
+			String last = null;
+			while (true) {
+				Map<String, Object> status = line("sqs", "move-status", deadLetterQueue());
+				Map<String, Object> list = new LinkedHashMap<>();
+				list.put("SourceArn", arn + deadLetterQueue());
+				Answer listed = timed(status, sqs("ListMessageMoveTasks", list), timeoutMs);
+				boolean over = System.nanoTime() > deadline;
+				if (listed.status == 200) {
+					List<?> results = (List<?>) listed.json().getOrDefault("Results", List.of());
+					if (!results.isEmpty()) {
+						Map<?, ?> task = (Map<?, ?>) results.get(0);
+						String state = (String) task.get("Status");
+						boolean ended = !state.equals("RUNNING") && !state.equals("CANCELLING");
+						status.put("status", state);
+						status.put("moved", task.get("ApproximateNumberOfMessagesMoved"));
+						status.put("toMove", task.get("ApproximateNumberOfMessagesToMove"));
+						if (task.get("FailureReason") != null) {
+							status.put("error", task.get("FailureReason"));
+						}
+						if (!state.equals(last) || ended || over) {
+							done(status, "ok");
+						}
+						last = state;
+						if (ended) {
+							return;
+						}
+					}
+				}
+				if (over) {
+					done(status, "fail");
+					return;
+				}
+				pause(250);
+			}
+		}
+
 		void consume() {
 			while (consuming.get()) {
-				String queue = queue(this.random.nextInt(queues));
+				String queue = queue(this.random.nextInt(queues + fifoQueues));
 				if (this.random.nextDouble() < cut) {
 					cutPoll(queue);
 					continue;
@@ -639,7 +825,7 @@ public class HistoryLoad {
 		 */
 		void pace() {
 			while (producing.get()) {
-				for (int q = 0; q < queues; q++) {
+				for (int q = 0; q < queues + fifoQueues; q++) {
 					Answer answer = send(HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue(q))).GET(),
 							timeoutMs);
 					if (answer.status == 200) {
@@ -663,11 +849,11 @@ public class HistoryLoad {
 				boolean got = false;
 				for (int p = 0; p < ports.length; p++) {
 					this.port = p;
-					for (int q = 0; q < queues; q++) {
-						List<Map<String, Object>> deliveries = pollRest(queue(q), 10, 0);
+					for (int q = 0; q < allQueues(); q++) {
+						List<Map<String, Object>> deliveries = pollRest(drainQueue(q), 10, 0);
 						if (!deliveries.isEmpty()) {
 							got = true;
-							completeBatch(false, queue(q), deliveries);
+							completeBatch(false, drainQueue(q), deliveries);
 						}
 					}
 				}
@@ -684,18 +870,20 @@ public class HistoryLoad {
 		boolean empty() {
 			for (int p = 0; p < ports.length; p++) {
 				this.port = p;
-				for (int q = 0; q < queues; q++) {
-					Answer answer = send(HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue(q))).GET(),
-							timeoutMs);
+				for (int q = 0; q < allQueues(); q++) {
+					Answer answer = send(
+							HttpRequest.newBuilder(URI.create(base() + "/queues/" + drainQueue(q))).GET(), timeoutMs);
 					if (answer.status == 200) {
 						Map<String, Object> counts = answer.json();
 						for (String count : new String[] { "ready", "inflight", "delayed" }) {
 							if (((Number) counts.get(count)).longValue() != 0) {
+								notEmpty = ports[p] + " " + drainQueue(q) + " " + answer.body;
 								return false;
 							}
 						}
 					}
 					else if (answer.status != -2) {
+						notEmpty = ports[p] + " " + drainQueue(q) + " " + answer.status;
 						return false; // not answered: an instance killed by the fault is left out
 					}
 				}

@@ -2,8 +2,8 @@
 # Every fault, each ending with the history checker, and the table in docs/faults.md:
 # consumer-pause, connection-cut and overload on one strategy per family (thesis:
 # synchronized, lanes: lane-locked, Redis: redis), then the redis strategy's own faults
-# (service-sigterm, redis-instance-kill, redis-kill with appendfsync always and everysec,
-# redis-pause, redis-cluster-kill). Each run takes the benchmark lock (FAULT_LOCK,
+# (service-sigterm, redis-instance-kill, redis-instance-kill-move, redis-kill with appendfsync
+# always and everysec, redis-pause, redis-cluster-kill). Each run takes the benchmark lock (FAULT_LOCK,
 # /tmp/qs-bench.lock) for itself only, so a shared machine waits for one short run at a time.
 # Exits 1 if any run broke its guarantee (every run goes on regardless); the table says which.
 #
@@ -72,6 +72,7 @@ for strategy in ${FAULT_STRATEGIES:-synchronized lane-locked redis}; do
 done
 run service-sigterm.sh
 run redis-instance-kill.sh
+run redis-instance-kill-move.sh
 run redis-kill.sh always
 run redis-kill.sh everysec
 run redis-pause.sh

@@ -62,7 +62,8 @@ public record History(List<Operation> operations) {
 	 * @param face {@code rest} or {@code sqs}
 	 * @param queue the queue it named
 	 * @param op {@code push}, {@code push-batch}, {@code poll}, {@code complete},
-	 * {@code complete-batch} or {@code change-lease}
+	 * {@code complete-batch}, {@code change-lease}, {@code move} (a message move task
+	 * started) or {@code move-status} (its status read)
 	 * @param invoke when the request was sent
 	 * @param returned when its answer (or its failure) came back
 	 * @param result {@code ok}, {@code empty}, {@code stale}, {@code not-found},
@@ -74,10 +75,18 @@ public record History(List<Operation> operations) {
 	 * @param lease a completion's or lease change's lease token
 	 * @param seconds a lease change's new lease
 	 * @param entries a completion batch's entries, each with its own result
+	 * @param group a FIFO push's message group
+	 * @param destination a message move task's destination ({@code move}; its source is
+	 * {@code queue})
+	 * @param status a move task's status as read ({@code move-status}: {@code RUNNING},
+	 * {@code COMPLETED}, {@code FAILED}, ...)
+	 * @param moved how many messages the task had moved when its status was read
+	 * @param toMove how many it was to move
 	 */
 	public record Operation(String client, String face, String queue, String op, long invoke,
 			@JsonProperty("return") long returned, String result, List<String> values, List<Long> ids,
-			List<Delivered> deliveries, Long id, String lease, Integer seconds, List<Entry> entries) {
+			List<Delivered> deliveries, Long id, String lease, Integer seconds, List<Entry> entries, String group,
+			String destination, String status, Long moved, Long toMove) {
 
 		/**
 		 * Whether the service answered as it does when it serves: success, an empty poll,

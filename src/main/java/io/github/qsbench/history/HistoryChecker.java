@@ -32,6 +32,18 @@ import io.github.qsbench.history.History.Operation;
  * service keeps leases on its own clock in milliseconds, so a margin of
  * {@link #SLACK_NANOS} absorbs its rounding. At-least-once strategies are counted by the
  * same rules, and their counts are not anomalies.
+ *
+ * <p>
+ * Message move tasks ({@code move} lines): a value pushed to a task's source and
+ * delivered from its destination was moved, under an id of the destination's; it must be
+ * there under one id only (moved once) and not delivered from the source too (in one
+ * queue at a time), else it is duplicated; every task started must be read
+ * {@code COMPLETED} by the history's last {@code move-status} of its source (its count of
+ * moves, approximate, is not checked: the values are). FIFO groups (pushes with a
+ * {@code group}, one producer thread per group, so its order of pushes is the group's): a
+ * message delivered while the one pushed before it in its group was acknowledged and
+ * certainly not completed yet (no completion of it invoked before the poll returned),
+ * unless delivered before it in the same poll, is out of order.
  */
 public final class HistoryChecker {
 
@@ -53,12 +65,31 @@ public final class HistoryChecker {
 		List<Completed> completions = new ArrayList<>();
 		Map<String, List<Operation>> changes = new HashMap<>();
 		long indeterminate = 0;
+		// moves first: which deliveries are of moved messages depends on them
+		Map<String, String> moveOf = new HashMap<>();
+		Map<String, String> pushedTo = new HashMap<>();
+		for (Operation op : history.operations()) {
+			if ("move".equals(op.op())) {
+				moveOf.put(op.queue(), op.destination());
+			}
+			else if (op.values() != null) {
+				op.values().forEach((value) -> pushedTo.putIfAbsent(value, op.queue()));
+			}
+		}
+		Map<String, Set<Long>> movedIds = new HashMap<>();
+		Set<String> deliveredFromSource = new HashSet<>();
+		List<Operation> moves = new ArrayList<>();
+		Map<String, Operation> lastStatus = new HashMap<>();
+		Map<String, List<Operation>> groups = new LinkedHashMap<>();
 		for (Operation op : history.operations()) {
 			if ("indeterminate".equals(op.result())) {
 				indeterminate++;
 			}
 			switch (op.op()) {
 				case "push", "push-batch" -> {
+					if (op.group() != null) {
+						groups.computeIfAbsent(op.queue() + " " + op.group(), (g) -> new ArrayList<>()).add(op);
+					}
 					for (int i = 0; i < op.values().size(); i++) {
 						String value = op.values().get(i);
 						pushed.merge(value, op.result(), HistoryChecker::stronger);
@@ -71,8 +102,15 @@ public final class HistoryChecker {
 					if (op.deliveries() != null) {
 						for (Delivered delivered : op.deliveries()) {
 							deliveries.computeIfAbsent(delivered.value(), (v) -> new ArrayList<>())
-								.add(new Seen(delivered, op.returned()));
-							idsOf.computeIfAbsent(delivered.value(), (v) -> new TreeSet<>()).add(delivered.id());
+								.add(new Seen(delivered, op.returned(), op));
+							String source = pushedTo.get(delivered.value());
+							boolean moved = source != null && moveOf.containsKey(source)
+									&& moveOf.get(source).equals(op.queue());
+							if (source != null && moveOf.containsKey(source) && source.equals(op.queue())) {
+								deliveredFromSource.add(delivered.value());
+							}
+							(moved ? movedIds : idsOf).computeIfAbsent(delivered.value(), (v) -> new TreeSet<>())
+								.add(delivered.id());
 							valueOf.put(delivered.id(), delivered.value());
 						}
 					}
@@ -84,6 +122,13 @@ public final class HistoryChecker {
 					}
 				}
 				case "change-lease" -> changes.computeIfAbsent(op.lease(), (l) -> new ArrayList<>()).add(op);
+				case "move" -> moves.add(op);
+				case "move-status" -> {
+					if (op.status() != null && (!lastStatus.containsKey(op.queue())
+							|| lastStatus.get(op.queue()).returned() < op.returned())) {
+						lastStatus.put(op.queue(), op);
+					}
+				}
 				default -> throw new IllegalArgumentException("unknown operation " + op.op());
 			}
 		}
@@ -120,6 +165,36 @@ public final class HistoryChecker {
 				note(anomalies, "duplicated: " + ids.getKey() + " is in the queue under ids " + ids.getValue());
 			}
 		}
+		for (Map.Entry<String, Set<Long>> ids : movedIds.entrySet()) {
+			if (ids.getValue().size() > 1) {
+				duplicated.add(ids.getKey());
+				note(anomalies, "duplicated: " + ids.getKey() + " was moved under ids " + ids.getValue());
+			}
+			if (deliveredFromSource.contains(ids.getKey())) {
+				duplicated.add(ids.getKey());
+				note(anomalies, "duplicated: " + ids.getKey() + " was delivered from the move's source "
+						+ pushedTo.get(ids.getKey()) + " and from its destination");
+			}
+		}
+		long movesUnfinished = 0;
+		for (Operation move : moves) {
+			Operation last = lastStatus.get(move.queue());
+			if (!"ok".equals(move.result())) {
+				movesUnfinished++;
+				note(anomalies, "move: the task from " + move.queue() + " was not started (" + move.result() + ")");
+			}
+			// its count is approximate (SQS's name for it): a killed owner's last batch
+			// is
+			// moved and never counted, so what was moved is read from the values, not
+			// from it
+			else if (last == null || !"COMPLETED".equals(last.status())) {
+				movesUnfinished++;
+				note(anomalies,
+						"move: the task from " + move.queue() + " to " + move.destination() + " ended "
+								+ ((last == null) ? "unread"
+										: last.status() + " with " + last.moved() + " of " + last.toMove() + " moved"));
+			}
+		}
 		long redelivered = deliveries.values().stream().filter((list) -> list.size() > 1).count();
 		Map<String, List<Completed>> completionsOf = new HashMap<>();
 		for (Completed completion : completions) {
@@ -136,14 +211,78 @@ public final class HistoryChecker {
 				found.forEach((anomaly) -> note(anomalies, anomaly));
 			}
 		}
+		Map<String, Long> completedFrom = new HashMap<>();
+		for (Completed completion : completions) {
+			String value = valueOf.get(completion.id());
+			if (value != null && (completion.result().equals("ok") || completion.result().equals("indeterminate"))) {
+				completedFrom.merge(value, completion.op().invoke(), Math::min);
+			}
+		}
+		long outOfOrder = outOfOrder(groups, pushed, deliveries, completedFrom, anomalies);
 		long counted = duplicated.size();
 		if (guarantee == Delivery.AT_LEAST_ONCE) {
-			// only a second push of one value is beyond at-least-once
-			counted = idsOf.values().stream().filter((ids) -> ids.size() > 1).count();
+			// only a second push of one value, or a second move of it, is beyond
+			// at-least-once
+			counted = idsOf.values().stream().filter((ids) -> ids.size() > 1).count() + movedIds.entrySet()
+				.stream()
+				.filter((ids) -> ids.getValue().size() > 1 || deliveredFromSource.contains(ids.getKey()))
+				.count();
 		}
 		return new HistoryReport(guarantee, history.operations().size(), pushed.size(), acknowledged, lost, unexpected,
 				counted, redelivered, indeterminate, recovered, longestGapMs(history.operations()),
-				longestQueueGapMs(history), anomalies);
+				longestQueueGapMs(history), movedIds.size(), movesUnfinished, outOfOrder, anomalies);
+	}
+
+	/**
+	 * FIFO order: each group's pushes in the order they were invoked (one thread pushes a
+	 * group, one push at a time); a delivery of one of its messages is out of order when
+	 * the acknowledged message pushed before it was not delivered before it in the same
+	 * poll and no completion of it (acknowledged or indeterminate) had been invoked when
+	 * the poll returned.
+	 */
+	private static long outOfOrder(Map<String, List<Operation>> groups, Map<String, String> pushed,
+			Map<String, List<Seen>> deliveries, Map<String, Long> completedFrom, List<String> anomalies) {
+		long count = 0;
+		for (Map.Entry<String, List<Operation>> group : groups.entrySet()) {
+			List<String> order = group.getValue()
+				.stream()
+				.sorted(java.util.Comparator.comparingLong(Operation::invoke))
+				.flatMap((op) -> op.values().stream())
+				.distinct()
+				.toList();
+			String before = null;
+			for (String value : order) {
+				if (before != null) {
+					long completed = completedFrom.getOrDefault(before, Long.MAX_VALUE);
+					for (Seen seen : deliveries.getOrDefault(value, List.of())) {
+						if (seen.returned() < completed && !earlierInPoll(seen, before)) {
+							count++;
+							note(anomalies,
+									"out of order: " + value + " of group " + group.getKey()
+											+ " was delivered (delivery " + seen.delivery().delivery() + ") before "
+											+ before + ", sent before it, was completed");
+						}
+					}
+				}
+				if ("ok".equals(pushed.get(value))) {
+					before = value;
+				}
+			}
+		}
+		return count;
+	}
+
+	/** Whether the poll that made this delivery delivered {@code value} before it. */
+	private static boolean earlierInPoll(Seen seen, String value) {
+		for (Delivered delivered : seen.poll().deliveries()) {
+			if (delivered == seen.delivery()) {
+				return false;
+			}
+			if (delivered.value().equals(value)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -241,7 +380,10 @@ public final class HistoryChecker {
 	}
 
 	private static boolean inLoad(Operation op) {
-		return op.client() != null && !op.client().endsWith("-drain") && !op.client().endsWith("-setup");
+		// the mover's status reads are sparse (a line at each change) and outlast the
+		// load
+		return op.client() != null && !op.client().endsWith("-drain") && !op.client().endsWith("-setup")
+				&& !op.client().endsWith("-mover");
 	}
 
 	private static long longestGapMs(List<Operation> operations, long start) {
@@ -265,8 +407,8 @@ public final class HistoryChecker {
 		}
 	}
 
-	/** A delivery and when the poll that got it returned. */
-	private record Seen(Delivered delivery, long returned) {
+	/** A delivery, when the poll that got it returned, and that poll. */
+	private record Seen(Delivered delivery, long returned, Operation poll) {
 
 	}
 

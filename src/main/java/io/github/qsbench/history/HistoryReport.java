@@ -29,11 +29,18 @@ import io.github.qsbench.core.Delivery;
  * @param longestQueueGapMs the same for each queue's operations alone, the longest: how
  * long a queue a fault stopped (one on a killed Redis Cluster master) took to be served
  * again while the others were served
+ * @param moved values a message move task moved: pushed to its source, delivered from its
+ * destination (a value moved twice, or delivered from both, is duplicated too)
+ * @param movesUnfinished move tasks started and not read as completed by the end of the
+ * history, or refused at their start
+ * @param outOfOrder deliveries of a FIFO message while the one sent before it in its
+ * group had certainly not been completed (and was not delivered before it in the same
+ * poll)
  * @param anomalies the first anomalies found, one sentence each
  */
 public record HistoryReport(Delivery guarantee, long operations, long attempted, long acknowledged, long lost,
 		long unexpected, long duplicated, long redelivered, long indeterminate, long recovered, long longestGapMs,
-		long longestQueueGapMs, List<String> anomalies) {
+		long longestQueueGapMs, long moved, long movesUnfinished, long outOfOrder, List<String> anomalies) {
 
 	public HistoryReport {
 		anomalies = List.copyOf(anomalies);
@@ -41,10 +48,12 @@ public record HistoryReport(Delivery guarantee, long operations, long attempted,
 
 	/**
 	 * Whether the run kept the guarantee: nothing lost (unless a loss is measured, not
-	 * checked), nothing unexpected, no value delivered beyond the guarantee.
+	 * checked), nothing unexpected, no value delivered beyond the guarantee, every move
+	 * task finished, every FIFO group in order.
 	 */
 	public boolean valid(boolean lossAllowed) {
-		return (lossAllowed || this.lost == 0) && this.unexpected == 0 && this.duplicated == 0;
+		return (lossAllowed || this.lost == 0) && this.unexpected == 0 && this.duplicated == 0
+				&& this.movesUnfinished == 0 && this.outOfOrder == 0;
 	}
 
 }

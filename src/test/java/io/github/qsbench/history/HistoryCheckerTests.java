@@ -229,6 +229,90 @@ class HistoryCheckerTests {
 		assertThat(report.longestQueueGapMs()).isEqualTo(4000);
 	}
 
+	@Test
+	void movedOnce_fromTheSourceToTheDestination_passes() {
+		push("dlq", "a", 0, 5, "ok", 1);
+		push("dlq", "b", 0, 5, "ok", 2);
+		move("dlq", "q0", 10, 12, "ok");
+		moveStatus("dlq", "RUNNING", 1, 2, 20);
+		moveStatus("dlq", "COMPLETED", 2, 2, 30);
+		poll("c0", "rest", "q0", 40, 42, delivery(3, "a", 1, 40, 2000), delivery(4, "b", 1, 40, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.anomalies()).isEmpty();
+		assertThat(report.valid(false)).isTrue();
+		assertThat(report.moved()).isEqualTo(2);
+		assertThat(report.duplicated()).isZero();
+	}
+
+	@Test
+	void movedTwice_orLeftInTheSourceToo_isDuplicated() {
+		push("dlq", "a", 0, 5, "ok", 1);
+		push("dlq", "b", 0, 5, "ok", 2);
+		move("dlq", "q0", 10, 12, "ok");
+		moveStatus("dlq", "COMPLETED", 2, 2, 30);
+		poll("c0", "rest", "q0", 40, 42, delivery(3, "a", 1, 40, 2000), delivery(5, "a", 1, 40, 2000),
+				delivery(4, "b", 1, 40, 2000));
+		poll("load-drain", "rest", "dlq", 50, 52, delivery(2, "b", 1, 50, 2000));
+		HistoryReport report = check(Delivery.AT_LEAST_ONCE);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.duplicated()).isEqualTo(2);
+		assertThat(report.anomalies()).anyMatch((anomaly) -> anomaly.contains("a was moved under ids [3, 5]"))
+			.anyMatch((anomaly) -> anomaly.contains("b was delivered from the move's source"));
+	}
+
+	@Test
+	void aMoveCompletedWithItsCountShort_passes_theValuesSayWhatMoved() {
+		push("dlq", "a", 0, 5, "ok", 1);
+		push("dlq", "b", 0, 5, "ok", 2);
+		move("dlq", "q0", 10, 12, "ok");
+		moveStatus("dlq", "COMPLETED", 1, 2, 30);
+		poll("c0", "rest", "q0", 40, 42, delivery(3, "a", 1, 40, 2000), delivery(4, "b", 1, 40, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.movesUnfinished()).isZero();
+		assertThat(report.moved()).isEqualTo(2);
+		assertThat(report.valid(false)).isTrue();
+	}
+
+	@Test
+	void aMoveNotReadAsCompleted_isUnfinished() {
+		push("dlq", "a", 0, 5, "ok", 1);
+		move("dlq", "q0", 10, 12, "ok");
+		moveStatus("dlq", "RUNNING", 0, 1, 20);
+		poll("load-drain", "rest", "dlq", 50, 52, delivery(1, "a", 1, 50, 2000));
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.movesUnfinished()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.lost()).isZero();
+	}
+
+	@Test
+	void fifoGroupInOrder_passes_evenWithTheHeadRedelivered() {
+		fifoPush("f.fifo", "g", "a", 0, 5, 1);
+		fifoPush("f.fifo", "g", "b", 10, 15, 2);
+		poll("c0", "sqs", "f.fifo", 20, 22, delivery(1, "a", 1, 20, 1000));
+		poll("c1", "sqs", "f.fifo", 1100, 1102, delivery(1, "a", 2, 1100, 1000), delivery(2, "b", 1, 1100, 1000));
+		complete("sqs", 1, "1.2", 1200, 1202, "ok");
+		complete("sqs", 2, "2.1", 1210, 1212, "ok");
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.anomalies()).isEmpty();
+		assertThat(report.outOfOrder()).isZero();
+		assertThat(report.valid(false)).isTrue();
+	}
+
+	@Test
+	void fifoMessageDeliveredBeforeItsPredecessorWasCompleted_isOutOfOrder() {
+		fifoPush("f.fifo", "g", "a", 0, 5, 1);
+		fifoPush("f.fifo", "g", "b", 10, 15, 2);
+		poll("c0", "sqs", "f.fifo", 20, 22, delivery(1, "a", 1, 20, 2000));
+		poll("c1", "sqs", "f.fifo", 30, 32, delivery(2, "b", 1, 30, 2000));
+		complete("sqs", 1, "1.1", 40, 42, "ok");
+		complete("sqs", 2, "2.1", 50, 52, "ok");
+		HistoryReport report = check(Delivery.EXACTLY_ONCE);
+		assertThat(report.outOfOrder()).isEqualTo(1);
+		assertThat(report.valid(false)).isFalse();
+		assertThat(report.anomalies()).anyMatch((anomaly) -> anomaly.startsWith("out of order: b of group f.fifo g"));
+	}
+
 	private HistoryReport check(Delivery guarantee) {
 		return HistoryChecker.check(History.parse(String.join("\n", this.lines)), guarantee);
 	}
@@ -245,6 +329,30 @@ class HistoryCheckerTests {
 		this.lines.add(("{\"client\":\"p0\",\"face\":\"rest\",\"queue\":\"%s\",\"op\":\"push\",\"values\":[\"%s\"],"
 				+ "\"invoke\":%d,\"return\":%d,%s\"result\":\"%s\"}")
 			.formatted(queue, value, nanos(invoke), nanos(returned), (id > 0) ? "\"ids\":[" + id + "]," : "", result));
+	}
+
+	private void poll(String client, String face, String queue, long invoke, long returned, String... deliveries) {
+		this.lines.add(("{\"client\":\"%s\",\"face\":\"%s\",\"queue\":\"%s\",\"op\":\"poll\",\"invoke\":%d,"
+				+ "\"return\":%d,\"deliveries\":[%s],\"result\":\"ok\"}")
+			.formatted(client, face, queue, nanos(invoke), nanos(returned), String.join(",", deliveries)));
+	}
+
+	private void fifoPush(String queue, String group, String value, long invoke, long returned, long id) {
+		this.lines.add(("{\"client\":\"p0\",\"face\":\"sqs\",\"queue\":\"%s\",\"op\":\"push\",\"values\":[\"%s\"],"
+				+ "\"group\":\"%s\",\"invoke\":%d,\"return\":%d,\"ids\":[%d],\"result\":\"ok\"}")
+			.formatted(queue, value, group, nanos(invoke), nanos(returned), id));
+	}
+
+	private void move(String source, String destination, long invoke, long returned, String result) {
+		this.lines.add(("{\"client\":\"p0-mover\",\"face\":\"sqs\",\"queue\":\"%s\",\"op\":\"move\","
+				+ "\"destination\":\"%s\",\"invoke\":%d,\"return\":%d,\"result\":\"%s\"}")
+			.formatted(source, destination, nanos(invoke), nanos(returned), result));
+	}
+
+	private void moveStatus(String source, String status, long moved, long toMove, long at) {
+		this.lines.add(("{\"client\":\"p0-mover\",\"face\":\"sqs\",\"queue\":\"%s\",\"op\":\"move-status\","
+				+ "\"status\":\"%s\",\"moved\":%d,\"toMove\":%d,\"invoke\":%d,\"return\":%d,\"result\":\"ok\"}")
+			.formatted(source, status, moved, toMove, nanos(at), nanos(at + 1)));
 	}
 
 	private void poll(String client, String face, long invoke, long returned, String... deliveries) {
