@@ -22,7 +22,8 @@ import io.github.qsbench.core.Message;
  * in its first slot.
  *
  * <p>
- * Nothing here allocates but growing the table.
+ * No operation by id allocates; only growing the table does. A completion's lookup reads
+ * the message it finds, which the completion then reads anyway.
  *
  * @param <M> the indexed messages
  */
