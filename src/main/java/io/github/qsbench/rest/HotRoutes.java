@@ -61,13 +61,16 @@ final class HotRoutes {
 	 */
 	ResponseEntity<?> poll(String queue, String max, String wait, String lease, HttpServletRequest request,
 			HttpServletResponse response, long start, AsyncAnswers<ResponseEntity<?>> waits) {
-		Integer batch = RequestValidation.maxMessages(max);
 		if (wait == null) {
+			Integer batch = RequestValidation.maxMessages(max);
 			return QueueAnswers.polled(queue,
 					this.operations.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
 					batch != null);
 		}
+		// checked in this order, so that a request with several bad parameters is told
+		// the same one it always was
 		Duration seconds = RequestValidation.waitSeconds(wait);
+		Integer batch = RequestValidation.maxMessages(max);
 		LongPoll poll = this.operations.awaitLease(queue, (batch != null) ? batch : 1, seconds,
 				RequestValidation.leaseSeconds(lease));
 		List<Received> now = poll.getNow(null);
