@@ -14,19 +14,25 @@ import org.springframework.web.filter.RequestContextFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * Registers {@link QueueFastPath} for {@code /queues/*}, and keeps filters nobody needs
- * out of every request's chain.
+ * The hot routes' handlers ({@link HotRoutes}, shared by {@link QueueFastPath} and
+ * {@link MessageController}), {@link QueueFastPath} registered for {@code /queues/*}, and
+ * no filters nobody needs in every request's chain.
  */
 @Configuration(proxyBeanMethods = false)
 class FastPathConfiguration {
 
+	@Bean
+	HotRoutes hotRoutes(MessageOperations operations) {
+		return new HotRoutes(operations);
+	}
+
 	/** First among the filters on {@code /queues/*} (see {@link AnsweringFilter}). */
 	@Bean
-	FilterRegistrationBean<QueueFastPath> queueFastPath(MessageOperations operations, JsonMapper mapper,
+	FilterRegistrationBean<QueueFastPath> queueFastPath(HotRoutes routes, JsonMapper mapper,
 			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptionResolver, MeterRegistry registry,
 			SuspendedRequests suspended) {
-		return AnsweringFilter.registration(
-				new QueueFastPath(operations, mapper, exceptionResolver, registry, suspended), Routes.QUEUES + "/*");
+		return AnsweringFilter.registration(new QueueFastPath(routes, mapper, exceptionResolver, registry, suspended),
+				Routes.QUEUES + "/*");
 	}
 
 	/**

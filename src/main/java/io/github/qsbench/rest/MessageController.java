@@ -1,21 +1,16 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.AsyncAnswer;
 import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.Received;
-import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations.ToComplete;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.core.Completion;
@@ -56,11 +51,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The message path of the queue API through Spring MVC: push (also in JSON form and in
- * batches), poll (also long and in batches), look, browse, complete by id (also in
- * batches) and change a lease. An adapter: it reads what the request carries, calls
- * {@link MessageOperations} and answers with {@link QueueAnswers}, as
- * {@link QueueFastPath} does for the plain requests it takes first. Every error answers
+ * The message path of the queue API through Spring MVC, and its OpenAPI description: push
+ * (also in JSON form and in batches), poll (also long and in batches), look, browse,
+ * complete by id (also in batches) and change a lease. An adapter: it reads what the
+ * request carries, calls {@link MessageOperations} and answers with {@link QueueAnswers};
+ * push, poll, long poll and complete are the {@link HotRoutes}' handlers, which
+ * {@link QueueFastPath} calls for the plain requests it takes first. Every error answers
  * {@code application/problem+json}.
  */
 @RestController
@@ -85,12 +81,16 @@ class MessageController {
 
 	private final MessageOperations messages;
 
+	/** Push, poll, long poll and complete, as the fast path answers them. */
+	private final HotRoutes routes;
+
 	private final JsonRequests json;
 
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	MessageController(MessageOperations messages, SuspendedRequests suspended, JsonMapper mapper) {
+	MessageController(MessageOperations messages, HotRoutes routes, SuspendedRequests suspended, JsonMapper mapper) {
 		this.messages = messages;
+		this.routes = routes;
 		ObjectWriter writer = mapper.writer();
 		this.waits = new AsyncAnswers<>(suspended, (answer, response) -> QueueAnswers.write(answer, response, writer),
 				null);
@@ -124,11 +124,7 @@ class MessageController {
 			@RequestParam(required = false) @Parameter(description = GROUP,
 					schema = @Schema(type = "string", pattern = OutgoingMessage.ID_PATTERN)) String group,
 			HttpServletRequest request) throws IOException {
-		String checked = RequestValidation.group(group);
-		byte[] body = RequestValidation.body(request, this.messages.maxMessageBytes(queue));
-		return QueueAnswers.pushed(queue,
-				this.messages.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
-						RequestValidation.delaySeconds(delay)));
+		return this.routes.push(queue, delay, group, request);
 	}
 
 	/**
@@ -218,18 +214,14 @@ class MessageController {
 							+ "(0: ready again at once; none: the queue's lease)",
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_LEASE_SECONDS)) String lease) {
-		Integer batch = RequestValidation.maxMessages(max);
-		return QueueAnswers.polled(queue,
-				this.messages.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
-				batch != null);
+		return this.routes.poll(queue, max, null, lease, null, null, 0, this.waits);
 	}
 
 	/**
 	 * A long poll (documented with {@link #poll}: one operation in OpenAPI), for requests
-	 * that {@link QueueFastPath} leaves to Spring MVC: answered at once when a message is
-	 * ready or {@code wait} is zero, else suspended as the fast path suspends its own
-	 * ({@link AsyncAnswers}), holding no thread; its answer is written on the async
-	 * dispatch, which comes back to the fast path's filter, and timed by Spring's
+	 * that {@link QueueFastPath} leaves to Spring MVC: suspended, when it waits, as the
+	 * fast path suspends its own ({@link HotRoutes#poll}); its answer is written on the
+	 * async dispatch, which comes back to the fast path's filter, and timed by Spring's
 	 * observation filter, which this request passed.
 	 * @return the answer, or {@code null} when the poll waits
 	 */
@@ -238,18 +230,7 @@ class MessageController {
 	ResponseEntity<?> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
 			@RequestParam String wait, @RequestParam(required = false) String lease, HttpServletRequest request,
 			HttpServletResponse response) {
-		Duration seconds = RequestValidation.waitSeconds(wait);
-		Integer batch = RequestValidation.maxMessages(max);
-		LongPoll poll = this.messages.awaitLease(queue, (batch != null) ? batch : 1, seconds,
-				RequestValidation.leaseSeconds(lease));
-		List<Received> now = poll.getNow(null);
-		if (now != null) {
-			return QueueAnswers.polled(queue, now, batch != null);
-		}
-		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, System.nanoTime(),
-				Limits.asyncTimeout(seconds), poll::end);
-		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch != null)));
-		return null;
+		return this.routes.poll(queue, max, wait, lease, request, response, System.nanoTime(), this.waits);
 	}
 
 	/**
@@ -301,9 +282,7 @@ class MessageController {
 					schema = @Schema(pattern = LeaseETags.IF_MATCH_REGEX)) String ifMatch)
 			throws HttpRequestMethodNotSupportedException {
 		refuseOnBatchResource(id, HttpMethod.DELETE);
-		long messageId = RequestValidation.messageId(id);
-		return QueueAnswers.completed(queue, messageId,
-				this.messages.complete(queue, messageId, LeaseETags.fromIfMatch(ifMatch)));
+		return this.routes.complete(queue, RequestValidation.messageId(id), ifMatch);
 	}
 
 	@PatchMapping(path = Routes.MESSAGE, consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -2,18 +2,12 @@ package io.github.qsbench.rest;
 
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.AnsweringFilter;
-import io.github.qsbench.http.AsyncAnswer;
 import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.List;
 
-import io.github.qsbench.application.Limits;
-import io.github.qsbench.application.Received;
-import io.github.qsbench.application.messages.LongPoll;
-import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.rest.HotRoutes.Route;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -29,11 +23,11 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * The lean path for the requests producers and consumers repeat: plain push, poll (also a
- * long poll) and complete. An adapter like {@link MessageController}: it calls the same
- * {@link MessageOperations} and answers with the same {@link QueueAnswers}, but skips
- * MVC's dispatch and matches the segments of {@link Routes} by hand; anything it does not
- * take goes on to Spring MVC unchanged. What it takes, how it answers errors and times
- * itself: docs/design/rest-fast-path.md.
+ * long poll) and complete. It matches a request against the table of {@link HotRoutes} by
+ * hand, skipping MVC's dispatch, and calls the same handlers as
+ * {@link MessageController}'s mappings; anything it does not take goes on to Spring MVC
+ * unchanged. What it takes, how it answers errors and times itself:
+ * docs/design/rest-fast-path.md.
  */
 final class QueueFastPath extends AnsweringFilter {
 
@@ -41,29 +35,30 @@ final class QueueFastPath extends AnsweringFilter {
 
 	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
 
-	private final MessageOperations operations;
-
-	private final ObjectWriter json;
+	private final HotRoutes routes;
 
 	private final HandlerExceptionResolver exceptionResolver;
 
+	/** Per {@link Route}, by its ordinal. */
+	private final ServerRequestTimers[] timers;
+
+	private final ObjectWriter json;
+
 	private final AsyncAnswers<ResponseEntity<?>> waits;
 
-	private final ServerRequestTimers pushes;
-
-	private final ServerRequestTimers polls;
-
-	private final ServerRequestTimers completions;
-
-	QueueFastPath(MessageOperations operations, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
+	QueueFastPath(HotRoutes routes, JsonMapper mapper, HandlerExceptionResolver exceptionResolver,
 			MeterRegistry registry, SuspendedRequests suspended) {
-		this.operations = operations;
-		this.json = mapper.writer();
+		this.routes = routes;
 		this.exceptionResolver = exceptionResolver;
-		this.pushes = new ServerRequestTimers(registry, "POST", Routes.MESSAGES_PATTERN);
-		this.polls = new ServerRequestTimers(registry, "GET", Routes.MESSAGES_PATTERN);
-		this.completions = new ServerRequestTimers(registry, "DELETE", Routes.MESSAGE_PATTERN);
-		this.waits = new AsyncAnswers<>(suspended, this::write, this.polls);
+		Route[] table = Route.values();
+		this.timers = new ServerRequestTimers[table.length];
+		for (Route route : table) {
+			this.timers[route.ordinal()] = new ServerRequestTimers(registry, route.method(), route.pattern());
+		}
+		this.json = mapper.writer();
+		this.waits = new AsyncAnswers<>(suspended,
+				(answer, response) -> QueueAnswers.write(answer, response, this.json),
+				this.timers[Route.POLL.ordinal()]);
 	}
 
 	@Override
@@ -83,80 +78,41 @@ final class QueueFastPath extends AnsweringFilter {
 			return;
 		}
 		int idStart = nameEnd + MESSAGES.length();
-		String method = request.getMethod();
 		boolean messages = idStart == uri.length();
-		// a push in JSON form (with attributes) is the controller's
-		boolean collection = messages
-				&& (("POST".equals(method) && !isJson(request.getContentType())) || "GET".equals(method));
-		boolean message = !messages && "DELETE".equals(method) && uri.charAt(idStart) == '/';
+		Route route = (messages || uri.charAt(idStart) == '/') ? Route.match(request.getMethod(), !messages) : null;
 		String query = request.getQueryString();
-		PollQuery poll = (query != null && collection && "GET".equals(method)) ? PollQuery.parse(query) : null;
-		if ((!collection && !message) || (query != null && poll == null)) {
+		PollQuery poll = (query != null && route == Route.POLL) ? PollQuery.parse(query) : null;
+		// a push in JSON form (with attributes) is the controller's
+		if (route == null || (route == Route.PUSH && isJson(request.getContentType()))
+				|| (query != null && poll == null)) {
 			chain.doFilter(request, response);
 			return;
 		}
 		String queue = uri.substring(nameStart, nameEnd);
-		long id = message ? RequestValidation.parseMessageId(uri.substring(idStart + 1)) : 0;
+		long id = messages ? 0 : RequestValidation.parseMessageId(uri.substring(idStart + 1));
 		if (!QueueNames.isQueueName(queue) || id < 0 || request.getHeader(HttpHeaders.IF_NONE_MATCH) != null
 				|| request.getHeader(HttpHeaders.IF_MODIFIED_SINCE) != null) {
 			chain.doFilter(request, response);
 			return;
 		}
-		if (message) {
-			serve(request, response, this.completions, start, () -> QueueAnswers.completed(queue, id, this.operations
-				.complete(queue, id, LeaseETags.fromIfMatch(request.getHeader(HttpHeaders.IF_MATCH)))));
-		}
-		else if ("POST".equals(method)) {
-			serve(request, response, this.pushes, start, () -> QueueAnswers.pushed(queue, this.operations.push(queue,
-					RequestValidation.body(request, this.operations.maxMessageBytes(queue)))));
-		}
-		else if (poll == null || poll.waitSeconds() == null) {
-			serve(request, response, this.polls, start, () -> {
-				Integer batch = RequestValidation.maxMessages((poll != null) ? poll.max() : null);
-				Integer lease = RequestValidation.leaseSeconds((poll != null) ? poll.leaseSeconds() : null);
-				return QueueAnswers.polled(queue, this.operations.lease(queue, (batch != null) ? batch : 1, lease),
-						batch != null);
-			});
-		}
-		else {
-			serve(request, response, this.polls, start, () -> longPoll(request, response, start, queue, poll));
-		}
-	}
-
-	/**
-	 * A long poll: answered at once when a message is ready or its wait is zero, else
-	 * suspended until the application layer answers it.
-	 * @return the answer, or {@code null} if the poll waits
-	 */
-	private ResponseEntity<?> longPoll(HttpServletRequest request, HttpServletResponse response, long start,
-			String queue, PollQuery query) {
-		Duration wait = RequestValidation.waitSeconds(query.waitSeconds());
-		Integer batch = RequestValidation.maxMessages(query.max());
-		LongPoll poll = this.operations.awaitLease(queue, (batch != null) ? batch : 1, wait,
-				RequestValidation.leaseSeconds(query.leaseSeconds()));
-		List<Received> now = poll.getNow(null);
-		if (now != null) {
-			return QueueAnswers.polled(queue, now, batch != null);
-		}
-		suspend(request, response, start, Limits.asyncTimeout(wait), poll, queue, batch != null);
-		return null;
-	}
-
-	/**
-	 * Runs the call and writes its answer, or leaves the request to be answered later
-	 * when the call answers {@code null} (a long poll that waits); an exception is
-	 * answered by Spring's resolvers, as through MVC.
-	 */
-	private void serve(HttpServletRequest request, HttpServletResponse response, ServerRequestTimers timers, long start,
-			Call call) throws IOException, ServletException {
+		ServerRequestTimers timers = this.timers[route.ordinal()];
 		try {
-			ResponseEntity<?> answer = call.answer();
+			ResponseEntity<?> answer = switch (route) {
+				case PUSH -> this.routes.push(queue, null, null, request);
+				case POLL -> (poll != null)
+						? this.routes.poll(queue, poll.max(), poll.waitSeconds(), poll.leaseSeconds(), request,
+								response, start, this.waits)
+						: this.routes.poll(queue, null, null, null, request, response, start, this.waits);
+				case COMPLETE -> this.routes.complete(queue, id, request.getHeader(HttpHeaders.IF_MATCH));
+			};
 			if (answer == null) {
+				// a long poll that waits: answered on its async dispatch, and timed then
 				return;
 			}
-			write(answer, response);
+			QueueAnswers.write(answer, response, this.json);
 		}
 		catch (Exception ex) {
+			// answered by Spring's resolvers, as through MVC
 			if (this.exceptionResolver.resolveException(request, response, null, ex) == null) {
 				timers.recordFailure(ex, start);
 				throw ex;
@@ -166,35 +122,12 @@ final class QueueFastPath extends AnsweringFilter {
 	}
 
 	/**
-	 * Puts a long poll that has to wait in the servlet's async mode until it is answered:
-	 * its answer comes back to this filter on the async dispatch (see
-	 * {@link AsyncAnswer}).
-	 */
-	private void suspend(HttpServletRequest request, HttpServletResponse response, long start, Duration timeout,
-			LongPoll poll, String queue, boolean batch) {
-		AsyncAnswer<ResponseEntity<?>> waiting = this.waits.suspend(request, response, start, timeout, poll::end);
-		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch)));
-	}
-
-	/**
 	 * Whether the client takes what the API produces without negotiation: JSON for an
 	 * answer, problem+json for an error.
 	 */
 	private static boolean plainAccept(HttpServletRequest request) {
 		String accept = request.getHeader(HttpHeaders.ACCEPT);
 		return accept == null || accept.equals(MediaType.ALL_VALUE) || accept.equals(MediaType.APPLICATION_JSON_VALUE);
-	}
-
-	private void write(ResponseEntity<?> answer, HttpServletResponse response) throws IOException {
-		QueueAnswers.write(answer, response, this.json);
-	}
-
-	/** The call that answers a request. */
-	@FunctionalInterface
-	private interface Call {
-
-		ResponseEntity<?> answer() throws IOException, ServletException;
-
 	}
 
 	/**

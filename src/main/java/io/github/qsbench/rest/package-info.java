@@ -1,7 +1,8 @@
 /**
- * The REST adapter: the fast path (a filter for plain push, poll, long poll and
- * completion), the Spring MVC controllers for the rest, their answers and problems, and
- * the OpenAPI description.
+ * The REST adapter: the hot routes (push, poll, long poll and completion) implemented
+ * once with their route table, the fast path (a filter that serves them for plain
+ * requests), the Spring MVC controllers (which serve them too, and the rest), their
+ * answers and problems, and the OpenAPI description.
  *
  * <p>
  * May import: application, application.messages, application.queues, core, http,

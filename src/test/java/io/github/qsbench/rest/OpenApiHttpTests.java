@@ -154,6 +154,27 @@ class OpenApiHttpTests extends HttpTestBase {
 		assertThat(errors).as("the controller's error responses").isGreaterThanOrEqualTo(32);
 	}
 
+	/**
+	 * Each route of the hot-route table ({@link HotRoutes.Route}), which the fast path
+	 * matches by hand, is a mapping of {@link MessageController} too, so that it is
+	 * described and answers alike through Spring MVC.
+	 */
+	@Test
+	void hotRouteTable_mappedByTheControllerAndDescribed() {
+		DocumentContext spec = JsonPath.parse(new HttpClientSupport(this.port).get("/v3/api-docs").body());
+		for (HotRoutes.Route route : HotRoutes.Route.values()) {
+			assertThat(this.mappings.getHandlerMethods().entrySet()).as(route + " mapped by the controller")
+				.anyMatch(mapping -> mapping.getValue().getBeanType() == MessageController.class
+						&& mapping.getKey().getPathPatternsCondition().getPatternValues().contains(route.pattern())
+						&& mapping.getKey()
+							.getMethodsCondition()
+							.getMethods()
+							.contains(RequestMethod.valueOf(route.method())));
+			assertThat(responses(spec, route.pattern(), route.method().toLowerCase())).as(route + " described")
+				.isNotEmpty();
+		}
+	}
+
 	private static Set<String> responses(DocumentContext spec, String path, String method) {
 		Map<String, Object> responses = spec.read("$.paths['" + path + "']." + method + ".responses");
 		return responses.keySet();

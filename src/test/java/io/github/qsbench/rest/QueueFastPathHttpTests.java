@@ -222,6 +222,12 @@ class QueueFastPathHttpTests extends HttpTestBase {
 				get("/queues/fast-range/messages?max=101", VIA_MVC), 400);
 		QueueApiHttpTests.assertProblem(get("/queues/fast-range/messages?wait=99999999999", null), 400,
 				"Invalid parameter");
+		// several bad: a long poll names its wait first, a poll its max
+		for (String accept : new String[] { null, VIA_MVC }) {
+			assertThat(get("/queues/fast-range/messages?max=0&wait=21&lease=999999999", accept).body())
+				.contains("'wait'");
+			assertThat(get("/queues/fast-range/messages?max=0&lease=999999999", accept).body()).contains("'max'");
+		}
 	}
 
 	@Test

@@ -1,0 +1,151 @@
+package io.github.qsbench.rest;
+
+import io.github.qsbench.http.AsyncAnswer;
+import io.github.qsbench.http.AsyncAnswers;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+import io.github.qsbench.application.Limits;
+import io.github.qsbench.application.MessageAttributes;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.rest.MessageResponses.Pushed;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The hot routes of the queue API, each implemented once: push, poll (also long) and
+ * complete. {@link Route} is their table (method and pattern); {@link QueueFastPath}
+ * matches a request against it by hand and {@link MessageController}'s mappings, which
+ * describe the routes in OpenAPI, map the same {@link Routes} paths; both call the
+ * handlers here with what they read from the request. Why this shape:
+ * docs/design/rest-fast-path.md.
+ */
+final class HotRoutes {
+
+	private final MessageOperations operations;
+
+	HotRoutes(MessageOperations operations) {
+		this.operations = operations;
+	}
+
+	/**
+	 * Push: the body's bytes as one message.
+	 * @param delay the {@code delay} parameter, {@code null} when absent
+	 * @param group the {@code group} parameter, {@code null} when absent
+	 */
+	ResponseEntity<Pushed> push(String queue, String delay, String group, HttpServletRequest request)
+			throws IOException {
+		String checked = RequestValidation.group(group);
+		byte[] body = RequestValidation.body(request, this.operations.maxMessageBytes(queue));
+		return QueueAnswers.pushed(queue,
+				this.operations.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
+						RequestValidation.delaySeconds(delay)));
+	}
+
+	/**
+	 * Poll, and with {@code wait} a long poll: answered at once when a message is ready
+	 * or the wait is zero, else suspended by {@code waits} (holding no thread) until the
+	 * application layer answers it.
+	 * @param max the {@code max} parameter, {@code null} when absent
+	 * @param wait the {@code wait} parameter, {@code null} when absent (not a long poll)
+	 * @param lease the {@code lease} parameter, {@code null} when absent
+	 * @param start when the request arrived ({@link System#nanoTime()}), for its timer
+	 * @param waits the adapter's way to suspend a request and write its answer later
+	 * @return the answer, or {@code null} when the poll waits
+	 */
+	ResponseEntity<?> poll(String queue, String max, String wait, String lease, HttpServletRequest request,
+			HttpServletResponse response, long start, AsyncAnswers<ResponseEntity<?>> waits) {
+		if (wait == null) {
+			Integer batch = RequestValidation.maxMessages(max);
+			return QueueAnswers.polled(queue,
+					this.operations.lease(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease)),
+					batch != null);
+		}
+		// checked in this order, so that a request with several bad parameters is told
+		// the same one it always was
+		Duration seconds = RequestValidation.waitSeconds(wait);
+		Integer batch = RequestValidation.maxMessages(max);
+		LongPoll poll = this.operations.awaitLease(queue, (batch != null) ? batch : 1, seconds,
+				RequestValidation.leaseSeconds(lease));
+		List<Received> now = poll.getNow(null);
+		if (now != null) {
+			return QueueAnswers.polled(queue, now, batch != null);
+		}
+		AsyncAnswer<ResponseEntity<?>> waiting = waits.suspend(request, response, start, Limits.asyncTimeout(seconds),
+				poll::end);
+		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch != null)));
+		return null;
+	}
+
+	/**
+	 * Complete one message, with the lease named in {@code If-Match} when there is one.
+	 * @param ifMatch the {@code If-Match} header, {@code null} when absent
+	 */
+	ResponseEntity<Void> complete(String queue, long id, String ifMatch) {
+		return QueueAnswers.completed(queue, id, this.operations.complete(queue, id, LeaseETags.fromIfMatch(ifMatch)));
+	}
+
+	/**
+	 * The route table: each hot route's method and pattern (under {@link Routes#QUEUES}),
+	 * which {@link QueueFastPath} matches and times requests with
+	 * ({@code http.server.requests}'s {@code method} and {@code uri}, as Spring MVC tags
+	 * the same mapping). {@link MessageController} maps the same paths, named by their
+	 * {@link Routes} constants since an annotation takes only constants.
+	 */
+	enum Route {
+
+		/** {@link HotRoutes#push}. */
+		PUSH("POST", Routes.MESSAGES),
+
+		/** {@link HotRoutes#poll}, also long. */
+		POLL("GET", Routes.MESSAGES),
+
+		/** {@link HotRoutes#complete}. */
+		COMPLETE("DELETE", Routes.MESSAGE);
+
+		private static final Route[] ALL = values();
+
+		private final String method;
+
+		private final String pattern;
+
+		/** Whether the path ends with a message's id ({@code /{id}}). */
+		private final boolean message;
+
+		Route(String method, String path) {
+			this.method = method;
+			this.pattern = Routes.QUEUES + path;
+			this.message = path.equals(Routes.MESSAGE);
+		}
+
+		String method() {
+			return this.method;
+		}
+
+		/** The full pattern, as {@code http.server.requests} tags it. */
+		String pattern() {
+			return this.pattern;
+		}
+
+		/**
+		 * The route for a request's method on a queue's messages or on one message.
+		 * @return the route, or {@code null} when none matches
+		 */
+		static Route match(String method, boolean message) {
+			for (Route route : ALL) {
+				if (route.message == message && route.method.equals(method)) {
+					return route;
+				}
+			}
+			return null;
+		}
+
+	}
+
+}
