@@ -92,7 +92,7 @@ final class LockedLane extends QueueLane {
 	LockedLane(String name, Lock lock, boolean indexed) {
 		super(name);
 		this.lock = lock;
-		this.index = indexed ? IdIndex.plain() : IdIndex.none();
+		this.index = indexed ? IdIndex.keyed() : IdIndex.none();
 	}
 
 	boolean isEmpty() {
@@ -112,7 +112,7 @@ final class LockedLane extends QueueLane {
 		this.ready = new ArrayDeque<>();
 		this.inFlight = new LockedInFlight();
 		if (this.index != IdIndex.<LaneMessage>none()) {
-			this.index = IdIndex.plain();
+			this.index = IdIndex.keyed();
 		}
 		this.peak = 0;
 	}

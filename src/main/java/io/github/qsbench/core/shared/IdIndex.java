@@ -3,6 +3,7 @@ package io.github.qsbench.core.shared;
 import java.util.Collection;
 import java.util.List;
 
+import org.agrona.collections.Long2ObjectHashMap;
 import org.jctools.maps.NonBlockingHashMapLong;
 
 import io.github.qsbench.core.Message;
@@ -21,16 +22,17 @@ import io.github.qsbench.core.Message;
  * {@code HashMap<Long, M>} or {@code ConcurrentHashMap<Long, M>} costs 66 bytes an entry
  * (a node and a boxed key). {@link #plain()} keeps the messages alone, each found by its
  * own id, 4 bytes a slot: 5 to 10 bytes an entry, depending on how full the table is.
- * {@link #lockFree()} keeps a {@code long} key beside each reference, 12 bytes a slot: 16
- * to 30 bytes an entry.
+ * {@link #keyed()} and {@link #lockFree()} keep a {@code long} key beside each reference,
+ * 12 bytes a slot: 16 to 30 bytes an entry.
  */
 public interface IdIndex<M> {
 
 	/**
-	 * How full {@link #plain()}'s table gets before it doubles (Agrona's default is
-	 * 0.65): an entry (a reference, 4 bytes a slot) costs at most 10 bytes just after the
-	 * table doubles; a completion's lookup of a present id still takes about three probes
-	 * on average, and for the sequential ids the service hands out mostly one.
+	 * How full {@link #plain()}'s and {@link #keyed()}'s tables get before they double
+	 * (Agrona's default is 0.65): an entry (a reference, 4 bytes a slot) costs at most 10
+	 * bytes just after the table doubles; a completion's lookup of a present id still
+	 * takes about three probes on average, and for the sequential ids the service hands
+	 * out mostly one.
 	 */
 	float PLAIN_LOAD_FACTOR = 0.8f;
 
@@ -53,6 +55,17 @@ public interface IdIndex<M> {
 	 * {@link #lockFree()}, and under the indexed queue's guard for {@link #plain()}.
 	 */
 	Collection<M> messages();
+
+	/**
+	 * As {@link #plain()}, with a {@code long} key beside each reference (Agrona's map,
+	 * 12 bytes a slot): a probe reads the key array, not the message, so a lookup costs
+	 * no miss on the messages it passes. For a strategy whose speed, not its bytes, is
+	 * the point: {@code lane-locked}'s lanes measured about 20% slower in JMH with id
+	 * lookup on {@link #plain()} (docs/architecture.md, "The second pass").
+	 */
+	static <M> IdIndex<M> keyed() {
+		return new Keyed<>();
+	}
 
 	/**
 	 * For queues whose accesses to the index the strategy serializes: an open-addressing
@@ -104,6 +117,23 @@ public interface IdIndex<M> {
 		@Override
 		public Collection<Object> messages() {
 			return List.of();
+		}
+
+	}
+
+	/**
+	 * Agrona's map, whose methods keyed by a primitive {@code long} are the index's, so a
+	 * lookup follows no extra reference.
+	 */
+	final class Keyed<M> extends Long2ObjectHashMap<M> implements IdIndex<M> {
+
+		Keyed() {
+			super(PLAIN_INITIAL_CAPACITY, PLAIN_LOAD_FACTOR);
+		}
+
+		@Override
+		public Collection<M> messages() {
+			return values();
 		}
 
 	}
