@@ -22,7 +22,7 @@ public final class FairReadWriteLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock(true)))
 			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock(true)))
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

@@ -16,7 +16,7 @@ import io.github.qsbench.core.shared.IdIndex;
  *
  * <p>
  * Read it the thesis's way:
- * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(ArrayDeque::new, Lockable::noLock).index(IdIndex::plain)}.
+ * {@code QSConfiguration.messages(PojoMessage::new).map(mutex(new HashMap<>())).queues(ArrayDeque::new, Lockable::noLock).index(IdIndex::keyed)}.
  *
  * @param messages creates the strategy's message type
  * @param map queue name to queue; the one map every push and poll goes through

@@ -22,7 +22,7 @@ public final class ReadWriteLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock()))
 			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

@@ -19,10 +19,10 @@ import io.github.qsbench.core.shared.IdIndex;
  *
  * <p>
  * The id index, which the thesis's setting does not have (it completes nothing by id), is
- * {@code ReadWriteLockedQS}'s {@link IdIndex#plain()}, not the lock-free one: every
- * access to it (a push's append, a completion, a discard, a lease change, an end of
- * delay) holds the queue's write lock, and no read-locked poll touches it, so it is
- * serialized; its slots are a third of the lock-free map's (about 10 bytes less a held
+ * {@link IdIndex#plain()} (not {@code ReadWriteLockedQS}'s keyed index, nor the lock-free
+ * one): every access to it (a push's append, a completion, a discard, a lease change, an
+ * end of delay) holds the queue's write lock, and no read-locked poll touches it, so it
+ * is serialized; its slots are a third of the lock-free map's (about 10 bytes less a held
  * message, issue 48).
  */
 public final class ReadWriteLockedQSWithConcurrentStructures extends AbstractQS<PojoMessage> {

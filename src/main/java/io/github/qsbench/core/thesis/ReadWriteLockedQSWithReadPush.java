@@ -31,7 +31,7 @@ public final class ReadWriteLockedQSWithReadPush extends AbstractQS<PojoMessage>
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(readWrite(new HashMap<>(), new ReentrantReadWriteLock()))
 			.queues(ArrayDeque::new, queue -> readWrite(queue, new ReentrantReadWriteLock()))
-			.index(IdIndex::plain)
+			.index(IdIndex::keyed)
 			.readThenWritePush(true), options);
 	}
 

@@ -21,7 +21,7 @@ public final class ReentrantLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(lock(new HashMap<>(), new ReentrantLock()))
 			.queues(ArrayDeque::new, Lockable::noLock)
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

@@ -27,7 +27,7 @@ public final class StampedLockedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(stamped(new HashMap<>(), new StampedLock()))
 			.queues(ArrayDeque::new, queue -> stamped(queue, new StampedLock()))
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

@@ -31,7 +31,7 @@ public final class SynchronizedArrayQueueQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(noLock(new ConcurrentHashMap<>()))
 			.queues(ArrayDeque::new, Lockable::mutex)
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

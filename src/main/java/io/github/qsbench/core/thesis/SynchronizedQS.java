@@ -20,7 +20,7 @@ public final class SynchronizedQS extends AbstractQS<PojoMessage> {
 		super(QSConfiguration.messages(PojoMessage::new)
 			.map(mutex(new HashMap<>()))
 			.queues(ArrayDeque::new, Lockable::noLock)
-			.index(IdIndex::plain), options);
+			.index(IdIndex::keyed), options);
 	}
 
 }

@@ -18,9 +18,9 @@ import io.github.qsbench.core.shared.IdIndex;
  *
  * <p>
  * The id index, which the thesis's setting does not have (it completes nothing by id), is
- * {@code SynchronizedQS}'s {@link IdIndex#plain()}, not the lock-free one: the monitor
- * serializes every access to it, and its slots are a third of the lock-free map's (about
- * 10 bytes less a held message, issue 48).
+ * {@link IdIndex#plain()} (not {@code SynchronizedQS}'s keyed index, nor the lock-free
+ * one): the monitor serializes every access to it, and its slots are a third of the
+ * lock-free map's (about 10 bytes less a held message, issue 48).
  */
 public final class SynchronizedQSWithConcurrentStructures extends AbstractQS<PojoMessage> {
 
