@@ -64,6 +64,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code load:}, a lease of 30 s, a completion naming no delivery, as a {@code DELETE}
  * without If-Match), by the same lean client: what the strategy's semantics cost Redis,
  * without the service's client library and HTTP.
+ * {@code redis-streams} mode is the same load on Redis Streams, the design docs/redis.md
+ * proposes for a lease without scripts: one stream per queue (key {@code load:{queue}:stream})
+ * with one consumer group, producers {@code XADD}, consumers {@code XREADGROUP ... COUNT 1}
+ * (the group's pending list is the lease, its delivery count the delivery number) and
+ * complete with {@code XACK} and {@code XDEL} pipelined in one write: what Redis's own
+ * commands cost for the strategy's lease, redelivery by {@code XAUTOCLAIM} not included.
  *
  * <p>
  * In every mode but {@code noop}, producers wait while {@code --backlog} messages (1,000 by
@@ -327,6 +333,18 @@ public class RequestPathLoad {
 				threads.add(start("consumer-" + c, () -> Redis.consume(first)));
 			}
 		}
+		else if (mode.equals("redis-streams")) {
+			Redis.createStreams();
+			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> Redis.produceStreamed(first, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> Redis.consumeStreamed(first)));
+			}
+		}
 		else if (mode.equals("redis-lua")) {
 			Redis.loadScripts();
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
@@ -340,7 +358,7 @@ public class RequestPathLoad {
 			}
 		}
 		else {
-			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk, redis or redis-lua");
+			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk, redis, redis-lua or redis-streams");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] self = { ProcessHandle.current().pid() };
@@ -1255,6 +1273,118 @@ public class RequestPathLoad {
 			connection.socket.close();
 		}
 
+		/** A queue's stream, under the namespace {@code load:} and on the queue's slot. */
+		static String stream(int q) {
+			return "load:{" + queue(q) + "}:stream";
+		}
+
+		/** Creates each queue's stream and its consumer group {@code g}, if not there. */
+		static void createStreams() throws IOException {
+			Redis connection = new Redis();
+			for (int q = 0; q < queues; q++) {
+				connection.out.write(ascii("*6\r\n" + bulkString("XGROUP") + bulkString("CREATE") + bulkString(stream(q))
+						+ bulkString("g") + bulkString("$") + bulkString("MKSTREAM")));
+				connection.out.flush();
+				String answer = connection.reply();
+				if (!answer.equals("+OK") && !answer.startsWith("-BUSYGROUP")) {
+					throw new IOException("XGROUP CREATE answered " + answer);
+				}
+			}
+			connection.socket.close();
+		}
+
+		/** {@code XADD} of one body a push, round robin over the queues' streams. */
+		static void produceStreamed(int first, byte[] body) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			byte[][] heads = new byte[queues][];
+			for (int q = 0; q < queues; q++) {
+				heads[q] = ascii("*5\r\n" + bulkString("XADD") + bulkString(stream(q)) + bulkString("*") + bulkString("b")
+						+ "$" + body.length + "\r\n");
+			}
+			byte[] crlf = { '\r', '\n' };
+			for (long n = first; admitted(); n++) {
+				connection.out.write(heads[(int) (n % queues)]);
+				connection.out.write(body);
+				connection.out.write(crlf);
+				connection.out.flush();
+				String answer = connection.reply();
+				if (answer.charAt(0) != '$' || answer.equals("$-1")) {
+					connection.error("XADD", answer);
+					pushRefused();
+				}
+				else {
+					pushedOne();
+				}
+			}
+			connection.socket.close();
+		}
+
+		/**
+		 * {@code XREADGROUP} of one new entry, round robin over the queues' streams, then
+		 * {@code XACK} and {@code XDEL} of it in one write.
+		 */
+		static void consumeStreamed(int first) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			byte[][] reads = new byte[queues][];
+			String[] acks = new String[queues];
+			String[] deletes = new String[queues];
+			for (int q = 0; q < queues; q++) {
+				reads[q] = ascii("*9\r\n" + bulkString("XREADGROUP") + bulkString("GROUP") + bulkString("g")
+						+ bulkString("c" + first) + bulkString("COUNT") + bulkString("1") + bulkString("STREAMS")
+						+ bulkString(stream(q)) + bulkString(">"));
+				acks[q] = "*4\r\n" + bulkString("XACK") + bulkString(stream(q)) + bulkString("g");
+				deletes[q] = "*3\r\n" + bulkString("XDEL") + bulkString(stream(q));
+			}
+			int emptyInARow = 0;
+			for (long n = first; !stop.get(); n++) {
+				int q = (int) (n % queues);
+				connection.out.write(reads[q]);
+				connection.out.flush();
+				String answer = connection.reply();
+				boolean counted = inWindow.get();
+				if (answer.equals("*-1") || answer.equals("*0")) {
+					emptyInARow = emptyPoll(counted, emptyInARow);
+					if (emptyInARow >= queues) {
+						break;
+					}
+					continue;
+				}
+				if (!answer.equals("*1")) {
+					connection.error("XREADGROUP", answer);
+					continue;
+				}
+				// [[stream, [[id, [field, body]]]]]
+				connection.reply();
+				connection.reply();
+				connection.reply();
+				connection.reply();
+				String id = connection.reply().equals("$-1") ? null
+						: new String(connection.bulk, 0, connection.bulkLength, StandardCharsets.US_ASCII);
+				connection.reply();
+				connection.reply();
+				connection.reply();
+				if (id == null) {
+					connection.error("XREADGROUP", "an entry without an id");
+					continue;
+				}
+				emptyInARow = 0;
+				if (counted) {
+					polls.increment();
+				}
+				connection.out.write(ascii(acks[q] + bulkString(id) + deletes[q] + bulkString(id)));
+				connection.out.flush();
+				String acked = connection.reply();
+				String deleted = connection.reply();
+				if (!acked.equals(":1") || !deleted.equals(":1")) {
+					connection.error("XACK/XDEL", acked + " " + deleted);
+				}
+				else {
+					completedOne();
+				}
+			}
+			connection.socket.close();
+		}
+
 		/**
 		 * Reads one answer: its first line, and for a bulk string its bytes into
 		 * {@code bulk}. An array's elements are read by calling this again for each.
@@ -1303,7 +1433,6 @@ public class RequestPathLoad {
 
 	}
 
-	/** One kept-alive connection, reopened when the server closes it. */
 	/**
 	 * Round trips in a log-linear histogram: 16 buckets per power of two of nanoseconds, so a
 	 * percentile is within 4.5% of the true one. Threads record into one array of counters.

@@ -24,6 +24,9 @@
 #   redis-lua   Redis under RequestPathLoad's redis-lua mode: the same load through the redis
 #               strategy's own Lua scripts (EVALSHA as RedisQS calls them), by the same lean client:
 #               what the strategy's semantics cost Redis, without the service; CPU is redis-server's
+#   redis-streams   Redis under RequestPathLoad's redis-streams mode: XADD, XREADGROUP, XACK + XDEL
+#               in one write, a stream and a consumer group per queue: the lease on Redis's own
+#               commands, the design docs/redis.md proposes instead of the scripts; CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -210,7 +213,7 @@ STANDALONE_PID="$REDIS_PID"
 if [[ -n "${SETUPS:-}" ]]; then
 	read -r -a SETUPS <<<"$SETUPS"
 else
-	SETUPS=(redis redis-lua in-process service batch 2-services)
+	SETUPS=(redis redis-lua redis-streams in-process service batch 2-services)
 	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(redis-lua-base service-base batch-base)
 	[[ "$CLUSTER" == 1 ]] && SETUPS+=(cluster-3 cluster-1)
 fi
@@ -246,6 +249,7 @@ target() {
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/redis")
 			;;
+		redis-streams) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis-streams --port "$REDIS_PORT") ;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		redis-lua-base)
 			JVMS="" REDISES="$STANDALONE_PID"
@@ -370,6 +374,11 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        ratio = mean(lua, "redis") / mean(raw, "redis")
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {ratio:.2f} "
 	              f"({'met' if ratio <= 1.5 else 'NOT met'}, at most 1.5)")
+	    streams = by[("redis-streams", c)]
+	    if raw and streams:
+	        print(f"proposed at {c}: Redis Streams' Redis CPU per cycle / raw commands': "
+	              f"{mean(streams, 'redis') / mean(raw, 'redis'):.2f} ({mean(streams, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
+	              f"cycles/s {mean(streams, 'cycles') / mean(raw, 'cycles'):.2f} of raw)")
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base")):
 	        if by[(new, c)] and by[(old, c)]:
 	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "

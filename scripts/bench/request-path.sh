@@ -7,7 +7,8 @@
 #   ROUNDS=3 PROFILE=synchronized JFR="lean" scripts/bench/request-path.sh lean=target/queue-service-0.1.0-SNAPSHOT.jar
 #   scripts/bench/request-path.sh lean=target/queue-service-0.1.0-SNAPSHOT.jar "ka=target/queue-service-0.1.0-SNAPSHOT.jar --server.tomcat.max-keep-alive-requests=-1"
 #
-# A jar may be followed by arguments for the service (quote the whole label=jar args).
+# A jar may be followed by arguments for the service (quote the whole label=jar args); JVM options
+# of that jar's own go first, ended by a lone --: "g1=app.jar -XX:+UseG1GC -- --server.port=0".
 #
 # Each round, for each jar: start it on 127.0.0.1 (scripts/lib/service.sh's start_service: free port,
 # -Xms512m -Xmx512m, the study's heap; SERVICE_PROCESS_INFO=false, so that /actuator/info, the
@@ -76,6 +77,16 @@ for pass in "${passes[@]}"; do
 	spec="${pass#*:}"
 	label="${spec%%=*}"
 	read -r jar args <<<"${spec#*=}"
+	# the jar's own JVM options: the words before a lone --, if there is one
+	jvm_own=()
+	read -ra words <<<"$args"
+	for ((i = 0; i < ${#words[@]}; i++)); do
+		if [[ "${words[i]}" == -- ]]; then
+			jvm_own=("${words[@]:0:i}")
+			args="${words[*]:i+1}"
+			break
+		fi
+	done
 	# A profiled pass records from start-up: JFR instruments socket and file classes when a
 	# recording first starts, which sends hot code back to the interpreter; started in the
 	# window, that would be profiled instead of the request path.
@@ -88,7 +99,7 @@ for pass in "${passes[@]}"; do
 	# output. /actuator/info is measured: without the process section start_service would add.
 	# shellcheck disable=SC2086
 	SERVICE_JAR="$jar" SERVICE_LOG="$OUT/service-$label-$round.log" SERVICE_PROCESS_INFO=false \
-		start_service "$PROFILE" $JAVA_OPTS ${jfr_opts[@]+"${jfr_opts[@]}"} -- $args \
+		start_service "$PROFILE" $JAVA_OPTS ${jvm_own[@]+"${jvm_own[@]}"} ${jfr_opts[@]+"${jfr_opts[@]}"} -- $args \
 		${namespace[@]+"${namespace[@]}"} >/dev/null
 	common=(--port "$PORT" --pid "$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}" --producers "$PRODUCERS"
 		--consumers "$CONSUMERS")
