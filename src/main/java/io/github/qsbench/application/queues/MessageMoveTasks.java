@@ -159,9 +159,10 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		long before = this.core.lastId();
 		long toMove = this.core.queue(source).map(stats -> (long) stats.ready() + stats.inflight()).orElse(0L);
 		long now = this.clock.millis();
-		MoveTaskStore.Running task = new MoveTaskStore.Running(new MessageMoveTask(UUID.randomUUID().toString(), source,
-				destination, maxPerSecond, now, toMove, 0, Status.RUNNING, null), before,
-				destination == null || this.operations.isExplicit(destination));
+		MoveTaskStore.Running task = new MoveTaskStore.Running(
+				new MessageMoveTask(UUID.randomUUID().toString(), source, destination, maxPerSecond, now, toMove, 0,
+						Status.RUNNING, null),
+				before, destination == null || this.operations.isExplicit(destination), List.of());
 		if (!this.store.start(task, this.owner, now)) {
 			throw new MoveTaskException(Reason.ALREADY_RUNNING,
 					"There is already a task running. Only one active task is allowed for a source queue at a "
