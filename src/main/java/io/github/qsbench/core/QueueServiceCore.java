@@ -39,6 +39,28 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	List<Message> pushAll(String queue, List<byte[]> bodies, long delayMillis);
 
 	/**
+	 * Takes {@code count} consecutive ids that no push will give, for {@link #pushAs}: a
+	 * caller can then record a message's id before the message exists (a move task on
+	 * Redis records its copies' ids before it pushes them, so that an instance taking the
+	 * task over can settle a move half made).
+	 * @return the first of them, or 0 if this core gives each message its id as it pushes
+	 * it (every in-process core)
+	 */
+	default long reserveIds(int count) {
+		return 0;
+	}
+
+	/**
+	 * Pushes one message under {@code id}, taken by {@link #reserveIds}, as
+	 * {@link #pushAll(String, List, long)} pushes one.
+	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
+	 * @throws UnsupportedOperationException if this core does not reserve ids
+	 */
+	default Message pushAs(String queue, long id, byte[] body, long delayMillis) {
+		throw new UnsupportedOperationException("this core gives each message its id as it pushes it");
+	}
+
+	/**
 	 * Leases up to {@code max} messages of one queue to the caller, in queue order; each
 	 * lease carries the number of its delivery.
 	 * @throws IllegalStateException if this service was built without id lookup

@@ -151,6 +151,17 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		return timed(Operation.PUSH_BATCH, () -> this.core.pushAll(queue, bodies, delayMillis));
 	}
 
+	/** Not timed: one counter's increment, no request's work of its own. */
+	@Override
+	public long reserveIds(int count) {
+		return this.core.reserveIds(count);
+	}
+
+	@Override
+	public Message pushAs(String queue, long id, byte[] body, long delayMillis) {
+		return timed(Operation.PUSH, () -> this.core.pushAs(queue, id, body, delayMillis));
+	}
+
 	/** Timed under the operation's own tag, written out as the hot paths are. */
 	@Override
 	public ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {

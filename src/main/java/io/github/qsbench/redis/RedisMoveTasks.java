@@ -21,19 +21,21 @@ import org.springframework.data.redis.connection.ReturnType;
  * only if absent), {@code order} the kept handles newest first, and
  * {@code <handle>.<attribute>} each kept task's record (its status, whose
  * {@code CANCELLING} is the cancel flag, its count of moves, its {@code owner} and the
- * owner's heartbeat {@code beat}, by the service's clock). Across sources: the hash
- * {@code <ns>moves:handles} finds a handle's source, and the set {@code <ns>moves:active}
- * names the sources with an active task, which every instance reads each step to find
- * tasks to take over. Each call on a source is one script, atomic; on a cluster the two
- * shared keys live on slots of their own and take a command more, and the source's hash
- * decides: a name is dropped from the set only once its hash has no active task, checked
- * after the removal.
+ * owner's heartbeat {@code beat}, by the service's clock, and {@code moving}, the moves
+ * of the batch under way, one a line). Across sources: the hash {@code <ns>moves:handles}
+ * finds a handle's source, and the set {@code <ns>moves:active} names the sources with an
+ * active task, which every instance reads each step to find tasks to take over. Each call
+ * on a source is one script, atomic; on a cluster the two shared keys live on slots of
+ * their own and take a command more, and the source's hash decides: a name is dropped
+ * from the set only once its hash has no active task, checked after the removal.
  */
 final class RedisMoveTasks implements MoveTaskStore {
 
 	private static final LuaScript START = LuaScript.of(RedisMoveTasks.class, "move-start", ReturnType.MULTI);
 
 	private static final LuaScript CLAIM = LuaScript.of(RedisMoveTasks.class, "move-claim", ReturnType.MULTI);
+
+	private static final LuaScript RECORD = LuaScript.of(RedisMoveTasks.class, "move-record", ReturnType.INTEGER);
 
 	private static final LuaScript PROGRESS = LuaScript.of(RedisMoveTasks.class, "move-progress", ReturnType.VALUE);
 
@@ -180,6 +182,24 @@ final class RedisMoveTasks implements MoveTaskStore {
 	}
 
 	@Override
+	public boolean record(Running task, String owner, List<Move> moves) {
+		StringBuilder lines = new StringBuilder();
+		for (Move move : moves) {
+			lines.append(move.id())
+				.append(' ')
+				.append(move.delivery())
+				.append(' ')
+				.append(move.copy())
+				.append(' ')
+				.append(move.target())
+				.append('\n');
+		}
+		long recorded = this.store.run(RECORD, keys(task.source()), RedisStore.utf8(task.handle()),
+				RedisStore.utf8(owner), RedisStore.utf8(lines.toString()));
+		return recorded == 1;
+	}
+
+	@Override
 	public Status progress(Running task, String owner, long moved, long nowMillis) {
 		String status = RedisStore.utf8(this.store.<byte[]>run(PROGRESS, keys(task.source()),
 				RedisStore.utf8(task.handle()), RedisStore.utf8(owner), ascii(nowMillis), ascii(moved)));
@@ -234,7 +254,20 @@ final class RedisMoveTasks implements MoveTaskStore {
 				Long.parseLong(fields.get(prefix + "moved")), Status.valueOf(fields.get(prefix + "status")),
 				fields.get(prefix + "reason"));
 		return new Running(task, Long.parseLong(fields.get(prefix + "before")),
-				Boolean.parseBoolean(fields.get(prefix + "checkTarget")));
+				Boolean.parseBoolean(fields.get(prefix + "checkTarget")), moves(fields.get(prefix + "moving")));
+	}
+
+	/** The moves {@link #record} wrote, none for {@code null}. */
+	private static List<Move> moves(String lines) {
+		List<Move> moves = new ArrayList<>();
+		for (String line : (lines != null) ? lines.split("\n") : new String[0]) {
+			String[] parts = line.split(" ", 4);
+			if (parts.length == 4) {
+				moves.add(new Move(Long.parseLong(parts[0]), Integer.parseInt(parts[1]), parts[3],
+						Long.parseLong(parts[2])));
+			}
+		}
+		return moves;
 	}
 
 	/** The source's hash, then the {@code shared} keys where a script reaches them. */

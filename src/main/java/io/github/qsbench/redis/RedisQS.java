@@ -107,11 +107,29 @@ public final class RedisQS implements QueueServiceCore {
 		return pushNow(queue, bodies, delayMillis);
 	}
 
+	/** One {@code INCRBY} of the id counter, which every push takes its ids from too. */
+	@Override
+	public long reserveIds(int count) {
+		return this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, count)) - count + 1;
+	}
+
+	/** One run of the push script, outside any group commit. */
+	@Override
+	public Message pushAs(String queue, long id, byte[] body, long delayMillis) {
+		return pushNow(queue, List.of(body), delayMillis, id).get(0);
+	}
+
 	/** One run of the push script. */
 	List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis) {
-		long first = this.store.cluster()
-				? this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, bodies.size())) - bodies.size() + 1
-				: 0;
+		return pushNow(queue, bodies, delayMillis, this.store.cluster() ? reserveIds(bodies.size()) : 0);
+	}
+
+	/**
+	 * One run of the push script, the messages' ids from {@code first} on (0: the script
+	 * takes them from the counter, which only a standalone Redis reaches from a queue's
+	 * slot).
+	 */
+	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
 		byte[][] args = new byte[6 + bodies.size()][];
 		args[0] = ascii(now());
 		args[1] = ascii(delayMillis);
@@ -123,13 +141,13 @@ public final class RedisQS implements QueueServiceCore {
 			args[6 + i] = bodies.get(i);
 		}
 		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry), args);
-		first = (Long) answer.get(0);
+		long firstId = (Long) answer.get(0);
 		if ((Long) answer.get(1) == 1) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
 		List<Message> pushed = new ArrayList<>(bodies.size());
 		for (int i = 0; i < bodies.size(); i++) {
-			pushed.add(new RedisMessage(first + i, bodies.get(i), 0));
+			pushed.add(new RedisMessage(firstId + i, bodies.get(i), 0));
 		}
 		return pushed;
 	}

@@ -14,6 +14,7 @@ import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.Wakeups;
 import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -104,7 +105,7 @@ public final class DeadLetters {
 
 	private void moveToDeadLetters(String queue, Lease lease, String deadLetterQueue) {
 		byte[] stored = StoredMessage.deadLettered(lease.message().body(), queue, lease.delivery() - 1);
-		Move move = move(queue, lease, deadLetterQueue, stored);
+		Move move = move(queue, lease, deadLetterQueue, stored, 0);
 		if (move == Move.MOVED) {
 			this.events.deadLettered(DeadLetterOutcome.MOVED);
 		}
@@ -123,11 +124,14 @@ public final class DeadLetters {
 	 * leased to nobody until its lease lapses, then delivered (and tried) again. Only a
 	 * move held up between its push and its release for longer than
 	 * {@link #HELD_BACK_MILLIS} would let the copy be seen before the completion decided.
+	 * A move task's move pushes its copy under an id it recorded beforehand
+	 * ({@code copyId}, 0: none), for {@link #settle} should its instance die mid move.
 	 */
-	private Move move(String from, Lease lease, String to, byte[] stored) {
+	private Move move(String from, Lease lease, String to, byte[] stored, long copyId) {
 		Message copy;
 		try {
-			copy = this.core.pushAll(to, List.of(stored), HELD_BACK_MILLIS).get(0);
+			copy = (copyId > 0) ? this.core.pushAs(to, copyId, stored, HELD_BACK_MILLIS)
+					: this.core.pushAll(to, List.of(stored), HELD_BACK_MILLIS).get(0);
 		}
 		catch (CapacityExceededException refused) {
 			return Move.REFUSED;
@@ -136,14 +140,7 @@ public final class DeadLetters {
 			this.core.byId(to, copy.id(), ByIdOperation.DISCARD);
 			return Move.NOT_LEASED;
 		}
-		if (QueueNames.isFifo(from)) {
-			if (this.fifo.release(from, lease.message().id())) {
-				this.wakeups.pushedLater(from);
-			}
-		}
-		else {
-			this.fair.left(from, lease.message().id());
-		}
+		left(from, lease.message().id());
 		boolean ready = QueueNames.isFifo(to)
 				? this.fifo.admit(to, copy.id(), StoredMessage.read(stored).system().group())
 				: this.core.byId(to, copy.id(), ByIdOperation.END_DELAY).done();
@@ -154,12 +151,54 @@ public final class DeadLetters {
 	}
 
 	/**
+	 * Follows a message that left {@code from} by a move: its group, if any, moves on.
+	 */
+	private void left(String from, long id) {
+		if (QueueNames.isFifo(from)) {
+			if (this.fifo.release(from, id)) {
+				this.wakeups.pushedLater(from);
+			}
+		}
+		else {
+			this.fair.left(from, id);
+		}
+	}
+
+	/**
 	 * Moves a message a redrive leased from {@code from} to {@code to} as it was in its
 	 * source (body and attributes, without its dead-letter origin), by {@link #move}: the
-	 * one step a redrive and a move task ({@link MessageMoveTasks}) share.
+	 * one step a redrive and a move task ({@link MessageMoveTasks}) share; a task's copy
+	 * under the id {@code copyId} it recorded (0: none).
 	 */
-	public Move redriveOne(String from, Lease lease, String to) {
-		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()));
+	public Move redriveOne(String from, Lease lease, String to, long copyId) {
+		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()), copyId);
+	}
+
+	/**
+	 * Settles a move that a task recorded before it pushed the copy and did not count
+	 * (its instance died mid batch, or its step failed), as the move's completion
+	 * decided: a message still in {@code from} (at that delivery, whose lease then ends
+	 * at once, or delivered again since) was not moved, and its copy, if pushed, is
+	 * discarded; a message gone was completed by the move, and its copy is released (a
+	 * second time, harmlessly, if the move had released it; a FIFO queue's copy is left
+	 * to its hold, since joining its group twice would block the group). What it cannot
+	 * tell apart: a message another took from {@code from} before the settlement (a
+	 * purge, a consumer once the dead owner's lease lapsed) reads as moved; and an owner
+	 * only stalled past the heartbeat timeout that completes the message after its copy
+	 * was discarded here loses it.
+	 * @return whether the message had moved
+	 */
+	boolean settle(String from, MoveTaskStore.Move move) {
+		if (this.core.byId(from, move.id(), ByIdOperation.CHANGE_LEASE, move.delivery(), 0) != ByIdOutcome.NOT_FOUND) {
+			this.core.byId(move.target(), move.copy(), ByIdOperation.DISCARD);
+			return false;
+		}
+		left(from, move.id());
+		if (!QueueNames.isFifo(move.target())
+				&& this.core.byId(move.target(), move.copy(), ByIdOperation.END_DELAY).done()) {
+			this.wakeups.pushedLater(move.target());
+		}
+		return true;
 	}
 
 	/** What {@link #move} did. */
@@ -203,7 +242,7 @@ public final class DeadLetters {
 				if (target == null) {
 					continue; // not a dead letter and nowhere named: its lease lapses
 				}
-				if (redriveOne(queue, lease, target) == Move.MOVED) {
+				if (redriveOne(queue, lease, target, 0) == Move.MOVED) {
 					moved++;
 				}
 			}

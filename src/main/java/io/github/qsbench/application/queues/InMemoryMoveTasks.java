@@ -13,7 +13,9 @@ import io.github.qsbench.application.queues.MessageMoveTask.Status;
 
 /**
  * Message move tasks in this instance's memory (see {@link MoveTaskStore}): one lock
- * guards every map; the one instance owns every task, so heartbeats are not kept.
+ * guards every map; the one instance owns every task, so heartbeats are not kept. Moves
+ * are recorded only on a core that reserves ids (a Redis core whose tasks a test keeps
+ * here): an in-process core reserves none, so its tasks record nothing.
  */
 public final class InMemoryMoveTasks implements MoveTaskStore {
 
@@ -27,6 +29,9 @@ public final class InMemoryMoveTasks implements MoveTaskStore {
 
 	/** The kept tasks by handle, as they stand. */
 	private final Map<String, MessageMoveTask> byHandle = new HashMap<>();
+
+	/** The moves recorded by each active task's batch under way, by handle. */
+	private final Map<String, List<Move>> recorded = new HashMap<>();
 
 	@Override
 	public boolean start(Running task, String owner, long nowMillis) {
@@ -83,9 +88,21 @@ public final class InMemoryMoveTasks implements MoveTaskStore {
 		synchronized (this.lock) {
 			List<Running> tasks = new ArrayList<>(this.active.size());
 			for (Running task : this.active.values()) {
-				tasks.add(new Running(this.byHandle.get(task.handle()), task.before(), task.checkTarget()));
+				tasks.add(new Running(this.byHandle.get(task.handle()), task.before(), task.checkTarget(),
+						this.recorded.getOrDefault(task.handle(), List.of())));
 			}
 			return tasks;
+		}
+	}
+
+	@Override
+	public boolean record(Running task, String owner, List<Move> moves) {
+		synchronized (this.lock) {
+			if (!isActive(task)) {
+				return false;
+			}
+			this.recorded.put(task.handle(), List.copyOf(moves));
+			return true;
 		}
 	}
 
@@ -96,6 +113,7 @@ public final class InMemoryMoveTasks implements MoveTaskStore {
 			if (now == null || !isActive(task)) {
 				return null;
 			}
+			this.recorded.remove(task.handle());
 			if (moved > 0) {
 				now = with(now, now.status(), null, moved);
 				this.byHandle.put(task.handle(), now);
@@ -112,6 +130,7 @@ public final class InMemoryMoveTasks implements MoveTaskStore {
 				return;
 			}
 			this.active.remove(task.source());
+			this.recorded.remove(task.handle());
 			Status ended = (status == Status.COMPLETED && now.status() == Status.CANCELLING) ? Status.CANCELLED
 					: status;
 			this.byHandle.put(task.handle(), with(now, ended, failureReason, 0));

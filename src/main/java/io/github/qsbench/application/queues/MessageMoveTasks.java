@@ -15,13 +15,9 @@ import java.util.concurrent.TimeoutException;
 
 import io.github.qsbench.application.Checks;
 import io.github.qsbench.application.InvalidRequestException;
-import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.QueueEvents;
-import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.queues.MoveTaskException.Reason;
-import io.github.qsbench.core.ByIdOperation;
-import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;
 
 import org.slf4j.Logger;
@@ -38,9 +34,11 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * {@code maxPerSecond} a second, one message at a time by the move a redrive makes
  * ({@link DeadLetters#redriveOne}), so a message is in exactly one queue whatever
  * happens: a move the destination's cap refuses fails the task and leaves the message in
- * the source; a cancel or a stop takes effect between two batches of moves. Written once
- * above the core on what every strategy offers (lease, complete, delayed push, lease
- * change).
+ * the source; a cancel or a stop takes effect between two batches of moves; a batch cut
+ * short by the death of its instance is settled by the next step of its task, on
+ * whichever instance ({@link MoveTaskSteps}). Written once above the core on what every
+ * strategy offers (lease, complete, delayed push, lease change), and the push under a
+ * reserved id of a core that reserves ids (Redis).
  *
  * <p>
  * Tasks live in a {@link MoveTaskStore} (memory, or Redis shared by instances). While
@@ -80,8 +78,6 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	private final QueueOperations operations;
 
-	private final DeadLetters deadLetters;
-
 	private final QueueServiceCore core;
 
 	private final QueueEvents events;
@@ -94,6 +90,9 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	private final String owner = UUID.randomUUID().toString();
 
 	private final ScheduledThreadPoolExecutor mover;
+
+	/** Steps a task: the stepping thread's. */
+	private final MoveTaskSteps taskSteps;
 
 	/** The pace of each task this instance stepped, by handle: the stepping thread's. */
 	private final Map<String, MovePace> paces = new HashMap<>();
@@ -119,11 +118,11 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	public MessageMoveTasks(QueueOperations operations, QueueServiceCore core, QueueEvents events, InstantSource clock,
 			MoveTaskStore store) {
 		this.operations = operations;
-		this.deadLetters = operations.deadLetters();
 		this.core = core;
 		this.events = events;
 		this.clock = clock;
 		this.store = store;
+		this.taskSteps = new MoveTaskSteps(operations, core, store, clock, this.owner);
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("move-tasks-");
 		threads.setDaemon(true);
 		this.mover = new ScheduledThreadPoolExecutor(1, threads);
@@ -159,9 +158,10 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		long before = this.core.lastId();
 		long toMove = this.core.queue(source).map(stats -> (long) stats.ready() + stats.inflight()).orElse(0L);
 		long now = this.clock.millis();
-		MoveTaskStore.Running task = new MoveTaskStore.Running(new MessageMoveTask(UUID.randomUUID().toString(), source,
-				destination, maxPerSecond, now, toMove, 0, Status.RUNNING, null), before,
-				destination == null || this.operations.isExplicit(destination));
+		MoveTaskStore.Running task = new MoveTaskStore.Running(
+				new MessageMoveTask(UUID.randomUUID().toString(), source, destination, maxPerSecond, now, toMove, 0,
+						Status.RUNNING, null),
+				before, destination == null || this.operations.isExplicit(destination), List.of());
 		if (!this.store.start(task, this.owner, now)) {
 			throw new MoveTaskException(Reason.ALREADY_RUNNING,
 					"There is already a task running. Only one active task is allowed for a source queue at a "
@@ -247,89 +247,17 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 			this.mine.put(task.handle(), task);
 			MovePace pace = this.paces.computeIfAbsent(task.handle(),
 					handle -> new MovePace(task.task().maxPerSecond(), task.task().startedMillis()));
-			moved += advance(task, pace, now);
+			MoveTaskSteps.Stepped stepped = this.taskSteps.step(task, pace, now);
+			moved += stepped.moved();
+			if (stepped.over()) {
+				this.mine.remove(task.handle()); // ended, or another instance took it
+													// over
+			}
 		}
 		if (moved > 0) {
 			this.events.redriven(moved);
 		}
 		return moved;
-	}
-
-	/**
-	 * Moves the task's next messages, as many as its pace allows now, in batches leased
-	 * from the source; what a batch does not move (pushed after the task began, or after
-	 * a failure) is made ready again at once. After each batch the store counts the moves
-	 * and answers the cancel flag, and whether this instance still owns the task. The
-	 * source and destination are checked once per step.
-	 */
-	private int advance(MoveTaskStore.Running task, MovePace pace, long now) {
-		int budget = pace.budget(now);
-		Status status = task.task().status();
-		int moved = 0;
-		String failure = null;
-		boolean done = false;
-		Map<String, Boolean> exists = new HashMap<>();
-		while (status == Status.RUNNING && moved < budget && failure == null && !done) {
-			List<Lease> leased = this.core.lease(task.source(), Math.min(budget - moved, Limits.MAX_BATCH));
-			boolean eligible = false;
-			int batch = 0;
-			for (Lease lease : leased) {
-				if (failure != null || lease.message().id() > task.before()) {
-					release(task.source(), lease);
-					continue;
-				}
-				eligible = true;
-				String target = target(task.task(), lease);
-				if (target == null) {
-					failure = NO_ORIGIN;
-				}
-				else if (task.checkTarget() && !exists.computeIfAbsent(target, this.operations::exists)) {
-					failure = NO_DESTINATION;
-				}
-				else {
-					switch (this.deadLetters.redriveOne(task.source(), lease, target)) {
-						case MOVED -> batch++;
-						case REFUSED -> failure = "OverLimit: queue '" + target
-								+ "' refused the message, a cap under qs.limits is reached; it stays in the source.";
-						case NOT_LEASED -> {
-							// completed by its earlier holder, or purged, since: gone
-						}
-					}
-				}
-				if (failure != null) {
-					release(task.source(), lease);
-				}
-			}
-			moved += batch;
-			done = !eligible;
-			status = this.store.progress(task, this.owner, batch, this.clock.millis());
-		}
-		pace.spent(moved);
-		Status ending = (status == null) ? null : (failure != null) ? Status.FAILED
-				: done ? Status.COMPLETED : (status == Status.CANCELLING) ? Status.CANCELLED : null;
-		if (ending != null) {
-			this.store.finish(task, this.owner, ending, failure);
-		}
-		if (status == null || ending != null) {
-			this.mine.remove(task.handle()); // ended, or another instance took it over
-		}
-		return moved;
-	}
-
-	/**
-	 * Where a leased message goes: the task's destination, else the queue it came from.
-	 */
-	private static String target(MessageMoveTask task, Lease lease) {
-		if (task.destination() != null) {
-			return task.destination();
-		}
-		StoredMessage.DeadLetter origin = StoredMessage.read(lease.message().body()).deadLetter();
-		return (origin != null) ? origin.source() : null;
-	}
-
-	/** Makes a message the task leased and did not move ready again at once. */
-	private void release(String source, Lease lease) {
-		this.core.byId(source, lease.message().id(), ByIdOperation.CHANGE_LEASE, lease.delivery(), 0);
 	}
 
 	private void stepLogged() {

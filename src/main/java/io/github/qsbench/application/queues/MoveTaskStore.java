@@ -20,6 +20,14 @@ import io.github.qsbench.application.queues.MessageMoveTask.Status;
  * cancelled, so a task is stepped by one instance at a time but for an owner that stalls
  * past the timeout while another takes over: then both may lease from the source, which
  * the moves tolerate (each is decided by its lease's completion).
+ *
+ * <p>
+ * Where the core reserves ids
+ * ({@link io.github.qsbench.core.QueueServiceCore#reserveIds}, Redis), an owner records
+ * each batch's moves ({@link #record}) before it pushes the first copy, and the batch's
+ * {@link #progress} forgets them with the count: moves still recorded when a step begins
+ * belong to a batch that did not end (its instance died, or the step failed), and that
+ * step settles them ({@link Running#unsettled}) before it moves anything.
  */
 public interface MoveTaskStore {
 
@@ -53,7 +61,16 @@ public interface MoveTaskStore {
 	List<Running> claim(String owner, long nowMillis, long timeoutMillis);
 
 	/**
-	 * Adds {@code moved} to the task's count and beats its owner's heartbeat.
+	 * Records the moves a batch of the task is about to make, in place of any recorded
+	 * before, if {@code owner} runs it.
+	 * @return whether it was recorded: if not, {@code owner} no longer runs the task and
+	 * must not move
+	 */
+	boolean record(Running task, String owner, List<Move> moves);
+
+	/**
+	 * Adds {@code moved} to the task's count, forgets its recorded moves and beats its
+	 * owner's heartbeat.
 	 * @return its status, for the cancel flag; {@code null} if {@code owner} no longer
 	 * runs it (it ended, or another instance took it over)
 	 */
@@ -62,7 +79,7 @@ public interface MoveTaskStore {
 	/**
 	 * Ends the task, if {@code owner} runs it: {@link Status#COMPLETED} of a cancelled
 	 * task ({@link Status#CANCELLING}) ends it {@link Status#CANCELLED}, as the cancel's
-	 * answer said it would.
+	 * answer said it would; its recorded moves are forgotten.
 	 */
 	void finish(Running task, String owner, Status status, String failureReason);
 
@@ -74,8 +91,9 @@ public interface MoveTaskStore {
 	 * @param checkTarget whether a target must exist for a message to move there: a queue
 	 * created explicitly, as the queues a dead letter came from are; a destination
 	 * created by pushes exists while it holds messages, and a move's push keeps it
+	 * @param unsettled the moves recorded by a batch that did not end, to settle first
 	 */
-	record Running(MessageMoveTask task, long before, boolean checkTarget) {
+	record Running(MessageMoveTask task, long before, boolean checkTarget, List<Move> unsettled) {
 
 		public String handle() {
 			return this.task.handle();
@@ -85,6 +103,17 @@ public interface MoveTaskStore {
 			return this.task.source();
 		}
 
+	}
+
+	/**
+	 * A move a batch is about to make ({@link DeadLetters#settle}).
+	 *
+	 * @param id the message's id in the source
+	 * @param delivery the delivery the task leased it by
+	 * @param target where it goes
+	 * @param copy the id reserved for its copy there
+	 */
+	record Move(long id, int delivery, String target, long copy) {
 	}
 
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.UnaryOperator;
 
 import io.github.qsbench.application.Limits;
@@ -31,6 +33,7 @@ import io.github.qsbench.application.fifo.FifoState;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.stores.Stores;
+import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -45,7 +48,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.Parameter;
@@ -330,17 +332,18 @@ class RedisSharedStateTests {
 	}
 
 	/**
-	 * The instance running a task is killed between the two writes of one move: it has
-	 * pushed the message's copy to the destination (held back until the move completes
-	 * the message in the source and releases the copy) and dies before it completes the
-	 * source. A {@code kill -9} of a service found it
-	 * (scripts/faults/redis-instance-kill-move.sh): the other instance takes the task
-	 * over and moves that message again, while the orphaned copy stays held back for
-	 * {@link Limits#MAX_DELAY_SECONDS} and then arrives too: moved twice.
+	 * The instance running a task is killed between the first two writes of one move: it
+	 * has pushed the message's copy to the destination (held back until the move
+	 * completes the message in the source and releases the copy) and dies before it
+	 * completes the source. A {@code kill -9} of a service found it
+	 * (scripts/faults/redis-instance-kill-move.sh): the other instance took the task over
+	 * and moved that message again, while the orphaned copy stayed held back for
+	 * {@link Limits#MAX_DELAY_SECONDS} and then arrived too: moved twice. Now the batch's
+	 * moves are recorded before its first copy is pushed, and the instance that takes the
+	 * task over settles them first: that message is still in the source, so its copy is
+	 * discarded before the message moves again.
 	 */
 	@Test
-	@Disabled("a bug found by scripts/faults/redis-instance-kill-move.sh, not fixed yet: a copy orphaned by a kill "
-			+ "between its push and its source's completion arrives after 15 minutes beside the task's second move")
 	void moveTask_ownerKilledBetweenACopyAndItsSourcesCompletion_movedOnce() {
 		Instance doomed = instance(connections(), (core) -> dyingAtCompletion(core, "dlq", 3));
 		Instance other = instance();
@@ -365,6 +368,42 @@ class RedisSharedStateTests {
 		assertThat(drain(other, "dlq")).isEmpty();
 	}
 
+	/**
+	 * The instance running a task is killed between the last two writes of one move: it
+	 * has completed the message in the source and dies before it releases the copy, held
+	 * back in the destination. The instance that takes the task over settles the batch's
+	 * recorded moves first: that message is gone from the source, so its copy is released
+	 * at once (not when its hold ends, 15 minutes later) and counted; nothing shows up
+	 * later.
+	 */
+	@Test
+	void moveTask_ownerKilledBetweenASourcesCompletionAndItsCopysRelease_releasedAtTheTakeover() {
+		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, "dest", 3));
+		Instance other = instance();
+		Set<String> all = deadLetterQueue(doomed, 10);
+		MessageMoveTask task = doomed.tasks.start("dlq", "dest", 10);
+		this.clock.advance(Duration.ofSeconds(1));
+		// the third message is completed in dlq, and the instance dies before releasing
+		// its copy in dest
+		assertThatExceptionOfType(Killed.class).isThrownBy(doomed.tasks::step);
+		this.made.remove(doomed);
+
+		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
+		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
+			other.tasks.step();
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		MessageMoveTask done = other.tasks.task(task.handle()).orElseThrow();
+		assertThat(done.status()).isEqualTo(Status.COMPLETED);
+		assertThat(done.moved()).as("the dead instance's three moves counted at the takeover").isEqualTo(10);
+		List<String> arrived = drain(other, "dest");
+		assertThat(arrived).as("none moved twice").doesNotHaveDuplicates();
+		assertThat(new HashSet<>(arrived)).as("none lost, none held back").isEqualTo(all);
+		assertThat(drain(other, "dlq")).isEmpty();
+		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
+		assertThat(drain(other, "dest")).as("nothing shows up when a hold would have ended").isEmpty();
+	}
+
 	/** The death of an instance, thrown where it dies. */
 	private static final class Killed extends RuntimeException {
 
@@ -379,11 +418,28 @@ class RedisSharedStateTests {
 	 * {@code queue}, before it reaches the store.
 	 */
 	private static QueueServiceCore dyingAtCompletion(QueueServiceCore core, String queue, int nth) {
-		AtomicInteger completions = new AtomicInteger();
+		return dyingAt(core, nth, (method, args) -> method.getName().equals("complete") && args != null
+				&& args.length == 3 && queue.equals(args[0]));
+	}
+
+	/**
+	 * {@code core}, dying ({@link Killed}) at its {@code nth} end of a delay in
+	 * {@code queue} (a move's release of its copy), before it reaches the store.
+	 */
+	private static QueueServiceCore dyingAtRelease(QueueServiceCore core, String queue, int nth) {
+		return dyingAt(core, nth, (method, args) -> method.getName().equals("byId") && args != null
+				&& queue.equals(args[0]) && args[2] == ByIdOperation.END_DELAY);
+	}
+
+	/**
+	 * {@code core}, dying ({@link Killed}) at the {@code nth} of its calls that
+	 * {@code fatal} names, before it reaches the store.
+	 */
+	private static QueueServiceCore dyingAt(QueueServiceCore core, int nth, BiPredicate<Method, Object[]> fatal) {
+		AtomicInteger calls = new AtomicInteger();
 		return (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
 				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
-					if (method.getName().equals("complete") && args != null && args.length == 3 && queue.equals(args[0])
-							&& completions.incrementAndGet() == nth) {
+					if (fatal.test(method, args) && calls.incrementAndGet() == nth) {
 						throw new Killed();
 					}
 					try {
