@@ -355,12 +355,7 @@ class RedisSharedStateTests {
 		assertThatExceptionOfType(Killed.class).isThrownBy(doomed.tasks::step);
 		this.made.remove(doomed);
 
-		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
-		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
-			other.tasks.step();
-			this.clock.advance(Duration.ofSeconds(1));
-		}
-		assertThat(other.tasks.task(task.handle()).orElseThrow().status()).isEqualTo(Status.COMPLETED);
+		assertThat(takenOver(other, task).status()).isEqualTo(Status.COMPLETED);
 		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
 		List<String> arrived = drain(other, "dest");
 		assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(all);
@@ -388,12 +383,7 @@ class RedisSharedStateTests {
 		assertThatExceptionOfType(Killed.class).isThrownBy(doomed.tasks::step);
 		this.made.remove(doomed);
 
-		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
-		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
-			other.tasks.step();
-			this.clock.advance(Duration.ofSeconds(1));
-		}
-		MessageMoveTask done = other.tasks.task(task.handle()).orElseThrow();
+		MessageMoveTask done = takenOver(other, task);
 		assertThat(done.status()).isEqualTo(Status.COMPLETED);
 		assertThat(done.moved()).as("the dead instance's three moves counted at the takeover").isEqualTo(10);
 		List<String> arrived = drain(other, "dest");
@@ -402,6 +392,19 @@ class RedisSharedStateTests {
 		assertThat(drain(other, "dlq")).isEmpty();
 		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
 		assertThat(drain(other, "dest")).as("nothing shows up when a hold would have ended").isEmpty();
+	}
+
+	/**
+	 * Moves the clock past the dead owner's heartbeat and its leases, then steps
+	 * {@code other} until it has finished the task (at most 10 steps, a second apart).
+	 */
+	private MessageMoveTask takenOver(Instance other, MessageMoveTask task) {
+		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
+		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
+			other.tasks.step();
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		return other.tasks.task(task.handle()).orElseThrow();
 	}
 
 	/** The death of an instance, thrown where it dies. */
@@ -485,12 +488,7 @@ class RedisSharedStateTests {
 		assertThat(other.messages().lease(FIFO, 10)).as("the heads' leases are alive: nothing of their groups")
 			.isEmpty();
 		assertThat(other.tasks.step()).as("the owner's heartbeat is fresh").isZero();
-		this.clock.advance(Duration.ofMillis(Math.max(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS, LEASE.toMillis())));
-		for (int i = 0; i < 10 && other.tasks.task(task.handle()).orElseThrow().status() == Status.RUNNING; i++) {
-			other.tasks.step();
-			this.clock.advance(Duration.ofSeconds(1));
-		}
-		MessageMoveTask done = other.tasks.task(task.handle()).orElseThrow();
+		MessageMoveTask done = takenOver(other, task);
 		assertThat(done.status()).isEqualTo(Status.COMPLETED);
 		assertThat(done.moved()).isEqualTo(40);
 
