@@ -6,6 +6,7 @@ import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.application.fifo.FifoGroups;
 import io.github.qsbench.application.fifo.FifoOperations;
+import io.github.qsbench.application.fifo.FifoSettlement;
 import io.github.qsbench.application.messages.LongPolls;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.DeadLetters;
@@ -29,9 +30,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * The application layer on the active strategy, room by room: the queues' settings, the
  * fair and FIFO queues' groups, dead letters, the long polls, the message path
  * ({@link MessageOperations}) and the operations on queues as wholes
- * ({@link QueueOperations}), the retention sweeps and the message move tasks; all call
- * the core through the timing decorator and report to the service's meters
- * ({@link QueueEvents}). The long polls and the retention sweeps share one scheduler.
+ * ({@link QueueOperations}), the retention sweeps, the settlement of FIFO sends cut by an
+ * instance's death and the message move tasks; all call the core through the timing
+ * decorator and report to the service's meters ({@link QueueEvents}). The long polls, the
+ * retention sweeps and the settlements share one scheduler.
  */
 @Configuration(proxyBeanMethods = false)
 class ApplicationConfiguration {
@@ -98,6 +100,12 @@ class ApplicationConfiguration {
 	Retention retention(@Qualifier("applicationCore") QueueServiceCore core, ExplicitQueues explicit,
 			QueueEvents events, InstantSource clock, QueueOperations operations, ApplicationScheduler scheduler) {
 		return new Retention(core, explicit, events, clock, operations.departures(), scheduler.executor());
+	}
+
+	@Bean
+	FifoSettlement fifoSettlement(@Qualifier("applicationCore") QueueServiceCore core, FifoGroups fifoGroups,
+			ExplicitQueues explicit, InstantSource clock, ApplicationScheduler scheduler) {
+		return new FifoSettlement(core, fifoGroups, explicit, clock, scheduler.executor());
 	}
 
 	@Bean

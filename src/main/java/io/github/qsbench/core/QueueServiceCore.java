@@ -42,7 +42,8 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	 * Takes {@code count} consecutive ids that no push will give, for {@link #pushAs}: a
 	 * caller can then record a message's id before the message exists (a move task on
 	 * Redis records its copies' ids before it pushes them, so that an instance taking the
-	 * task over can settle a move half made).
+	 * task over can settle a move half made; a FIFO send records its messages' ids, so
+	 * that another instance can settle a send its instance's death cut).
 	 * @return the first of them, or 0 if this core gives each message its id as it pushes
 	 * it (every in-process core)
 	 */
@@ -51,12 +52,13 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	}
 
 	/**
-	 * Pushes one message under {@code id}, taken by {@link #reserveIds}, as
-	 * {@link #pushAll(String, List, long)} pushes one.
+	 * Pushes {@code bodies} under the ids from {@code firstId} on, taken by
+	 * {@link #reserveIds}, as {@link #pushAll(String, List, long)} pushes them: all or
+	 * none.
 	 * @throws CapacityExceededException if a cap is reached; nothing was pushed
 	 * @throws UnsupportedOperationException if this core does not reserve ids
 	 */
-	default Message pushAs(String queue, long id, byte[] body, long delayMillis) {
+	default List<Message> pushAs(String queue, long firstId, List<byte[]> bodies, long delayMillis) {
 		throw new UnsupportedOperationException("this core gives each message its id as it pushes it");
 	}
 

@@ -158,8 +158,9 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	}
 
 	@Override
-	public Message pushAs(String queue, long id, byte[] body, long delayMillis) {
-		return timed(Operation.PUSH, () -> this.core.pushAs(queue, id, body, delayMillis));
+	public List<Message> pushAs(String queue, long firstId, List<byte[]> bodies, long delayMillis) {
+		return timed((bodies.size() == 1) ? Operation.PUSH : Operation.PUSH_BATCH,
+				() -> this.core.pushAs(queue, firstId, bodies, delayMillis));
 	}
 
 	/** Timed under the operation's own tag, written out as the hot paths are. */

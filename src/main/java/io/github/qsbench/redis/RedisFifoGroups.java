@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.FifoSends;
 import io.github.qsbench.application.fifo.FifoState;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -24,9 +25,11 @@ final class RedisFifoGroups implements FifoGroups {
 
 	private static final LuaScript FORGET = LuaScript.of(RedisFifoGroups.class, "fifo-forget", ReturnType.INTEGER);
 
-	private static final List<String> QUEUE_KEYS = List.of("fifo:groupOf", "fifo:groups");
+	/** Each id's group, and the groups: a send's commit writes them too. */
+	static final List<String> QUEUE_KEYS = List.of("fifo:groupOf", "fifo:groups");
 
-	private static final String GROUP = "fifo:group:";
+	/** The prefix of a group's list of ids. */
+	static final String GROUP = "fifo:group:";
 
 	private final RedisStore store;
 
@@ -55,6 +58,12 @@ final class RedisFifoGroups implements FifoGroups {
 	@Override
 	public FifoState state() {
 		return new RedisFifoState(this.store);
+	}
+
+	/** FIFO sends in progress, recorded in the same Redis for another to settle. */
+	@Override
+	public FifoSends sends() {
+		return new RedisFifoSends(this.store);
 	}
 
 	@Override

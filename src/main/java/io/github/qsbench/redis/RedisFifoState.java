@@ -32,7 +32,9 @@ import org.springframework.data.redis.connection.ReturnType;
  * that claims nothing while any key is pending, a settlement and an attempt one more
  * ({@code fifo-settle.lua}): each atomic, so two instances never both claim one key. A
  * claim left pending by an instance that died before it settled lapses after
- * {@link #PENDING_MILLIS}; a send stalled longer than that may be sent twice.
+ * {@link #PENDING_MILLIS}; the commit of a send stalled longer than that is refused
+ * ({@link RedisFifoSends}) and its messages discarded, so a retry that claimed the key
+ * since sends it once.
  */
 final class RedisFifoState implements FifoState {
 
@@ -40,7 +42,7 @@ final class RedisFifoState implements FifoState {
 	static final long PENDING_MILLIS = 10_000;
 
 	/** SQS's deduplication interval, as {@code FifoQueues} keeps it. */
-	private static final long WINDOW_MILLIS = 5 * 60_000;
+	static final long WINDOW_MILLIS = 5 * 60_000;
 
 	private static final LuaScript CLAIM = LuaScript.of(RedisFifoState.class, "fifo-claim", ReturnType.MULTI);
 
@@ -50,7 +52,11 @@ final class RedisFifoState implements FifoState {
 
 	private static final List<String> ALL = List.of("fifo:sequence", "fifo:window", "fifo:expiry");
 
-	private static final List<String> WINDOW = ALL.subList(1, 3);
+	/**
+	 * The window and its expiry, which a send's commit writes too
+	 * ({@link RedisFifoSends}).
+	 */
+	static final List<String> WINDOW = ALL.subList(1, 3);
 
 	private final RedisStore store;
 
@@ -122,9 +128,12 @@ final class RedisFifoState implements FifoState {
 				RedisStore.utf8("a:" + attemptId), encode(received), ascii(atMillis + WINDOW_MILLIS));
 	}
 
+	/** Forgets the sends' records too ({@link RedisFifoSends}). */
 	@Override
 	public void forget(String queue) {
-		byte[][] keys = this.store.queueKeys(queue, ALL).toArray(byte[][]::new);
+		List<String> suffixes = new ArrayList<>(ALL);
+		suffixes.addAll(RedisFifoSends.KEYS);
+		byte[][] keys = this.store.queueKeys(queue, suffixes).toArray(byte[][]::new);
 		this.store.call(redis -> redis.keyCommands().del(keys));
 	}
 

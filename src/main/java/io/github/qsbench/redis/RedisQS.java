@@ -115,8 +115,8 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** One run of the push script, outside any group commit. */
 	@Override
-	public Message pushAs(String queue, long id, byte[] body, long delayMillis) {
-		return pushNow(queue, List.of(body), delayMillis, id).get(0);
+	public List<Message> pushAs(String queue, long firstId, List<byte[]> bodies, long delayMillis) {
+		return pushNow(queue, bodies, delayMillis, firstId);
 	}
 
 	/** One run of the push script. */

@@ -49,4 +49,13 @@ public interface FifoGroups {
 		return new InMemoryFifoState();
 	}
 
+	/**
+	 * Where FIFO sends in progress are recorded ({@link FifoSends}), in the same store as
+	 * these; {@code null} (unless overridden) where a send needs no record: in this
+	 * instance's memory, which its death takes with its messages.
+	 */
+	default FifoSends sends() {
+		return null;
+	}
+
 }

@@ -52,6 +52,15 @@ import io.github.qsbench.core.QueueServiceCore;
  * push, and a send that finds an id another instance is sending waits for that send's
  * answer. Sequence numbers grow in claim order. A receive retried with its attempt id
  * within that time gets what the first delivered ({@link #attempted}).
+ *
+ * <p>
+ * Where instances share the store ({@link FifoGroups#sends}: Redis), an instance can die
+ * between a send's push and its messages' joining their groups, which would leave them
+ * held for {@link #HOLD_MILLIS}. So a send there records its messages' ids before it
+ * pushes them and commits them after, in one atomic step: answered, appended to their
+ * groups, records forgotten ({@link FifoSends}); another instance settles a send its
+ * death cut ({@link FifoSettlement}) by discarding its messages, which nobody was
+ * answered. In memory nothing is recorded: a send settles its claims, then appends.
  */
 final class FifoQueues implements Departures {
 
@@ -75,6 +84,9 @@ final class FifoQueues implements Departures {
 
 	private final FifoState state;
 
+	/** Where sends in progress are recorded, or {@code null}: in process. */
+	private final FifoSends sends;
+
 	/** Each queue's monitor, which serialises its sends through this instance. */
 	private final Map<String, Object> monitors = new ConcurrentHashMap<>();
 
@@ -82,6 +94,7 @@ final class FifoQueues implements Departures {
 		this.core = core;
 		this.groups = groups;
 		this.state = groups.state();
+		this.sends = groups.sends();
 		this.clock = clock;
 		this.later = later;
 	}
@@ -121,9 +134,10 @@ final class FifoQueues implements Departures {
 		}
 		synchronized (this.monitors.computeIfAbsent(queue, name -> new Object())) {
 			long now = this.clock.millis();
-			FifoState.Claim claim = claim(queue, distinct);
+			Claimed claim = claim(queue, distinct);
 			Map<String, Sent> answerOf = new HashMap<>();
 			List<String> claimed = new ArrayList<>();
+			List<String> groupOf = new ArrayList<>();
 			List<Long> sequences = new ArrayList<>();
 			List<byte[]> stored = new ArrayList<>();
 			long sequence = claim.firstSequence() - 1;
@@ -134,15 +148,27 @@ final class FifoQueues implements Departures {
 					continue;
 				}
 				claimed.add(distinct.get(k));
+				groupOf.add(identified.get(firstOfKey.get(distinct.get(k))).group());
 				sequences.add(++sequence);
 				stored.add(
 						StoredMessage.encode(identified.get(firstOfKey.get(distinct.get(k))), now, sequence, maxBytes));
 			}
 			List<Message> pushed;
+			long firstId = (this.sends == null || stored.isEmpty()) ? 0 : this.core.reserveIds(stored.size());
 			try {
-				pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
+				if (firstId > 0) {
+					this.sends.record(queue, firstId, stored.size(), claim.atMillis());
+					pushed = this.core.pushAs(queue, firstId, stored, HOLD_MILLIS);
+				}
+				else {
+					pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
+				}
 			}
 			catch (RuntimeException ex) {
+				if (firstId > 0 && ex instanceof CapacityExceededException) {
+					this.sends.forget(queue, ids(firstId, stored.size())); // nothing was
+																			// pushed
+				}
 				this.state.settle(queue, claimed, Arrays.asList(new Sent[claimed.size()]), now);
 				throw ex;
 			}
@@ -152,14 +178,23 @@ final class FifoQueues implements Departures {
 				sent.add(one);
 				answerOf.put(claimed.get(j), one);
 			}
-			if (!claimed.isEmpty()) {
-				this.state.settle(queue, claimed, sent, now);
-			}
 			boolean readyNow = false;
-			for (int j = 0; j < claimed.size(); j++) {
-				OutgoingMessage message = identified.get(firstOfKey.get(claimed.get(j)));
-				if (this.groups.append(queue, message.group(), sent.get(j).id())) {
-					readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
+			if (firstId > 0) {
+				boolean[] heads = commit(queue, claimed, sent, groupOf, now);
+				for (int j = 0; j < claimed.size(); j++) {
+					if (heads[j]) {
+						readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
+					}
+				}
+			}
+			else {
+				if (!claimed.isEmpty()) {
+					this.state.settle(queue, claimed, sent, now);
+				}
+				for (int j = 0; j < claimed.size(); j++) {
+					if (this.groups.append(queue, groupOf.get(j), sent.get(j).id())) {
+						readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
+					}
 				}
 			}
 			List<Sent> answers = new ArrayList<>(keys.size());
@@ -171,17 +206,45 @@ final class FifoQueues implements Departures {
 	}
 
 	/**
+	 * Commits a recorded send's messages ({@link FifoSends#commit}): answered, in their
+	 * groups, records forgotten. A send that took longer than the bound may have been
+	 * settled already: its messages are discarded, never answered.
+	 * @return per message whether it is its group's head
+	 * @throws IllegalStateException if the send took longer than the bound
+	 */
+	private boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long now) {
+		boolean[] heads = this.sends.commit(queue, keys, sent, groups, now, this.clock.millis());
+		if (heads == null) {
+			for (Sent one : sent) {
+				this.core.byId(queue, one.id(), ByIdOperation.DISCARD);
+			}
+			throw new IllegalStateException("A send to queue '" + queue + "' took longer than "
+					+ this.sends.boundMillis() + " ms and was undone: try again");
+		}
+		return heads;
+	}
+
+	private static List<Long> ids(long first, int count) {
+		List<Long> ids = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			ids.add(first + i);
+		}
+		return ids;
+	}
+
+	/**
 	 * Claims the keys, waiting while another instance's send holds one of them: its
 	 * answer comes once it settles, or its claim lapses.
 	 * @throws IllegalStateException if a key stays pending past
 	 * {@link #PENDING_WAIT_MILLIS}
 	 */
-	private FifoState.Claim claim(String queue, List<String> keys) {
+	private Claimed claim(String queue, List<String> keys) {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PENDING_WAIT_MILLIS);
 		while (true) {
-			FifoState.Claim claim = this.state.claim(queue, keys, this.clock.millis());
+			long at = this.clock.millis();
+			FifoState.Claim claim = this.state.claim(queue, keys, at);
 			if (!claim.found().contains(FifoState.PENDING)) {
-				return claim;
+				return new Claimed(claim.found(), claim.firstSequence(), at);
 			}
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException(
@@ -320,6 +383,10 @@ final class FifoQueues implements Departures {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("Every JDK has SHA-256", ex);
 		}
+	}
+
+	/** A claim, and when it was made: the time its pending keys lapse from. */
+	private record Claimed(List<Sent> found, long firstSequence, long atMillis) {
 	}
 
 	/** What a send answers: one per message, and what the caller wakes and counts. */

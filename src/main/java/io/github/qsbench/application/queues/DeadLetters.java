@@ -130,8 +130,9 @@ public final class DeadLetters {
 	private Move move(String from, Lease lease, String to, byte[] stored, long copyId) {
 		Message copy;
 		try {
-			copy = (copyId > 0) ? this.core.pushAs(to, copyId, stored, HELD_BACK_MILLIS)
-					: this.core.pushAll(to, List.of(stored), HELD_BACK_MILLIS).get(0);
+			copy = ((copyId > 0) ? this.core.pushAs(to, copyId, List.of(stored), HELD_BACK_MILLIS)
+					: this.core.pushAll(to, List.of(stored), HELD_BACK_MILLIS))
+				.get(0);
 		}
 		catch (CapacityExceededException refused) {
 			return Move.REFUSED;

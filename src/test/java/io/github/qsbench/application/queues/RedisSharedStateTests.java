@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.UnaryOperator;
 
@@ -29,6 +30,7 @@ import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.TestOperations;
+import io.github.qsbench.application.fifo.FifoSettlement;
 import io.github.qsbench.application.fifo.FifoState;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
@@ -38,6 +40,7 @@ import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
+import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.metrics.QueueMetrics;
 import io.github.qsbench.redis.LocalRedis;
@@ -270,6 +273,89 @@ class RedisSharedStateTests {
 		assertThat(delivered).hasSize(ids).doesNotHaveDuplicates();
 	}
 
+	/**
+	 * An instance is killed between a FIFO send's push and its message's joining its
+	 * group. A {@code kill -9} of a service found it (docs/faults.md, the move task
+	 * script's run after its fix): the message, pushed held for a year, never joined its
+	 * group, stayed counted as delayed with nothing to release it, and the queue never
+	 * drained. Now the send records its message before the push and commits it (answer,
+	 * group, record) in one step; once the bound has passed, the other instance's
+	 * settlement discards the message, which nobody was answered: a retry of its
+	 * deduplication id sends it once, the group's later messages come in order, nothing
+	 * stays held.
+	 */
+	@Test
+	void fifo_instanceKilledBetweenASendsPushAndItsAppend_settledByTheOther_theQueueDrains() {
+		Instance doomed = instance(connections(), (core) -> afterPush(core, FIFO, 2, () -> {
+			throw new Killed();
+		}));
+		Instance other = instance();
+		doomed.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		doomed.messages().send(FIFO, message("x1", "d1"), null);
+		// the second send's message is pushed, and the instance dies before it joins its
+		// group
+		assertThatExceptionOfType(Killed.class)
+			.isThrownBy(() -> doomed.messages().send(FIFO, message("x2", "d2"), null));
+		this.made.remove(doomed);
+
+		other.messages().send(FIFO, message("x3", "d3"), null);
+		FifoSettlement settlement = settlement(other);
+		assertThat(settlement.settle()).as("within the bound the send may still commit: nothing settled").isZero();
+		this.clock.advance(Duration.ofMillis(other.stores().fifoGroups().sends().boundMillis()));
+		assertThat(settlement.settle()).as("the cut send's message discarded").isOne();
+		Sent retried = other.messages().send(FIFO, message("x2 again", "d2"), null);
+		other.messages().send(FIFO, message("x4", "d4"), null);
+
+		assertThat(drain(other, FIFO)).as("in order, each once").containsExactly("x1", "x3", "x2 again", "x4");
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+		assertThat(other.messages().send(FIFO, message("x2 once more", "d2"), null)).isEqualTo(retried);
+		this.clock.advance(Duration.ofDays(366));
+		assertThat(drain(other, FIFO)).as("nothing shows up when the hold would have ended").isEmpty();
+		assertThat(settlement.settle()).as("settled once").isZero();
+	}
+
+	/**
+	 * A FIFO send stalls past the bound between its push and its commit, while a retry of
+	 * its deduplication id goes through the other instance (the stalled send's claim has
+	 * lapsed): the stalled send's commit is refused and its message discarded, so the
+	 * message is sent once, as the retry answered.
+	 */
+	@Test
+	void fifo_sendStalledPastTheBound_undone_theRetrySentOnce() {
+		Instance other = instance();
+		AtomicReference<Sent> retried = new AtomicReference<>();
+		Instance stalled = instance(connections(), (core) -> afterPush(core, FIFO, 1, () -> {
+			this.clock.advance(Duration.ofMillis(other.stores().fifoGroups().sends().boundMillis()));
+			retried.set(other.messages().send(FIFO, message("x again", "d1"), null));
+		}));
+		other.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> stalled.messages().send(FIFO, message("x", "d1"), null));
+		assertThat(drain(other, FIFO)).as("the retry's copy alone").containsExactly("x again");
+		assertThat(other.messages().send(FIFO, message("x", "d1"), null)).isEqualTo(retried.get());
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/** Messages held in {@code queue}, ready, in flight or delayed. */
+	private static long held(Instance through, String queue) {
+		return through.stores()
+			.core()
+			.queue(queue)
+			.map((QueueStats stats) -> (long) stats.ready() + stats.inflight() + stats.delayed())
+			.orElse(0L);
+	}
+
+	/** The settlement of cut FIFO sends on {@code instance}, as the service wires it. */
+	private FifoSettlement settlement(Instance instance) {
+		return new FifoSettlement(instance.stores().core(), instance.stores().fifoGroups(),
+				instance.stores().explicitQueues(), this.clock, instance.operations().scheduler());
+	}
+
 	@Test
 	void moveTasks_oneTaskPerSource_whicheverInstance_listedAndCancelledByTheOther() {
 		Instance one = instance();
@@ -407,8 +493,11 @@ class RedisSharedStateTests {
 		return other.tasks.task(task.handle()).orElseThrow();
 	}
 
-	/** The death of an instance, thrown where it dies. */
-	private static final class Killed extends RuntimeException {
+	/**
+	 * The death of an instance, thrown where it dies: an error, so that none of the
+	 * service's handlers of a failure runs, as none runs in a killed process.
+	 */
+	private static final class Killed extends Error {
 
 		Killed() {
 			super("killed");
@@ -451,6 +540,29 @@ class RedisSharedStateTests {
 					catch (InvocationTargetException ex) {
 						throw ex.getCause();
 					}
+				});
+	}
+
+	/**
+	 * {@code core}, running {@code then} just after its {@code nth} push to {@code queue}
+	 * reached the store: {@code then} may die ({@link Killed}) or stall.
+	 */
+	private static QueueServiceCore afterPush(QueueServiceCore core, String queue, int nth, Runnable then) {
+		AtomicInteger pushes = new AtomicInteger();
+		return (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
+				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
+					Object result;
+					try {
+						result = method.invoke(core, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+					if (method.getName().startsWith("push") && args != null && queue.equals(args[0])
+							&& pushes.incrementAndGet() == nth) {
+						then.run();
+					}
+					return result;
 				});
 	}
 

@@ -1,0 +1,56 @@
+package io.github.qsbench.application.fifo;
+
+import java.util.List;
+
+import io.github.qsbench.application.Sent;
+
+/**
+ * Where a store shared by instances (Redis) records the FIFO sends in progress, so that a
+ * send its instance's death cut between its push and its messages' joining their groups
+ * is settled by another instance ({@link FifoSettlement}) rather than left held for
+ * {@link FifoQueues#HOLD_MILLIS}. In process there is none ({@link FifoGroups#sends}): an
+ * instance's death takes its messages with it.
+ *
+ * <p>
+ * The invariant, per message of a send: its id is recorded before it is pushed; then
+ * either the send {@link #commit commits} it, which at once answers its deduplication key
+ * with it, appends it to its group and forgets its record, or a settlement {@link #take
+ * takes} its record, and it is discarded: never answered, never in a group. A record can
+ * be committed only within {@link #boundMillis} of the send's claim (so its pending
+ * deduplication claim has not lapsed, and no retry can have sent a second copy) and taken
+ * only after it.
+ */
+public interface FifoSends {
+
+	/** How long after its claim a send can commit, and after which it is settled. */
+	long boundMillis();
+
+	/**
+	 * Records the messages of a send claimed at {@code claimedMillis}, before they are
+	 * pushed under the ids from {@code firstId} on.
+	 */
+	void record(String queue, long firstId, int count, long claimedMillis);
+
+	/**
+	 * Commits a send's messages, all or none: each claimed key of {@code keys} answered
+	 * with its message (until {@code sentMillis} plus the deduplication window), each
+	 * message appended to its group of {@code groups}, their records forgotten.
+	 * @return per message whether it is its group's head, for the caller to release;
+	 * {@code null} if a record was taken or is older than {@link #boundMillis} at
+	 * {@code nowMillis}: nothing was committed, and the caller discards its messages
+	 */
+	boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long sentMillis,
+			long nowMillis);
+
+	/**
+	 * Takes the records older than {@link #boundMillis} at {@code nowMillis}, and those
+	 * taken that long ago by a settlement that did not {@link #forget} them (its instance
+	 * died too), for the caller to discard their messages.
+	 * @return the ids taken
+	 */
+	List<Long> take(String queue, long nowMillis);
+
+	/** Forgets these ids' records, taken or not. */
+	void forget(String queue, List<Long> ids);
+
+}

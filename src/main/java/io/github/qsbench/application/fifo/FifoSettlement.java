@@ -1,0 +1,120 @@
+package io.github.qsbench.application.fifo;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.QueueServiceCore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Settles the FIFO sends that their instance's death cut between the push and the commit
+ * ({@link FifoSends}): while started, every second on the application's scheduler, takes
+ * from every FIFO queue the records older than the bound and discards their messages
+ * through the core. Such a message was never answered (its send did not commit, and a
+ * commit is refused once the bound has passed) and never joined its group, so discarding
+ * it loses nothing acknowledged and breaks no group's order, where appending it would put
+ * it behind later messages of its group and beside the copy a retry may have sent. On
+ * whichever instance runs first: taking is atomic, a discard idempotent.
+ * {@link #settle()} is one pass; tests call it after moving the clock. Where no send is
+ * recorded (in process) it never runs.
+ */
+public final class FifoSettlement implements SmartLifecycle {
+
+	private static final Logger logger = LoggerFactory.getLogger(FifoSettlement.class);
+
+	private final QueueServiceCore core;
+
+	/** Where sends are recorded, {@code null} in process. */
+	private final FifoSends sends;
+
+	/** Where the FIFO queues are listed (a FIFO queue is created explicitly). */
+	private final ExplicitQueues explicit;
+
+	private final InstantSource clock;
+
+	private final ScheduledExecutorService scheduler;
+
+	/** The passes while started, else {@code null}. */
+	private volatile ScheduledFuture<?> passes;
+
+	/**
+	 * @param core the core the application layer calls
+	 * @param groups the FIFO groups' store, which records the sends
+	 * ({@link FifoGroups#sends})
+	 * @param explicit the queues created explicitly, FIFO queues among them
+	 * @param clock the core's clock
+	 * @param scheduler the application's scheduler, which runs the passes
+	 */
+	public FifoSettlement(QueueServiceCore core, FifoGroups groups, ExplicitQueues explicit, InstantSource clock,
+			ScheduledExecutorService scheduler) {
+		this.core = core;
+		this.sends = groups.sends();
+		this.explicit = explicit;
+		this.clock = clock;
+		this.scheduler = scheduler;
+	}
+
+	/**
+	 * Discards the messages of every FIFO queue's sends recorded longer ago than the
+	 * bound, and forgets their records. Not to be called concurrently with itself.
+	 * @return how many messages it discarded
+	 */
+	public int settle() {
+		int discarded = 0;
+		for (String queue : this.explicit.names()) {
+			if (!QueueNames.isFifo(queue)) {
+				continue;
+			}
+			List<Long> ids = this.sends.take(queue, this.clock.millis());
+			for (long id : ids) {
+				discarded += this.core.byId(queue, id, ByIdOperation.DISCARD).done() ? 1 : 0;
+			}
+			if (!ids.isEmpty()) {
+				this.sends.forget(queue, ids);
+			}
+		}
+		return discarded;
+	}
+
+	private void settleLogged() {
+		try {
+			settle();
+		}
+		catch (RuntimeException ex) {
+			// the next pass tries again; an exception would end the schedule
+			logger.error("A settlement of cut FIFO sends failed", ex);
+		}
+	}
+
+	/** Schedules the passes, where sends are recorded. */
+	@Override
+	public void start() {
+		if (this.sends != null) {
+			this.passes = this.scheduler.scheduleWithFixedDelay(this::settleLogged, 1, 1, TimeUnit.SECONDS);
+		}
+	}
+
+	@Override
+	public void stop() {
+		ScheduledFuture<?> running = this.passes;
+		if (running != null) {
+			running.cancel(false);
+			this.passes = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.passes != null;
+	}
+
+}

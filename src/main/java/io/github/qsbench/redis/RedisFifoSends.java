@@ -1,0 +1,104 @@
+package io.github.qsbench.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.fifo.FifoSends;
+
+import org.springframework.data.redis.connection.ReturnType;
+
+/**
+ * FIFO sends in progress recorded in Redis (see {@link FifoSends}). Per queue, on its
+ * slot: {@code fifo:sending} (a sorted set: each message id a send recorded, by its
+ * claim's time on the service's clock) and {@code fifo:settling} (the ids a settlement
+ * took, by when). A commit is one script ({@code fifo-commit.lua}) on the keys of the
+ * window ({@link RedisFifoState}), of the groups ({@link RedisFifoGroups}) and these, so
+ * an answer written, a message in its group and its record gone are one step; it is
+ * refused once the record is gone or {@link RedisFifoState#PENDING_MILLIS} old, which is
+ * when the send's pending claims lapse and a take ({@code fifo-take.lua}) may have it. A
+ * taken record stays, restamped, until the settlement forgets it after its discard, so a
+ * settlement that dies midway is taken over after the bound.
+ */
+final class RedisFifoSends implements FifoSends {
+
+	/** The keys of the sends in progress and of those taken, on the queue's slot. */
+	static final List<String> KEYS = List.of("fifo:sending", "fifo:settling");
+
+	private static final LuaScript RECORD = LuaScript.of(RedisFifoSends.class, "fifo-record", ReturnType.INTEGER);
+
+	private static final LuaScript COMMIT = LuaScript.of(RedisFifoSends.class, "fifo-commit", ReturnType.MULTI);
+
+	private static final LuaScript TAKE = LuaScript.of(RedisFifoSends.class, "fifo-take", ReturnType.MULTI);
+
+	private static final LuaScript UNRECORD = LuaScript.of(RedisFifoSends.class, "fifo-unrecord", ReturnType.INTEGER);
+
+	private final RedisStore store;
+
+	RedisFifoSends(RedisStore store) {
+		this.store = store;
+	}
+
+	@Override
+	public long boundMillis() {
+		return RedisFifoState.PENDING_MILLIS;
+	}
+
+	@Override
+	public void record(String queue, long firstId, int count, long claimedMillis) {
+		this.store.run(RECORD, this.store.queueKeys(queue, KEYS.subList(0, 1)), ascii(claimedMillis), ascii(firstId),
+				ascii(count));
+	}
+
+	@Override
+	public boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long sentMillis,
+			long nowMillis) {
+		List<byte[]> args = new ArrayList<>(4 + 5 * keys.size());
+		args.add(ascii(nowMillis));
+		args.add(ascii(boundMillis()));
+		args.add(ascii(RedisFifoState.WINDOW_MILLIS + RedisFifoState.PENDING_MILLIS));
+		args.add(this.store.queueKeys(queue, List.of(RedisFifoGroups.GROUP)).get(0));
+		for (int i = 0; i < keys.size(); i++) {
+			Sent one = sent.get(i);
+			args.add(ascii(one.id()));
+			args.add(RedisStore.utf8("d:" + keys.get(i)));
+			args.add(RedisStore.utf8(one.id() + ":" + one.sequenceNumber()));
+			args.add(ascii(sentMillis + RedisFifoState.WINDOW_MILLIS));
+			args.add(RedisStore.utf8(groups.get(i)));
+		}
+		List<String> suffixes = List.of(KEYS.get(0), RedisFifoState.WINDOW.get(0), RedisFifoState.WINDOW.get(1),
+				RedisFifoGroups.QUEUE_KEYS.get(0), RedisFifoGroups.QUEUE_KEYS.get(1));
+		List<Object> answer = this.store.run(COMMIT, this.store.queueKeys(queue, suffixes),
+				args.toArray(byte[][]::new));
+		if ((Long) answer.get(0) == 0) {
+			return null;
+		}
+		boolean[] heads = new boolean[keys.size()];
+		for (int i = 0; i < heads.length; i++) {
+			heads[i] = (Long) answer.get(1 + i) == 1;
+		}
+		return heads;
+	}
+
+	@Override
+	public List<Long> take(String queue, long nowMillis) {
+		List<Object> taken = this.store.run(TAKE, this.store.queueKeys(queue, KEYS), ascii(nowMillis),
+				ascii(boundMillis()));
+		List<Long> ids = new ArrayList<>(taken.size());
+		for (Object id : taken) {
+			ids.add(Long.parseLong(RedisStore.utf8((byte[]) id)));
+		}
+		return ids;
+	}
+
+	@Override
+	public void forget(String queue, List<Long> ids) {
+		this.store.run(UNRECORD, this.store.queueKeys(queue, KEYS),
+				ids.stream().map(RedisFifoSends::ascii).toArray(byte[][]::new));
+	}
+
+	private static byte[] ascii(long number) {
+		return RedisStore.utf8(Long.toString(number));
+	}
+
+}
