@@ -15,3 +15,5 @@ jars=(target/queue-service-*.jar)
 [[ -f "${jars[0]}" ]] || ./mvnw -B -q -DskipTests package
 scripts/faults/connection-cut.sh lane-locked
 scripts/faults/redis-kill.sh always
+# issue 49: kill -9 of an instance mid move task and mid FIFO sends (about a minute)
+scripts/faults/redis-instance-kill-move.sh
