@@ -166,8 +166,8 @@ final class FifoQueues implements Departures {
 			}
 			catch (RuntimeException ex) {
 				if (firstId > 0 && ex instanceof CapacityExceededException) {
-					this.sends.forget(queue, ids(firstId, stored.size())); // nothing was
-																			// pushed
+					// nothing was pushed: no message for a settlement to discard
+					this.sends.forget(queue, ids(firstId, stored.size()));
 				}
 				this.state.settle(queue, claimed, Arrays.asList(new Sent[claimed.size()]), now);
 				throw ex;

@@ -29,10 +29,10 @@ public interface IdIndex<M> {
 
 	/**
 	 * How full {@link #plain()}'s and {@link #keyed()}'s tables get before they double
-	 * (Agrona's default is 0.65): an entry (a reference, 4 bytes a slot) costs at most 10
-	 * bytes just after the table doubles; a completion's lookup of a present id still
-	 * takes about three probes on average, and for the sequential ids the service hands
-	 * out mostly one.
+	 * (Agrona's default is 0.65): an entry costs at most 10 bytes in {@link #plain()} (4
+	 * a slot) and 30 in {@link #keyed()} (12 a slot) just after its table doubles; a
+	 * completion's lookup of a present id still takes about three probes on average, and
+	 * for the sequential ids the service hands out mostly one.
 	 */
 	float PLAIN_LOAD_FACTOR = 0.8f;
 
