@@ -14,8 +14,8 @@
 #   flock /tmp/qs-bench.lock scripts/bench/jetty-hot-path.sh
 #   SERVICE_JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java ROUNDS=4 SELECTORS=2 scripts/bench/jetty-hot-path.sh
 #
-# Jetty comes from Maven Central at the version Spring Boot's parent manages (resolved by the Maven
-# wrapper into OUT, not a dependency of the service). Needs beanstalkd (apt-get install -y
+# Jetty comes from Maven Central at the version Spring Boot's parent manages (scripts/lib/jetty-probe.sh:
+# resolved by the Maven wrapper into OUT, not a dependency of the service). Needs beanstalkd (apt-get install -y
 # beanstalkd) and a JDK 21 or later (virtual threads; SERVICE_JAVA, default java).
 # Environment: CLIENTS ("4 16"), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m),
 # SELECTORS (1: the probe's selector threads), SERVICE_JAR, SERVICE_JAVA, BEANSTALKD, OUT.
@@ -26,6 +26,8 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$ROOT/scripts/lib/service.sh"
 # shellcheck source=../lib/load-client.sh
 source "$ROOT/scripts/lib/load-client.sh"
+# shellcheck source=../lib/jetty-probe.sh
+source "$ROOT/scripts/lib/jetty-probe.sh"
 CLIENTS="${CLIENTS:-4 16}"
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-10}"
@@ -44,29 +46,9 @@ command -v "$BEANSTALKD" >/dev/null || {
 mkdir -p "$OUT"
 load_client "$OUT"
 
-# Jetty at Spring Boot's version, and the service's classes and libraries (not Tomcat's)
-boot="$(sed -n '/<parent>/,/<\/parent>/s/.*<version>\(.*\)<\/version>.*/\1/p' "$ROOT/pom.xml")"
-cat >"$OUT/jetty-pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
-  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId>
-    <version>$boot</version><relativePath/></parent>
-  <groupId>probe</groupId><artifactId>jetty-hot-path</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>org.eclipse.jetty</groupId><artifactId>jetty-server</artifactId></dependency>
-    <dependency><groupId>org.eclipse.jetty.ee11</groupId><artifactId>jetty-ee11-servlet</artifactId></dependency>
-  </dependencies>
-</project>
-EOF
-"$ROOT/mvnw" -q -f "$OUT/jetty-pom.xml" dependency:copy-dependencies -DoutputDirectory="$OUT/jetty-lib"
 jar="${SERVICE_JAR:-$(ls "$ROOT"/target/queue-service-*.jar | head -1)}"
-rm -rf "$OUT/app" && mkdir -p "$OUT/app" && (cd "$OUT/app" && unzip -q "$jar" 'BOOT-INF/*')
-classpath="$OUT/probe:$OUT/app/BOOT-INF/classes"
-for lib in "$OUT"/app/BOOT-INF/lib/*.jar; do
-	[[ "$lib" =~ tomcat|jakarta.servlet ]] || classpath+=":$lib"
-done
-for lib in "$OUT"/jetty-lib/*.jar; do classpath+=":$lib"; done
-"$(dirname "$(readlink -f "$(command -v "$JAVA")")")/javac" -nowarn -cp "$classpath" -d "$OUT/probe" \
-	"$ROOT/scripts/bench/jetty-hot-path/JettyHotPath.java" 2>&1 | grep -v -e '^Note:' -e 'warning' || true
+boot="$(sed -n '/<parent>/,/<\/parent>/s/.*<version>\(.*\)<\/version>.*/\1/p' "$ROOT/pom.xml")"
+jetty_probe "$OUT/probe" "$jar" "$JAVA" "-Xms$HEAP" "-Xmx$HEAP"
 
 JETTY_PID=""
 SERVLET_PID=""
@@ -82,10 +64,10 @@ trap cleanup EXIT INT TERM
 
 SERVICE_JAR="$jar" SERVICE_LOG="$OUT/service.log" start_service "" "-Xms$HEAP" "-Xmx$HEAP"
 JETTY_PORT="$(free_port)"
-"$JAVA" "-Xms$HEAP" "-Xmx$HEAP" -cp "$classpath" JettyHotPath "$JETTY_PORT" "$SELECTORS" core >"$OUT/jetty.log" 2>&1 &
+"${PROBE[@]}" "$JETTY_PORT" "$SELECTORS" core >"$OUT/jetty.log" 2>&1 &
 JETTY_PID=$!
 SERVLET_PORT="$(free_port)"
-"$JAVA" "-Xms$HEAP" "-Xmx$HEAP" -cp "$classpath" JettyHotPath "$SERVLET_PORT" "$SELECTORS" servlet virtual \
+"${PROBE[@]}" "$SERVLET_PORT" "$SELECTORS" servlet virtual \
 	>"$OUT/servlet.log" 2>&1 &
 SERVLET_PID=$!
 BEANSTALKD_PORT="$(free_port)"

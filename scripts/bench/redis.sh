@@ -35,6 +35,11 @@
 #               batch push, a poll of up to 10 and a completions batch, each one script call)
 #   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
 #               alone, the reference for the bound below; CPU is the JVM's
+#   async-probe issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in its redis mode: push, poll and
+#               complete as a Jetty core handler that calls the strategy's scripts through Lettuce's
+#               asynchronous API and answers from its callback (no thread waits for Redis), on that
+#               Redis; not the service (no application layer, metrics or limits): what the service
+#               could reach on that path; CPU is the probe's JVM's + redis-server's; only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base   "service" and "batch" on a service started from BASELINE_JAR, on the
 #               same Redis
@@ -123,6 +128,10 @@ cleanup() {
 	stop_service_as E
 	stop_service_as F
 	local pid
+	if [[ -n "${PROBE_PID:-}" ]]; then
+		kill "$PROBE_PID" 2>/dev/null || true
+		wait "$PROBE_PID" 2>/dev/null || true
+	fi
 	for pid in "${REDIS_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
@@ -233,6 +242,19 @@ fi
 if wants service-base || wants batch-base; then
 	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
 fi
+if wants async-probe; then
+	# shellcheck source=../lib/jetty-probe.sh
+	source "$ROOT/scripts/lib/jetty-probe.sh"
+	jetty_probe "$OUT/probe" "${SERVICE_JAR:-$(ls "$ROOT"/target/queue-service-*.jar | head -1)}" "${SERVICE_JAVA:-java}" \
+		"-Xms$HEAP" "-Xmx$HEAP"
+	PROBE_PORT="$(free_port)"
+	"${PROBE[@]}" "$PROBE_PORT" 1 "redis:$REDIS_PORT" >"$OUT/probe.log" 2>&1 &
+	PROBE_PID=$!
+	for _ in $(seq 1 100); do
+		(echo >"/dev/tcp/127.0.0.1/$PROBE_PORT") 2>/dev/null && break
+		sleep 0.1
+	done
+fi
 if wants in-process; then
 	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
 fi
@@ -251,6 +273,7 @@ target() {
 			;;
 		redis-streams) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis-streams --port "$REDIS_PORT") ;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
+		async-probe) JVMS="$PROBE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$PROBE_PORT") ;;
 		redis-lua-base)
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$REDIS_DIR/base-scripts")

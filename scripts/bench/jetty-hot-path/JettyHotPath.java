@@ -39,10 +39,153 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * are in docs/request-path-profile.md.
  *
  * <p>
- * Arguments: port, selector threads, {@code core} or {@code servlet}, and {@code virtual}
- * for virtual threads.
+ * A third way, {@code redis:<port>}: the same routes on the redis strategy's Lua scripts
+ * through Lettuce's asynchronous API, answered from its callback (issue 49: what the
+ * service on Redis could reach when no thread waits for Redis).
+ *
+ * <p>
+ * Arguments: port, selector threads, {@code core}, {@code servlet} or
+ * {@code redis:<port>}, and {@code virtual} for virtual threads.
  */
 public final class JettyHotPath {
+
+	/**
+	 * The same three routes on the redis strategy's own Lua scripts (push.lua, lease.lua,
+	 * complete.lua, called with the keys and arguments RedisQS gives them, as
+	 * RequestPathLoad's redis-lua mode does), through Lettuce's asynchronous API: the
+	 * handler sends the script and returns, and the answer is written from Lettuce's
+	 * callback, so no thread waits for Redis.
+	 */
+	static final class RedisHotPath extends Handler.Abstract.NonBlocking {
+
+		private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> redis;
+
+		private final byte[] push;
+
+		private final byte[] lease;
+
+		private final byte[] complete;
+
+		RedisHotPath(int redisPort) throws java.io.IOException {
+			io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + redisPort);
+			io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]> connection = client
+				.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE);
+			this.redis = connection.async();
+			this.push = load(connection, "push.lua");
+			this.lease = load(connection, "lease.lua");
+			this.complete = load(connection, "complete.lua");
+		}
+
+		private static byte[] load(io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]> connection,
+				String name) throws java.io.IOException {
+			try (java.io.InputStream in = JettyHotPath.class.getResourceAsStream("/io/github/qsbench/redis/" + name)) {
+				return connection.sync().scriptLoad(in.readAllBytes()).getBytes(StandardCharsets.US_ASCII);
+			}
+		}
+
+		private static byte[] ascii(String text) {
+			return text.getBytes(StandardCharsets.US_ASCII);
+		}
+
+		private static byte[][] keys(String queue, boolean plus) {
+			String prefix = "probe:{" + queue + "}:";
+			List<byte[]> keys = new java.util.ArrayList<>();
+			for (String key : new String[] { "ready", "leased", "delayed", "bodies", "deliveries" }) {
+				keys.add(ascii(prefix + key));
+			}
+			if (plus) {
+				keys.add(ascii("probe:ids"));
+				keys.add(ascii("probe:queues"));
+			}
+			return keys.toArray(new byte[0][]);
+		}
+
+		@Override
+		public boolean handle(Request request, Response response, Callback callback) {
+			String path = request.getHttpURI().getPath();
+			if (!path.startsWith("/queues/")) {
+				return false;
+			}
+			int nameEnd = path.indexOf('/', 8);
+			String queue = path.substring(8, nameEnd);
+			String method = request.getMethod();
+			byte[] now = ascii(Long.toString(System.currentTimeMillis()));
+			if (method.equals("POST")) {
+				Content.Source.asByteBufferAsync(request).whenComplete((body, failure) -> {
+					byte[] bytes = new byte[body.remaining()];
+					body.get(bytes);
+					this.redis
+						.<List<Object>>evalsha(new String(this.push, StandardCharsets.US_ASCII),
+								io.lettuce.core.ScriptOutputType.MULTI, keys(queue, true), now, ascii("0"), ascii("0"),
+								ascii("1000000"), ascii(queue), ascii("probe:pushed"), bytes)
+						.whenComplete((reply, error) -> {
+							if (error != null) {
+								Response.writeError(request, response, callback, error);
+								return;
+							}
+							long id = (Long) reply.get(0);
+							response.setStatus(HttpStatus.CREATED_201);
+							response.getHeaders().put(HttpHeader.LOCATION, "/queues/" + queue + "/messages/" + id);
+							response.getHeaders().add(JSON);
+							byte[] json = ("{\"id\":" + id + ",\"queue\":\"" + queue + "\"}")
+								.getBytes(StandardCharsets.UTF_8);
+							response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
+							response.write(true, ByteBuffer.wrap(json), callback);
+						});
+				});
+				return true;
+			}
+			if (method.equals("GET")) {
+				this.redis
+					.<List<Object>>evalsha(new String(this.lease, StandardCharsets.US_ASCII),
+							io.lettuce.core.ScriptOutputType.MULTI, keys(queue, false), now, ascii("1"), ascii("30000"))
+					.whenComplete((reply, error) -> {
+						if (error != null) {
+							Response.writeError(request, response, callback, error);
+							return;
+						}
+						response.getHeaders().add(NO_STORE);
+						if (reply.isEmpty()) {
+							response.setStatus(HttpStatus.NO_CONTENT_204);
+							response.write(true, null, callback);
+							return;
+						}
+						long id = (Long) reply.get(0);
+						long delivery = (Long) reply.get(1);
+						String token = id + "." + delivery;
+						response.getHeaders().put(HttpHeader.ETAG, "\"" + token + "\"");
+						response.getHeaders().add(JSON);
+						byte[] json = ("{\"id\":" + id + ",\"queue\":\"" + queue + "\",\"body\":\""
+								+ new String((byte[]) reply.get(2), StandardCharsets.UTF_8) + "\",\"deliveries\":"
+								+ delivery + ",\"lease\":\"" + token + "\"}")
+							.getBytes(StandardCharsets.UTF_8);
+						response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
+						response.write(true, ByteBuffer.wrap(json), callback);
+					});
+				return true;
+			}
+			if (method.equals("DELETE")) {
+				String id = path.substring(nameEnd + 10);
+				byte[][] keys = java.util.Arrays.copyOf(keys(queue, false), 6);
+				keys[5] = ascii("probe:queues");
+				this.redis
+					.<List<Object>>evalsha(new String(this.complete, StandardCharsets.US_ASCII),
+							io.lettuce.core.ScriptOutputType.MULTI, keys, ascii("complete"), now, ascii("30000"),
+							ascii(queue), ascii(id), ascii("0"))
+					.whenComplete((reply, error) -> {
+						if (error != null) {
+							Response.writeError(request, response, callback, error);
+							return;
+						}
+						response.setStatus(((Long) reply.get(0) == 0) ? HttpStatus.NO_CONTENT_204 : HttpStatus.NOT_FOUND_404);
+						response.write(true, null, callback);
+					});
+				return true;
+			}
+			return false;
+		}
+
+	}
 
 	/** The same three routes as a servlet filter (blocking servlet API), as the service's is. */
 	static final class ServletHotPath extends jakarta.servlet.http.HttpFilter {
@@ -120,6 +263,13 @@ public final class JettyHotPath {
 		connector.setHost("127.0.0.1");
 		connector.setPort(port);
 		server.addConnector(connector);
+		if (mode.startsWith("redis:")) {
+			server.setHandler(new RedisHotPath(Integer.parseInt(mode.substring(6))));
+			server.start();
+			System.out.println("jetty redis hot path up at " + port);
+			server.join();
+			return;
+		}
 		if (mode.equals("servlet")) {
 			org.eclipse.jetty.ee11.servlet.ServletContextHandler context = new org.eclipse.jetty.ee11.servlet.ServletContextHandler();
 			context.addFilter(new org.eclipse.jetty.ee11.servlet.FilterHolder(new ServletHotPath(core)), "/*",
