@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 
+import static org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING;
+
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
@@ -24,6 +26,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -111,9 +114,11 @@ public final class JettyHotPath {
 			String method = request.getMethod();
 			byte[] now = ascii(Long.toString(System.currentTimeMillis()));
 			if (method.equals("POST")) {
-				Content.Source.asByteBufferAsync(request).whenComplete((body, failure) -> {
-					byte[] bytes = new byte[body.remaining()];
-					body.get(bytes);
+				Content.Source.asByteArrayAsync(request, MAX_BODY, Promise.Invocable.from(NON_BLOCKING, (bytes, failure) -> {
+					if (failure != null) {
+						Response.writeError(request, response, callback, failure);
+						return;
+					}
 					this.redis
 						.<List<Object>>evalsha(new String(this.push, StandardCharsets.US_ASCII),
 								io.lettuce.core.ScriptOutputType.MULTI, keys(queue, true), now, ascii("0"), ascii("0"),
@@ -132,7 +137,7 @@ public final class JettyHotPath {
 							response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
 							response.write(true, ByteBuffer.wrap(json), callback);
 						});
-				});
+				}));
 				return true;
 			}
 			if (method.equals("GET")) {
@@ -242,6 +247,9 @@ public final class JettyHotPath {
 
 	}
 
+	/** The service's limit on a message body (256 KiB). */
+	static final int MAX_BODY = 262_144;
+
 	static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
 
 	static final HttpField NO_STORE = new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, "no-store");
@@ -291,13 +299,11 @@ public final class JettyHotPath {
 				String queue = path.substring(8, nameEnd);
 				String method = request.getMethod();
 				if (method.equals("POST")) {
-					Content.Source.asByteBufferAsync(request).whenComplete((body, failure) -> {
+					Content.Source.asByteArrayAsync(request, MAX_BODY, Promise.Invocable.from(NON_BLOCKING, (bytes, failure) -> {
 						if (failure != null) {
 							Response.writeError(request, response, callback, failure);
 							return;
 						}
-						byte[] bytes = new byte[body.remaining()];
-						body.get(bytes);
 						long id = core.pushAll(queue, List.of(bytes)).get(0).id();
 						response.setStatus(HttpStatus.CREATED_201);
 						response.getHeaders().put(HttpHeader.LOCATION, "/queues/" + queue + "/messages/" + id);
@@ -306,7 +312,7 @@ public final class JettyHotPath {
 							.getBytes(StandardCharsets.UTF_8);
 						response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
 						response.write(true, ByteBuffer.wrap(json), callback);
-					});
+					}));
 					return true;
 				}
 				if (method.equals("GET")) {
