@@ -21,7 +21,8 @@ import io.github.qsbench.core.QueueServiceCore;
  * ({@link #progress}) after each batch whether it still owns the task and whether it was
  * cancelled, so a task is stepped by one instance at a time but for an owner that stalls
  * past the timeout while another takes over: then both may lease from the source, which
- * the moves tolerate (each is decided by its lease's completion).
+ * the moves tolerate (each is decided by its lease's completion, which for a recorded
+ * move is fenced, {@link #fence}).
  *
  * <p>
  * Where the core reserves ids
