@@ -2,6 +2,7 @@ package io.github.qsbench.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The queue service as the application layer calls it: the thesis's {@link QueueService}
@@ -107,6 +108,22 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	 * @throws IllegalStateException if this service was built without id lookup
 	 */
 	Completion complete(String queue, long id, int delivery);
+
+	/**
+	 * Completes as {@link #complete(String, long, int)} does, only if {@code fence} still
+	 * holds, checked in the same atomic step: a caller that may have lost the right to
+	 * complete the message meanwhile (a message move task's instance stalled past its
+	 * heartbeat timeout while another took the task over and settled its moves) completes
+	 * nothing once it has. Only a store shared by instances makes fences, for the core on
+	 * it (Redis: the move tasks' store, on the source's slot); the in-process cores are
+	 * never given one (in one process no other instance takes over from a caller alive)
+	 * and complete as without it.
+	 * @return the completion, or empty if the fence no longer held: nothing was completed
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	default Optional<Completion> completeFenced(String queue, long id, int delivery, CompletionFence fence) {
+		return Optional.of(complete(queue, id, delivery));
+	}
 
 	/**
 	 * Completes each message as {@link #complete(String, long, int)} does, in order, each

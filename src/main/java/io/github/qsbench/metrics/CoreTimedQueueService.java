@@ -14,6 +14,7 @@ import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.CompletionFence;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
@@ -239,6 +240,12 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		finally {
 			spent(Operation.COMPLETE, start);
 		}
+	}
+
+	/** Timed as a completion: one message's. */
+	@Override
+	public Optional<Completion> completeFenced(String queue, long id, int delivery, CompletionFence fence) {
+		return timed(Operation.COMPLETE, () -> this.core.completeFenced(queue, id, delivery, fence));
 	}
 
 	@Override

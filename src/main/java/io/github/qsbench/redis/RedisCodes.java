@@ -7,14 +7,21 @@ import io.github.qsbench.core.Peeked;
 
 /**
  * The numbers the scripts answer with, by name: each script declares them as locals of
- * the same names ({@code complete.lua}, {@code peek.lua}), and {@code RedisCodesTests}
- * holds both sides to this table, so reordering an enum changes nothing in Redis.
+ * the same names ({@code complete.lua}, {@code move-complete.lua}, {@code peek.lua}), and
+ * {@code RedisCodesTests} holds both sides to this table, so reordering an enum changes
+ * nothing in Redis.
  */
 final class RedisCodes {
 
 	/** A {@link Completion}'s code in {@code complete.lua}. */
 	static final Map<Completion, Integer> COMPLETIONS = Map.of(Completion.COMPLETED, 0, Completion.NOT_FOUND, 1,
 			Completion.NOT_DELIVERED, 2, Completion.STALE_LEASE, 3);
+
+	/**
+	 * The answer of {@code move-complete.lua} when its fence no longer held (it completed
+	 * nothing); its other answers are {@link #COMPLETIONS}' codes.
+	 */
+	static final int FENCED = 4;
 
 	/** A {@link Peeked.State}'s code in {@code peek.lua}. */
 	static final Map<Peeked.State, Integer> STATES = Map.of(Peeked.State.READY, 0, Peeked.State.IN_FLIGHT, 1,

@@ -11,6 +11,7 @@ import io.github.qsbench.application.queues.MessageMoveTask;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.queues.MessageMoveTasks;
 import io.github.qsbench.application.queues.MoveTaskStore;
+import io.github.qsbench.core.CompletionFence;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -185,18 +186,26 @@ final class RedisMoveTasks implements MoveTaskStore {
 	public boolean record(Running task, String owner, List<Move> moves) {
 		StringBuilder lines = new StringBuilder();
 		for (Move move : moves) {
-			lines.append(move.id())
-				.append(' ')
-				.append(move.delivery())
-				.append(' ')
-				.append(move.copy())
-				.append(' ')
-				.append(move.target())
-				.append('\n');
+			lines.append(line(move)).append('\n');
 		}
 		long recorded = this.store.run(RECORD, keys(task.source()), RedisStore.utf8(task.handle()),
 				RedisStore.utf8(owner), RedisStore.utf8(lines.toString()));
 		return recorded == 1;
+	}
+
+	/**
+	 * The task's hash and the move's recorded line: {@code move-complete.lua}, which
+	 * {@link RedisQS#completeFenced} runs on the source's slot, checks them beside the
+	 * message.
+	 */
+	@Override
+	public CompletionFence fence(Running task, String owner, Move move) {
+		return new Fence(task.source(), keys(task.source()).get(0), task.handle(), owner, line(move));
+	}
+
+	/** A move as {@link #record} writes it, without its newline. */
+	private static String line(Move move) {
+		return move.id() + " " + move.delivery() + " " + move.copy() + " " + move.target();
 	}
 
 	@Override
@@ -283,6 +292,19 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	private static byte[] ascii(long number) {
 		return RedisStore.utf8(Long.toString(number));
+	}
+
+	/**
+	 * The fence of a recorded move's completion in its source
+	 * ({@link RedisMoveTasks#fence}).
+	 *
+	 * @param source the source queue, whose completion it fences
+	 * @param tasks the source's hash of tasks, on its slot
+	 * @param handle the task
+	 * @param owner the instance that recorded the move
+	 * @param line the move as recorded
+	 */
+	record Fence(String source, byte[] tasks, String handle, String owner, String line) implements CompletionFence {
 	}
 
 }

@@ -15,6 +15,7 @@ import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.CompletionFence;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
@@ -38,6 +39,8 @@ public final class RedisQS implements QueueServiceCore {
 	private static final LuaScript LEASE = LuaScript.of(RedisQS.class, "lease", ReturnType.MULTI);
 
 	private static final LuaScript COMPLETE = LuaScript.of(RedisQS.class, "complete", ReturnType.MULTI);
+
+	private static final LuaScript COMPLETE_FENCED = LuaScript.of(RedisQS.class, "move-complete", ReturnType.INTEGER);
 
 	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
 
@@ -197,6 +200,25 @@ public final class RedisQS implements QueueServiceCore {
 	public Completion complete(String queue, long id, int delivery) {
 		QueueOptions.requireIdLookup(this.idLookup);
 		return completeOne(queue, id, delivery);
+	}
+
+	/**
+	 * One run of {@code move-complete.lua}, outside any group commit: the fences this
+	 * core is given are a move task's ({@link RedisMoveTasks#fence}), whose record, the
+	 * task's hash, is on the source's slot, so the script reads it beside the message.
+	 * @throws IllegalArgumentException for a fence made elsewhere, or for another queue
+	 */
+	@Override
+	public Optional<Completion> completeFenced(String queue, long id, int delivery, CompletionFence fence) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		if (!(fence instanceof RedisMoveTasks.Fence move) || !move.source().equals(queue)) {
+			throw new IllegalArgumentException("not a fence of a move task on " + queue + " made in Redis: " + fence);
+		}
+		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
+		keys.add(move.tasks());
+		long answer = this.calls.run(COMPLETE_FENCED, keys, ascii(id), ascii(delivery), ascii(move.handle()),
+				ascii(move.owner()), ascii(move.line()));
+		return (answer == RedisCodes.FENCED) ? Optional.empty() : Optional.of(RedisCodes.completion(answer));
 	}
 
 	private Completion completeOne(String queue, long id, int delivery) {

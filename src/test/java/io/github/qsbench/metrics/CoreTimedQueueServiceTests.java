@@ -3,14 +3,17 @@ package io.github.qsbench.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.CompletionFence;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
@@ -75,6 +78,24 @@ class CoreTimedQueueServiceTests {
 				Operation.tag(ByIdOperation.END_DELAY)))
 			.as("the tags the operations by id had as methods")
 			.containsExactly("change_lease", "discard", "end_delay");
+	}
+
+	@Test
+	void fencedCompletion_passedOnWithItsFence_timedAsACompletion() {
+		CompletionFence fence = new CompletionFence() {
+		};
+		QueueServiceCore fencing = (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
+				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
+					if (method.getName().equals("completeFenced") && args[3] == fence) {
+						return Optional.empty();
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
+		CoreTimedQueueService timed = new CoreTimedQueueService(fencing, new SimpleMeterRegistry(),
+				() -> this.now += TICK_NANOS);
+
+		assertThat(timed.completeFenced("q", 1, 1, fence)).as("the core's answer: the fence did not hold").isEmpty();
+		assertThat(timed.seconds(Operation.COMPLETE)).isEqualTo(TICK_NANOS / 1e9);
 	}
 
 	private void assertTimedOnce(String tag) {

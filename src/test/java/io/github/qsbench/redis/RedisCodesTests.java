@@ -36,6 +36,17 @@ class RedisCodesTests {
 	}
 
 	@Test
+	void fencedCompletionCodes_areTheCompleteScripts_andOneOfItsOwn() throws IOException {
+		Map<String, Integer> lua = codes("move-complete.lua");
+		for (Completion completion : Completion.values()) {
+			assertThat(lua).as("move-complete.lua")
+				.containsEntry(completion.name(), RedisCodes.COMPLETIONS.get(completion));
+		}
+		assertThat(lua).as("move-complete.lua").containsEntry("FENCED", RedisCodes.FENCED);
+		assertThat(RedisCodes.COMPLETIONS).doesNotContainValue(RedisCodes.FENCED);
+	}
+
+	@Test
 	void stateCodes_areThePeekScripts() throws IOException {
 		Map<String, Integer> lua = codes("peek.lua");
 		for (Peeked.State state : Peeked.State.values()) {

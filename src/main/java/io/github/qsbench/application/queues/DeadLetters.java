@@ -17,6 +17,7 @@ import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.CompletionFence;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.QueueServiceCore;
@@ -105,7 +106,7 @@ public final class DeadLetters {
 
 	private void moveToDeadLetters(String queue, Lease lease, String deadLetterQueue) {
 		byte[] stored = StoredMessage.deadLettered(lease.message().body(), queue, lease.delivery() - 1);
-		Move move = move(queue, lease, deadLetterQueue, stored, 0);
+		Move move = move(queue, lease, deadLetterQueue, stored, 0, null);
 		if (move == Move.MOVED) {
 			this.events.deadLettered(DeadLetterOutcome.MOVED);
 		}
@@ -125,9 +126,12 @@ public final class DeadLetters {
 	 * move held up between its push and its release for longer than
 	 * {@link #HELD_BACK_MILLIS} would let the copy be seen before the completion decided.
 	 * A move task's move pushes its copy under an id it recorded beforehand
-	 * ({@code copyId}, 0: none), for {@link #settle} should its instance die mid move.
+	 * ({@code copyId}, 0: none), for {@link #settle} should its instance die mid move,
+	 * and completes the message under the fence of that record ({@code fence},
+	 * {@code null}: none): once the task is another instance's, this one completes
+	 * nothing, and discards its copy ({@link Move#FENCED}).
 	 */
-	private Move move(String from, Lease lease, String to, byte[] stored, long copyId) {
+	private Move move(String from, Lease lease, String to, byte[] stored, long copyId, CompletionFence fence) {
 		Message copy;
 		try {
 			copy = ((copyId > 0) ? this.core.pushAs(to, copyId, List.of(stored), HELD_BACK_MILLIS)
@@ -137,9 +141,16 @@ public final class DeadLetters {
 		catch (CapacityExceededException refused) {
 			return Move.REFUSED;
 		}
-		if (this.core.complete(from, lease.message().id(), lease.delivery()) != Completion.COMPLETED) {
+		Completion completion;
+		if (fence == null) {
+			completion = this.core.complete(from, lease.message().id(), lease.delivery());
+		}
+		else {
+			completion = this.core.completeFenced(from, lease.message().id(), lease.delivery(), fence).orElse(null);
+		}
+		if (completion != Completion.COMPLETED) {
 			this.core.byId(to, copy.id(), ByIdOperation.DISCARD);
-			return Move.NOT_LEASED;
+			return (completion != null) ? Move.NOT_LEASED : Move.FENCED;
 		}
 		left(from, lease.message().id());
 		boolean ready = QueueNames.isFifo(to)
@@ -169,10 +180,11 @@ public final class DeadLetters {
 	 * Moves a message a redrive leased from {@code from} to {@code to} as it was in its
 	 * source (body and attributes, without its dead-letter origin), by {@link #move}: the
 	 * one step a redrive and a move task ({@link MessageMoveTasks}) share; a task's copy
-	 * under the id {@code copyId} it recorded (0: none).
+	 * under the id {@code copyId} it recorded (0: none), its completion under the fence
+	 * of that record ({@code fence}, {@code null}: none, {@link MoveTaskStore#fence}).
 	 */
-	public Move redriveOne(String from, Lease lease, String to, long copyId) {
-		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()), copyId);
+	public Move redriveOne(String from, Lease lease, String to, long copyId, CompletionFence fence) {
+		return move(from, lease, to, StoredMessage.withoutOrigin(lease.message().body()), copyId, fence);
 	}
 
 	/**
@@ -184,9 +196,10 @@ public final class DeadLetters {
 	 * second time, harmlessly, if the move had released it; a FIFO queue's copy is left
 	 * to its hold, since joining its group twice would block the group). What it cannot
 	 * tell apart: a message another took from {@code from} before the settlement (a
-	 * purge, a consumer once the dead owner's lease lapsed) reads as moved; and an owner
-	 * only stalled past the heartbeat timeout that completes the message after its copy
-	 * was discarded here loses it.
+	 * purge, a consumer once the dead owner's lease lapsed) reads as moved. An owner only
+	 * stalled past the heartbeat timeout cannot complete the message after its copy was
+	 * discarded here: its completion is fenced ({@link MoveTaskStore#fence}), and fails
+	 * once the task was taken over.
 	 * @return whether the message had moved
 	 */
 	boolean settle(String from, MoveTaskStore.Move move) {
@@ -214,7 +227,15 @@ public final class DeadLetters {
 		 * The lease was no longer the caller's (completed by an earlier holder since,
 		 * purged): nothing moved.
 		 */
-		NOT_LEASED
+		NOT_LEASED,
+
+		/**
+		 * The completion's fence no longer held: the move task that moved it is another
+		 * instance's now (this one stalled past the heartbeat timeout), whose settlement
+		 * of the batch decides the message; nothing moved, and the copy was discarded,
+		 * since that settlement may have run before it was pushed.
+		 */
+		FENCED
 
 	}
 
@@ -243,7 +264,7 @@ public final class DeadLetters {
 				if (target == null) {
 					continue; // not a dead letter and nowhere named: its lease lapses
 				}
-				if (redriveOne(queue, lease, target, 0) == Move.MOVED) {
+				if (redriveOne(queue, lease, target, 0, null) == Move.MOVED) {
 					moved++;
 				}
 			}

@@ -10,6 +10,7 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.CompletionFence;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -29,7 +30,13 @@ import io.github.qsbench.core.QueueServiceCore;
  * batch did not end, and settles each ({@link DeadLetters#settle}) before it moves
  * anything: made (the source message gone: the copy is released, and counted) or not (the
  * copy, if pushed, is discarded, and the message moves again). So every message moves
- * once, whatever instant the instance dies. Used by the stepping thread alone.
+ * once, whatever instant the instance dies. An instance that is not dead but stalled past
+ * the heartbeat timeout mid batch must then not complete a source message after that
+ * settlement discarded its copy: each recorded move completes its message under the
+ * store's fence ({@link MoveTaskStore#fence}), which holds only while this instance runs
+ * the task and the move is still recorded; once it fails, the instance discards its copy
+ * and the batch stops, moving and releasing nothing more. Used by the stepping thread
+ * alone.
  */
 final class MoveTaskSteps {
 
@@ -127,7 +134,8 @@ final class MoveTaskSteps {
 			}
 		}
 		long first = moving.isEmpty() ? 0 : this.core.reserveIds(moving.size());
-		if (first > 0 && !this.store.record(task, this.owner, moves(moving, targets, first))) {
+		List<MoveTaskStore.Move> recorded = (first > 0) ? moves(moving, targets, first) : List.of();
+		if (first > 0 && !this.store.record(task, this.owner, recorded)) {
 			moving.forEach(lease -> release(task.source(), lease));
 			return new Batch(0, null, eligible, false);
 		}
@@ -139,7 +147,9 @@ final class MoveTaskSteps {
 				release(task.source(), lease);
 				continue;
 			}
-			switch (this.deadLetters.redriveOne(task.source(), lease, targets.get(i), (first > 0) ? first + i : 0)) {
+			long copyId = (first > 0) ? first + i : 0;
+			CompletionFence fence = (first > 0) ? this.store.fence(task, this.owner, recorded.get(i)) : null;
+			switch (this.deadLetters.redriveOne(task.source(), lease, targets.get(i), copyId, fence)) {
 				case MOVED -> moved++;
 				case REFUSED -> {
 					refused = "OverLimit: queue '" + targets.get(i)
@@ -148,6 +158,12 @@ final class MoveTaskSteps {
 				}
 				case NOT_LEASED -> {
 					// completed by its earlier holder, or purged, since: gone
+				}
+				case FENCED -> {
+					// the task is another's: its settlement decides this
+					// move and the rest (their leases are its to end), and
+					// counts the moves made
+					return new Batch(moved, null, eligible, false);
 				}
 			}
 		}
@@ -196,6 +212,7 @@ final class MoveTaskSteps {
 	 * @param failure why the task fails, {@code null} if it does not
 	 * @param eligible whether it leased a message the task is to move
 	 * @param owned whether this instance still ran the task when it recorded the moves
+	 * and completed them
 	 */
 	private record Batch(int moved, String failure, boolean eligible, boolean owned) {
 	}

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
+import io.github.qsbench.core.CompletionFence;
+import io.github.qsbench.core.QueueServiceCore;
 
 /**
  * Where message move tasks ({@link MessageMoveTasks}) are kept: per source, its active
@@ -19,7 +21,8 @@ import io.github.qsbench.application.queues.MessageMoveTask.Status;
  * ({@link #progress}) after each batch whether it still owns the task and whether it was
  * cancelled, so a task is stepped by one instance at a time but for an owner that stalls
  * past the timeout while another takes over: then both may lease from the source, which
- * the moves tolerate (each is decided by its lease's completion).
+ * the moves tolerate (each is decided by its lease's completion, which for a recorded
+ * move is fenced, {@link #fence}).
  *
  * <p>
  * Where the core reserves ids
@@ -67,6 +70,19 @@ public interface MoveTaskStore {
 	 * must not move
 	 */
 	boolean record(Running task, String owner, List<Move> moves);
+
+	/**
+	 * The fence of the completion of {@code move}'s message in the source
+	 * ({@link QueueServiceCore#completeFenced}), one of the moves the batch of
+	 * {@code owner} recorded: it holds while {@code owner} runs the task and the move is
+	 * still recorded, so once another instance took the task over (and maybe settled the
+	 * batch, discarding the copy of a message still in the source) the owner completes
+	 * nothing, however long it stalled. {@code null} (unless overridden) where no owner
+	 * is taken over alive: in this instance's memory, which one instance steps.
+	 */
+	default CompletionFence fence(Running task, String owner, Move move) {
+		return null;
+	}
 
 	/**
 	 * Adds {@code moved} to the task's count, forgets its recorded moves and beats its

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -481,6 +482,116 @@ class RedisSharedStateTests {
 	}
 
 	/**
+	 * The instance running a task is not dead but stalled (a GC pause, the network) past
+	 * the heartbeat timeout in the middle of a batch: it has pushed a message's copy and
+	 * not yet completed the message in the source. The other instance takes the task over
+	 * and settles the batch (that message still in the source: its lease ended, its copy
+	 * discarded, to be moved again), and the stalled instance resumes right then, before
+	 * the other leases the message again. Its completion of the message used to be the
+	 * core's plain one, which found the message still at its delivery and completed it:
+	 * gone from the source, its one copy discarded, lost (and the rest of its batch moved
+	 * uncounted). Now the completion is fenced by the task's record: it is refused, the
+	 * stalled instance discards its copy and stops the batch, and the new owner moves
+	 * every message once, with an exact count.
+	 */
+	@Test
+	void moveTask_ownerStalledPastTheHeartbeatBetweenACopyAndItsSourcesCompletion_notLost() throws Exception {
+		CountDownLatch stalled = new CountDownLatch(1);
+		CountDownLatch resumed = new CountDownLatch(1);
+		AtomicReference<Future<Integer>> stalledStep = new AtomicReference<>();
+		// the third message's copy is pushed, and the instance stalls before completing
+		// it
+		// in dlq
+		Instance slow = instance(connections(), (core) -> afterPush(core, "dest", 3, () -> {
+			stalled.countDown();
+			awaited(resumed);
+		}));
+		// the other's first lease from dlq comes after its settlement of the stalled
+		// batch:
+		// the stalled instance resumes and ends its step first
+		Instance other = instance(connections(), (core) -> beforeLease(core, "dlq", 1, () -> {
+			resumed.countDown();
+			awaited(stalledStep.get());
+		}));
+		Set<String> all = deadLetterQueue(slow, 10);
+		MessageMoveTask task = slow.tasks.start("dlq", "dest", 10);
+		this.clock.advance(Duration.ofSeconds(1));
+		ExecutorService stepping = Executors.newSingleThreadExecutor();
+		try {
+			stalledStep.set(stepping.submit(slow.tasks::step));
+			awaited(stalled);
+
+			MessageMoveTask done = takenOver(other, task);
+			assertThat(stalledStep.get().isDone()).as("the stalled instance resumed").isTrue();
+			assertThat(slow.tasks.step()).as("the task is the other's").isZero();
+			assertThat(done.status()).isEqualTo(Status.COMPLETED);
+			this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
+			List<String> arrived = drain(other, "dest");
+			assertThat(arrived).as("none moved twice").doesNotHaveDuplicates();
+			assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(all);
+			assertThat(drain(other, "dlq")).isEmpty();
+			assertThat(done.moved()).as("the stalled instance's two moves counted at the takeover, none more")
+				.isEqualTo(10);
+		}
+		finally {
+			resumed.countDown();
+			stepping.shutdownNow();
+		}
+	}
+
+	/**
+	 * The owner stalls past the heartbeat timeout as above, but before its copy's push
+	 * reaches the store: the other instance takes the task over and finishes it (its
+	 * settlement found no copy to discard, and it moved the message again), then the
+	 * stalled instance pushes its copy, held back, and its completion is refused. Were it
+	 * to release that copy, or leave it to its hold, the message would arrive twice (at
+	 * once, or when the hold ends): it discards it.
+	 */
+	@Test
+	void moveTask_ownerStalledPastTheHeartbeatBeforeACopysPush_itsLateCopyDiscarded() {
+		Instance other = instance();
+		AtomicReference<MessageMoveTask> task = new AtomicReference<>();
+		AtomicReference<MessageMoveTask> done = new AtomicReference<>();
+		Instance slow = instance(connections(),
+				(core) -> before(core, 3,
+						(method, args) -> method.getName().startsWith("push") && args != null && "dest".equals(args[0]),
+						() -> done.set(takenOver(other, task.get()))));
+		Set<String> all = deadLetterQueue(slow, 10);
+		task.set(slow.tasks.start("dlq", "dest", 10));
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(slow.tasks.step()).as("its two moves before the stall, then refused").isEqualTo(2);
+
+		assertThat(done.get().status()).isEqualTo(Status.COMPLETED);
+		assertThat(done.get().moved()).isEqualTo(10);
+		List<String> arrived = drain(other, "dest");
+		assertThat(arrived).as("none moved twice").doesNotHaveDuplicates();
+		assertThat(new HashSet<>(arrived)).as("none lost").isEqualTo(all);
+		assertThat(drain(other, "dlq")).isEmpty();
+		this.clock.advance(Duration.ofSeconds(Limits.MAX_DELAY_SECONDS + 1));
+		assertThat(drain(other, "dest")).as("the stalled instance's copy does not show up when its hold ends")
+			.isEmpty();
+	}
+
+	private static void awaited(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(30, TimeUnit.SECONDS)).as("in time").isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static void awaited(Future<?> done) {
+		try {
+			done.get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("the stalled step", ex);
+		}
+	}
+
+	/**
 	 * Moves the clock past the dead owner's heartbeat and its leases, then steps
 	 * {@code other} until it has finished the task (at most 10 steps, a second apart).
 	 */
@@ -507,11 +618,12 @@ class RedisSharedStateTests {
 
 	/**
 	 * {@code core}, dying ({@link Killed}) at its {@code nth} completion of a message of
-	 * {@code queue}, before it reaches the store.
+	 * {@code queue} by id (fenced or not), before it reaches the store.
 	 */
 	private static QueueServiceCore dyingAtCompletion(QueueServiceCore core, String queue, int nth) {
-		return dyingAt(core, nth, (method, args) -> method.getName().equals("complete") && args != null
-				&& args.length == 3 && queue.equals(args[0]));
+		return dyingAt(core, nth,
+				(method, args) -> (method.getName().equals("complete") && args != null && args.length == 3
+						|| method.getName().equals("completeFenced")) && queue.equals(args[0]));
 	}
 
 	/**
@@ -528,11 +640,32 @@ class RedisSharedStateTests {
 	 * {@code fatal} names, before it reaches the store.
 	 */
 	private static QueueServiceCore dyingAt(QueueServiceCore core, int nth, BiPredicate<Method, Object[]> fatal) {
+		return before(core, nth, fatal, () -> {
+			throw new Killed();
+		});
+	}
+
+	/**
+	 * {@code core}, running {@code then} at its {@code nth} lease from {@code queue},
+	 * before the lease reaches the store: {@code then} may stall.
+	 */
+	private static QueueServiceCore beforeLease(QueueServiceCore core, String queue, int nth, Runnable then) {
+		return before(core, nth,
+				(method, args) -> method.getName().equals("lease") && args != null && queue.equals(args[0]), then);
+	}
+
+	/**
+	 * {@code core}, running {@code then} at the {@code nth} of its calls that
+	 * {@code named} names, before it reaches the store: {@code then} may die
+	 * ({@link Killed}) or stall.
+	 */
+	private static QueueServiceCore before(QueueServiceCore core, int nth, BiPredicate<Method, Object[]> named,
+			Runnable then) {
 		AtomicInteger calls = new AtomicInteger();
 		return (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
 				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
-					if (fatal.test(method, args) && calls.incrementAndGet() == nth) {
-						throw new Killed();
+					if (named.test(method, args) && calls.incrementAndGet() == nth) {
+						then.run();
 					}
 					try {
 						return method.invoke(core, args);
