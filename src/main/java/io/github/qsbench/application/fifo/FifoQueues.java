@@ -66,7 +66,7 @@ import io.github.qsbench.core.QueueServiceCore;
  * For the same reason, where instances share the store ({@link FifoGroups#heads}: Redis),
  * the step that makes a message its group's head (a send's commit, the removal of the
  * head before it, the admission of a moved message) releases it too, after the queue's
- * delay by the store's clock for a send: no release of this instance's, nor a timer in
+ * delay by the service's clock for a send: no release of this instance's, nor a timer in
  * its memory, that its death could cut and so leave the group blocked for
  * {@link #HOLD_MILLIS}. In memory this releases the new head after that step.
  */
