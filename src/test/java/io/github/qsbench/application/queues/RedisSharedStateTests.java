@@ -32,6 +32,7 @@ import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.TestOperations;
 import io.github.qsbench.application.fifo.FifoSettlement;
 import io.github.qsbench.application.fifo.FifoState;
+import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.stores.Stores;
@@ -418,6 +419,32 @@ class RedisSharedStateTests {
 		assertThat(drain(other, FIFO)).as("the next head, released with the removal, and the rest in order")
 			.containsExactly("a2", "a3");
 		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
+	 * A long poll waiting on one instance is woken by a new FIFO head that the other
+	 * instance's scripts released (a send's commit, then a completion's removal of the
+	 * head before it): they announce the release on the push channel as a push is
+	 * announced, so the poll answers with the message, not after its whole wait.
+	 */
+	@Test
+	void fifo_longPollOnTheOther_wokenByTheScriptsThatReleaseNewHeads() throws Exception {
+		Instance one = instance();
+		Instance other = instance();
+		other.operations().longPolls().start();
+		one.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+
+		LongPoll waiting = other.messages().awaitLease(FIFO, 10, Duration.ofSeconds(20), null);
+		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a")), null);
+		List<Received> first = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(first).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+
+		LongPoll next = other.messages().awaitLease(FIFO, 10, Duration.ofSeconds(20), null);
+		one.messages().complete(FIFO, first.get(0).id(), null);
+		assertThat(next.get(10, TimeUnit.SECONDS)).extracting(delivery -> delivery.message().text())
+			.containsExactly("a2");
 	}
 
 	/**
