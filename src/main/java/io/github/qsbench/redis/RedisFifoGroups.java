@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.application.fifo.FifoHeads;
 import io.github.qsbench.application.fifo.FifoSends;
 import io.github.qsbench.application.fifo.FifoState;
 
@@ -16,8 +17,15 @@ import org.springframework.data.redis.connection.ReturnType;
  * them. Per queue, on its slot: a list of ids per group ({@code fifo:group:<group>}), a
  * hash of each id's group ({@code fifo:groupOf}) and the set of groups
  * ({@code fifo:groups}); each call is one script, atomic.
+ *
+ * <p>
+ * The same keys' slot holds the queue's core ({@link RedisQS}), so this releases a
+ * group's new head itself ({@link FifoHeads}), in the script that makes it the head: it
+ * re-scores the message's entry in the core's delayed set, where the push held it, to
+ * when it is due, which the lease script then takes; no call after the script, and no
+ * timer in an instance's memory, that an instance's death could cut.
  */
-final class RedisFifoGroups implements FifoGroups {
+final class RedisFifoGroups implements FifoGroups, FifoHeads {
 
 	private static final LuaScript APPEND = LuaScript.of(RedisFifoGroups.class, "fifo-append", ReturnType.INTEGER);
 
@@ -46,6 +54,28 @@ final class RedisFifoGroups implements FifoGroups {
 	@Override
 	public long remove(String queue, long id) {
 		return this.store.<Long>run(REMOVE, this.store.queueKeys(queue, QUEUE_KEYS), ascii(id), groupPrefix(queue));
+	}
+
+	@Override
+	public boolean append(String queue, String group, long id, long nowMillis, long delayMillis) {
+		List<byte[]> keys = this.store.queueKeys(queue,
+				List.of(GROUP + group, QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED));
+		return this.store.<Long>run(APPEND, keys, ascii(id), RedisStore.utf8(group), ascii(nowMillis),
+				ascii(delayMillis), RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED)) == 1;
+	}
+
+	@Override
+	public long remove(String queue, long id, long nowMillis) {
+		List<byte[]> keys = this.store.queueKeys(queue,
+				List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED));
+		return this.store.<Long>run(REMOVE, keys, ascii(id), groupPrefix(queue), ascii(nowMillis),
+				RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED));
+	}
+
+	/** This, which releases a group's new head in the script that makes it the head. */
+	@Override
+	public FifoHeads heads() {
+		return this;
 	}
 
 	/** Standard queues' fair-queue groups, in the same Redis. */

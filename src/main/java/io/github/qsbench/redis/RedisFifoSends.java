@@ -13,12 +13,13 @@ import org.springframework.data.redis.connection.ReturnType;
  * slot: {@code fifo:sending} (a sorted set: each message id a send recorded, by its
  * claim's time on the service's clock) and {@code fifo:settling} (the ids a settlement
  * took, by when). A commit is one script ({@code fifo-commit.lua}) on the keys of the
- * window ({@link RedisFifoState}), of the groups ({@link RedisFifoGroups}) and these, so
- * an answer written, a message in its group and its record gone are one step; it is
- * refused once the record is gone or {@link RedisFifoState#PENDING_MILLIS} old, which is
- * when the send's pending claims lapse and a take ({@code fifo-take.lua}) may have it. A
- * taken record stays, restamped, until the settlement forgets it after its discard, so a
- * settlement that dies midway is taken over after the bound.
+ * window ({@link RedisFifoState}), of the groups ({@link RedisFifoGroups}), the core's
+ * delayed set ({@link RedisQS}) and these, so an answer written, a message in its group
+ * (released if it is the head) and its record gone are one step; it is refused once the
+ * record is gone or {@link RedisFifoState#PENDING_MILLIS} old, which is when the send's
+ * pending claims lapse and a take ({@code fifo-take.lua}) may have it. A taken record
+ * stays, restamped, until the settlement forgets it after its discard, so a settlement
+ * that dies midway is taken over after the bound.
  */
 final class RedisFifoSends implements FifoSends {
 
@@ -52,12 +53,15 @@ final class RedisFifoSends implements FifoSends {
 
 	@Override
 	public boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long sentMillis,
-			long nowMillis) {
-		List<byte[]> args = new ArrayList<>(4 + 5 * keys.size());
+			long nowMillis, long delayMillis) {
+		List<byte[]> args = new ArrayList<>(7 + 5 * keys.size());
 		args.add(ascii(nowMillis));
 		args.add(ascii(boundMillis()));
 		args.add(ascii(RedisFifoState.WINDOW_MILLIS + RedisFifoState.PENDING_MILLIS));
 		args.add(this.store.queueKeys(queue, List.of(RedisFifoGroups.GROUP)).get(0));
+		args.add(ascii(delayMillis));
+		args.add(RedisStore.utf8(queue));
+		args.add(this.store.key(RedisPushAnnouncements.PUSHED));
 		for (int i = 0; i < keys.size(); i++) {
 			Sent one = sent.get(i);
 			args.add(ascii(one.id()));
@@ -67,7 +71,7 @@ final class RedisFifoSends implements FifoSends {
 			args.add(RedisStore.utf8(groups.get(i)));
 		}
 		List<String> suffixes = List.of(KEYS.get(0), RedisFifoState.WINDOW.get(0), RedisFifoState.WINDOW.get(1),
-				RedisFifoGroups.QUEUE_KEYS.get(0), RedisFifoGroups.QUEUE_KEYS.get(1));
+				RedisFifoGroups.QUEUE_KEYS.get(0), RedisFifoGroups.QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED);
 		List<Object> answer = this.store.run(COMMIT, this.store.queueKeys(queue, suffixes),
 				args.toArray(byte[][]::new));
 		if ((Long) answer.get(0) == 0) {

@@ -12,7 +12,8 @@ import io.github.qsbench.core.QueueServiceCore.PushListener;
  */
 final class RedisPushAnnouncements {
 
-	private static final String PUSHED = "pushed";
+	/** The channel's name in the namespace ({@link RedisStore#key}). */
+	static final String PUSHED = "pushed";
 
 	private final RedisStore store;
 
@@ -28,7 +29,10 @@ final class RedisPushAnnouncements {
 		this.channel = store.key(PUSHED);
 	}
 
-	/** The channel's key, which the push and end-delay scripts publish on. */
+	/**
+	 * The channel's key, which the push and end-delay scripts publish on, and the FIFO
+	 * scripts that release a group's new head.
+	 */
 	byte[] channel() {
 		return this.channel;
 	}

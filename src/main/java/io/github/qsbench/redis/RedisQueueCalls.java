@@ -21,7 +21,14 @@ final class RedisQueueCalls {
 	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
 	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
 	 */
-	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", "delayed", "bodies", "deliveries");
+	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", RedisQueueCalls.DELAYED, "bodies",
+			"deliveries");
+
+	/**
+	 * The suffix of a queue's delayed set, where a held message waits: the FIFO scripts
+	 * release a new group head there ({@link RedisFifoGroups}).
+	 */
+	static final String DELAYED = "delayed";
 
 	private final RedisStore store;
 

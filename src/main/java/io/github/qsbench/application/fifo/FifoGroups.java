@@ -17,7 +17,7 @@ public interface FifoGroups {
 	/**
 	 * Adds message {@code id} at the end of its group.
 	 * @return whether it is the group's head (the group had no message), so that the
-	 * caller releases it
+	 * caller releases it (where {@link #heads} is {@code null})
 	 */
 	boolean append(String queue, String group, long id);
 
@@ -47,6 +47,16 @@ public interface FifoGroups {
 	 */
 	default FifoState state() {
 		return new InMemoryFifoState();
+	}
+
+	/**
+	 * Where a store shared by instances releases a group's new head in the step that
+	 * makes it the head ({@link FifoHeads}); {@code null} (unless overridden) where the
+	 * caller releases it after that step: in this instance's memory, which its death
+	 * takes whole.
+	 */
+	default FifoHeads heads() {
+		return null;
 	}
 
 	/**

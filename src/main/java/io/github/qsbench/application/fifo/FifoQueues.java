@@ -61,6 +61,14 @@ import io.github.qsbench.core.QueueServiceCore;
  * groups, records forgotten ({@link FifoSends}); another instance settles a send its
  * death cut ({@link FifoSettlement}) by discarding its messages, which nobody was
  * answered. In memory nothing is recorded: a send settles its claims, then appends.
+ *
+ * <p>
+ * For the same reason, where instances share the store ({@link FifoGroups#heads}: Redis),
+ * the step that makes a message its group's head (a send's commit, the removal of the
+ * head before it, the admission of a moved message) releases it too, after the queue's
+ * delay by the service's clock for a send: no release of this instance's, nor a timer in
+ * its memory, that its death could cut and so leave the group blocked for
+ * {@link #HOLD_MILLIS}. In memory this releases the new head after that step.
  */
 final class FifoQueues implements Departures {
 
@@ -87,6 +95,12 @@ final class FifoQueues implements Departures {
 	/** Where sends in progress are recorded, or {@code null}: in process. */
 	private final FifoSends sends;
 
+	/**
+	 * Where a new head is released in the step that makes it the head, or {@code null}:
+	 * in process, where this releases it after that step.
+	 */
+	private final FifoHeads heads;
+
 	/** Each queue's monitor, which serialises its sends through this instance. */
 	private final Map<String, Object> monitors = new ConcurrentHashMap<>();
 
@@ -95,6 +109,7 @@ final class FifoQueues implements Departures {
 		this.groups = groups;
 		this.state = groups.state();
 		this.sends = groups.sends();
+		this.heads = groups.heads();
 		this.clock = clock;
 		this.later = later;
 	}
@@ -180,11 +195,10 @@ final class FifoQueues implements Departures {
 			}
 			boolean readyNow = false;
 			if (firstId > 0) {
-				boolean[] heads = commit(queue, claimed, sent, groupOf, now);
-				for (int j = 0; j < claimed.size(); j++) {
-					if (heads[j]) {
-						readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
-					}
+				// the commit releases its new heads itself (FifoSends#commit)
+				boolean[] heads = commit(queue, claimed, sent, groupOf, now, delayMillis);
+				for (boolean head : heads) {
+					readyNow |= head && delayMillis == 0;
 				}
 			}
 			else {
@@ -192,9 +206,7 @@ final class FifoQueues implements Departures {
 					this.state.settle(queue, claimed, sent, now);
 				}
 				for (int j = 0; j < claimed.size(); j++) {
-					if (this.groups.append(queue, groupOf.get(j), sent.get(j).id())) {
-						readyNow |= releaseHead(queue, sent.get(j).id(), delayMillis);
-					}
+					readyNow |= append(queue, groupOf.get(j), sent.get(j).id(), delayMillis);
 				}
 			}
 			List<Sent> answers = new ArrayList<>(keys.size());
@@ -212,8 +224,9 @@ final class FifoQueues implements Departures {
 	 * @return per message whether it is its group's head
 	 * @throws IllegalStateException if the send took longer than the bound
 	 */
-	private boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long now) {
-		boolean[] heads = this.sends.commit(queue, keys, sent, groups, now, this.clock.millis());
+	private boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long now,
+			long delayMillis) {
+		boolean[] heads = this.sends.commit(queue, keys, sent, groups, now, this.clock.millis(), delayMillis);
 		if (heads == null) {
 			for (Sent one : sent) {
 				this.core.byId(queue, one.id(), ByIdOperation.DISCARD);
@@ -261,6 +274,19 @@ final class FifoQueues implements Departures {
 	}
 
 	/**
+	 * Puts a message at the end of its group and releases it if it is the group's head:
+	 * now, or after the queue's delay; in the same step where the groups' store does it
+	 * ({@link FifoHeads}), else after it.
+	 * @return whether it is ready now
+	 */
+	private boolean append(String queue, String group, long id, long delayMillis) {
+		if (this.heads != null) {
+			return this.heads.append(queue, group, id, this.clock.millis(), delayMillis) && delayMillis == 0;
+		}
+		return this.groups.append(queue, group, id) && releaseHead(queue, id, delayMillis);
+	}
+
+	/**
 	 * Releases a group's new head: now, or after the queue's delay.
 	 * @return whether it is ready now
 	 */
@@ -279,7 +305,7 @@ final class FifoQueues implements Departures {
 	 * @return whether it was released
 	 */
 	boolean admit(String queue, long id, String group) {
-		return this.groups.append(queue, group, id) && this.core.byId(queue, id, ByIdOperation.END_DELAY).done();
+		return append(queue, group, id, 0);
 	}
 
 	/**
@@ -296,6 +322,9 @@ final class FifoQueues implements Departures {
 	 * @return whether a message was released
 	 */
 	boolean release(String queue, long id) {
+		if (this.heads != null) {
+			return this.heads.remove(queue, id, this.clock.millis()) > 0;
+		}
 		long next = this.groups.remove(queue, id);
 		while (next > 0) {
 			if (this.core.byId(queue, next, ByIdOperation.END_DELAY).done()) {

@@ -14,11 +14,11 @@ import io.github.qsbench.application.Sent;
  * <p>
  * The invariant, per message of a send: its id is recorded before it is pushed; then
  * either the send {@link #commit commits} it, which at once answers its deduplication key
- * with it, appends it to its group and forgets its record, or a settlement {@link #take
- * takes} its record, and it is discarded: never answered, never in a group. A record can
- * be committed only within {@link #boundMillis} of the send's claim (so its pending
- * deduplication claim has not lapsed, and no retry can have sent a second copy) and taken
- * only after it.
+ * with it, appends it to its group (released if it is the head) and forgets its record,
+ * or a settlement {@link #take takes} its record, and it is discarded: never answered,
+ * never in a group. A record can be committed only within {@link #boundMillis} of the
+ * send's claim (so its pending deduplication claim has not lapsed, and no retry can have
+ * sent a second copy) and taken only after it.
  */
 public interface FifoSends {
 
@@ -34,13 +34,16 @@ public interface FifoSends {
 	/**
 	 * Commits a send's messages, all or none: each claimed key of {@code keys} answered
 	 * with its message (until {@code sentMillis} plus the deduplication window), each
-	 * message appended to its group of {@code groups}, their records forgotten.
-	 * @return per message whether it is its group's head, for the caller to release;
-	 * {@code null} if a record was taken or is older than {@link #boundMillis} at
-	 * {@code nowMillis}: nothing was committed, and the caller discards its messages
+	 * message appended to its group of {@code groups} and, if it is its group's head,
+	 * released (due {@code delayMillis} after {@code nowMillis}, as
+	 * {@link FifoHeads#append}), their records forgotten. So no death between the commit
+	 * and a release of the caller's can leave a new head held.
+	 * @return per message whether it is its group's head, released; {@code null} if a
+	 * record was taken or is older than {@link #boundMillis} at {@code nowMillis}:
+	 * nothing was committed, and the caller discards its messages
 	 */
 	boolean[] commit(String queue, List<String> keys, List<Sent> sent, List<String> groups, long sentMillis,
-			long nowMillis);
+			long nowMillis, long delayMillis);
 
 	/**
 	 * Takes the records older than {@link #boundMillis} at {@code nowMillis}, and those

@@ -33,6 +33,7 @@ import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.TestOperations;
 import io.github.qsbench.application.fifo.FifoSettlement;
 import io.github.qsbench.application.fifo.FifoState;
+import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
 import io.github.qsbench.application.stores.Stores;
@@ -340,6 +341,129 @@ class RedisSharedStateTests {
 		assertThat(drain(other, FIFO)).as("the retry's copy alone").containsExactly("x again");
 		assertThat(other.messages().send(FIFO, message("x", "d1"), null)).isEqualTo(retried.get());
 		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
+	 * An instance dies right after a FIFO send's commit made its message its group's
+	 * head, before any step of its own released it (an end of the delay by id). The head,
+	 * pushed held for a year, would have blocked its group for good. Now the commit's
+	 * script releases the head itself, in the step that makes it the head: there is no
+	 * such step left to cut, and the message is receivable through the other instance as
+	 * soon as the send was committed.
+	 */
+	@Test
+	void fifo_instanceKilledRightAfterASendsCommit_theHeadIsReleasedByTheCommit() {
+		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
+		Instance other = instance();
+		doomed.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+
+		sendDying(doomed, FIFO, message("x1", "d1"));
+
+		assertThat(drain(other, FIFO)).as("the head, released by the commit").containsExactly("x1");
+		other.messages().send(FIFO, message("x2", "d2"), null);
+		assertThat(drain(other, FIFO)).as("its group goes on").containsExactly("x2");
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
+	 * As above on a queue with a delay (DelaySeconds), whose new head was released by a
+	 * timer in the sending instance's memory once the delay had passed: the instance dies
+	 * (and its timer with it) right after the send. Now the commit's script makes the
+	 * head due after the delay in Redis, by the service's clock: the other instance gets
+	 * nothing before the delay has passed, and the message once it has.
+	 */
+	@Test
+	void fifo_instanceKilledRightAfterASendsCommit_onADelayedQueue_theHeadIsDueAfterTheDelay() {
+		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
+		Instance other = instance();
+		doomed.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, 5, null, null, null, null, new FifoSettings(false, null, null)));
+
+		sendDying(doomed, FIFO, message("x1", "d1"));
+		kill(doomed);
+
+		assertThat(other.messages().lease(FIFO, 10)).as("the queue's delay has not passed").isEmpty();
+		this.clock.advance(Duration.ofSeconds(5));
+		assertThat(drain(other, FIFO)).as("due after the delay, no timer of the dead instance's").containsExactly("x1");
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
+	 * An instance dies right after its completion of a FIFO group's head took the head
+	 * out of the group and made the next message the new head, before any step of its own
+	 * released it: the new head stayed held for a year, its group blocked. Now the script
+	 * that takes the head out of its group releases the next message in the same step:
+	 * the other instance receives it at once, and the group goes on.
+	 */
+	@Test
+	void fifo_instanceKilledRightAfterCompletingAGroupsHead_theNextIsReleasedInTheSameStep() {
+		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
+		Instance other = instance();
+		other.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		other.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a")), null);
+		List<Received> leased = doomed.messages().lease(FIFO, 10);
+		assertThat(leased).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+
+		try {
+			doomed.messages().complete(FIFO, leased.get(0).id(), null);
+		}
+		catch (Killed ex) {
+			// it died after the head left its group, before it released the next
+		}
+		kill(doomed);
+
+		assertThat(drain(other, FIFO)).as("the next head, released with the removal, and the rest in order")
+			.containsExactly("a2", "a3");
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
+	 * A long poll waiting on one instance is woken by a new FIFO head that the other
+	 * instance's scripts released (a send's commit, then a completion's removal of the
+	 * head before it): they announce the release on the push channel as a push is
+	 * announced, so the poll answers with the message, not after its whole wait.
+	 */
+	@Test
+	void fifo_longPollOnTheOther_wokenByTheScriptsThatReleaseNewHeads() throws Exception {
+		Instance one = instance();
+		Instance other = instance();
+		other.operations().longPolls().start();
+		one.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+
+		LongPoll waiting = other.messages().awaitLease(FIFO, 10, Duration.ofSeconds(20), null);
+		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a")), null);
+		List<Received> first = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(first).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+
+		LongPoll next = other.messages().awaitLease(FIFO, 10, Duration.ofSeconds(20), null);
+		one.messages().complete(FIFO, first.get(0).id(), null);
+		assertThat(next.get(10, TimeUnit.SECONDS)).extracting(delivery -> delivery.message().text())
+			.containsExactly("a2");
+	}
+
+	/**
+	 * Sends {@code message} through an instance that dies ({@link Killed}) at its first
+	 * release of a head by a step of its own after the send's commit, if it has one.
+	 */
+	private static void sendDying(Instance doomed, String queue, OutgoingMessage message) {
+		try {
+			doomed.messages().send(queue, message, null);
+		}
+		catch (Killed ex) {
+			// it died after the commit, before it released the message
+		}
+	}
+
+	/** Stops what an instance would still do in its memory, as its death would. */
+	private static void kill(Instance doomed) {
+		doomed.operations().close();
 	}
 
 	/** Messages held in {@code queue}, ready, in flight or delayed. */

@@ -1,0 +1,35 @@
+package io.github.qsbench.application.fifo;
+
+import io.github.qsbench.core.ByIdOperation;
+
+/**
+ * Where a store shared by instances (Redis) keeps the groups on the same footing as the
+ * core's messages, so that the step that makes a message its group's head also releases
+ * it: no instance's death can fall between the two and leave the head held for
+ * {@link FifoQueues#HOLD_MILLIS}, its group blocked. In process there is none
+ * ({@link FifoGroups#heads}): the caller appends or removes, then releases the new head
+ * ({@link ByIdOperation#END_DELAY}), and an instance's death takes its messages with it.
+ *
+ * <p>
+ * A release makes a held message due at a time (the end of its delay moved), if the core
+ * still holds it delayed; a message that is due earlier already keeps its time.
+ */
+public interface FifoHeads {
+
+	/**
+	 * As {@link FifoGroups#append}, and, if the message is its group's head, in the same
+	 * step released: due {@code delayMillis} after {@code nowMillis}.
+	 * @return whether it is its group's head and was released
+	 */
+	boolean append(String queue, String group, long id, long nowMillis, long delayMillis);
+
+	/**
+	 * As {@link FifoGroups#remove}, and, if {@code id} was its group's head, in the same
+	 * step the group's next message still held in the core released: due at
+	 * {@code nowMillis} (one no longer there is taken out of the group, and the one after
+	 * it is released instead).
+	 * @return the id released, 0 if none, -1 if {@code id} was in no group
+	 */
+	long remove(String queue, long id, long nowMillis);
+
+}
