@@ -74,7 +74,7 @@ echo "start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "${CLIENT[@]}" --port "$PORT" --pid "$SERVICE_PIDS" --seconds "$WARMUP" >/dev/null
 "${CLIENT[@]}" --port "$BEANSTALKD_PORT" --pid "$BEANSTALKD_PID" --mode beanstalk --seconds "$WARMUP" >/dev/null
 
-printf '%-6s %-11s %5s %10s %11s %8s %7s\n' round server n cycles/s "cpu us/cyc" load errors
+cell_header
 : >"$OUT/results.jsonl"
 for round in $(seq 1 "$ROUNDS"); do
 	servers="service beanstalkd"
@@ -90,15 +90,7 @@ for round in $(seq 1 "$ROUNDS"); do
 			load="$(cut -d' ' -f1 /proc/loadavg)"
 			"${CLIENT[@]}" "${target[@]}" --producers "$n" --consumers "$n" --warmup "$SETTLE" --seconds "$DURATION" \
 				>"$OUT/$server-$n-$round.json" 2>"$OUT/$server-$n-$round.err" || true
-			python3 - "$OUT" "$server" "$n" "$round" "$load" <<-'EOF'
-				import json, os, sys
-				out, server, n, rnd, load = sys.argv[1:]
-				r = json.load(open(os.path.join(out, f"{server}-{n}-{rnd}.json")))
-				row = dict(server=server, clients=int(n), round=int(rnd), load=float(load), cycles=r["cyclesPerSecond"],
-				           us=r["cpuUsPerCycle"], errors=r["errors"])
-				open(os.path.join(out, "results.jsonl"), "a").write(json.dumps(row) + "\n")
-				print(f"{rnd:<6} {server:<11} {n:>5} {row['cycles']:10,.0f} {row['us']:11.1f} {load:>8} {row['errors']:7}")
-			EOF
+			record_cell "$OUT" "$server" "$n" "$round" "$load"
 		done
 	done
 done
