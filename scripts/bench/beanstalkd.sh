@@ -20,6 +20,8 @@
 # counted. The HTTP load is RequestPathLoad's queue mode (8 queues, 100-byte bodies, 5 ms pause
 # after an empty poll); beanstalkd's is its beanstalk mode (8 tubes, 100-byte jobs, a consumer
 # watching all 8 with reserve-with-timeout 0 and the same pause). CPU is each server's utime+stime.
+# The summary gives the means, then each cell against issue 48's bar (cycles/s at least 1.0x
+# beanstalkd's, CPU a cycle at most 1.25x, nothing lost), round by round, and in how many it holds.
 # Environment: CLIENTS ("4 16"), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (10), HEAP (512m),
 # PROFILE, SERVICE_JAR, SERVICE_JAVA, BEANSTALKD, OUT.
 set -euo pipefail
@@ -108,4 +110,17 @@ python3 - "$OUT/results.jsonl" <<-'EOF'
 	    s, b = by[("service", n)], by[("beanstalkd", n)]
 	    print(f"| {n}+{n} | {mean(s, 'cycles'):,.0f} | {mean(s, 'us'):.0f} | {mean(b, 'cycles'):,.0f} | {mean(b, 'us'):.0f} "
 	          f"| **{mean(s, 'cycles') / mean(b, 'cycles'):.2f}** |")
+	# issue 48's bar holds round by round: cycles/s at least 1.0x beanstalkd's, CPU a cycle at most 1.25x, nothing lost
+	cell = {(r["server"], r["clients"], r["round"]): r for r in rows}
+	print("\n| clients | round | cycles/s ratio | CPU ratio | lost | bar (>= 1.0x, <= 1.25x, 0 lost) |")
+	print("|---|---|---:|---:|---:|---|")
+	met = total = 0
+	for n in sorted({r["clients"] for r in rows}):
+	    for rnd in sorted({r["round"] for r in rows}):
+	        s, b = cell[("service", n, rnd)], cell[("beanstalkd", n, rnd)]
+	        cycles, cpu = s["cycles"] / b["cycles"], s["us"] / b["us"]
+	        ok = cycles >= 1.0 and cpu <= 1.25 and s["lost"] == 0 and b["lost"] == 0
+	        met, total = met + ok, total + 1
+	        print(f"| {n}+{n} | {rnd} | {cycles:.2f} | {cpu:.2f} | {s['lost']} | {'met' if ok else '**not met**'} |")
+	print(f"\nissue 48's bar: met in {met} of {total} cells")
 EOF
