@@ -31,6 +31,8 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 
 	private static final LuaScript REMOVE = LuaScript.of(RedisFifoGroups.class, "fifo-remove", ReturnType.INTEGER);
 
+	private static final LuaScript HEAL = LuaScript.of(RedisFifoGroups.class, "fifo-heal", ReturnType.INTEGER);
+
 	private static final LuaScript FORGET = LuaScript.of(RedisFifoGroups.class, "fifo-forget", ReturnType.INTEGER);
 
 	/** Each id's group, and the groups: a send's commit writes them too. */
@@ -70,6 +72,16 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 				List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED));
 		return this.store.<Long>run(REMOVE, keys, ascii(id), groupPrefix(queue), ascii(nowMillis),
 				RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED));
+	}
+
+	@Override
+	public int heal(String queue, long nowMillis) {
+		List<byte[]> keys = this.store.queueKeys(queue,
+				List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.BODIES, RedisQueueCalls.DELAYED));
+		return this.store
+			.<Long>run(HEAL, keys, groupPrefix(queue), ascii(nowMillis), RedisStore.utf8(queue),
+					this.store.key(RedisPushAnnouncements.PUSHED))
+			.intValue();
 	}
 
 	/** This, which releases a group's new head in the script that makes it the head. */

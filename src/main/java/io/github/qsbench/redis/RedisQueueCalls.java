@@ -21,14 +21,20 @@ final class RedisQueueCalls {
 	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
 	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
 	 */
-	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", RedisQueueCalls.DELAYED, "bodies",
-			"deliveries");
+	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", RedisQueueCalls.DELAYED,
+			RedisQueueCalls.BODIES, "deliveries");
 
 	/**
 	 * The suffix of a queue's delayed set, where a held message waits: the FIFO scripts
 	 * release a new group head there ({@link RedisFifoGroups}).
 	 */
 	static final String DELAYED = "delayed";
+
+	/**
+	 * The name of a queue's hash of message bodies, whose fields are the messages it
+	 * holds.
+	 */
+	static final String BODIES = "bodies";
 
 	private final RedisStore store;
 

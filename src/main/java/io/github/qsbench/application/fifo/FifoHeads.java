@@ -32,4 +32,14 @@ public interface FifoHeads {
 	 */
 	long remove(String queue, long id, long nowMillis);
 
+	/**
+	 * Takes out of their groups the heads that left the queue without leaving their group
+	 * (an instance killed between a message's completion or discard and its
+	 * {@link #remove}), each group's new head released: due at {@code nowMillis}. Run by
+	 * {@link FifoSettlement}; safe beside a live removal (whichever comes first takes the
+	 * head out, the other finds it in no group).
+	 * @return how many heads it took out
+	 */
+	int heal(String queue, long nowMillis);
+
 }

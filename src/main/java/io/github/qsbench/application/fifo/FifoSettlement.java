@@ -23,9 +23,12 @@ import org.springframework.context.SmartLifecycle;
  * commit is refused once the bound has passed) and never joined its group, so discarding
  * it loses nothing acknowledged and breaks no group's order, where appending it would put
  * it behind later messages of its group and beside the copy a retry may have sent. On
- * whichever instance runs first: taking is atomic, a discard idempotent.
- * {@link #settle()} is one pass; tests call it after moving the clock. Where no send is
- * recorded (in process) it never runs.
+ * whichever instance runs first: taking is atomic, a discard idempotent. In the same
+ * pass, where groups release their heads themselves ({@link FifoHeads}), it takes out of
+ * their groups the heads that left the queue without leaving their group
+ * ({@link FifoHeads#heal}: an instance killed between a completion and its removal from
+ * the group), whose groups would stay blocked. {@link #settle()} is one pass; tests call
+ * it after moving the clock. Where no send is recorded (in process) it never runs.
  */
 public final class FifoSettlement implements SmartLifecycle {
 
@@ -35,6 +38,9 @@ public final class FifoSettlement implements SmartLifecycle {
 
 	/** Where sends are recorded, {@code null} in process. */
 	private final FifoSends sends;
+
+	/** Where groups release their heads themselves, {@code null} in process. */
+	private final FifoHeads heads;
 
 	/** Where the FIFO queues are listed (a FIFO queue is created explicitly). */
 	private final ExplicitQueues explicit;
@@ -58,6 +64,7 @@ public final class FifoSettlement implements SmartLifecycle {
 			ScheduledExecutorService scheduler) {
 		this.core = core;
 		this.sends = groups.sends();
+		this.heads = groups.heads();
 		this.explicit = explicit;
 		this.clock = clock;
 		this.scheduler = scheduler;
@@ -80,6 +87,9 @@ public final class FifoSettlement implements SmartLifecycle {
 			}
 			if (!ids.isEmpty()) {
 				this.sends.forget(queue, ids);
+			}
+			if (this.heads != null) {
+				this.heads.heal(queue, this.clock.millis());
 			}
 		}
 		return discarded;

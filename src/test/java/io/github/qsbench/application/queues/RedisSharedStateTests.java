@@ -423,6 +423,35 @@ class RedisSharedStateTests {
 	}
 
 	/**
+	 * An instance killed between a FIFO head's completion in the core and its removal
+	 * from its group leaves the group headed by a message the queue no longer holds: the
+	 * rest of the group held for good (the kill -9 fault run once found 240 messages of
+	 * two groups held so). The settlement's pass on the other instance takes such a head
+	 * out of its group and releases the next.
+	 */
+	@Test
+	void fifo_instanceKilledBetweenAHeadsCompletionAndItsRemovalFromItsGroup_healedByTheOthersSettlement() {
+		Instance doomed = instance();
+		Instance other = instance();
+		other.queues()
+			.configure(FIFO,
+					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		other.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a")), null);
+		List<Received> leased = doomed.messages().lease(FIFO, 10);
+		assertThat(leased).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+		// the completion reached the core; the kill fell before the head left its group
+		doomed.stores().core().complete(FIFO, leased.get(0).id(), QueueServiceCore.ANY_DELIVERY);
+		kill(doomed);
+		assertThat(other.messages().lease(FIFO, 10)).as("the group blocked behind a head no longer there").isEmpty();
+
+		assertThat(settlement(other).settle()).as("no cut send to discard").isZero();
+
+		assertThat(drain(other, FIFO)).as("the next head released by the settlement's pass, the rest in order")
+			.containsExactly("a2", "a3");
+		assertThat(held(other, FIFO)).as("nothing held back").isZero();
+	}
+
+	/**
 	 * A long poll waiting on one instance is woken by a new FIFO head that the other
 	 * instance's scripts released (a send's commit, then a completion's removal of the
 	 * head before it): they announce the release on the push channel as a push is
