@@ -155,9 +155,7 @@ class RedisSharedStateTests {
 	void fifo_duplicateThroughTheOtherInstance_deliveredOnce_sequencesIncreaseAcrossInstances() {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(one, null, false);
 
 		Sent first = one.messages().send(FIFO, message("x", "d1"), null);
 		Sent again = other.messages().send(FIFO, message("x again", "d1"), null);
@@ -221,9 +219,7 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledHoldingGroupHeads_theOtherGetsThemAfterTheLease_inOrder() {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		fifoQueue(one, null, true);
 		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a")), null);
 		assertThat(one.messages().lease(FIFO, 10)).extracting(delivery -> delivery.message().text())
 			.containsExactlyInAnyOrder("a1", "b1");
@@ -248,9 +244,7 @@ class RedisSharedStateTests {
 	void fifo_sameIdsAtOnceThroughBoth_eachPushedOnce() throws Exception {
 		Instance one = instance();
 		Instance other = instance();
-		one.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(one, null, false);
 		int ids = 100;
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		try {
@@ -292,9 +286,7 @@ class RedisSharedStateTests {
 			throw new Killed();
 		}));
 		Instance other = instance();
-		doomed.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(doomed, null, false);
 		doomed.messages().send(FIFO, message("x1", "d1"), null);
 		// the second send's message is pushed, and the instance dies before it joins its
 		// group
@@ -332,9 +324,7 @@ class RedisSharedStateTests {
 			this.clock.advance(Duration.ofMillis(other.stores().fifoGroups().sends().boundMillis()));
 			retried.set(other.messages().send(FIFO, message("x again", "d1"), null));
 		}));
-		other.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(other, null, false);
 
 		assertThatExceptionOfType(IllegalStateException.class)
 			.isThrownBy(() -> stalled.messages().send(FIFO, message("x", "d1"), null));
@@ -355,9 +345,7 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledRightAfterASendsCommit_theHeadIsReleasedByTheCommit() {
 		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
 		Instance other = instance();
-		doomed.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(doomed, null, false);
 
 		sendDying(doomed, FIFO, message("x1", "d1"));
 
@@ -378,9 +366,7 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledRightAfterASendsCommit_onADelayedQueue_theHeadIsDueAfterTheDelay() {
 		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
 		Instance other = instance();
-		doomed.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, 5, null, null, null, null, new FifoSettings(false, null, null)));
+		fifoQueue(doomed, 5, false);
 
 		sendDying(doomed, FIFO, message("x1", "d1"));
 		kill(doomed);
@@ -402,12 +388,8 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledRightAfterCompletingAGroupsHead_theNextIsReleasedInTheSameStep() {
 		Instance doomed = instance(connections(), (core) -> dyingAtRelease(core, FIFO, 1));
 		Instance other = instance();
-		other.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
-		other.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a")), null);
-		List<Received> leased = doomed.messages().lease(FIFO, 10);
-		assertThat(leased).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+		fifoQueue(other, null, true);
+		List<Received> leased = groupOfThreeHeadLeased(other, doomed);
 
 		try {
 			doomed.messages().complete(FIFO, leased.get(0).id(), null);
@@ -433,12 +415,8 @@ class RedisSharedStateTests {
 	void fifo_instanceKilledBetweenAHeadsCompletionAndItsRemovalFromItsGroup_healedByTheOthersSettlement() {
 		Instance doomed = instance();
 		Instance other = instance();
-		other.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
-		other.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a")), null);
-		List<Received> leased = doomed.messages().lease(FIFO, 10);
-		assertThat(leased).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+		fifoQueue(other, null, true);
+		List<Received> leased = groupOfThreeHeadLeased(other, doomed);
 		// the completion reached the core; the kill fell before the head left its group
 		doomed.stores().core().complete(FIFO, leased.get(0).id(), QueueServiceCore.ANY_DELIVERY);
 		kill(doomed);
@@ -462,9 +440,7 @@ class RedisSharedStateTests {
 		Instance one = instance();
 		Instance other = instance();
 		other.operations().longPolls().start();
-		one.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		fifoQueue(one, null, true);
 
 		LongPoll waiting = other.messages().awaitLease(FIFO, 10, Duration.ofSeconds(20), null);
 		one.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a")), null);
@@ -502,6 +478,27 @@ class RedisSharedStateTests {
 			.queue(queue)
 			.map((QueueStats stats) -> (long) stats.ready() + stats.inflight() + stats.delayed())
 			.orElse(0L);
+	}
+
+	/**
+	 * Creates {@link #FIFO} through {@code through}, with that delay and deduplication.
+	 */
+	private static void fifoQueue(Instance through, Integer delaySeconds, boolean contentBasedDeduplication) {
+		through.queues()
+			.configure(FIFO, new QueueSettings.Change(null, delaySeconds, null, null, null, null,
+					new FifoSettings(contentBasedDeduplication, null, null)));
+	}
+
+	/**
+	 * Sends group {@code a} of three ({@code a1} to {@code a3}) to {@link #FIFO} through
+	 * {@code sender} and leases its head through {@code leaser}.
+	 * @return the lease of {@code a1}, the one message leased
+	 */
+	private static List<Received> groupOfThreeHeadLeased(Instance sender, Instance leaser) {
+		sender.messages().sendAll(FIFO, List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a")), null);
+		List<Received> leased = leaser.messages().lease(FIFO, 10);
+		assertThat(leased).extracting(delivery -> delivery.message().text()).containsExactly("a1");
+		return leased;
 	}
 
 	/** The settlement of cut FIFO sends on {@code instance}, as the service wires it. */
@@ -867,9 +864,7 @@ class RedisSharedStateTests {
 		Instance doomed = instance(own);
 		Instance other = instance();
 		Set<String> moving = deadLetterQueue(doomed, 40);
-		doomed.queues()
-			.configure(FIFO,
-					new QueueSettings.Change(null, null, null, null, null, null, new FifoSettings(true, null, null)));
+		fifoQueue(doomed, null, true);
 		doomed.messages()
 			.sendAll(FIFO, List.of(grouped("a1", "a"), grouped("b1", "b"), grouped("a2", "a"), grouped("b2", "b")),
 					null);
