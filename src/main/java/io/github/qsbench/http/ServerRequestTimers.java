@@ -9,12 +9,12 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The {@code http.server.requests} timer of one route, for the requests the REST fast
- * path ({@code rest.QueueFastPath}) and the SQS face answer without Spring's observation
- * filter: the same name and tags as the filter's timers ({@code method}, {@code uri}
- * template, {@code status}, {@code outcome}, {@code exception} and {@code error}, plus
- * the registry's common tags), so both land in the same series and the histogram
- * configured for {@code http.server.requests} applies. The timer of each status is looked
- * up once and kept, so a request builds no meter id.
+ * path ({@code rest.HotRouteHandler}) and the SQS face answer without Spring's
+ * observation filter: the same name and tags as the filter's timers ({@code method},
+ * {@code uri} template, {@code status}, {@code outcome}, {@code exception} and
+ * {@code error}, plus the registry's common tags), so both land in the same series and
+ * the histogram configured for {@code http.server.requests} applies. The timer of each
+ * status is looked up once and kept, so a request builds no meter id.
  */
 public final class ServerRequestTimers {
 

@@ -45,13 +45,13 @@ public class SuspendedRequests implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	/** A request was put in async mode. */
-	void suspended() {
+	/** A request was put in async mode, or suspended by a Jetty core handler. */
+	public void suspended() {
 		this.suspended.incrementAndGet();
 	}
 
-	/** A request put in async mode was completed by the container (answered or not). */
-	void completed() {
+	/** A request suspended was completed (answered or not). */
+	public void completed() {
 		this.suspended.decrementAndGet();
 	}
 

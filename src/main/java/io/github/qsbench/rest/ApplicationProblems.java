@@ -11,8 +11,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * The application layer's refusals as problem details, for Spring MVC and for
- * {@link QueueFastPath} alike (it hands its exceptions to the same resolvers). Hidden
- * from the OpenAPI description, where each operation documents its own errors.
+ * {@link QueueHandler} alike ({@link #of}). Hidden from the OpenAPI description, where
+ * each operation documents its own errors.
  */
 @Hidden
 @RestControllerAdvice
@@ -43,6 +43,25 @@ class ApplicationProblems {
 	@ExceptionHandler
 	ErrorResponse full(CapacityExceededException ex) {
 		return ApiProblem.full(ex);
+	}
+
+	/**
+	 * The problem an exception of the hot routes answers, as Spring MVC's resolvers would
+	 * answer it through this class.
+	 * @return the problem, or {@code null} for an exception that is none of the API's
+	 * refusals (a failure: 500)
+	 */
+	static ErrorResponse of(Throwable ex) {
+		if (ex instanceof ErrorResponse problem) {
+			return problem;
+		}
+		if (ex instanceof InvalidRequestException invalid) {
+			return ApiProblem.badRequest(invalid.title(), invalid.detail());
+		}
+		if (ex instanceof CapacityExceededException full) {
+			return ApiProblem.full(full);
+		}
+		return null;
 	}
 
 }

@@ -17,8 +17,12 @@ import org.springframework.core.Ordered;
 class BearerTokenConfiguration {
 
 	@Bean
-	FilterRegistrationBean<BearerTokenFilter> bearerTokens(SecurityProperties security) {
-		RestTokens tokens = new RestTokens(security.rest().tokens());
+	RestTokens restTokens(SecurityProperties security) {
+		return new RestTokens(security.rest().tokens());
+	}
+
+	@Bean
+	FilterRegistrationBean<BearerTokenFilter> bearerTokens(RestTokens tokens) {
 		FilterRegistrationBean<BearerTokenFilter> registration = new FilterRegistrationBean<>(
 				new BearerTokenFilter(tokens));
 		registration.addUrlPatterns("/*");

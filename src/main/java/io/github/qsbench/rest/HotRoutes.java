@@ -1,10 +1,9 @@
 package io.github.qsbench.rest;
 
-import io.github.qsbench.http.AsyncAnswer;
-import io.github.qsbench.http.AsyncAnswers;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
@@ -14,13 +13,12 @@ import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.rest.MessageResponses.Pushed;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.ResponseEntity;
 
 /**
  * The hot routes of the queue API, each implemented once: push, poll (also long) and
- * complete. {@link Route} is their table (method and pattern); {@link QueueFastPath}
+ * complete. {@link Route} is their table (method and pattern); {@link HotRouteHandler}
  * matches a request against it by hand and {@link MessageController}'s mappings, which
  * describe the routes in OpenAPI, map the same {@link Routes} paths; both call the
  * handlers here with what they read from the request. Why this shape:
@@ -42,10 +40,21 @@ final class HotRoutes {
 	ResponseEntity<Pushed> push(String queue, String delay, String group, HttpServletRequest request)
 			throws IOException {
 		String checked = RequestValidation.group(group);
-		byte[] body = RequestValidation.body(request, this.operations.maxMessageBytes(queue));
-		return QueueAnswers.pushed(queue,
-				this.operations.send(queue, new OutgoingMessage(body, MessageAttributes.NONE, checked, null),
-						RequestValidation.delaySeconds(delay)));
+		return push(queue, delay, checked, RequestValidation.body(request, maxMessageBytes(queue)));
+	}
+
+	/**
+	 * Push: {@code body} (read and checked by {@link RequestValidation}) as one message.
+	 * @param group the checked {@code group} parameter, {@code null} when absent
+	 */
+	ResponseEntity<Pushed> push(String queue, String delay, String group, byte[] body) {
+		return QueueAnswers.pushed(queue, this.operations.send(queue,
+				new OutgoingMessage(body, MessageAttributes.NONE, group, null), RequestValidation.delaySeconds(delay)));
+	}
+
+	/** The largest body a push to {@code queue} may carry. */
+	int maxMessageBytes(String queue) {
+		return this.operations.maxMessageBytes(queue);
 	}
 
 	/**
@@ -55,12 +64,10 @@ final class HotRoutes {
 	 * @param max the {@code max} parameter, {@code null} when absent
 	 * @param wait the {@code wait} parameter, {@code null} when absent (not a long poll)
 	 * @param lease the {@code lease} parameter, {@code null} when absent
-	 * @param start when the request arrived ({@link System#nanoTime()}), for its timer
-	 * @param waits the adapter's way to suspend a request and write its answer later
+	 * @param waits the adapter's way to suspend the request and write its answer later
 	 * @return the answer, or {@code null} when the poll waits
 	 */
-	ResponseEntity<?> poll(String queue, String max, String wait, String lease, HttpServletRequest request,
-			HttpServletResponse response, long start, AsyncAnswers<ResponseEntity<?>> waits) {
+	ResponseEntity<?> poll(String queue, String max, String wait, String lease, Waits waits) {
 		if (wait == null) {
 			Integer batch = RequestValidation.maxMessages(max);
 			return QueueAnswers.polled(queue,
@@ -77,10 +84,24 @@ final class HotRoutes {
 		if (now != null) {
 			return QueueAnswers.polled(queue, now, batch != null);
 		}
-		AsyncAnswer<ResponseEntity<?>> waiting = waits.suspend(request, response, start, Limits.asyncTimeout(seconds),
-				poll::end);
-		poll.thenAccept(leases -> waiting.answer(QueueAnswers.polled(queue, leases, batch != null)));
+		Consumer<ResponseEntity<?>> waiting = waits.suspend(Limits.asyncTimeout(seconds), poll::end);
+		poll.thenAccept(leases -> waiting.accept(QueueAnswers.polled(queue, leases, batch != null)));
 		return null;
+	}
+
+	/** How an adapter suspends a long poll until its answer is found. */
+	@FunctionalInterface
+	interface Waits {
+
+		/**
+		 * Suspends the request, holding no thread.
+		 * @param timeout the adapter's own deadline, a backstop: the wait plus a grace
+		 * @param end ends the wait, answering it with nothing unless it was answered
+		 * already: called at the deadline and when the connection fails
+		 * @return takes the answer, from any thread, and has it written
+		 */
+		Consumer<ResponseEntity<?>> suspend(Duration timeout, Runnable end);
+
 	}
 
 	/**
@@ -93,7 +114,7 @@ final class HotRoutes {
 
 	/**
 	 * The route table: each hot route's method and pattern (under {@link Routes#QUEUES}),
-	 * which {@link QueueFastPath} matches and times requests with
+	 * which {@link HotRouteHandler} matches and times requests with
 	 * ({@code http.server.requests}'s {@code method} and {@code uri}, as Spring MVC tags
 	 * the same mapping). {@link MessageController} maps the same paths, named by their
 	 * {@link Routes} constants since an annotation takes only constants.

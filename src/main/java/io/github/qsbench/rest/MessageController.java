@@ -56,8 +56,8 @@ import org.springframework.web.bind.annotation.RestController;
  * complete by id (also in batches) and change a lease. An adapter: it reads what the
  * request carries, calls {@link MessageOperations} and answers with {@link QueueAnswers};
  * push, poll, long poll and complete are the {@link HotRoutes}' handlers, which
- * {@link QueueFastPath} calls for the plain requests it takes first. Every error answers
- * {@code application/problem+json}.
+ * {@link HotRouteHandler} calls for the plain requests it takes first. Every error
+ * answers {@code application/problem+json}.
  */
 @RestController
 @RequestMapping(path = Routes.QUEUES, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -214,14 +214,14 @@ class MessageController {
 							+ "(0: ready again at once; none: the queue's lease)",
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_LEASE_SECONDS)) String lease) {
-		return this.routes.poll(queue, max, null, lease, null, null, 0, this.waits);
+		return this.routes.poll(queue, max, null, lease, null);
 	}
 
 	/**
 	 * A long poll (documented with {@link #poll}: one operation in OpenAPI), for requests
-	 * that {@link QueueFastPath} leaves to Spring MVC: suspended, when it waits, as the
-	 * fast path suspends its own ({@link HotRoutes#poll}); its answer is written on the
-	 * async dispatch, which comes back to the fast path's filter, and timed by Spring's
+	 * that {@link HotRouteHandler} leaves to Spring MVC: suspended in the servlet's async
+	 * mode when it waits; its answer is written on the async dispatch, which comes back
+	 * to {@link FastPathConfiguration.AsyncQueueAnswers}, and timed by Spring's
 	 * observation filter, which this request passed.
 	 * @return the answer, or {@code null} when the poll waits
 	 */
@@ -230,7 +230,9 @@ class MessageController {
 	ResponseEntity<?> longPoll(@PathVariable String queue, @RequestParam(required = false) String max,
 			@RequestParam String wait, @RequestParam(required = false) String lease, HttpServletRequest request,
 			HttpServletResponse response) {
-		return this.routes.poll(queue, max, wait, lease, request, response, System.nanoTime(), this.waits);
+		long start = System.nanoTime();
+		return this.routes.poll(queue, max, wait, lease,
+				(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer);
 	}
 
 	/**

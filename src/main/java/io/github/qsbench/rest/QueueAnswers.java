@@ -22,7 +22,7 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The REST API's answers to what the queue operations returned, for both of its adapters
- * ({@link MessageController} through Spring MVC, {@link QueueFastPath} ahead of it), so
+ * ({@link MessageController} through Spring MVC, {@link HotRouteHandler} ahead of it), so
  * that they answer alike.
  */
 final class QueueAnswers {
@@ -108,10 +108,8 @@ final class QueueAnswers {
 	}
 
 	/**
-	 * Writes an answer as Spring MVC would (status, headers, the body as JSON), for the
-	 * answers written outside it: the fast path's, and a long poll's on its async
-	 * dispatch. Closes the stream, so that Tomcat sends a {@code Content-Length} instead
-	 * of chunks.
+	 * Writes an answer as Spring MVC would (status, headers, the body as JSON), for a
+	 * long poll's answer written on its async dispatch.
 	 */
 	static void write(ResponseEntity<?> answer, HttpServletResponse response, ObjectWriter json) throws IOException {
 		response.setStatus(answer.getStatusCode().value());

@@ -178,7 +178,19 @@ final class RequestValidation {
 		if (declaredLength > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
-		byte[] bytes = read(in, declaredLength, maxBytes);
+		return checked(read(in, declaredLength, maxBytes), maxBytes, charset);
+	}
+
+	/**
+	 * A push's body read whole by the caller, checked as
+	 * {@link #body(InputStream, long, int, Charset)} checks what it reads, in the charset
+	 * {@code contentType} declares.
+	 */
+	static byte[] body(byte[] bytes, int maxBytes, String contentType) {
+		return checked(bytes, maxBytes, charset(contentType));
+	}
+
+	private static byte[] checked(byte[] bytes, int maxBytes, Charset charset) {
 		if (bytes.length > maxBytes) {
 			throw tooLarge(maxBytes);
 		}
@@ -251,7 +263,7 @@ final class RequestValidation {
 		return true;
 	}
 
-	private static ApiProblem tooLarge(int maxBytes) {
+	static ApiProblem tooLarge(int maxBytes) {
 		return ApiProblem.tooLarge("A message body may be at most " + maxBytes + " bytes.");
 	}
 

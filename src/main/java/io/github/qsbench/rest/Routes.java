@@ -2,7 +2,7 @@ package io.github.qsbench.rest;
 
 /**
  * The queue API's paths, declared once: the controller's mappings are built from them,
- * and {@link QueueFastPath} matches the same segments by hand (a few {@code indexOf}
+ * and {@link HotRouteHandler} matches the same segments by hand (a few {@code indexOf}
  * calls, where Spring's path matching per request costs more than the queue operation).
  */
 final class Routes {

@@ -25,14 +25,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * {@link QueueFastPath} answers push, poll (also with max, and long) and complete as
+ * {@link HotRouteHandler} answers push, poll (also with max, and long) and complete as
  * Spring MVC does. Each request is sent twice: plain, which the fast path takes, and with
  * an {@code Accept} it leaves to MVC ({@code application/json, *}{@code /*}, the same
  * answer after negotiation); status, headers and body must agree, ids aside. The fast
  * path's own mark is a {@code Content-Length} where MVC's converters send chunks.
  */
 @TestPropertySource(properties = { "qs.max-message-size=1KB", "qs.limits.max-messages-per-queue=2" })
-class QueueFastPathHttpTests extends HttpTestBase {
+class HotRouteHandlerHttpTests extends HttpTestBase {
 
 	private static final String VIA_MVC = "application/json, */*";
 

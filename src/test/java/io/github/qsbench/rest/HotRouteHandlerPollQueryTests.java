@@ -2,18 +2,18 @@ package io.github.qsbench.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.qsbench.rest.QueueFastPath.PollQuery;
+import io.github.qsbench.rest.HotRouteHandler.PollQuery;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Which poll query strings {@link QueueFastPath} takes itself: {@code max} and
+ * Which poll query strings {@link HotRouteHandler} takes itself: {@code max} and
  * {@code wait} as plain digits, each at most once, in either order. Anything MVC would
  * have to decode or bind differently goes on to MVC, so both paths answer it alike.
  */
-class QueueFastPathPollQueryTests {
+class HotRouteHandlerPollQueryTests {
 
 	@ParameterizedTest
 	@CsvSource(nullValues = "-",

@@ -1,0 +1,455 @@
+package io.github.qsbench.rest;
+
+import static org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.http.ServerRequestTimers;
+import io.github.qsbench.http.SuspendedRequests;
+import io.github.qsbench.rest.HotRoutes.Route;
+import io.github.qsbench.security.RestToken;
+import io.github.qsbench.security.RestTokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.ObjectWriter;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
+
+/**
+ * The hot routes ({@link HotRoutes}: push, poll, long poll, complete) as a Jetty core
+ * handler in front of the servlet context, on the thread that read the request: Jetty's
+ * selector parses a request, this handler answers it there and writes the answer without
+ * blocking, so a request costs no hand-off to another thread and no wake-up (the cost the
+ * profile in docs/request-path-profile.md put at a quarter of a request on Tomcat). Every
+ * other request, and every request while the store blocks (Redis), goes on to the servlet
+ * context (Spring MVC) on a request thread, a virtual one where they are on.
+ *
+ * <p>
+ * What it takes is what {@link MessageController} answers the same way: a plain push (not
+ * JSON, with a {@code Content-Length} within the queue's limit), a poll with at most
+ * {@code max}, {@code wait} and {@code lease} as plain digits, a complete; from a client
+ * that takes JSON without negotiation and, where the REST API asks for bearer tokens,
+ * presents a read-write one (any other is refused by the servlet path's filter).
+ *
+ * <p>
+ * Why it may run on the selector: the in-process core holds a strategy's lock for
+ * microseconds and never waits for I/O (beanstalkd serves every request on its one thread
+ * the same way); a long poll that waits returns at once and is answered later from the
+ * thread that found its message ({@link HotRoutes.Waits}); a body is read without
+ * blocking. It declares itself non-blocking, so Jetty runs the whole tree on the
+ * selector, and hands the requests it does not take to {@link #requests}.
+ */
+final class HotRouteHandler extends Handler.Wrapper {
+
+	private static final Logger logger = LoggerFactory.getLogger(HotRouteHandler.class);
+
+	private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
+
+	private static final HttpField PROBLEM_JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE,
+			"application/problem+json");
+
+	private static final String QUEUES = Routes.QUEUES + "/";
+
+	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
+
+	private final HotRoutes routes;
+
+	private final ObjectWriter json;
+
+	private final SuspendedRequests suspended;
+
+	private final RestTokens tokens;
+
+	/**
+	 * Whether the store answers without blocking (in process), so the selector may run
+	 * it.
+	 */
+	private final boolean inline;
+
+	/** Per {@link Route}, by its ordinal. */
+	private final ServerRequestTimers[] timers;
+
+	/**
+	 * Runs what may block: the servlet context's requests, and the hot routes on Redis.
+	 */
+	private Executor requests;
+
+	private Scheduler scheduler;
+
+	HotRouteHandler(HotRoutes routes, ObjectWriter json, MeterRegistry registry, SuspendedRequests suspended,
+			RestTokens tokens, boolean inline) {
+		this.routes = routes;
+		this.json = json;
+		this.suspended = suspended;
+		this.tokens = tokens;
+		this.inline = inline;
+		Route[] table = Route.values();
+		this.timers = new ServerRequestTimers[table.length];
+		for (Route route : table) {
+			this.timers[route.ordinal()] = new ServerRequestTimers(registry, route.method(), route.pattern());
+		}
+	}
+
+	@Override
+	protected void doStart() throws Exception {
+		ThreadPool pool = getServer().getThreadPool();
+		Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
+		this.requests = (virtual != null) ? virtual : pool;
+		this.scheduler = getServer().getScheduler();
+		super.doStart();
+	}
+
+	/**
+	 * The selector may run this handler: what could block it is handed to
+	 * {@link #requests}.
+	 */
+	@Override
+	public InvocationType getInvocationType() {
+		return NON_BLOCKING;
+	}
+
+	@Override
+	public boolean handle(Request request, Response response, Callback callback) {
+		long start = System.nanoTime();
+		Hot hot = take(request);
+		if (hot == null) {
+			onRequestThread(() -> servlets(request, response, callback), request, response, callback);
+		}
+		else if (this.inline) {
+			serve(hot, request, response, callback, start);
+		}
+		else {
+			onRequestThread(() -> serve(hot, request, response, callback, start), request, response, callback);
+		}
+		return true;
+	}
+
+	private void onRequestThread(Runnable task, Request request, Response response, Callback callback) {
+		try {
+			this.requests.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
+		}
+	}
+
+	private void servlets(Request request, Response response, Callback callback) {
+		try {
+			if (!super.handle(request, response, callback)) {
+				Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
+			}
+		}
+		catch (Throwable failure) {
+			Response.writeError(request, response, callback, failure);
+		}
+	}
+
+	/**
+	 * The request as a hot route, with what it names, or {@code null} for one this
+	 * handler leaves to Spring MVC.
+	 */
+	private Hot take(Request request) {
+		String path = request.getHttpURI().getPath();
+		if (path == null || !path.startsWith(QUEUES) || !plainAccept(request.getHeaders())) {
+			return null;
+		}
+		int nameStart = QUEUES.length();
+		int nameEnd = path.indexOf('/', nameStart);
+		if (nameEnd < 0 || !path.startsWith(MESSAGES, nameEnd)) {
+			return null;
+		}
+		int idStart = nameEnd + MESSAGES.length();
+		boolean messages = idStart == path.length();
+		Route route = (messages || path.charAt(idStart) == '/') ? Route.match(request.getMethod(), !messages) : null;
+		if (route == null) {
+			return null;
+		}
+		HttpFields headers = request.getHeaders();
+		String query = request.getHttpURI().getQuery();
+		PollQuery poll = (query != null && route == Route.POLL) ? PollQuery.parse(query) : null;
+		if ((query != null && poll == null) || headers.contains(HttpHeader.IF_NONE_MATCH)
+				|| headers.contains(HttpHeader.IF_MODIFIED_SINCE) || !mayChange(headers)) {
+			return null;
+		}
+		if (route == Route.PUSH && (isJson(headers.get(HttpHeader.CONTENT_TYPE)) || request.getLength() <= 0
+				|| headers.contains(HttpHeader.TRANSFER_ENCODING))) {
+			// JSON form, an empty body or one of unknown length: the controller's
+			return null;
+		}
+		String queue = path.substring(nameStart, nameEnd);
+		long id = messages ? 0 : RequestValidation.parseMessageId(path.substring(idStart + 1));
+		if (!QueueNames.isQueueName(queue) || id < 0) {
+			return null;
+		}
+		return new Hot(route, queue, id, poll);
+	}
+
+	/**
+	 * Whether the request may change a queue (every hot route does: a poll leases):
+	 * always, unless the REST API asks for bearer tokens and the request presents no
+	 * read-write one, which the servlet path's filter then refuses.
+	 */
+	private boolean mayChange(HttpFields headers) {
+		return !this.tokens.required()
+				|| this.tokens.scope(headers.get(HttpHeader.AUTHORIZATION)) == RestToken.Scope.READ_WRITE;
+	}
+
+	/**
+	 * Whether the client takes what the API produces without negotiation: JSON for an
+	 * answer, problem+json for an error.
+	 */
+	private static boolean plainAccept(HttpFields headers) {
+		String accept = headers.get(HttpHeader.ACCEPT);
+		return accept == null || accept.equals("*/*") || accept.equals("application/json");
+	}
+
+	private void serve(Hot hot, Request request, Response response, Callback callback, long start) {
+		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
+		try {
+			switch (hot.route()) {
+				case PUSH -> push(hot.queue(), request, response, callback, start);
+				case POLL -> {
+					PollQuery poll = hot.poll();
+					ResponseEntity<?> answer = (poll != null)
+							? this.routes.poll(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds(),
+									(timeout, end) -> suspend(request, response, callback, start, timeout, end))
+							: this.routes.poll(hot.queue(), null, null, null, null);
+					if (answer != null) {
+						write(answer, response, callback, timers, start);
+					}
+				}
+				case COMPLETE ->
+					write(this.routes.complete(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
+							response, callback, timers, start);
+			}
+		}
+		catch (RuntimeException ex) {
+			refuse(ex, request, response, callback, timers, start);
+		}
+	}
+
+	/**
+	 * Reads the body without blocking (at once when it came with the headers, else when
+	 * the rest arrives, on the selector again) and pushes it.
+	 */
+	private void push(String queue, Request request, Response response, Callback callback, long start) {
+		int max = this.routes.maxMessageBytes(queue);
+		ServerRequestTimers timers = this.timers[Route.PUSH.ordinal()];
+		if (request.getLength() > max) {
+			refuse(RequestValidation.tooLarge(max), request, response, callback, timers, start);
+			return;
+		}
+		String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+		Content.Source.asByteArrayAsync(request, max, Promise.Invocable.from(NON_BLOCKING, (bytes, failure) -> {
+			if (failure != null) {
+				timers.recordFailure(failure, start);
+				Response.writeError(request, response, callback, failure);
+				return;
+			}
+			try {
+				byte[] body = RequestValidation.body(bytes, max, contentType);
+				write(this.routes.push(queue, null, null, body), response, callback, timers, start);
+			}
+			catch (RuntimeException ex) {
+				refuse(ex, request, response, callback, timers, start);
+			}
+		}));
+	}
+
+	/**
+	 * Suspends a long poll: the handler has returned, Jetty holds the request until the
+	 * callback completes, and the answer is written from the thread that finds it (a
+	 * push's, the wait's timer). Counted in {@link SuspendedRequests} until written, for
+	 * shutdown; ended by the deadline and by a failed connection; the connection's idle
+	 * timeout does not end it (the wait is bounded by its own deadline).
+	 */
+	private Consumer<ResponseEntity<?>> suspend(Request request, Response response, Callback callback, long start,
+			Duration timeout, Runnable end) {
+		ServerRequestTimers timers = this.timers[Route.POLL.ordinal()];
+		this.suspended.suspended();
+		Scheduler.Task deadline = this.scheduler.schedule(end, timeout.toMillis(), TimeUnit.MILLISECONDS);
+		request.addFailureListener(failure -> end.run());
+		request.addIdleTimeoutListener(idle -> false);
+		AtomicBoolean answered = new AtomicBoolean();
+		return answer -> {
+			if (!answered.compareAndSet(false, true)) {
+				return;
+			}
+			deadline.cancel();
+			write(answer, response, Callback.from(callback, this.suspended::completed), timers, start);
+		};
+	}
+
+	/** Writes an answer as Spring MVC would: status, headers, the body as JSON. */
+	private void write(ResponseEntity<?> answer, Response response, Callback callback, ServerRequestTimers timers,
+			long start) {
+		int status = answer.getStatusCode().value();
+		response.setStatus(status);
+		HttpFields.Mutable headers = response.getHeaders();
+		answer.getHeaders().forEach((name, values) -> values.forEach(value -> headers.add(name, value)));
+		Object body = answer.getBody();
+		ByteBuffer content = null;
+		if (body != null) {
+			byte[] bytes = this.json.writeValueAsBytes(body);
+			headers.add(JSON);
+			headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
+			content = ByteBuffer.wrap(bytes);
+		}
+		timers.record(status, start);
+		response.write(true, content, callback);
+	}
+
+	/**
+	 * Answers a refusal as problem+json, as Spring MVC's resolvers answer it
+	 * ({@link ApplicationProblems}); anything else is a failure, answered 500 by the
+	 * server's error handler.
+	 */
+	private void refuse(RuntimeException ex, Request request, Response response, Callback callback,
+			ServerRequestTimers timers, long start) {
+		ErrorResponse problem = ApplicationProblems.of(ex);
+		if (problem == null) {
+			logger.error("Failed to answer {} {}", request.getMethod(), request.getHttpURI().getPath(), ex);
+			timers.recordFailure(ex, start);
+			Response.writeError(request, response, callback, ex);
+			return;
+		}
+		int status = problem.getStatusCode().value();
+		response.setStatus(status);
+		HttpFields.Mutable headers = response.getHeaders();
+		problem.getHeaders().forEach((name, values) -> values.forEach(value -> headers.add(name, value)));
+		byte[] bytes = this.json.writeValueAsBytes(body(problem.getBody(), request.getHttpURI().getPath()));
+		headers.add(PROBLEM_JSON);
+		headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
+		timers.record(status, start);
+		response.write(true, ByteBuffer.wrap(bytes), callback);
+	}
+
+	/**
+	 * A problem's members as Spring MVC writes them: the standard ones in the mapper's
+	 * alphabetical order, those unset left out, the instance the path; then its
+	 * properties, flattened.
+	 */
+	private static Map<String, Object> body(ProblemDetail problem, String path) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		if (problem.getDetail() != null) {
+			body.put("detail", problem.getDetail());
+		}
+		URI instance = problem.getInstance();
+		body.put("instance", (instance != null) ? instance.toString() : path);
+		body.put("status", problem.getStatus());
+		if (problem.getTitle() != null) {
+			body.put("title", problem.getTitle());
+		}
+		if (problem.getType() != null) {
+			body.put("type", problem.getType().toString());
+		}
+		if (problem.getProperties() != null) {
+			body.putAll(problem.getProperties());
+		}
+		return body;
+	}
+
+	/**
+	 * Whether the body is a push's JSON form: {@code application/json}, with parameters
+	 * or none, as the controller's {@code consumes} matches it.
+	 */
+	static boolean isJson(String contentType) {
+		int length = MediaType.APPLICATION_JSON_VALUE.length();
+		if (contentType == null || !contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0, length)) {
+			return false;
+		}
+		if (contentType.length() == length) {
+			return true;
+		}
+		char next = contentType.charAt(length);
+		return next == ';' || next == ' ' || next == '\t';
+	}
+
+	/**
+	 * The query string of a poll this path takes: {@code max}, {@code wait} and
+	 * {@code lease}, each at most once, as plain digits, and nothing else. Anything else
+	 * (another parameter, a repeated or percent-encoded one) goes to Spring MVC, which
+	 * decodes and binds it.
+	 */
+	record PollQuery(String max, String waitSeconds, String leaseSeconds) {
+
+		static PollQuery parse(String query) {
+			String max = null;
+			String wait = null;
+			String lease = null;
+			int from = 0;
+			while (from <= query.length()) {
+				int end = query.indexOf('&', from);
+				if (end < 0) {
+					end = query.length();
+				}
+				int equals = query.indexOf('=', from);
+				if (equals < 0 || equals >= end || !digits(query, equals + 1, end)) {
+					return null;
+				}
+				String value = query.substring(equals + 1, end);
+				if (max == null && query.startsWith("max=", from) && equals == from + 3) {
+					max = value;
+				}
+				else if (wait == null && query.startsWith("wait=", from) && equals == from + 4) {
+					wait = value;
+				}
+				else if (lease == null && query.startsWith("lease=", from) && equals == from + 5) {
+					lease = value;
+				}
+				else {
+					return null;
+				}
+				from = end + 1;
+			}
+			return new PollQuery(max, wait, lease);
+		}
+
+		private static boolean digits(String text, int from, int to) {
+			if (from == to || to - from > 9) {
+				return false;
+			}
+			for (int i = from; i < to; i++) {
+				char c = text.charAt(i);
+				if (c < '0' || c > '9') {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+	/** A request this handler takes: its route and what its path and query name. */
+	private record Hot(Route route, String queue, long id, PollQuery poll) {
+	}
+
+}
