@@ -3,6 +3,7 @@ package io.github.qsbench.http;
 import java.util.List;
 import java.util.Set;
 
+import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Connector;
@@ -13,8 +14,10 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
 /**
  * Servlet-container settings: every request, even one Jetty refuses, gets a problem+json
@@ -95,6 +98,19 @@ class ContainerConfiguration {
 	@Bean
 	JettyServerCustomizer problemErrorReports() {
 		return server -> server.setErrorHandler(new ProblemErrorHandler());
+	}
+
+	/**
+	 * What is left of a refused request body is read and dropped before the connection
+	 * serves its next request (see {@link RefusedBodyDrain}); first of all filters, so it
+	 * sees every answer, the fast path's too.
+	 */
+	@Bean
+	FilterRegistrationBean<RefusedBodyDrain> refusedBodyDrain() {
+		FilterRegistrationBean<RefusedBodyDrain> registration = new FilterRegistrationBean<>(new RefusedBodyDrain());
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setDispatcherTypes(DispatcherType.REQUEST);
+		return registration;
 	}
 
 	private static List<HttpConfiguration> httpConfigurations(Server server) {
