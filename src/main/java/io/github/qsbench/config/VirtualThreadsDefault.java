@@ -10,12 +10,13 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Requests on virtual threads by default where the JDK runs them well: from JDK 24 on,
  * where a virtual thread blocked in {@code synchronized} leaves its carrier (JEP 491), so
- * the monitor strategies do not pin carriers. Tomcat's pool of platform threads holds a
- * worker per busy connection for the kernel to schedule, and cost more CPU per message
- * than virtual threads in docs/client-curve.md. Below JDK 24 platform threads stay the
- * default. The default is the last property source, so
- * {@code spring.threads.virtual.enabled} set anywhere (arguments, environment,
- * {@code application.properties}) decides.
+ * the monitor strategies do not pin carriers. A pool of platform threads holds a worker
+ * per busy connection for the kernel to schedule, and Tomcat's cost more CPU per message
+ * than virtual threads in docs/client-curve.md. On Jetty, Spring Boot then serves from a
+ * {@code VirtualThreadPool} of at most {@code server.jetty.threads.max} tasks at once.
+ * Below JDK 24 platform threads (Jetty's {@code QueuedThreadPool}) stay the default. The
+ * default is the last property source, so {@code spring.threads.virtual.enabled} set
+ * anywhere (arguments, environment, {@code application.properties}) decides.
  */
 class VirtualThreadsDefault implements EnvironmentPostProcessor {
 

@@ -203,7 +203,7 @@ public final class Capacity {
 
 		/**
 		 * Defaults sized from the heap: half of it for held messages, the other half for
-		 * the service itself and requests in progress (up to 200 Tomcat threads each
+		 * the service itself and requests in progress (up to 200 Jetty threads each
 		 * reading a body). One queue may hold at most a million messages (a poll walks
 		 * its in-flight ones), and at most 10,000 queues may exist at once.
 		 */

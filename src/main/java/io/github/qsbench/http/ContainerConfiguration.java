@@ -1,97 +1,140 @@
 package io.github.qsbench.http;
 
-import org.apache.catalina.Pipeline;
-import org.apache.catalina.Valve;
-import org.apache.catalina.core.StandardHost;
-import org.apache.catalina.valves.ErrorReportValve;
-import org.apache.tomcat.util.buf.EncodedSolidusHandling;
+import java.util.List;
+import java.util.Set;
 
-import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
-import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
-import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
-import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * Servlet-container settings: every request, even one Tomcat refuses, gets a problem+json
+ * Servlet-container settings: every request, even one Jetty refuses, gets a problem+json
  * answer; no request body is read as parameters; request headers have a deadline.
  */
 @Configuration(proxyBeanMethods = false)
 class ContainerConfiguration {
 
 	/**
-	 * Tomcat rejects an encoded slash ({@code %2F}) in the path with an HTML page before
-	 * any controller sees it. Passing it through (still encoded, so it never splits a
-	 * path segment) lets the queue-name check refuse it with a problem+json answer like
-	 * any other bad name.
+	 * Jetty rejects an encoded slash ({@code %2F}) in the path as an ambiguous URI (400)
+	 * before any controller sees it. Accepting it at the connector and letting the
+	 * servlet API return such paths lets the queue-name check refuse it with a
+	 * problem+json answer like any other bad name. Spring MVC matches the request URI as
+	 * sent, so an encoded slash never splits a path segment. Other ambiguities (an
+	 * encoded backslash, {@code %00}, {@code %2E%2E}) are still refused by Jetty.
 	 */
 	@Bean
-	TomcatConnectorCustomizer encodedSlashPassThrough() {
-		return connector -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
-	}
-
-	/**
-	 * No request body is ever read as parameters: Tomcat would read a {@code POST}'s
-	 * {@code application/x-www-form-urlencoded} body (curl's default content type) as
-	 * parameters as soon as anything asks for one (Spring MVC binding a query parameter),
-	 * leaving the push an empty body. Parameters come from the query string only, so a
-	 * push is the bytes of its body whatever its query and whichever path serves it.
-	 */
-	@Bean
-	TomcatConnectorCustomizer noBodyParameters() {
-		return connector -> connector.setParseBodyMethods("");
-	}
-
-	/**
-	 * Tomcat's HTTP/1.1 NIO connector plus a deadline for the request line and headers
-	 * ({@code qs.http.request-header-timeout}), so that clients trickling header bytes
-	 * cannot hold every connection; see {@link RequestHeaderDeadlineProtocol}.
-	 */
-	@Bean
-	WebServerFactoryCustomizer<TomcatServletWebServerFactory> requestHeaderDeadline(HttpProperties properties) {
-		return factory -> {
-			factory.setProtocol(RequestHeaderDeadlineProtocol.class.getName());
-			factory.addProtocolHandlerCustomizers(
-					(TomcatProtocolHandlerCustomizer<RequestHeaderDeadlineProtocol>) (protocol) -> protocol
-						.setRequestHeaderTimeout(properties.requestHeaderTimeout().toMillis()));
+	JettyServerCustomizer encodedSlashPassThrough() {
+		return server -> {
+			for (HttpConfiguration configuration : httpConfigurations(server)) {
+				configuration.setUriCompliance(configuration.getUriCompliance()
+					.with("ENCODED_SLASH", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+			}
+			forEachServletContext(server.getHandlers(),
+					context -> context.getServletHandler().setDecodeAmbiguousURIs(true));
 		};
 	}
 
+	/**
+	 * No request body is ever read as parameters: Jetty would read a {@code POST}'s
+	 * {@code application/x-www-form-urlencoded} body (curl's default content type) as
+	 * parameters as soon as anything asks for one (Spring MVC binding a query parameter),
+	 * leaving the push an empty body. Parameters come from the query string only, so a
+	 * push is the bytes of its body whatever its query and whichever path serves it. The
+	 * SQS query protocol reads its form body itself, from the input stream.
+	 */
 	@Bean
-	ProblemErrorReports problemErrorReports() {
-		return new ProblemErrorReports();
+	JettyServerCustomizer noBodyParameters() {
+		return server -> {
+			for (HttpConfiguration configuration : httpConfigurations(server)) {
+				configuration.setFormEncodedMethods(Set.of());
+			}
+		};
 	}
 
 	/**
-	 * Replaces the host's error report valve with {@link ProblemErrorReportValve}. Runs
-	 * after Spring Boot's own customizer, which adds an HTML one, and names the class on
-	 * the host so Tomcat does not add its default at start-up.
+	 * Jetty's HTTP/1.1 connections plus a deadline for the request line and headers
+	 * ({@code qs.http.request-header-timeout}), so that clients trickling header bytes
+	 * cannot hold every connection (see {@link RequestHeaderDeadlineConnectionFactory}),
+	 * and the kernel's queue of connections not yet accepted
+	 * ({@code qs.http.accept-queue-size}), which Spring Boot has no Jetty property for.
 	 */
-	static final class ProblemErrorReports
-			implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
-
-		@Override
-		public void customize(TomcatServletWebServerFactory factory) {
-			factory.addContextCustomizers(context -> {
-				StandardHost host = (StandardHost) context.getParent();
-				Pipeline pipeline = host.getPipeline();
-				for (Valve valve : pipeline.getValves()) {
-					if (valve instanceof ErrorReportValve) {
-						pipeline.removeValve(valve);
-					}
+	@Bean
+	JettyServerCustomizer requestHeaderDeadline(HttpProperties properties) {
+		return server -> {
+			for (Connector connector : server.getConnectors()) {
+				if (connector instanceof ServerConnector serverConnector) {
+					serverConnector.setAcceptQueueSize(properties.acceptQueueSize());
 				}
-				pipeline.addValve(new ProblemErrorReportValve());
-				host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
-			});
-		}
+				HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+				if (http != null && !(http instanceof RequestHeaderDeadlineConnectionFactory)
+						&& connector instanceof ServerConnector serverConnector) {
+					RequestHeaderDeadlineConnectionFactory deadline = new RequestHeaderDeadlineConnectionFactory(
+							http.getHttpConfiguration(), properties.requestHeaderTimeout().toMillis());
+					deadline.setTransferEncodingChunkMaxLength(http.getTransferEncodingChunkMaxLength());
+					// replaces the factory of the same protocol, HTTP/1.1
+					serverConnector.addConnectionFactory(deadline);
+				}
+			}
+		};
+	}
 
-		@Override
-		public int getOrder() {
-			return Ordered.LOWEST_PRECEDENCE;
-		}
+	/**
+	 * Problem+json, with {@link ProblemErrorHandler}, for what Jetty refuses before the
+	 * servlet context (a request line or header over the limit, a malformed URI). Errors
+	 * within the context go to Spring's error page, {@link ProblemErrorController}.
+	 */
+	@Bean
+	JettyServerCustomizer problemErrorReports() {
+		return server -> server.setErrorHandler(new ProblemErrorHandler());
+	}
 
+	/**
+	 * What is left of a refused request body is read and dropped before the connection
+	 * serves its next request (see {@link RefusedBodyDrain}); first of all filters, so it
+	 * sees every answer, the fast path's too.
+	 */
+	@Bean
+	FilterRegistrationBean<RefusedBodyDrain> refusedBodyDrain() {
+		FilterRegistrationBean<RefusedBodyDrain> registration = new FilterRegistrationBean<>(new RefusedBodyDrain());
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setDispatcherTypes(DispatcherType.REQUEST);
+		return registration;
+	}
+
+	private static List<HttpConfiguration> httpConfigurations(Server server) {
+		return java.util.Arrays.stream(server.getConnectors())
+			.flatMap(connector -> connector.getConnectionFactories().stream())
+			.filter(HttpConfiguration.ConnectionFactory.class::isInstance)
+			.map(factory -> ((HttpConfiguration.ConnectionFactory) factory).getHttpConfiguration())
+			.distinct()
+			.toList();
+	}
+
+	private static void forEachServletContext(List<Handler> handlers,
+			java.util.function.Consumer<ServletContextHandler> action) {
+		for (Handler handler : handlers) {
+			if (handler instanceof ServletContextHandler context) {
+				action.accept(context);
+			}
+			if (handler instanceof Handler.Wrapper wrapper) {
+				forEachServletContext(wrapper.getHandlers(), action);
+			}
+			if (handler instanceof Handler.Collection collection) {
+				forEachServletContext(collection.getHandlers(), action);
+			}
+		}
 	}
 
 }

@@ -37,7 +37,7 @@ class ProblemErrorController implements ErrorController {
 		}
 		ProblemDetail problem = ProblemDetail.forStatus(status);
 		if (status.is4xxClientError()) {
-			problem.setDetail(ProblemErrorReportValve.DETAIL);
+			problem.setDetail(ProblemErrorHandler.DETAIL);
 		}
 		return answer(problem);
 	}

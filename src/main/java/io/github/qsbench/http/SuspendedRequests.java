@@ -19,17 +19,20 @@ import org.springframework.stereotype.Component;
  * {@link LongPolls#stop} gave them to reach their sockets.
  *
  * <p>
- * Without this wait a waiting poll could lose its answer on shutdown: the answer
- * dispatches the request again, and Tomcat stops counting it as async when it takes up
- * the dispatch, and as in progress when the filter returns; the web server's graceful
- * shutdown, which looks only at those counts, can find nothing active in between and
- * close the connection, and the client gets no answer (the JDK's client then retries its
- * GET and fails to connect). Tomcat completes the request (the listeners' onComplete) at
- * the end of the dispatch, before it writes the head of a response nobody committed: so
- * whatever writes an answer on the dispatch has it on the socket before it returns
- * ({@link AsyncAnswer} flushes every answer it writes, a body-less 204 too). Stops after
- * {@link LongPolls} (which answers every waiter) and before the web server's graceful
- * shutdown.
+ * Without this wait a waiting poll could lose its answer on shutdown. On Tomcat, where it
+ * was found, the answer dispatches the request again, and Tomcat stops counting it as
+ * async when it takes up the dispatch, and as in progress when the filter returns; the
+ * web server's graceful shutdown, which looks only at those counts, could find nothing
+ * active in between and close the connection, and the client got no answer (the JDK's
+ * client then retries its GET and fails to connect). Spring Boot's graceful shutdown of
+ * Jetty waits for the requests its {@code StatisticsHandler} counts as active, which
+ * include asynchronous ones until they complete; this count stays the guard that does not
+ * depend on how the container counts. The container completes the request (the listeners'
+ * onComplete) at the end of the dispatch, before it writes the head of a response nobody
+ * committed: so whatever writes an answer on the dispatch has it on the socket before it
+ * returns ({@link AsyncAnswer} flushes every answer it writes, a body-less 204 too).
+ * Stops after {@link LongPolls} (which answers every waiter) and before the web server's
+ * graceful shutdown.
  */
 @Component
 public class SuspendedRequests implements SmartLifecycle {

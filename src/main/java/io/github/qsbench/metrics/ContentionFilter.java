@@ -15,7 +15,7 @@ import java.util.Set;
  * ({@code Lockable$Mutex}), the sync of a {@code ReentrantReadWriteLock}, a
  * {@code StampedLock}, and, with stack traces, a {@code ReentrantLock} sync or a
  * {@code ConcurrentHashMap} bin (its {@code compute} locks the key's bin). Condition
- * waits ({@code AbstractQueuedSynchronizer$ConditionObject}: idle Tomcat workers, a long
+ * waits ({@code AbstractQueuedSynchronizer$ConditionObject}: idle Jetty workers, a long
  * poll waiting for a message) are never contention and never pass. A
  * {@code jdk.MethodTrace} of {@code LockSupport.park} (the source on virtual threads) has
  * no lock field: {@link #parkedLockClass} reads the lock from its stack.</li>
@@ -23,8 +23,9 @@ import java.util.Set;
  * code ({@code java.*}, {@code jdk.*}, {@code sun.*}) belongs to
  * {@code io.github.qsbench.core}, so the lock was taken by the core or by JDK code the
  * core called (a class-loading lock during warm-up is taken by a class loader and does
- * not count). Without stack traces, the thread is a request thread: Tomcat's
- * {@code http-nio-*-exec-*} workers or its virtual {@code tomcat-handler-*} threads.</li>
+ * not count). Without stack traces, the thread is a request thread: Jetty's pooled
+ * {@code qtp*} workers or Spring Boot's virtual {@code jetty-*} threads, not an
+ * acceptor.</li>
  * </ol>
  */
 final class ContentionFilter {
@@ -40,7 +41,7 @@ final class ContentionFilter {
 			"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock");
 
 	/**
-	 * Lock classes that Tomcat, NIO and Spring also use on request threads: counted only
+	 * Lock classes that Jetty, NIO and Spring also use on request threads: counted only
 	 * when a stack shows the core took them.
 	 */
 	private static final Set<String> SHARED_LOCKS = Set.of("java.util.concurrent.locks.ReentrantLock$NonfairSync",
@@ -141,12 +142,15 @@ final class ContentionFilter {
 	}
 
 	/**
-	 * Tomcat names its platform workers {@code <protocol>-exec-<n>} (for example
-	 * {@code http-nio-127.0.0.1-8080-exec-3}); with virtual threads Spring Boot names
-	 * them {@code tomcat-handler-<n>}.
+	 * Jetty's {@code QueuedThreadPool} names its platform threads {@code qtp<hash>-<id>}
+	 * (for example {@code qtp1407343478-42}); with virtual threads Spring Boot's
+	 * {@code VirtualThreadPool} names them {@code jetty-<n>}. The same pool runs the
+	 * selectors, which may go on to serve a request they read, and the acceptors, which
+	 * Jetty renames {@code <name>-acceptor-<n>@...} and which never serve one.
 	 */
 	static boolean isRequestThread(String threadName) {
-		return threadName != null && (threadName.contains("-exec-") || threadName.startsWith("tomcat-handler-"));
+		return threadName != null && (threadName.startsWith("qtp") || threadName.startsWith("jetty-"))
+				&& !threadName.contains("-acceptor-");
 	}
 
 }

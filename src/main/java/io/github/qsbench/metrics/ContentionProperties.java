@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * counted only when the lock was taken directly by core code; without them a wait counts
  * when the lock is a core monitor or a read-write lock and the thread is a request thread
  * (cheaper, but blind to {@code ConcurrentHashMap} bin locks and to
- * {@code ReentrantLock}, which Tomcat also uses on its request threads). On virtual
+ * {@code ReentrantLock}, which Jetty also uses on its request threads). On virtual
  * threads the traced parks ({@code jdk.MethodTrace}) carry a stack either way: it is what
  * names their lock
  */

@@ -31,7 +31,7 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = "qs.http.request-header-timeout=60s")
 class ConnectionFloodHttpTests extends HttpTestBase {
 
-	/** Three times the old {@code server.tomcat.max-connections}. */
+	/** Three times the old cap on connections (Tomcat's max-connections of 1,000). */
 	private static final int TRICKLERS = 3_000;
 
 	/** The longest the flood may take to connect. */

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * One kept-alive connection serves more requests than Tomcat's default of 100: a client
- * polling in a loop is not made to reconnect.
+ * One kept-alive connection serves more requests than Tomcat's default of 100 (Jetty has
+ * no such cap): a client polling in a loop is not made to reconnect.
  */
 class KeepAliveHttpTests extends HttpTestBase {
 

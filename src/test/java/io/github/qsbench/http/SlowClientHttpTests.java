@@ -29,11 +29,11 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Slow clients (slowloris): connections that trickle request-header bytes must not keep
  * everyone else out. Limits are shrunk so that a few hundred sockets fill the connector:
- * Tomcat's connection timeout restarts on every byte, so without the request-header
- * deadline the tricklers below would hold every connection for as long as they like.
+ * Jetty's idle timeout restarts on every byte, so without the request-header deadline the
+ * tricklers below would hold every connection for as long as they like.
  */
-@TestPropertySource(properties = { "server.tomcat.max-connections=" + SlowClientHttpTests.MAX_CONNECTIONS,
-		"server.tomcat.accept-count=100", "server.tomcat.connection-timeout=2s", "server.tomcat.keep-alive-timeout=5s",
+@TestPropertySource(properties = { "server.jetty.max-connections=" + SlowClientHttpTests.MAX_CONNECTIONS,
+		"qs.http.accept-queue-size=100", "server.jetty.connection-idle-timeout=2s",
 		"qs.http.request-header-timeout=1s" })
 class SlowClientHttpTests extends HttpTestBase {
 
@@ -42,7 +42,7 @@ class SlowClientHttpTests extends HttpTestBase {
 	/** More than the connector takes, fewer than it takes plus its accept queue. */
 	private static final int TRICKLERS = MAX_CONNECTIONS + 50;
 
-	/** A byte this often is well inside the connection timeout. */
+	/** A byte this often is well inside the idle timeout. */
 	private static final long TRICKLE_INTERVAL_MS = 250;
 
 	private static final byte[] SLOW_REQUEST = ("GET /queues HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
@@ -68,7 +68,7 @@ class SlowClientHttpTests extends HttpTestBase {
 
 			assertThat(response.statusCode()).as("a normal client beside %d tricklers", TRICKLERS).isEqualTo(200);
 			// every trickler is cut although it never paused long enough for the
-			// connection timeout, so trickle() ends
+			// idle timeout, so trickle() ends
 			assertThat(trickling.get(15, TimeUnit.SECONDS)).as("trickled bytes while cut off").isPositive();
 		}
 		finally {
@@ -104,7 +104,7 @@ class SlowClientHttpTests extends HttpTestBase {
 			out.flush();
 			assertThat(readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200 ");
 
-			Thread.sleep(1_500); // past the header deadline, inside the keep-alive
+			Thread.sleep(1_500); // past the header deadline, inside the idle
 									// timeout
 
 			out.write(request);
@@ -164,7 +164,7 @@ class SlowClientHttpTests extends HttpTestBase {
 
 	/**
 	 * An asynchronous answer (as a long poll gives) that comes after both the header
-	 * deadline and the connection timeout.
+	 * deadline and the idle timeout.
 	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class LateEndpoint {

@@ -23,7 +23,7 @@ class ContentionFilterTests {
 
 	private static final String CHM_NODE = "java.util.concurrent.ConcurrentHashMap$Node";
 
-	private static final String WORKER = "http-nio-127.0.0.1-8080-exec-3";
+	private static final String WORKER = "qtp1407343478-42";
 
 	/** jdk.JavaMonitorEnter on the synchronized strategy's map. */
 	private static final List<String> MUTEX_STACK = List.of(MUTEX, "io.github.qsbench.core.thesis.AbstractQS",
@@ -41,18 +41,17 @@ class ContentionFilterTests {
 			"io.github.qsbench.core.Capacity", "io.github.qsbench.core.thesis.AbstractQS",
 			"io.github.qsbench.application.messages.MessageOperations");
 
-	/** An idle Tomcat worker waiting for its next request. */
+	/** An idle Jetty worker waiting for its next job. */
 	private static final List<String> IDLE_WORKER_STACK = List.of("jdk.internal.misc.Unsafe",
 			"java.util.concurrent.locks.LockSupport",
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
-			"java.util.concurrent.LinkedBlockingQueue", "org.apache.tomcat.util.threads.TaskQueue",
-			"org.apache.tomcat.util.threads.ThreadPoolExecutor");
+			"org.eclipse.jetty.util.BlockingArrayQueue", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner");
 
-	/** A ReentrantLock that NIO takes while Tomcat writes a response. */
+	/** A ReentrantLock that NIO takes while Jetty writes a response. */
 	private static final List<String> SOCKET_WRITE_STACK = List.of("jdk.internal.misc.Unsafe",
 			"java.util.concurrent.locks.LockSupport", "java.util.concurrent.locks.AbstractQueuedSynchronizer",
 			"java.util.concurrent.locks.ReentrantLock", "sun.nio.ch.SocketChannelImpl",
-			"org.apache.tomcat.util.net.NioChannel", "org.apache.coyote.http11.Http11OutputBuffer");
+			"org.eclipse.jetty.io.SocketChannelEndPoint", "org.eclipse.jetty.io.WriteFlusher");
 
 	/** A class-loading lock taken while core code first touches a class. */
 	private static final List<String> CLASS_LOADING_STACK = List.of("java.lang.ClassLoader",
@@ -90,11 +89,15 @@ class ContentionFilterTests {
 			"java.util.concurrent.locks.StampedLock", "io.github.qsbench.core.thesis.Lockable$Stamped",
 			"io.github.qsbench.core.thesis.AbstractQS");
 
-	/** Tomcat's own ReentrantLock around a request on a virtual thread. */
-	private static final List<String> VIRTUAL_TOMCAT_LOCK_STACK = List.of(
+	/**
+	 * Jetty's own ReentrantLock (its {@code AutoLock}) around a request's state on a
+	 * virtual thread.
+	 */
+	private static final List<String> VIRTUAL_JETTY_LOCK_STACK = List.of(
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer",
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer", "java.util.concurrent.locks.ReentrantLock$Sync",
-			"java.util.concurrent.locks.ReentrantLock", "org.apache.tomcat.util.net.SocketProcessorBase");
+			"java.util.concurrent.locks.ReentrantLock", "org.eclipse.jetty.util.thread.AutoLock",
+			"org.eclipse.jetty.server.internal.HttpChannelState");
 
 	/** A scheduler thread waiting for its next task. */
 	private static final List<String> CONDITION_WAIT_STACK = List.of(
@@ -147,7 +150,7 @@ class ContentionFilterTests {
 
 		private final ContentionFilter filter = new ContentionFilter(true);
 
-		private static final String HANDLER = "tomcat-handler-7";
+		private static final String HANDLER = "jetty-7";
 
 		private boolean counts(List<String> stack) {
 			return this.filter.counts(ContentionFilter.parkedLockClass(stack), HANDLER, stack);
@@ -162,8 +165,8 @@ class ContentionFilterTests {
 		}
 
 		@Test
-		void tomcatsLocksAndConditionWaits_doNotCount() {
-			assertThat(counts(VIRTUAL_TOMCAT_LOCK_STACK)).isFalse();
+		void jettysLocksAndConditionWaits_doNotCount() {
+			assertThat(counts(VIRTUAL_JETTY_LOCK_STACK)).isFalse();
 			assertThat(counts(CONDITION_WAIT_STACK)).isFalse();
 			assertThat(counts(CONDITION_REACQUIRE_STACK)).isFalse();
 		}
@@ -174,8 +177,8 @@ class ContentionFilterTests {
 			assertThat(requestThreads.counts(ContentionFilter.parkedLockClass(VIRTUAL_READ_LOCK_STACK), HANDLER,
 					VIRTUAL_READ_LOCK_STACK))
 				.isTrue();
-			assertThat(requestThreads.counts(ContentionFilter.parkedLockClass(VIRTUAL_TOMCAT_LOCK_STACK), HANDLER,
-					VIRTUAL_TOMCAT_LOCK_STACK))
+			assertThat(requestThreads.counts(ContentionFilter.parkedLockClass(VIRTUAL_JETTY_LOCK_STACK), HANDLER,
+					VIRTUAL_JETTY_LOCK_STACK))
 				.isFalse();
 		}
 
@@ -261,14 +264,17 @@ class ContentionFilterTests {
 		void strategyLocksOnRequestThreads_count() {
 			assertThat(this.filter.counts(MUTEX, WORKER, null)).isTrue();
 			assertThat(this.filter.counts(RW_SYNC, WORKER, null)).isTrue();
-			assertThat(this.filter.counts(RW_SYNC, "tomcat-handler-12", null)).isTrue();
+			assertThat(this.filter.counts(RW_SYNC, "jetty-12", null)).isTrue();
 			assertThat(this.filter.counts("java.util.concurrent.locks.StampedLock", WORKER, null)).isTrue();
 		}
 
 		@Test
 		void otherThreads_doNotCount() {
-			assertThat(this.filter.counts(MUTEX, "http-nio-127.0.0.1-8080-Poller", null)).isFalse();
-			assertThat(this.filter.counts(RW_SYNC, "Catalina-utility-1", null)).isFalse();
+			assertThat(this.filter.counts(MUTEX,
+					"qtp1407343478-17-acceptor-0@6b3e12b5-ServerConnector@3c9c0d96{HTTP/1.1, (http/1.1)}{127.0.0.1:8080}",
+					null))
+				.isFalse();
+			assertThat(this.filter.counts(RW_SYNC, "Scheduler-1407343478-1", null)).isFalse();
 			assertThat(this.filter.counts(RW_SYNC, null, null)).isFalse();
 		}
 
@@ -279,8 +285,8 @@ class ContentionFilterTests {
 		}
 
 		@Test
-		void locksTomcatAlsoUses_doNotCount() {
-			// without a stack a ReentrantLock or a map bin cannot be told from Tomcat's
+		void locksJettyAlsoUses_doNotCount() {
+			// without a stack a ReentrantLock or a map bin cannot be told from Jetty's
 			// own
 			assertThat(this.filter.counts(REENTRANT_SYNC, WORKER, null)).isFalse();
 			assertThat(this.filter.counts(CHM_NODE, WORKER, null)).isFalse();

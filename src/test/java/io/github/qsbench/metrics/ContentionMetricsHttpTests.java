@@ -113,7 +113,7 @@ class ContentionMetricsHttpTests {
 
 	/**
 	 * Whether any wait is counted here depends on the scheduler (a map bin held by a
-	 * descheduled thread), so what cannot vary is asserted: no wait of Tomcat's or of a
+	 * descheduled thread), so what cannot vary is asserted: no wait of Jetty's or of a
 	 * strategy lock this one does not have was counted, and the exported counter is
 	 * exactly the sum of the waits by lock, read once the stream has stopped.
 	 */

@@ -39,10 +39,10 @@ import org.springframework.test.context.TestPropertySource;
  * 204, and a thousand waiters hold no thread each. Waits are real time here (the
  * service's clock only decides leases), so each wait that runs out is kept to a second. A
  * waiter holds a connection, so the thousand need more than the service's default
- * {@code server.tomcat.max-connections} (1,000, which bounds how many can wait).
+ * {@code server.jetty.max-connections} (which bounds how many can wait).
  */
 @TestPropertySource(properties = { "qs.lease-timeout=30s",
-		"server.tomcat.threads.max=" + LongPollHttpTests.REQUEST_THREADS, "server.tomcat.max-connections=1100" })
+		"server.jetty.threads.max=" + LongPollHttpTests.REQUEST_THREADS, "server.jetty.max-connections=1100" })
 class LongPollHttpTests extends ClockedHttpTestBase {
 
 	/** Far fewer request threads than waiters: each waiter must not hold one. */

@@ -2,9 +2,14 @@ package io.github.qsbench.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 
-import org.apache.catalina.connector.Connector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -13,7 +18,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.jetty.JettyWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
@@ -32,9 +37,11 @@ class DefaultBindHttpTests {
 
 	@Test
 	void listensOnLoopbackOnly() {
-		Connector connector = ((TomcatWebServer) this.context.getWebServer()).getTomcat().getConnector();
+		Connector[] connectors = ((JettyWebServer) this.context.getWebServer()).getServer().getConnectors();
 
-		assertThat((InetAddress) connector.getProperty("address")).isEqualTo(InetAddress.getLoopbackAddress());
+		assertThat(connectors).singleElement()
+			.isInstanceOfSatisfying(ServerConnector.class,
+					(connector) -> assertThat(bound(connector)).isEqualTo(InetAddress.getLoopbackAddress()));
 	}
 
 	@Test
@@ -76,6 +83,17 @@ class DefaultBindHttpTests {
 				});
 
 		assertThat(output).contains("Listening on 127.0.0.1:");
+	}
+
+	/** The address the connector's server socket is bound to. */
+	private static InetAddress bound(ServerConnector connector) {
+		try {
+			return ((InetSocketAddress) ((ServerSocketChannel) connector.getTransport()).getLocalAddress())
+				.getAddress();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }

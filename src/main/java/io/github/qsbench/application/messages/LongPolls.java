@@ -46,8 +46,8 @@ import org.springframework.context.SmartLifecycle;
  * thread (a second push, the timer, shutdown) can answer it in between.
  * <p>
  * Bounded memory: a waiter leaves the registry when it is answered, and a queue's entry
- * leaves with its last waiter. How many wait at once is bounded by the connections Tomcat
- * accepts ({@code server.tomcat.max-connections}, 4,096 in this service).
+ * leaves with its last waiter. How many wait at once is bounded by the connections Jetty
+ * accepts ({@code server.jetty.max-connections}, 4,096 in this service).
  */
 public final class LongPolls implements Wakeups, SmartLifecycle {
 
