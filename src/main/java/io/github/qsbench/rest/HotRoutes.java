@@ -22,7 +22,7 @@ import org.springframework.http.ResponseEntity;
  * matches a request against it by hand and {@link MessageController}'s mappings, which
  * describe the routes in OpenAPI, map the same {@link Routes} paths; both call the
  * handlers here with what they read from the request. Why this shape:
- * docs/design/rest-fast-path.md.
+ * docs/design/hot-route-handler.md.
  */
 final class HotRoutes {
 
