@@ -258,18 +258,22 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Reads the body without blocking (at once when it came with the headers, else when
-	 * the rest arrives, on the selector again) and pushes it.
+	 * the rest arrives, on the selector again) and pushes it; a body declared over the
+	 * queue's limit goes to the controller, which refuses it.
 	 */
 	private void push(String queue, Request request, Response response, Callback callback, long start) {
 		int max = this.routes.maxMessageBytes(queue);
 		ServerRequestTimers timers = this.timers[Route.PUSH.ordinal()];
 		if (request.getLength() > max) {
-			refuse(RequestValidation.tooLarge(max), request, response, callback, timers, start);
+			// refused by the controller, whose filters read and drop the body so the
+			// connection serves the client's next request (RefusedBodyDrain)
+			onRequestThread(() -> servlets(request, response, callback), request, response, callback);
 			return;
 		}
 		String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
 		Content.Source.asByteArrayAsync(request, max, Promise.Invocable.from(NON_BLOCKING, (bytes, failure) -> {
 			if (failure != null) {
+				logger.debug("Failed to read a push's body", failure);
 				timers.recordFailure(failure, start);
 				Response.writeError(request, response, callback, failure);
 				return;

@@ -263,7 +263,7 @@ final class RequestValidation {
 		return true;
 	}
 
-	static ApiProblem tooLarge(int maxBytes) {
+	private static ApiProblem tooLarge(int maxBytes) {
 		return ApiProblem.tooLarge("A message body may be at most " + maxBytes + " bytes.");
 	}
 
