@@ -1,11 +1,14 @@
 package io.github.qsbench.http;
 
+import java.time.Duration;
+
 import java.util.List;
 import java.util.Set;
 
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -14,6 +17,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.springframework.boot.jetty.autoconfigure.JettyServerProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -85,6 +89,27 @@ class ContainerConfiguration {
 					deadline.setTransferEncodingChunkMaxLength(http.getTransferEncodingChunkMaxLength());
 					// replaces the factory of the same protocol, HTTP/1.1
 					serverConnector.addConnectionFactory(deadline);
+				}
+			}
+		};
+	}
+
+	/**
+	 * Shutdown waits for a request in progress as long as it would otherwise: Jetty's
+	 * graceful shutdown sets every open connection's idle timeout to the connector's
+	 * shutdown idle timeout (1 s by default), which cuts a request whose body pauses for
+	 * longer, one that shutdown is waiting for; this keeps the connections' idle timeout
+	 * ({@code server.jetty.connection-idle-timeout}), as Tomcat kept its timeouts
+	 * (GracefulShutdownTests).
+	 */
+	@Bean
+	JettyServerCustomizer shutdownKeepsIdleTimeout(JettyServerProperties jetty) {
+		return server -> {
+			Duration idle = jetty.getConnectionIdleTimeout();
+			for (Connector connector : server.getConnectors()) {
+				if (connector instanceof AbstractConnector abstractConnector) {
+					abstractConnector
+						.setShutdownIdleTimeout((idle != null) ? idle.toMillis() : abstractConnector.getIdleTimeout());
 				}
 			}
 		};
