@@ -51,7 +51,7 @@ class HostileInputHttpTests extends HttpTestBase {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "a%5Cb", "a%00b" })
-	void namesTomcatRefuses_badRequest(String name) {
+	void namesJettyRefuses_badRequest(String name) {
 		assertProblem(this.http.post("/queues/" + name + "/messages", "x"), 400, "Bad Request");
 	}
 
