@@ -143,6 +143,16 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	}
 
 	/**
+	 * Whether this service keeps its queues outside the process ({@code RedisQS}), so
+	 * that every operation waits for the store: a caller that must not block (the HTTP
+	 * event loop) hands its calls to a thread that may. The in-process services hold a
+	 * lock for microseconds at most and never wait for I/O.
+	 */
+	default boolean external() {
+		return false;
+	}
+
+	/**
 	 * Calls {@code listener} when messages are pushed through another instance sharing
 	 * this service's store, so that a long poll here is woken by them. Only a store
 	 * outside the process ({@code RedisQS}) has other instances; the in-process services

@@ -17,6 +17,12 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.thread.Threading;
+import org.springframework.boot.jetty.ConfigurableJettyWebServerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.springframework.boot.jetty.autoconfigure.JettyServerProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -138,6 +144,22 @@ class ContainerConfiguration {
 		return registration;
 	}
 
+	/**
+	 * With virtual threads on, Jetty's own threads (acceptor, selectors, scheduler) stay
+	 * platform threads and only what may block runs on a virtual thread, where Spring
+	 * Boot's default would run everything, the selectors too, on virtual threads: a
+	 * selector blocks its carrier in {@code epoll_wait}, and the hot routes it runs would
+	 * share two cores' carriers with every request thread. The pool keeps the sizes of
+	 * {@code server.jetty.threads.*}. Ordered after Spring Boot's customizer. The REST
+	 * hot routes run on the selectors (see {@code rest.HotRouteHandler}).
+	 */
+	@Bean
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> platformSelectorsVirtualRequests(
+			JettyServerProperties jetty) {
+		return new PlatformSelectors(jetty.getThreads());
+	}
+
 	private static List<HttpConfiguration> httpConfigurations(Server server) {
 		return java.util.Arrays.stream(server.getConnectors())
 			.flatMap(connector -> connector.getConnectionFactories().stream())
@@ -160,6 +182,27 @@ class ContainerConfiguration {
 				forEachServletContext(collection.getHandlers(), action);
 			}
 		}
+	}
+
+	private record PlatformSelectors(JettyServerProperties.Threads threads)
+			implements
+				WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory>,
+				Ordered {
+
+		@Override
+		public void customize(ConfigurableJettyWebServerFactory factory) {
+			QueuedThreadPool pool = new QueuedThreadPool(this.threads.getMax(), this.threads.getMin(),
+					(int) this.threads.getIdleTimeout().toMillis());
+			pool.setName("jetty");
+			pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("jetty-request-"));
+			factory.setThreadPool(pool);
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
+		}
+
 	}
 
 }

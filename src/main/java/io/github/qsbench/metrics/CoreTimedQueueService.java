@@ -295,6 +295,11 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	}
 
 	@Override
+	public boolean external() {
+		return this.core.external();
+	}
+
+	@Override
 	public Optional<Capacity> capacity() {
 		return this.core.capacity();
 	}

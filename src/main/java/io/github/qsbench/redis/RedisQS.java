@@ -361,6 +361,11 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** No caps of the service's own: Redis's {@code maxmemory} is the cap. */
 	@Override
+	public boolean external() {
+		return true;
+	}
+
+	@Override
 	public Optional<Capacity> capacity() {
 		return Optional.empty();
 	}

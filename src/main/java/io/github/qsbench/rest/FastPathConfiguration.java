@@ -1,8 +1,7 @@
 package io.github.qsbench.rest;
 
 import io.github.qsbench.application.messages.MessageOperations;
-import io.github.qsbench.config.QueueServiceProperties;
-import io.github.qsbench.core.strategy.Strategy;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.http.AnsweringFilter;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.security.RestTokens;
@@ -12,26 +11,19 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.eclipse.jetty.util.VirtualThreads;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
-import org.springframework.boot.jetty.ConfigurableJettyWebServerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.jetty.JettyServerCustomizer;
-import org.springframework.boot.jetty.autoconfigure.JettyServerProperties;
-import org.springframework.boot.thread.Threading;
-import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.web.filter.RequestContextFilter;
 
 /**
  * The hot routes ({@link HotRoutes}), served by {@link HotRouteHandler} in front of the
- * servlet context and by {@link MessageController} behind it; the threads that serves
- * them on; and no filters nobody needs in every request's chain.
+ * servlet context and by {@link MessageController} behind it; and no filters nobody needs
+ * in every request's chain.
  */
 @Configuration(proxyBeanMethods = false)
 class FastPathConfiguration {
@@ -43,30 +35,14 @@ class FastPathConfiguration {
 
 	/**
 	 * {@link HotRouteHandler} between the server and everything Spring Boot put under it
-	 * (the servlet context). On the selector only while the store is in this process: the
-	 * redis strategy's core waits for Redis.
+	 * (the servlet context). On the selector only while the strategy keeps its queues in
+	 * this process: the redis strategy's core waits for Redis.
 	 */
 	@Bean
 	JettyServerCustomizer hotRouteHandler(HotRoutes routes, JsonMapper mapper, MeterRegistry registry,
-			SuspendedRequests suspended, RestTokens tokens, QueueServiceProperties properties) {
-		boolean inProcess = properties.strategy().framework() != Strategy.Framework.EXTERNAL;
-		return server -> server
-			.insertHandler(new HotRouteHandler(routes, mapper.writer(), registry, suspended, tokens, inProcess));
-	}
-
-	/**
-	 * With virtual threads on, Jetty's own threads (acceptor, selectors, scheduler) stay
-	 * platform threads and only what may block runs on a virtual thread, where Spring
-	 * Boot's default would run everything, the selectors too, on virtual threads: a
-	 * selector blocks its carrier in {@code epoll_wait}, and the hot routes it runs would
-	 * share two cores' carriers with every request thread. The pool keeps the sizes of
-	 * {@code server.jetty.threads.*}. Ordered after Spring Boot's customizer.
-	 */
-	@Bean
-	@ConditionalOnThreading(Threading.VIRTUAL)
-	WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory> platformSelectorsVirtualRequests(
-			JettyServerProperties jetty) {
-		return new PlatformSelectors(jetty.getThreads());
+			SuspendedRequests suspended, RestTokens tokens, @Qualifier("queueService") QueueServiceCore strategy) {
+		return server -> server.insertHandler(
+				new HotRouteHandler(routes, mapper.writer(), registry, suspended, tokens, !strategy.external()));
 	}
 
 	/**
@@ -99,27 +75,6 @@ class FastPathConfiguration {
 		protected void answer(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 				throws IOException, ServletException {
 			chain.doFilter(request, response);
-		}
-
-	}
-
-	private record PlatformSelectors(JettyServerProperties.Threads threads)
-			implements
-				WebServerFactoryCustomizer<ConfigurableJettyWebServerFactory>,
-				Ordered {
-
-		@Override
-		public void customize(ConfigurableJettyWebServerFactory factory) {
-			QueuedThreadPool pool = new QueuedThreadPool(this.threads.getMax(), this.threads.getMin(),
-					(int) this.threads.getIdleTimeout().toMillis());
-			pool.setName("jetty");
-			pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("jetty-request-"));
-			factory.setThreadPool(pool);
-		}
-
-		@Override
-		public int getOrder() {
-			return Ordered.LOWEST_PRECEDENCE;
 		}
 
 	}
