@@ -1,7 +1,10 @@
 package io.github.qsbench.http;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.Connection;
@@ -21,19 +24,34 @@ import org.slf4j.LoggerFactory;
  * likes, and a few thousand such clients hold every connection the connector will take
  * ({@code server.jetty.max-connections}) while everyone else waits.
  * <p>
- * A connection arms a timer on the connector's scheduler when the first bytes of a
- * request arrive (the parser begins a message with bytes to read) and disarms it when the
- * parser has the request's headers (or the connection closes). A timer that fires first
- * closes the connection silently, as an idle timeout would. Whichever of the two takes
- * the armed timer first decides, so a request whose headers are complete is never cut.
- * Idle kept-alive connections, requests being served, their bodies and asynchronous
- * requests (long polls) have no timer armed.
+ * A connection notes the time when the first bytes of a request arrive (the parser begins
+ * a message with bytes to read) and clears it when the parser has the request's headers
+ * (or a bad message, or the end of the stream). One sweep over the open connections, on
+ * the connector's scheduler, a tenth of the deadline apart (50 ms to 1 s), closes those
+ * whose headers are overdue, silently, as an idle timeout would. A request costs two
+ * writes of a field and no timer of its own: a timer armed and cancelled per request cost
+ * a fifth of a request's CPU on the hot routes (docs/request-path-profile.md). The sweep
+ * takes a noted time away with a compare-and-set, so a request whose headers completed
+ * before it is never cut. Idle kept-alive connections, requests being served, their
+ * bodies and asynchronous requests (long polls) have no time noted.
  */
 public class RequestHeaderDeadlineConnectionFactory extends HttpConnectionFactory {
 
 	private static final Logger logger = LoggerFactory.getLogger(RequestHeaderDeadlineConnectionFactory.class);
 
+	private static final long MIN_SWEEP_MILLIS = 50;
+
+	private static final long MAX_SWEEP_MILLIS = 1000;
+
 	private final long requestHeaderTimeout;
+
+	/** The open connections, for the sweep. */
+	private final Set<DeadlineConnection> connections = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Whether the sweep is scheduled: from the first connection until the factory stops.
+	 */
+	private volatile boolean sweeping;
 
 	/**
 	 * @param configuration the connector's HTTP configuration
@@ -58,38 +76,98 @@ public class RequestHeaderDeadlineConnectionFactory extends HttpConnectionFactor
 		if (this.requestHeaderTimeout <= 0) {
 			return super.newConnection(connector, endPoint);
 		}
-		HttpConnection connection = new DeadlineConnection(getHttpConfiguration(), connector, endPoint,
-				this.requestHeaderTimeout);
+		if (!this.sweeping) {
+			startSweeping(connector.getScheduler());
+		}
+		HttpConnection connection = new DeadlineConnection(getHttpConfiguration(), connector, endPoint);
 		connection.setTransferEncodingChunkMaxLength(getTransferEncodingChunkMaxLength());
 		return configure(connection, connector, endPoint);
+	}
+
+	@Override
+	protected void doStop() throws Exception {
+		this.sweeping = false;
+		super.doStop();
+	}
+
+	private synchronized void startSweeping(Scheduler scheduler) {
+		if (!this.sweeping) {
+			this.sweeping = true;
+			scheduleSweep(scheduler);
+		}
+	}
+
+	private void scheduleSweep(Scheduler scheduler) {
+		long every = Math.min(MAX_SWEEP_MILLIS, Math.max(MIN_SWEEP_MILLIS, this.requestHeaderTimeout / 10));
+		scheduler.schedule(() -> {
+			if (this.sweeping) {
+				sweep(System.nanoTime());
+				scheduleSweep(scheduler);
+			}
+		}, every, TimeUnit.MILLISECONDS);
+	}
+
+	/** Closes the connections whose request headers are overdue at {@code now}. */
+	void sweep(long now) {
+		long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(this.requestHeaderTimeout);
+		for (DeadlineConnection connection : this.connections) {
+			connection.closeIfOverdue(now, timeoutNanos);
+		}
 	}
 
 	/**
 	 * An HTTP/1.1 connection whose request headers must arrive within the deadline.
 	 */
-	static final class DeadlineConnection extends HttpConnection {
+	final class DeadlineConnection extends HttpConnection {
 
-		private final long timeoutMillis;
+		private static final VarHandle HEADERS_SINCE;
 
-		DeadlineConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint,
-				long timeoutMillis) {
+		static {
+			try {
+				HEADERS_SINCE = MethodHandles.lookup()
+					.findVarHandle(DeadlineConnection.class, "headersSince", long.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		/**
+		 * When the request being parsed began ({@link System#nanoTime()}); 0 when none
+		 * is.
+		 */
+		private volatile long headersSince;
+
+		DeadlineConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
 			super(configuration, connector, endPoint);
-			this.timeoutMillis = timeoutMillis;
 		}
 
 		@Override
-		protected RequestHandler newRequestHandler() {
-			// called by HttpConnection's constructor: the handler reads this
-			// connection's fields only once bytes arrive
-			return new DeadlineRequestHandler();
+		public void onOpen() {
+			RequestHeaderDeadlineConnectionFactory.this.connections.add(this);
+			super.onOpen();
 		}
 
 		@Override
 		public void onClose(Throwable cause) {
-			if (getParser().getHandler() instanceof DeadlineRequestHandler handler) {
-				handler.disarm();
-			}
+			RequestHeaderDeadlineConnectionFactory.this.connections.remove(this);
 			super.onClose(cause);
+		}
+
+		@Override
+		protected RequestHandler newRequestHandler() {
+			return new DeadlineRequestHandler();
+		}
+
+		void closeIfOverdue(long now, long timeoutNanos) {
+			long since = this.headersSince;
+			if (since != 0 && now - since > timeoutNanos && HEADERS_SINCE.compareAndSet(this, since, 0L)) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Closing {}: request headers took longer than {} ms", getEndPoint(),
+							RequestHeaderDeadlineConnectionFactory.this.requestHeaderTimeout);
+				}
+				getEndPoint().close();
+			}
 		}
 
 		/**
@@ -98,9 +176,6 @@ public class RequestHeaderDeadlineConnectionFactory extends HttpConnectionFactor
 		 */
 		final class DeadlineRequestHandler extends RequestHandler {
 
-			/** The timer armed for the request being parsed; null when none is. */
-			private final AtomicReference<Expiry> armed = new AtomicReference<>();
-
 			@Override
 			public void messageBegin() {
 				super.messageBegin();
@@ -108,75 +183,30 @@ public class RequestHeaderDeadlineConnectionFactory extends HttpConnectionFactor
 				// byte; an empty buffer (or one of only the line breaks the parser
 				// skips between messages) is no request yet
 				if (isRequestBufferEmpty()) {
-					disarm();
+					DeadlineConnection.this.headersSince = 0;
 				}
-				else {
-					arm();
+				else if (DeadlineConnection.this.headersSince == 0) {
+					long now = System.nanoTime();
+					DeadlineConnection.this.headersSince = (now != 0) ? now : 1;
 				}
 			}
 
 			@Override
 			public boolean headerComplete() {
-				disarm();
+				DeadlineConnection.this.headersSince = 0;
 				return super.headerComplete();
 			}
 
 			@Override
 			public void badMessage(HttpException failure) {
-				disarm();
+				DeadlineConnection.this.headersSince = 0;
 				super.badMessage(failure);
 			}
 
 			@Override
 			public void earlyEOF() {
-				disarm();
+				DeadlineConnection.this.headersSince = 0;
 				super.earlyEOF();
-			}
-
-			private void arm() {
-				if (this.armed.get() == null) {
-					Expiry expiry = new Expiry();
-					this.armed.set(expiry);
-					expiry.task = getConnector().getScheduler()
-						.schedule(expiry, DeadlineConnection.this.timeoutMillis, TimeUnit.MILLISECONDS);
-				}
-			}
-
-			void disarm() {
-				Expiry expiry = this.armed.getAndSet(null);
-				if (expiry != null) {
-					expiry.cancel();
-				}
-			}
-
-			/**
-			 * A timer that closes the connection if it is still the armed one when it
-			 * fires.
-			 */
-			final class Expiry implements Runnable {
-
-				private volatile Scheduler.Task task;
-
-				@Override
-				public void run() {
-					if (!DeadlineRequestHandler.this.armed.compareAndSet(this, null)) {
-						return; // the headers arrived (or the connection closed) first
-					}
-					if (logger.isDebugEnabled()) {
-						logger.debug("Closing {}: request headers took longer than {} ms", getEndPoint(),
-								DeadlineConnection.this.timeoutMillis);
-					}
-					getEndPoint().close();
-				}
-
-				void cancel() {
-					// a timer not scheduled yet fires later and finds itself disarmed
-					Scheduler.Task scheduled = this.task;
-					if (scheduled != null) {
-						scheduled.cancel();
-					}
-				}
-
 			}
 
 		}
