@@ -6,6 +6,7 @@ import java.util.Set;
 import jakarta.servlet.DispatcherType;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -85,6 +86,24 @@ class ContainerConfiguration {
 					deadline.setTransferEncodingChunkMaxLength(http.getTransferEncodingChunkMaxLength());
 					// replaces the factory of the same protocol, HTTP/1.1
 					serverConnector.addConnectionFactory(deadline);
+				}
+			}
+		};
+	}
+
+	/**
+	 * On graceful shutdown a request in progress keeps the connection's idle timeout:
+	 * Jetty would cut every connection's to its shutdown idle timeout (1 s), so a request
+	 * whose body was still arriving failed with an idle timeout (500) instead of
+	 * completing, where Tomcat let it finish (GracefulShutdownTests). Shutdown still
+	 * waits only for requests in progress, not for idle connections.
+	 */
+	@Bean
+	JettyServerCustomizer keepIdleTimeoutOnShutdown() {
+		return server -> {
+			for (Connector connector : server.getConnectors()) {
+				if (connector instanceof AbstractConnector abstractConnector) {
+					abstractConnector.setShutdownIdleTimeout(-1);
 				}
 			}
 		};
