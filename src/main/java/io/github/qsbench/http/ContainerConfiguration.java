@@ -1,7 +1,5 @@
 package io.github.qsbench.http;
 
-import java.time.Duration;
-
 import java.util.List;
 import java.util.Set;
 
@@ -101,21 +99,18 @@ class ContainerConfiguration {
 	}
 
 	/**
-	 * Shutdown waits for a request in progress as long as it would otherwise: Jetty's
-	 * graceful shutdown sets every open connection's idle timeout to the connector's
-	 * shutdown idle timeout (1 s by default), which cuts a request whose body pauses for
-	 * longer, one that shutdown is waiting for; this keeps the connections' idle timeout
-	 * ({@code server.jetty.connection-idle-timeout}), as Tomcat kept its timeouts
-	 * (GracefulShutdownTests).
+	 * On graceful shutdown a request in progress keeps the connection's idle timeout:
+	 * Jetty would cut every connection's to its shutdown idle timeout (1 s), so a request
+	 * whose body was still arriving failed with an idle timeout (500) instead of
+	 * completing, where Tomcat let it finish (GracefulShutdownTests). Shutdown still
+	 * waits only for requests in progress, not for idle connections.
 	 */
 	@Bean
-	JettyServerCustomizer shutdownKeepsIdleTimeout(JettyServerProperties jetty) {
+	JettyServerCustomizer keepIdleTimeoutOnShutdown() {
 		return server -> {
-			Duration idle = jetty.getConnectionIdleTimeout();
 			for (Connector connector : server.getConnectors()) {
 				if (connector instanceof AbstractConnector abstractConnector) {
-					abstractConnector
-						.setShutdownIdleTimeout((idle != null) ? idle.toMillis() : abstractConnector.getIdleTimeout());
+					abstractConnector.setShutdownIdleTimeout(-1);
 				}
 			}
 		};
