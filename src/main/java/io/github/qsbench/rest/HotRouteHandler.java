@@ -32,7 +32,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.VirtualThreads;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.slf4j.Logger;
@@ -61,22 +60,12 @@ import org.springframework.web.ErrorResponse;
  * presents a read-write one (any other is refused by the servlet path's filter).
  *
  * <p>
- * Which thread runs what: the handler declares {@link InvocationType#EITHER}, so Jetty
- * runs a connection's reading and its requests on the selector thread that found it
- * readable, and tells the handler whether that thread may block. Most often it may:
- * another thread takes over selecting (Jetty's execute-produce-consume), and every
- * request, a Spring MVC one or the SQS face's too, is served right there, read, handled
- * and answered by one thread with no hand-off. When it may not
- * ({@link Invocable#isNonBlockingInvocation()}: no thread was free to take over
- * selecting), the hot routes of an in-process core are still served there, since that
- * core holds a strategy's lock for microseconds and never waits for I/O (beanstalkd
- * serves every request on its one thread the same way), a long poll that waits returns at
- * once and is answered later from the thread that finds its message
- * ({@link HotRoutes.Waits}), and a body is read without blocking; everything else is
- * handed to {@link #requests}. Declaring the tree non-blocking instead, with every other
- * request handed over, cost those requests 2.5-2.8x their CPU on Tomcat: Jetty resumes a
- * connection whose request completed on another thread through its executor, a second
- * hand-off (docs/request-path-profile.md).
+ * Why it may run on the selector: the in-process core holds a strategy's lock for
+ * microseconds and never waits for I/O (beanstalkd serves every request on its one thread
+ * the same way); a long poll that waits returns at once and is answered later from the
+ * thread that found its message ({@link HotRoutes.Waits}); a body is read without
+ * blocking. It declares itself non-blocking, so Jetty runs the whole tree on the
+ * selector, and hands the requests it does not take to {@link #requests}.
  */
 final class HotRouteHandler extends Handler.Wrapper {
 
@@ -100,8 +89,8 @@ final class HotRouteHandler extends Handler.Wrapper {
 	private final RestTokens tokens;
 
 	/**
-	 * Whether the store answers without blocking (in process), so a thread that must not
-	 * block may run the hot routes.
+	 * Whether the store answers without blocking (in process), so the selector may run
+	 * it.
 	 */
 	private final boolean inline;
 
@@ -109,8 +98,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 	private final ServerRequestTimers[] timers;
 
 	/**
-	 * Runs what may block when the thread that read a request must not: the servlet
-	 * context's requests, and the hot routes on Redis.
+	 * Runs what may block: the servlet context's requests, and the hot routes on Redis.
 	 */
 	private Executor requests;
 
@@ -140,26 +128,19 @@ final class HotRouteHandler extends Handler.Wrapper {
 	}
 
 	/**
-	 * Either: the selector may run this handler, which asks
-	 * {@link Invocable#isNonBlockingInvocation()} before anything that could block.
+	 * The selector may run this handler: what could block it is handed to
+	 * {@link #requests}.
 	 */
 	@Override
 	public InvocationType getInvocationType() {
-		return InvocationType.EITHER;
+		return NON_BLOCKING;
 	}
 
 	@Override
-	public boolean handle(Request request, Response response, Callback callback) throws Exception {
+	public boolean handle(Request request, Response response, Callback callback) {
 		long start = System.nanoTime();
 		Hot hot = take(request);
-		if (!Invocable.isNonBlockingInvocation()) {
-			// this thread may block: serve everything here
-			if (hot == null) {
-				return super.handle(request, response, callback);
-			}
-			serve(hot, request, response, callback, start);
-		}
-		else if (hot == null) {
+		if (hot == null) {
 			onRequestThread(() -> servlets(request, response, callback), request, response, callback);
 		}
 		else if (this.inline) {
