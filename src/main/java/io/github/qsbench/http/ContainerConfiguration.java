@@ -187,7 +187,16 @@ class ContainerConfiguration {
 		@Override
 		public void customize(ConfigurableJettyWebServerFactory factory) {
 			QueuedThreadPool pool = new QueuedThreadPool(this.threads.getMax(), this.threads.getMin(),
-					(int) this.threads.getIdleTimeout().toMillis());
+					(int) this.threads.getIdleTimeout().toMillis()) {
+
+				@Override
+				public void execute(Runnable job) {
+					if (!ResumeInline.deferredHere(job)) {
+						super.execute(job);
+					}
+				}
+
+			};
 			pool.setName("jetty");
 			pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("jetty-request-"));
 			factory.setThreadPool(pool);

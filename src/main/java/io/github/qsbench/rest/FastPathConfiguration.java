@@ -3,6 +3,7 @@ package io.github.qsbench.rest;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.http.AnsweringFilter;
+import io.github.qsbench.http.SelectorRoute;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.security.RestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.jetty.JettyServerCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -40,9 +42,10 @@ class FastPathConfiguration {
 	 */
 	@Bean
 	JettyServerCustomizer hotRouteHandler(HotRoutes routes, JsonMapper mapper, MeterRegistry registry,
-			SuspendedRequests suspended, RestTokens tokens, @Qualifier("queueService") QueueServiceCore strategy) {
-		return server -> server.insertHandler(
-				new HotRouteHandler(routes, mapper.writer(), registry, suspended, tokens, !strategy.external()));
+			SuspendedRequests suspended, RestTokens tokens, @Qualifier("queueService") QueueServiceCore strategy,
+			ObjectProvider<SelectorRoute> others) {
+		return server -> server.insertHandler(new HotRouteHandler(routes, mapper.writer(), registry, suspended, tokens,
+				!strategy.external(), others.orderedStream().toList()));
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.http.ResumeInline;
+import io.github.qsbench.http.SelectorRoute;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.rest.HotRoutes.Route;
@@ -94,6 +97,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 */
 	private final boolean inline;
 
+	/** The other faces' routes answered on the selector, asked in order. */
+	private final List<SelectorRoute> others;
+
 	/** Per {@link Route}, by its ordinal. */
 	private final ServerRequestTimers[] timers;
 
@@ -105,12 +111,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 	private Scheduler scheduler;
 
 	HotRouteHandler(HotRoutes routes, ObjectWriter json, MeterRegistry registry, SuspendedRequests suspended,
-			RestTokens tokens, boolean inline) {
+			RestTokens tokens, boolean inline, List<SelectorRoute> others) {
 		this.routes = routes;
 		this.json = json;
 		this.suspended = suspended;
 		this.tokens = tokens;
 		this.inline = inline;
+		this.others = others;
 		Route[] table = Route.values();
 		this.timers = new ServerRequestTimers[table.length];
 		for (Route route : table) {
@@ -140,21 +147,55 @@ final class HotRouteHandler extends Handler.Wrapper {
 	public boolean handle(Request request, Response response, Callback callback) {
 		long start = System.nanoTime();
 		Hot hot = take(request);
+		if (hot == null && this.inline) {
+			for (SelectorRoute other : this.others) {
+				if (other.handle(request, response, callback, start)) {
+					return true;
+				}
+			}
+		}
 		if (hot == null) {
-			onRequestThread(() -> servlets(request, response, callback), request, response, callback);
+			onRequestThread(done -> servlets(request, response, done), request, response, callback);
 		}
 		else if (this.inline) {
 			serve(hot, request, response, callback, start);
 		}
 		else {
-			onRequestThread(() -> serve(hot, request, response, callback, start), request, response, callback);
+			onRequestThread(done -> serve(hot, request, response, done, start), request, response, callback);
 		}
 		return true;
 	}
 
-	private void onRequestThread(Runnable task, Request request, Response response, Callback callback) {
+	/**
+	 * Runs the task on a request thread (this one if it is one), with a callback that
+	 * lets the request thread read the connection's next request itself
+	 * ({@link ResumeInline}).
+	 */
+	private void onRequestThread(Consumer<Callback> task, Request request, Response response, Callback callback) {
+		Callback resumeHere = new Callback() {
+
+			@Override
+			public void succeeded() {
+				ResumeInline.completing(callback::succeeded);
+			}
+
+			@Override
+			public void failed(Throwable failure) {
+				callback.failed(failure);
+			}
+
+			@Override
+			public InvocationType getInvocationType() {
+				return callback.getInvocationType();
+			}
+
+		};
+		if (ResumeInline.onRequestThread()) {
+			task.accept(resumeHere);
+			return;
+		}
 		try {
-			this.requests.execute(task);
+			this.requests.execute(() -> ResumeInline.onRequestThread(() -> task.accept(resumeHere)));
 		}
 		catch (RejectedExecutionException ex) {
 			Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
@@ -267,7 +308,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 		if (request.getLength() > max) {
 			// refused by the controller, whose filters read and drop the body so the
 			// connection serves the client's next request (RefusedBodyDrain)
-			onRequestThread(() -> servlets(request, response, callback), request, response, callback);
+			onRequestThread(done -> servlets(request, response, done), request, response, callback);
 			return;
 		}
 		String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);

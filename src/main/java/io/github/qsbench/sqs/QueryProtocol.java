@@ -118,10 +118,11 @@ final class QueryProtocol {
 		String requestId = requestId();
 		boolean get = "GET".equals(request.getMethod());
 		String action = null;
+		SqsHttp http = SqsHttp.of(request);
 		try {
 			byte[] body = "GET".equals(request.getMethod()) ? new byte[0]
 					: SqsRequest.body(request, this.maxRequestBytes);
-			Caller caller = this.access.authenticate(request, body);
+			Caller caller = this.access.authenticate(http, body);
 			NavigableMap<String, String> form = form(request, body);
 			action = form.get("Action");
 			if (action == null) {
@@ -130,11 +131,11 @@ final class QueryProtocol {
 			SqsAction handler = this.actions.action(action);
 			QueryModel.Operation operation = this.model.operation(action);
 			if (!form.containsKey("QueueUrl") && !"/".equals(request.getRequestURI())) {
-				form.put("QueueUrl", this.urls.requested(request));
+				form.put("QueueUrl", this.urls.requested(http));
 			}
 			SqsRequest members = new SqsRequest(this.translation.members(operation, form));
-			this.access.authorize(caller, action, members, request);
-			ObjectNode answer = handler.answer(new SqsAction.Call(members, request, (timeout, end) -> {
+			this.access.authorize(caller, action, members, http);
+			ObjectNode answer = handler.answer(new SqsAction.Call(members, http, (timeout, end) -> {
 				AsyncAnswer<Answer> later = (get ? this.getWaits : this.postWaits).suspend(request, response, start,
 						timeout, end);
 				return json -> later.answer(new Answer(operation, json, requestId));

@@ -1,9 +1,6 @@
 package io.github.qsbench.sqs;
 
 import io.github.qsbench.application.QueueNames;
-import jakarta.servlet.http.HttpServletRequest;
-
-import org.springframework.http.HttpHeaders;
 
 /**
  * Queue URLs ({@code http://<host>:<port>/<account>/<queue>}, the host and port those the
@@ -22,23 +19,15 @@ final class QueueUrls {
 		this.arnPrefix = "arn:aws:sqs:" + properties.region() + ":" + properties.accountId() + ":";
 	}
 
-	String url(HttpServletRequest request, String queue) {
-		return origin(request) + "/" + this.accountId + "/" + queue;
+	String url(SqsHttp request, String queue) {
+		return request.origin() + "/" + this.accountId + "/" + queue;
 	}
 
 	/**
 	 * The URL the request was sent to, without its query: a queue URL, if it names one.
 	 */
-	String requested(HttpServletRequest request) {
-		return origin(request) + request.getRequestURI();
-	}
-
-	private static String origin(HttpServletRequest request) {
-		String host = request.getHeader(HttpHeaders.HOST);
-		if (host == null || host.isEmpty()) {
-			host = request.getServerName() + ":" + request.getServerPort();
-		}
-		return request.getScheme() + "://" + host;
+	String requested(SqsHttp request) {
+		return request.origin() + request.path();
 	}
 
 	/** The path under which this account's queue URLs lie, as a servlet URL pattern. */

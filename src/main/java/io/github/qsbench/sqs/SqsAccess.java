@@ -5,11 +5,6 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +19,6 @@ import io.github.qsbench.security.RequestContext;
 import io.github.qsbench.security.SecurityProperties;
 import io.github.qsbench.security.SigV4Verifier;
 import io.github.qsbench.security.SignedRequest;
-import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * Who may call which SQS action, when {@code qs.security.sigv4.enabled}: the request's
@@ -74,13 +68,13 @@ final class SqsAccess {
 	 * @throws SqsException with SQS's code for a request not signed, or not as it
 	 * arrived, by a known key within 15 minutes
 	 */
-	Caller authenticate(HttpServletRequest request, byte[] body) {
+	Caller authenticate(SqsHttp request, byte[] body) {
 		if (this.verifier == null) {
 			return null;
 		}
 		try {
-			return this.verifier.verify(new SignedRequest(request.getMethod(), request.getRequestURI(),
-					request.getQueryString(), headers(request), body));
+			return this.verifier
+				.verify(new SignedRequest(request.method(), request.path(), request.query(), request.headers(), body));
 		}
 		catch (AuthenticationException ex) {
 			throw error(ex.failure()).exception(ex.getMessage());
@@ -92,7 +86,7 @@ final class SqsAccess {
 	 * @param caller who signed it, {@code null} when signatures are not checked
 	 * @throws SqsException {@code AccessDenied}
 	 */
-	void authorize(Caller caller, String action, SqsRequest request, HttpServletRequest http) {
+	void authorize(Caller caller, String action, SqsRequest request, SqsHttp http) {
 		if (caller == null || this.owner.equals(caller.accountId())) {
 			return;
 		}
@@ -117,7 +111,7 @@ final class SqsAccess {
 			this.policies.clear();
 		}
 		QueuePolicy.Decision decision = policy.decide(caller.accountId(), singleAction(action), this.urls.arn(queue),
-				new RequestContext(this.clock.instant(), address(http), http.isSecure()));
+				new RequestContext(this.clock.instant(), address(http), http.secure()));
 		if (decision != QueuePolicy.Decision.ALLOW) {
 			throw denied(resource(queue));
 		}
@@ -163,23 +157,14 @@ final class SqsAccess {
 		return SqsError.ACCESS_DENIED.exception(message);
 	}
 
-	private static InetAddress address(HttpServletRequest http) {
+	private static InetAddress address(SqsHttp http) {
 		try {
 			// an address in literal form: no lookup
-			return InetAddress.getByName(http.getRemoteAddr());
+			return InetAddress.getByName(http.remoteAddress());
 		}
 		catch (UnknownHostException ex) {
 			return null;
 		}
-	}
-
-	private static Map<String, List<String>> headers(HttpServletRequest request) {
-		Map<String, List<String>> headers = new LinkedHashMap<>();
-		for (String name : Collections.list(request.getHeaderNames())) {
-			headers.computeIfAbsent(name.toLowerCase(Locale.ROOT), key -> new ArrayList<>())
-				.addAll(Collections.list(request.getHeaders(name)));
-		}
-		return headers;
 	}
 
 	private static SqsError error(AuthenticationException.Failure failure) {

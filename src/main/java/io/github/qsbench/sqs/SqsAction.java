@@ -3,7 +3,6 @@ package io.github.qsbench.sqs;
 import java.time.Duration;
 import java.util.function.Consumer;
 
-import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -29,7 +28,7 @@ interface SqsAction {
 	 * @param http the HTTP request, whose host names the queue URLs answered
 	 * @param suspension how an action that waits answers later
 	 */
-	record Call(SqsRequest request, HttpServletRequest http, Suspension suspension) {
+	record Call(SqsRequest request, SqsHttp http, Suspension suspension) {
 	}
 
 	/**

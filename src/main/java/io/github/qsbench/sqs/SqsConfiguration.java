@@ -48,4 +48,14 @@ class SqsConfiguration {
 		return registration;
 	}
 
+	/**
+	 * The face's message actions, answered on the selector (see
+	 * {@link SqsSelectorRoute}).
+	 */
+	@Bean
+	SqsSelectorRoute sqsSelectorRoute(FilterRegistrationBean<SqsFace> face, MeterRegistry registry,
+			SuspendedRequests suspended) {
+		return new SqsSelectorRoute(face.getFilter(), new ServerRequestTimers(registry, "POST", "/"), suspended);
+	}
+
 }

@@ -135,22 +135,51 @@ final class SqsFace extends AnsweringFilter {
 	/** The action's answer, or {@code null} for a receive that waits. */
 	private ObjectNode answer(String target, HttpServletRequest request, HttpServletResponse response, long start)
 			throws IOException {
+		String action = action(target, request.getContentType());
+		byte[] body = SqsRequest.body(request, this.maxRequestBytes);
+		return answer(action, body, SqsHttp.of(request),
+				(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer);
+	}
+
+	/**
+	 * The action an {@code X-Amz-Target} names, for a request of the JSON protocol.
+	 * @throws SqsException for another target or content type
+	 */
+	static String action(String target, String contentType) {
 		if (!target.startsWith(TARGET_PREFIX)) {
 			throw SqsError.INVALID_ACTION.exception("X-Amz-Target must be AmazonSQS.<Action>, was " + target + ".");
 		}
-		String contentType = request.getContentType();
 		if (contentType == null || !contentType.startsWith(CONTENT_TYPE)) {
 			throw SqsError.INVALID_PARAMETER_VALUE
 				.exception("Only the AWS JSON 1.0 protocol is served: Content-Type " + CONTENT_TYPE + ".");
 		}
-		String action = target.substring(TARGET_PREFIX.length());
-		byte[] body = SqsRequest.body(request, this.maxRequestBytes);
-		Caller caller = this.access.authenticate(request, body);
+		return target.substring(TARGET_PREFIX.length());
+	}
+
+	/**
+	 * The answer to one request of the JSON protocol, its body read whole, whichever
+	 * server path read it: checked, parsed and handed to its action.
+	 * @return the answer, or {@code null} for a receive that waits, answered through the
+	 * suspension
+	 */
+	ObjectNode answer(String action, byte[] body, SqsHttp http, SqsAction.Suspension suspension) {
+		Caller caller = this.access.authenticate(http, body);
 		SqsAction handler = this.actions.action(action);
 		SqsRequest sqs = parse(body);
-		this.access.authorize(caller, action, sqs, request);
-		return handler.answer(new SqsAction.Call(sqs, request,
-				(timeout, end) -> this.waits.suspend(request, response, start, timeout, end)::answer));
+		this.access.authorize(caller, action, sqs, http);
+		return handler.answer(new SqsAction.Call(sqs, http, suspension));
+	}
+
+	int maxRequestBytes() {
+		return this.maxRequestBytes;
+	}
+
+	byte[] bytes(ObjectNode answer) {
+		return this.mapper.writeValueAsBytes(answer);
+	}
+
+	ObjectNode error(SqsError error, String message) {
+		return this.mapper.createObjectNode().put("__type", error.type()).put("message", message);
 	}
 
 	private SqsRequest parse(byte[] bytes) {
@@ -179,8 +208,7 @@ final class SqsFace extends AnsweringFilter {
 
 	private void error(HttpServletResponse response, SqsError error, String message) throws IOException {
 		response.setHeader(QUERY_ERROR, error.queryError());
-		ObjectNode body = this.mapper.createObjectNode().put("__type", error.type()).put("message", message);
-		write(response, error.status(), body);
+		write(response, error.status(), error(error, message));
 	}
 
 }

@@ -5,7 +5,7 @@
  *
  * <p>
  * May import: application, application.messages, application.queues, core, http,
- * security; org.springframework, jakarta.servlet, tools.jackson, io.micrometer,
- * org.slf4j.
+ * security; org.springframework, org.eclipse.jetty, jakarta.servlet, tools.jackson,
+ * io.micrometer, org.slf4j.
  */
 package io.github.qsbench.sqs;
