@@ -16,8 +16,11 @@ filter is the answer's JSON). The parts, in the order a frame is checked against
   the application layer (io.github.qsbench.application), JSON (Jackson),
 - writing the answer (Tomcat's output buffers, the socket write), reading and parsing the
   request (the socket read, Tomcat's input buffer, header and URI parsing, mapping),
-- the filter (the service's web code: io.github.qsbench.rest and .http, QueueFastPath),
-- Tomcat's connector otherwise (poller, processor, valves, filter chain, sockets),
+- the service's web code (io.github.qsbench.rest and .http: QueueFastPath on Tomcat, the
+  branch hot's HotRouteHandler on Jetty),
+- the container's connector otherwise (Tomcat's poller, processor, valves, filter chain, sockets;
+  Jetty's selector, channel and handlers; Jetty's utilities, such as its tries and buffer pools,
+  are charged to the frame that called them),
 - virtual-thread scheduling (Continuation, VirtualThread, ForkJoinPool), and the rest.
 
 ExecutionSample sees only threads running Java code; kernel time (the syscalls themselves)
@@ -37,31 +40,42 @@ WRITE = ("org.apache.catalina.connector.OutputBuffer", "org.apache.catalina.conn
          "org.apache.tomcat.util.net.SocketWrapperBase.write", "org.apache.tomcat.util.net.SocketWrapperBase.flush",
          "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.doWrite", "org.apache.tomcat.util.net.NioChannel.write",
          "org.apache.catalina.connector.Response.finishResponse", "org.apache.coyote.http11.Http11Processor.prepareResponse",
-         "org.apache.coyote.AbstractProcessor.action")
+         "org.apache.coyote.AbstractProcessor.action",
+         # Jetty 12
+         "org.eclipse.jetty.http.HttpGenerator", "org.eclipse.jetty.io.WriteFlusher",
+         "org.eclipse.jetty.io.SocketChannelEndPoint.flush", "org.eclipse.jetty.server.internal.HttpConnection$SendCallback",
+         "org.eclipse.jetty.server.internal.HttpChannelState$ChannelResponse.write")
 READ = ("org.apache.coyote.http11.Http11InputBuffer", "org.apache.tomcat.util.http.", "org.apache.tomcat.util.buf.",
         "org.apache.catalina.connector.CoyoteAdapter.postParseRequest", "org.apache.catalina.mapper.",
         "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.read",
         "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.fillReadBuffer",
         "org.apache.tomcat.util.net.NioChannel.read", "org.apache.catalina.connector.InputBuffer",
-        "org.apache.catalina.connector.CoyoteInputStream", "org.apache.catalina.connector.Request.parse")
+        "org.apache.catalina.connector.CoyoteInputStream", "org.apache.catalina.connector.Request.parse",
+        # Jetty 12
+        "org.eclipse.jetty.http.HttpParser", "org.eclipse.jetty.io.SocketChannelEndPoint.fill",
+        "org.eclipse.jetty.server.internal.HttpConnection.fillRequestBuffer",
+        "org.eclipse.jetty.server.internal.HttpConnection.parseRequestBuffer", "org.eclipse.jetty.http.HttpURI",
+        "org.eclipse.jetty.http.HttpFields", "org.eclipse.jetty.io.Content")
 PARTS = [
     # native frames first: with jdk.CPUTimeSample their samples are mostly the syscall's kernel time
     ("syscall: socket write (write0: TCP send, loopback delivery, waking the reader)",
      ("sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.IOUtil.write", "sun.nio.ch.SocketChannelImpl.write")),
     ("syscall: socket read (read0)", ("sun.nio.ch.SocketDispatcher.read", "sun.nio.ch.IOUtil.read",
                                       "sun.nio.ch.SocketChannelImpl.read")),
-    ("syscall: epoll and wake-ups (Tomcat's poller, eventfd)", ("sun.nio.ch.EPoll", "sun.nio.ch.EventFD",
+    ("syscall: epoll and wake-ups (Tomcat's poller or Jetty's selector, eventfd)", ("sun.nio.ch.EPoll", "sun.nio.ch.EventFD",
                                                                 "sun.nio.ch.IOUtil.drain")),
     ("core", ("io.github.qsbench.core.",)),
     ("metrics", ("io.micrometer.", "io.prometheus.", "io.github.qsbench.metrics.",
                  "io.github.qsbench.http.ServerRequestTimers", "io.github.qsbench.live.")),
     ("application layer", ("io.github.qsbench.application.",)),
     ("JSON (Jackson)", ("tools.jackson.", "com.fasterxml.jackson.")),
-    ("writing the answer (Tomcat, socket write)", WRITE),
-    ("reading and parsing the request (Tomcat, socket read)", READ),
+    ("writing the answer (the container, socket write)", WRITE),
+    ("reading and parsing the request (the container, socket read)", READ),
     ("the filter and the service's web code", ("io.github.qsbench.",)),
     ("Spring", ("org.springframework.",)),
-    ("Tomcat's connector otherwise (poller, processor, valves, chain)", ("org.apache.",)),
+    ("the container's connector otherwise (Tomcat's poller, processor, valves, chain; Jetty's selector, "
+     "channel, handlers)", ("org.apache.", "org.eclipse.jetty.server.", "org.eclipse.jetty.io.",
+                             "org.eclipse.jetty.util.thread.")),
     ("virtual-thread scheduling", ("jdk.internal.vm.Continuation", "java.lang.VirtualThread",
                                    "java.util.concurrent.ForkJoin", "jdk.internal.misc.Unsafe.park",
                                    "jdk.internal.misc.Unsafe.unpark", "java.util.concurrent.locks.LockSupport")),
