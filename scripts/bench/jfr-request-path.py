@@ -16,8 +16,8 @@ filter is the answer's JSON). The parts, in the order a frame is checked against
   the application layer (io.github.qsbench.application), JSON (Jackson),
 - writing the answer (Tomcat's output buffers, the socket write), reading and parsing the
   request (the socket read, Tomcat's input buffer, header and URI parsing, mapping),
-- the service's web code (io.github.qsbench.rest and .http: QueueFastPath on Tomcat, HotRouteHandler
-  on Jetty),
+- the service's web code (io.github.qsbench.rest and .http: QueueFastPath on Tomcat before it,
+  HotRouteHandler and SqsSelectorRoute on Jetty),
 - the container's connector otherwise (Tomcat's poller, processor, valves, filter chain, sockets;
   Jetty's selector, channel and handlers; Jetty's utilities, such as its tries and buffer pools,
   are charged to the frame that called them),
