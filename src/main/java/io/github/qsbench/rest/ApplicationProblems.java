@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * The application layer's refusals as problem details, for Spring MVC and for
- * {@link QueueHandler} alike ({@link #of}). Hidden from the OpenAPI description, where
+ * {@link HotRouteHandler} alike ({@link #of}). Hidden from the OpenAPI description, where
  * each operation documents its own errors.
  */
 @Hidden
