@@ -31,7 +31,7 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 
 	private static final LuaScript REMOVE = LuaScript.of(RedisFifoGroups.class, "fifo-remove", ReturnType.INTEGER);
 
-	private static final LuaScript HEAL = LuaScript.of(RedisFifoGroups.class, "fifo-heal", ReturnType.INTEGER);
+	private static final LuaScript HEAL = LuaScript.of(RedisFifoGroups.class, "fifo-heal", ReturnType.VALUE);
 
 	private static final LuaScript FORGET = LuaScript.of(RedisFifoGroups.class, "fifo-forget", ReturnType.INTEGER);
 
@@ -40,6 +40,14 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 
 	/** The prefix of a group's list of ids. */
 	static final String GROUP = "fifo:group:";
+
+	/**
+	 * How many groups a {@link #heal} pass asks {@code SSCAN} for: the bound of one
+	 * pass's work (a hint to Redis, which may return somewhat more).
+	 */
+	private static final int HEAL_GROUPS_PER_PASS = 100;
+
+	private static final byte[] HEAL_COUNT = ascii(HEAL_GROUPS_PER_PASS);
 
 	private final RedisStore store;
 
@@ -74,14 +82,16 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 				RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED));
 	}
 
+	/**
+	 * One {@code SSCAN} of {@link #HEAL_GROUPS_PER_PASS} groups; the cursor is Redis's.
+	 */
 	@Override
-	public int heal(String queue, long nowMillis) {
+	public String heal(String queue, long nowMillis, String cursor) {
 		List<byte[]> keys = this.store.queueKeys(queue,
 				List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.BODIES, RedisQueueCalls.DELAYED));
-		return this.store
-			.<Long>run(HEAL, keys, groupPrefix(queue), ascii(nowMillis), RedisStore.utf8(queue),
-					this.store.key(RedisPushAnnouncements.PUSHED))
-			.intValue();
+		return RedisStore
+			.utf8(this.store.<byte[]>run(HEAL, keys, groupPrefix(queue), ascii(nowMillis), RedisStore.utf8(queue),
+					this.store.key(RedisPushAnnouncements.PUSHED), RedisStore.utf8(cursor), HEAL_COUNT));
 	}
 
 	/** This, which releases a group's new head in the script that makes it the head. */

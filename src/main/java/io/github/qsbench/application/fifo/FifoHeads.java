@@ -32,14 +32,22 @@ public interface FifoHeads {
 	 */
 	long remove(String queue, long id, long nowMillis);
 
+	/** The cursor of a cycle's first {@link #heal} pass, and the one its last returns. */
+	String HEAL_START = "0";
+
 	/**
 	 * Takes out of their groups the heads that left the queue without leaving their group
 	 * (an instance killed between a message's completion or discard and its
-	 * {@link #remove}), each group's new head released: due at {@code nowMillis}. Run by
+	 * {@link #remove}), each group's new head released: due at {@code nowMillis}. One
+	 * pass looks at a bounded slice of the queue's groups, from {@code cursor}: the
+	 * passes from {@link #HEAL_START} back to it are a cycle, which looks at every group
+	 * there throughout it (one added meanwhile may wait for the next cycle). Run by
 	 * {@link FifoSettlement}; safe beside a live removal (whichever comes first takes the
-	 * head out, the other finds it in no group).
-	 * @return how many heads it took out
+	 * head out, the other finds it in no group) and beside another instance's passes.
+	 * @param cursor {@link #HEAL_START}, or what the queue's previous pass returned
+	 * @return the cursor of the queue's next pass, {@link #HEAL_START} once this pass
+	 * ended a cycle
 	 */
-	int heal(String queue, long nowMillis);
+	String heal(String queue, long nowMillis, String cursor);
 
 }

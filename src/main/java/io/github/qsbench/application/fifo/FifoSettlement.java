@@ -2,6 +2,9 @@ package io.github.qsbench.application.fifo;
 
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +30,10 @@ import org.springframework.context.SmartLifecycle;
  * pass, where groups release their heads themselves ({@link FifoHeads}), it takes out of
  * their groups the heads that left the queue without leaving their group
  * ({@link FifoHeads#heal}: an instance killed between a completion and its removal from
- * the group), whose groups would stay blocked. {@link #settle()} is one pass; tests call
- * it after moving the clock. Where no send is recorded (in process) it never runs.
+ * the group), whose groups would stay blocked: a slice of each queue's groups per pass,
+ * so a cycle over a queue of many groups takes a pass per slice. {@link #settle()} is one
+ * pass; tests call it after moving the clock. Where no send is recorded (in process) it
+ * never runs.
  */
 public final class FifoSettlement implements SmartLifecycle {
 
@@ -48,6 +53,12 @@ public final class FifoSettlement implements SmartLifecycle {
 	private final InstantSource clock;
 
 	private final ScheduledExecutorService scheduler;
+
+	/**
+	 * Per FIFO queue, where its next {@link FifoHeads#heal} pass starts: each pass looks
+	 * at a slice of its groups.
+	 */
+	private final Map<String, String> healCursors = new ConcurrentHashMap<>();
 
 	/** The passes while started, else {@code null}. */
 	private volatile ScheduledFuture<?> passes;
@@ -77,7 +88,8 @@ public final class FifoSettlement implements SmartLifecycle {
 	 */
 	public int settle() {
 		int discarded = 0;
-		for (String queue : this.explicit.names()) {
+		Set<String> queues = this.explicit.names();
+		for (String queue : queues) {
 			if (!QueueNames.isFifo(queue)) {
 				continue;
 			}
@@ -89,9 +101,11 @@ public final class FifoSettlement implements SmartLifecycle {
 				this.sends.forget(queue, ids);
 			}
 			if (this.heads != null) {
-				this.heads.heal(queue, this.clock.millis());
+				String cursor = this.healCursors.getOrDefault(queue, FifoHeads.HEAL_START);
+				this.healCursors.put(queue, this.heads.heal(queue, this.clock.millis(), cursor));
 			}
 		}
+		this.healCursors.keySet().retainAll(queues);
 		return discarded;
 	}
 

@@ -430,6 +430,49 @@ class RedisSharedStateTests {
 	}
 
 	/**
+	 * The settlement's pass heals a slice of a FIFO queue's groups, not all of them in
+	 * one script (thousands of groups would block Redis for the whole loop): of 300
+	 * groups, each headed by a message the queue no longer holds, one pass releases the
+	 * next message of some, not all; the passes of one cycle, a few, release every one.
+	 */
+	@Test
+	void fifo_manyGroupsBlockedByHeadsNoLongerThere_aPassHealsASlice_aCycleHealsEveryGroup() {
+		Instance other = instance();
+		fifoQueue(other, null, true);
+		int groups = 300;
+		List<String> nexts = new ArrayList<>();
+		for (int first = 0; first < groups; first += 5) {
+			List<OutgoingMessage> batch = new ArrayList<>();
+			for (int group = first; group < first + 5; group++) {
+				batch.add(grouped("g" + group + "-1", "g" + group));
+				batch.add(grouped("g" + group + "-2", "g" + group));
+				nexts.add("g" + group + "-2");
+			}
+			List<Sent> sent = other.messages().sendAll(FIFO, batch, null);
+			for (int i = 0; i < sent.size(); i += 2) {
+				// the head's discard reached the core; a kill fell before it left its
+				// group
+				other.stores().core().byId(FIFO, sent.get(i).id(), ByIdOperation.DISCARD);
+			}
+		}
+		assertThat(delayed(other, FIFO)).as("every group blocked behind its head").isEqualTo(groups);
+
+		FifoSettlement settlement = settlement(other);
+		settlement.settle();
+		assertThat(delayed(other, FIFO)).as("one pass: a slice of the groups healed, not all").isBetween(1, groups - 1);
+		int passes = 1;
+		while (delayed(other, FIFO) > 0 && passes < 20) {
+			this.clock.advance(Duration.ofSeconds(1));
+			settlement.settle();
+			passes++;
+		}
+
+		assertThat(delayed(other, FIFO)).as("nothing held back after a cycle").isZero();
+		assertThat(passes).as("a cycle: a few passes of about 100 groups").isBetween(2, 6);
+		assertThat(drain(other, FIFO)).as("each group's next, once").containsExactlyInAnyOrderElementsOf(nexts);
+	}
+
+	/**
 	 * A long poll waiting on one instance is woken by a new FIFO head that the other
 	 * instance's scripts released (a send's commit, then a completion's removal of the
 	 * head before it): they announce the release on the push channel as a push is
@@ -469,6 +512,11 @@ class RedisSharedStateTests {
 	/** Stops what an instance would still do in its memory, as its death would. */
 	private static void kill(Instance doomed) {
 		doomed.operations().close();
+	}
+
+	/** Messages of {@code queue} delayed: held back, not yet due. */
+	private static int delayed(Instance through, String queue) {
+		return through.stores().core().queue(queue).map(QueueStats::delayed).orElse(0);
 	}
 
 	/** Messages held in {@code queue}, ready, in flight or delayed. */
