@@ -35,19 +35,23 @@ import org.springframework.core.Ordered;
 class ContainerConfiguration {
 
 	/**
-	 * Jetty rejects an encoded slash ({@code %2F}) in the path as an ambiguous URI (400)
-	 * before any controller sees it. Accepting it at the connector and letting the
-	 * servlet API return such paths lets the queue-name check refuse it with a
-	 * problem+json answer like any other bad name. Spring MVC matches the request URI as
-	 * sent, so an encoded slash never splits a path segment. Other ambiguities (an
-	 * encoded backslash, {@code %00}, {@code %2E%2E}) are still refused by Jetty.
+	 * Jetty rejects an encoded slash ({@code %2F}), percent sign ({@code %25}), backslash
+	 * or control character in the path as an ambiguous or suspicious URI (400) before any
+	 * controller sees it, where Tomcat passed the percent sign and control characters on.
+	 * Accepting them at the connector and letting the servlet API return such paths lets
+	 * the queue-name check refuse them like any other bad name, as the API describes (a
+	 * bad queue name in a path is 400 or 404 by route, never the container's 400). Spring
+	 * MVC matches the request URI as sent, so an encoded slash never splits a path
+	 * segment. {@code %00} and {@code %2E%2E} are still refused by Jetty.
 	 */
 	@Bean
 	JettyServerCustomizer encodedSlashPassThrough() {
 		return server -> {
 			for (HttpConfiguration configuration : httpConfigurations(server)) {
 				configuration.setUriCompliance(configuration.getUriCompliance()
-					.with("ENCODED_SLASH", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+					.with("AS_TOMCAT_PASSED", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+							UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+							UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
 			}
 			forEachServletContext(server.getHandlers(),
 					context -> context.getServletHandler().setDecodeAmbiguousURIs(true));

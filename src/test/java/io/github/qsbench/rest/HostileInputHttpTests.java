@@ -44,15 +44,27 @@ class HostileInputHttpTests extends HttpTestBase {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "%E6%97%A5%E6%9C%AC", "%C3%A9", "a.b", "..", "a%2Fb" })
+	@ValueSource(strings = { "%E6%97%A5%E6%9C%AC", "%C3%A9", "a.b", "..", "a%2Fb", "a%5Cb", "a%06b", "a%7Fb", "a%25b" })
 	void awkwardNames_badRequest(String name) {
 		assertProblem(this.http.post("/queues/" + name + "/messages", "x"), 400, "Invalid queue name");
 	}
 
+	@Test
+	void nulInName_refusedByJetty() {
+		assertProblem(this.http.post("/queues/a%00b/messages", "x"), 400, "Bad Request");
+	}
+
+	/**
+	 * Found by Schemathesis on Jetty: a control character in a path was the container's
+	 * 400, which the API does not describe for these routes.
+	 */
 	@ParameterizedTest
-	@ValueSource(strings = { "a%5Cb", "a%00b" })
-	void namesJettyRefuses_badRequest(String name) {
-		assertProblem(this.http.post("/queues/" + name + "/messages", "x"), 400, "Bad Request");
+	@ValueSource(strings = { "/queues/F%C2%8A%C2%AD/redrive/tasks/~%C2%A2%1E%C2%A6r%7F",
+			"/queues/o%60%C2%8F%06%C2%BB/redrive/tasks/0", "/queues/%5B%C3%86%25%F2%B9%BB%95/redrive/tasks/Q%24",
+			"/queues/3a6IYRc/redrive/tasks/%C3%94y%C2%9B%25%F0%AB%A0%A3" })
+	void controlCharactersInARedrivePath_notFound(String path) {
+		assertThat(this.http.get(path).statusCode()).isEqualTo(404);
+		assertThat(this.http.delete(path).statusCode()).isEqualTo(404);
 	}
 
 	@Test
