@@ -2,9 +2,15 @@ package io.github.qsbench.http;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import io.github.qsbench.application.messages.LongPolls;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +62,32 @@ public class SuspendedRequests implements SmartLifecycle {
 	/** A request suspended was completed (answered or not). */
 	public void completed() {
 		this.suspended.decrementAndGet();
+	}
+
+	/**
+	 * Suspends a request that a Jetty core handler answers later, from whichever thread
+	 * finds its answer: counted until its answer is written, ended by its deadline and by
+	 * a failed connection (each calls {@code end}, which answers it with nothing unless
+	 * it was answered already); the connection's idle timeout does not end it, since its
+	 * deadline bounds it.
+	 * @param write writes an answer, completing the callback it is given
+	 * @return what answers the request: the first answer is written, later ones dropped
+	 */
+	public <T> Consumer<T> suspend(Request request, Callback callback, Duration timeout, Runnable end,
+			BiConsumer<T, Callback> write) {
+		suspended();
+		Scheduler.Task deadline = request.getComponents()
+			.getScheduler()
+			.schedule(end, timeout.toMillis(), TimeUnit.MILLISECONDS);
+		request.addFailureListener(failure -> end.run());
+		request.addIdleTimeoutListener(idle -> false);
+		AtomicBoolean answered = new AtomicBoolean();
+		return answer -> {
+			if (answered.compareAndSet(false, true)) {
+				deadline.cancel();
+				write.accept(answer, Callback.from(callback, this::completed));
+			}
+		};
 	}
 
 	/** Requests in async mode now. */

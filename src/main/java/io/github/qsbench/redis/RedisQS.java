@@ -359,12 +359,12 @@ public final class RedisQS implements QueueServiceCore {
 		return held;
 	}
 
-	/** No caps of the service's own: Redis's {@code maxmemory} is the cap. */
 	@Override
 	public boolean external() {
 		return true;
 	}
 
+	/** No caps of the service's own: Redis's {@code maxmemory} is the cap. */
 	@Override
 	public Optional<Capacity> capacity() {
 		return Optional.empty();

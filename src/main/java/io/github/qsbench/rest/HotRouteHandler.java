@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.qsbench.application.QueueNames;
@@ -35,7 +33,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.VirtualThreads;
-import org.eclipse.jetty.util.thread.Scheduler;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,8 +105,6 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 */
 	private Executor requests;
 
-	private Scheduler scheduler;
-
 	HotRouteHandler(HotRoutes routes, ObjectWriter json, MeterRegistry registry, SuspendedRequests suspended,
 			RestTokens tokens, boolean inline, List<SelectorRoute> others) {
 		this.routes = routes;
@@ -130,7 +125,6 @@ final class HotRouteHandler extends Handler.Wrapper {
 		ThreadPool pool = getServer().getThreadPool();
 		Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
 		this.requests = (virtual != null) ? virtual : pool;
-		this.scheduler = getServer().getScheduler();
 		super.doStart();
 	}
 
@@ -332,25 +326,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 	/**
 	 * Suspends a long poll: the handler has returned, Jetty holds the request until the
 	 * callback completes, and the answer is written from the thread that finds it (a
-	 * push's, the wait's timer). Counted in {@link SuspendedRequests} until written, for
-	 * shutdown; ended by the deadline and by a failed connection; the connection's idle
-	 * timeout does not end it (the wait is bounded by its own deadline).
+	 * push's, the wait's timer), as {@link SuspendedRequests#suspend} sets out.
 	 */
 	private Consumer<ResponseEntity<?>> suspend(Request request, Response response, Callback callback, long start,
 			Duration timeout, Runnable end) {
 		ServerRequestTimers timers = this.timers[Route.POLL.ordinal()];
-		this.suspended.suspended();
-		Scheduler.Task deadline = this.scheduler.schedule(end, timeout.toMillis(), TimeUnit.MILLISECONDS);
-		request.addFailureListener(failure -> end.run());
-		request.addIdleTimeoutListener(idle -> false);
-		AtomicBoolean answered = new AtomicBoolean();
-		return answer -> {
-			if (!answered.compareAndSet(false, true)) {
-				return;
-			}
-			deadline.cancel();
-			write(answer, response, Callback.from(callback, this.suspended::completed), timers, start);
-		};
+		return this.suspended.suspend(request, callback, timeout, end,
+				(answer, done) -> write(answer, response, done, timers, start));
 	}
 
 	/** Writes an answer as Spring MVC would: status, headers, the body as JSON. */
@@ -436,61 +418,6 @@ final class HotRouteHandler extends Handler.Wrapper {
 		}
 		char next = contentType.charAt(length);
 		return next == ';' || next == ' ' || next == '\t';
-	}
-
-	/**
-	 * The query string of a poll this path takes: {@code max}, {@code wait} and
-	 * {@code lease}, each at most once, as plain digits, and nothing else. Anything else
-	 * (another parameter, a repeated or percent-encoded one) goes to Spring MVC, which
-	 * decodes and binds it.
-	 */
-	record PollQuery(String max, String waitSeconds, String leaseSeconds) {
-
-		static PollQuery parse(String query) {
-			String max = null;
-			String wait = null;
-			String lease = null;
-			int from = 0;
-			while (from <= query.length()) {
-				int end = query.indexOf('&', from);
-				if (end < 0) {
-					end = query.length();
-				}
-				int equals = query.indexOf('=', from);
-				if (equals < 0 || equals >= end || !digits(query, equals + 1, end)) {
-					return null;
-				}
-				String value = query.substring(equals + 1, end);
-				if (max == null && query.startsWith("max=", from) && equals == from + 3) {
-					max = value;
-				}
-				else if (wait == null && query.startsWith("wait=", from) && equals == from + 4) {
-					wait = value;
-				}
-				else if (lease == null && query.startsWith("lease=", from) && equals == from + 5) {
-					lease = value;
-				}
-				else {
-					return null;
-				}
-				from = end + 1;
-			}
-			return new PollQuery(max, wait, lease);
-		}
-
-		private static boolean digits(String text, int from, int to) {
-			if (from == to || to - from > 9) {
-				return false;
-			}
-			for (int i = from; i < to; i++) {
-				char c = text.charAt(i);
-				if (c < '0' || c > '9') {
-					return false;
-				}
-			}
-			return true;
-		}
-
 	}
 
 	/** A request this handler takes: its route and what its path and query name. */

@@ -47,7 +47,7 @@ final class SqsFace extends AnsweringFilter {
 
 	static final String QUERY_ERROR = "x-amzn-query-error";
 
-	private static final String TARGET_PREFIX = "AmazonSQS.";
+	static final String TARGET_PREFIX = "AmazonSQS.";
 
 	/**
 	 * What SQS's requests may carry beside the bodies, whose JSON escapes take up to six

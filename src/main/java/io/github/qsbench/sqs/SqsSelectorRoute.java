@@ -5,8 +5,6 @@ import static org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKIN
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.qsbench.http.SelectorRoute;
@@ -20,7 +18,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Scheduler;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -33,8 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
  * unknown length or over the cap) goes on to the filter.
  */
 public final class SqsSelectorRoute implements SelectorRoute {
-
-	private static final String TARGET_PREFIX = "AmazonSQS.";
 
 	private static final Set<String> ACTIONS = Set.of("SendMessage", "SendMessageBatch", "ReceiveMessage",
 			"DeleteMessage", "DeleteMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch");
@@ -59,7 +54,8 @@ public final class SqsSelectorRoute implements SelectorRoute {
 		HttpFields headers = request.getHeaders();
 		String target = headers.get(SqsFace.TARGET);
 		if (target == null || !"POST".equals(request.getMethod()) || !"/".equals(request.getHttpURI().getPath())
-				|| !target.startsWith(TARGET_PREFIX) || !ACTIONS.contains(target.substring(TARGET_PREFIX.length()))) {
+				|| !target.startsWith(SqsFace.TARGET_PREFIX)
+				|| !ACTIONS.contains(target.substring(SqsFace.TARGET_PREFIX.length()))) {
 			return false;
 		}
 		int max = this.face.maxRequestBytes();
@@ -99,26 +95,11 @@ public final class SqsSelectorRoute implements SelectorRoute {
 		}
 	}
 
-	/**
-	 * Suspends a receive that waits: counted in {@link SuspendedRequests} until written,
-	 * for shutdown; ended by its deadline and by a failed connection, not by the
-	 * connection's idle timeout (the wait is bounded by its own deadline).
-	 */
+	/** Suspends a receive that waits, as {@link SuspendedRequests#suspend} sets out. */
 	private Consumer<ObjectNode> suspend(Request request, Response response, Callback callback, long start,
 			Duration timeout, Runnable end) {
-		this.suspended.suspended();
-		Scheduler.Task deadline = request.getComponents()
-			.getScheduler()
-			.schedule(end, timeout.toMillis(), TimeUnit.MILLISECONDS);
-		request.addFailureListener(failure -> end.run());
-		request.addIdleTimeoutListener(idle -> false);
-		AtomicBoolean answered = new AtomicBoolean();
-		return answer -> {
-			if (answered.compareAndSet(false, true)) {
-				deadline.cancel();
-				write(response, Callback.from(callback, this.suspended::completed), 200, answer, start);
-			}
-		};
+		return this.suspended.suspend(request, callback, timeout, end,
+				(answer, done) -> write(response, done, 200, answer, start));
 	}
 
 	private void write(Response response, Callback callback, int status, ObjectNode answer, long start) {

@@ -2,18 +2,17 @@ package io.github.qsbench.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.qsbench.rest.HotRouteHandler.PollQuery;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Which poll query strings {@link HotRouteHandler} takes itself: {@code max} and
- * {@code wait} as plain digits, each at most once, in either order. Anything MVC would
- * have to decode or bind differently goes on to MVC, so both paths answer it alike.
+ * Which poll query strings {@link HotRouteHandler} takes itself ({@link PollQuery}):
+ * {@code max} and {@code wait} as plain digits, each at most once, in either order.
+ * Anything MVC would have to decode or bind differently goes on to MVC, so both paths
+ * answer it alike.
  */
-class HotRouteHandlerPollQueryTests {
+class PollQueryTests {
 
 	@ParameterizedTest
 	@CsvSource(nullValues = "-",
