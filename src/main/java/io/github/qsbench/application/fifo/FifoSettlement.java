@@ -1,16 +1,16 @@
 package io.github.qsbench.application.fifo;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.queues.ExplicitQueues;
+import io.github.qsbench.application.queues.PeriodicPass;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -52,16 +52,14 @@ public final class FifoSettlement implements SmartLifecycle {
 
 	private final InstantSource clock;
 
-	private final ScheduledExecutorService scheduler;
-
 	/**
 	 * Per FIFO queue, where its next {@link FifoHeads#heal} pass starts: each pass looks
 	 * at a slice of its groups.
 	 */
 	private final Map<String, String> healCursors = new ConcurrentHashMap<>();
 
-	/** The passes while started, else {@code null}. */
-	private volatile ScheduledFuture<?> passes;
+	/** The passes, a second apart. */
+	private final PeriodicPass passes;
 
 	/**
 	 * @param core the core the application layer calls
@@ -78,7 +76,8 @@ public final class FifoSettlement implements SmartLifecycle {
 		this.heads = groups.heads();
 		this.explicit = explicit;
 		this.clock = clock;
-		this.scheduler = scheduler;
+		this.passes = new PeriodicPass(scheduler, Duration.ofSeconds(1), this::settle, logger,
+				"A settlement of cut FIFO sends");
 	}
 
 	/**
@@ -109,36 +108,22 @@ public final class FifoSettlement implements SmartLifecycle {
 		return discarded;
 	}
 
-	private void settleLogged() {
-		try {
-			settle();
-		}
-		catch (RuntimeException ex) {
-			// the next pass tries again; an exception would end the schedule
-			logger.error("A settlement of cut FIFO sends failed", ex);
-		}
-	}
-
 	/** Schedules the passes, where sends are recorded. */
 	@Override
 	public void start() {
 		if (this.sends != null) {
-			this.passes = this.scheduler.scheduleWithFixedDelay(this::settleLogged, 1, 1, TimeUnit.SECONDS);
+			this.passes.start();
 		}
 	}
 
 	@Override
 	public void stop() {
-		ScheduledFuture<?> running = this.passes;
-		if (running != null) {
-			running.cancel(false);
-			this.passes = null;
-		}
+		this.passes.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.passes != null;
+		return this.passes.isRunning();
 	}
 
 }

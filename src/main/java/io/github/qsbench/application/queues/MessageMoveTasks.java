@@ -1,5 +1,6 @@
 package io.github.qsbench.application.queues;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -100,8 +100,8 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	/** The tasks this instance started or stepped last, by handle, for a stop to fail. */
 	private final Map<String, MoveTaskStore.Running> mine = new ConcurrentHashMap<>();
 
-	/** The steps while started, else {@code null}. */
-	private volatile ScheduledFuture<?> steps;
+	/** The steps, on {@link #mover}. */
+	private final PeriodicPass steps;
 
 	/** Tasks kept in this instance's memory; the parameters as below. */
 	public MessageMoveTasks(QueueOperations operations, QueueServiceCore core, QueueEvents events,
@@ -126,6 +126,8 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("move-tasks-");
 		threads.setDaemon(true);
 		this.mover = new ScheduledThreadPoolExecutor(1, threads);
+		this.steps = new PeriodicPass(this.mover, Duration.ofMillis(STEP_MILLIS), this::step, logger,
+				"A message move step");
 	}
 
 	/**
@@ -260,20 +262,9 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		return moved;
 	}
 
-	private void stepLogged() {
-		try {
-			step();
-		}
-		catch (RuntimeException ex) {
-			// the next step tries again; an exception would end the schedule
-			logger.error("A message move step failed", ex);
-		}
-	}
-
 	@Override
 	public void start() {
-		this.steps = this.mover.scheduleWithFixedDelay(this::stepLogged, STEP_MILLIS, STEP_MILLIS,
-				TimeUnit.MILLISECONDS);
+		this.steps.start();
 	}
 
 	/**
@@ -283,12 +274,9 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	 */
 	@Override
 	public void stop() {
-		ScheduledFuture<?> stepping = this.steps;
-		if (stepping == null) {
+		if (!this.steps.stop()) {
 			return;
 		}
-		stepping.cancel(false);
-		this.steps = null;
 		try {
 			// the one thread runs this after the step under way, if any
 			this.mover.submit(() -> {
@@ -309,7 +297,7 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	/** Whether {@link #start} ran and {@link #stop} did not since. */
 	@Override
 	public boolean isRunning() {
-		return this.steps != null;
+		return this.steps.isRunning();
 	}
 
 	/** Stops after the web server (no request starts a task never stepped). */

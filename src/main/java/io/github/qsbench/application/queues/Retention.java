@@ -1,9 +1,9 @@
 package io.github.qsbench.application.queues;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collections;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -42,10 +42,8 @@ public final class Retention implements SmartLifecycle {
 	/** When messages were pushed; touched by one sweep at a time. */
 	private final PushTimeline timeline = new PushTimeline();
 
-	private final ScheduledExecutorService sweeper;
-
-	/** The sweeps while started, else {@code null}. */
-	private volatile ScheduledFuture<?> sweeps;
+	/** The sweeps, a second apart. */
+	private final PeriodicPass sweeps;
 
 	/**
 	 * @param core the core the application layer calls
@@ -61,7 +59,7 @@ public final class Retention implements SmartLifecycle {
 		this.explicit = explicit;
 		this.events = events;
 		this.clock = clock;
-		this.sweeper = scheduler;
+		this.sweeps = new PeriodicPass(scheduler, Duration.ofSeconds(1), this::expire, logger, "A retention sweep");
 	}
 
 	/**
@@ -93,37 +91,19 @@ public final class Retention implements SmartLifecycle {
 		return expired.total();
 	}
 
-	private void expireLogged() {
-		try {
-			expire();
-		}
-		catch (RuntimeException ex) {
-			// the next sweep tries again; an exception would end the schedule
-			logger.error("A retention sweep failed", ex);
-		}
-	}
-
 	@Override
 	public void start() {
-		this.sweeps = this.sweeper.scheduleWithFixedDelay(this::expireLogged, 1, 1, TimeUnit.SECONDS);
+		this.sweeps.start();
 	}
 
 	@Override
 	public void stop() {
-		ScheduledFuture<?> sweeping = this.sweeps;
-		if (sweeping != null) {
-			sweeping.cancel(false);
-			this.sweeps = null;
-		}
+		this.sweeps.stop();
 	}
 
-	/**
-	 * Whether {@link #start} ran and {@link #stop} did not since: Spring starts a
-	 * lifecycle bean only if it is not running.
-	 */
 	@Override
 	public boolean isRunning() {
-		return this.sweeps != null;
+		return this.sweeps.isRunning();
 	}
 
 }

@@ -8,6 +8,8 @@
  * redriven at once or by message move tasks, kept in memory or in Redis
  * ({@link io.github.qsbench.application.queues.MoveTaskStore}). It reaches the FIFO
  * queues' groups only through {@link io.github.qsbench.application.queues.FifoOrder}.
+ * Background work (retention sweeps, move-task steps, the FIFO settlement) runs as a
+ * {@link io.github.qsbench.application.queues.PeriodicPass}.
  *
  * <p>
  * May import: application, application.fair, core; org.slf4j, org.springframework.beans,
