@@ -20,7 +20,9 @@
 # that difference over the requests answered in the window.
 # Environment: ROUNDS (2), DURATION (s, 15), WARMUP (s, 15), PRODUCERS (4), CONSUMERS (4),
 # PROFILE (concurrent-atomic), LOAD (queue: REST's fast path; sqs: the same work through the SQS
-# face, AWS JSON 1.0), CEILING_PATH (/actuator/info), JAVA_OPTS (service JVM options),
+# face, AWS JSON 1.0), BATCH (1; above 1, the queue load in REST batches of that many: a JSON
+# batch push, a poll of up to that many, a completions batch), CEILING_PATH (/actuator/info),
+# JAVA_OPTS (service JVM options),
 # JFR (labels, e.g. "base lean": before the rounds, one more pass of each of these jars records
 # a JFR profile, settings=profile, of each window into OUT/<label>-jfr-<mode>.jfr; that pass
 # is not counted in the means; see scripts/bench/jfr-layers.py), JFR_EVENTS (more JFR.start options for
@@ -45,6 +47,7 @@ PRODUCERS="${PRODUCERS:-4}"
 CONSUMERS="${CONSUMERS:-4}"
 PROFILE="${PROFILE:-concurrent-atomic}"
 LOAD="${LOAD:-queue}"
+BATCH="${BATCH:-1}"
 CEILING_PATH="${CEILING_PATH:-/actuator/info}"
 JAVA_OPTS="${JAVA_OPTS:--Xms512m -Xmx512m}"
 JFR="${JFR:-}"
@@ -57,7 +60,7 @@ load_client "$OUT"
 trap stop_service EXIT INT TERM
 
 echo "request path: $* | rounds $ROUNDS, ${DURATION}s windows, $CONSUMERS consumers + $PRODUCERS producers," \
-	"profile $PROFILE, load $LOAD, service $JAVA_OPTS | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) | output $OUT"
+	"profile $PROFILE, load $LOAD (batch $BATCH), service $JAVA_OPTS | $("${SERVICE_JAVA:-java}" -version 2>&1 | head -1) | output $OUT"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ "$PROFILE" == redis ]]; then
 	start_shared_redis # for the jars whose arguments name no Redis; started here, before the table
@@ -102,7 +105,7 @@ for pass in "${passes[@]}"; do
 		start_service "$PROFILE" $JAVA_OPTS ${jvm_own[@]+"${jvm_own[@]}"} ${jfr_opts[@]+"${jfr_opts[@]}"} -- $args \
 		${namespace[@]+"${namespace[@]}"} >/dev/null
 	common=(--port "$PORT" --pid "$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}" --producers "$PRODUCERS"
-		--consumers "$CONSUMERS")
+		--consumers "$CONSUMERS" --batch "$BATCH")
 	"${CLIENT[@]}" "${common[@]}" --mode "$LOAD" --seconds "$WARMUP" >/dev/null
 	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
 	# The no-op first: the queue load leaves a heap of completed messages to collect, which

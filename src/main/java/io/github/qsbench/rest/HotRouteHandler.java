@@ -2,6 +2,9 @@ package io.github.qsbench.rest;
 
 import static org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -44,20 +47,23 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponse;
 
 /**
- * The hot routes ({@link HotRoutes}: push, poll, long poll, complete) as a Jetty core
- * handler in front of the servlet context, on the thread that read the request: Jetty's
- * selector parses a request, this handler answers it there and writes the answer without
- * blocking, so a request costs no hand-off to another thread and no wake-up (the cost the
- * profile in docs/request-path-profile.md put at a quarter of a request on Tomcat). Every
- * other request, and every request while the store blocks (Redis), goes on to the servlet
- * context (Spring MVC) on a request thread, a virtual one where they are on.
+ * The hot routes ({@link HotRoutes}: push, poll, long poll, complete, the batches) as a
+ * Jetty core handler in front of the servlet context, on the thread that read the
+ * request: Jetty's selector parses a request, this handler answers it there and writes
+ * the answer without blocking, so a request costs no hand-off to another thread and no
+ * wake-up (the cost the profile in docs/request-path-profile.md put at a quarter of a
+ * request on Tomcat). Every other request, and every request while the store blocks
+ * (Redis), goes on to the servlet context (Spring MVC) on a request thread, a virtual one
+ * where they are on.
  *
  * <p>
- * What it takes is what {@link MessageController} answers the same way: a plain push (not
- * JSON, with a {@code Content-Length} within the queue's limit), a poll with at most
- * {@code max}, {@code wait} and {@code lease} as plain digits, a complete; from a client
- * that takes JSON without negotiation and, where the REST API asks for bearer tokens,
- * presents a read-write one (any other is refused by the servlet path's filter).
+ * What it takes is what {@link MessageController} answers the same way: a push, plain or
+ * in JSON form, and a batch of pushes or of completions in JSON, each with no query and a
+ * {@code Content-Length} within the queue's largest message (a longer body is parsed on a
+ * request thread); a poll with at most {@code max}, {@code wait} and {@code lease} as
+ * plain digits; a complete; from a client that takes JSON without negotiation and, where
+ * the REST API asks for bearer tokens, presents a read-write one (any other is refused by
+ * the servlet path's filter).
  *
  * <p>
  * Why it may run on the selector: the in-process core holds a strategy's lock for
@@ -221,9 +227,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 		if (nameEnd < 0 || !path.startsWith(MESSAGES, nameEnd)) {
 			return null;
 		}
-		int idStart = nameEnd + MESSAGES.length();
-		boolean messages = idStart == path.length();
-		Route route = (messages || path.charAt(idStart) == '/') ? Route.match(request.getMethod(), !messages) : null;
+		int tailStart = nameEnd + MESSAGES.length();
+		Route route = (tailStart == path.length() || path.charAt(tailStart) == '/')
+				? Route.match(request.getMethod(), path, tailStart) : null;
 		if (route == null) {
 			return null;
 		}
@@ -234,13 +240,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 				|| headers.contains(HttpHeader.IF_MODIFIED_SINCE) || !mayChange(headers)) {
 			return null;
 		}
-		if (route == Route.PUSH && (isJson(headers.get(HttpHeader.CONTENT_TYPE)) || request.getLength() <= 0
-				|| headers.contains(HttpHeader.TRANSFER_ENCODING))) {
-			// JSON form, an empty body or one of unknown length: the controller's
+		if (route.carriesBody() && (request.getLength() <= 0 || headers.contains(HttpHeader.TRANSFER_ENCODING)
+				|| (route != Route.PUSH && !isJson(headers.get(HttpHeader.CONTENT_TYPE))))) {
+			// an empty body, one of unknown length, or a batch that is not JSON (415):
+			// the controller's
 			return null;
 		}
 		String queue = path.substring(nameStart, nameEnd);
-		long id = messages ? 0 : RequestValidation.parseMessageId(path.substring(idStart + 1));
+		long id = route.namesMessage() ? RequestValidation.parseMessageId(path.substring(tailStart + 1)) : 0;
 		if (!QueueNames.isQueueName(queue) || id < 0) {
 			return null;
 		}
@@ -270,7 +277,19 @@ final class HotRouteHandler extends Handler.Wrapper {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
-				case PUSH -> push(hot.queue(), request, response, callback, start);
+				case PUSH -> {
+					String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+					withBody(hot, request, response, callback, start,
+							isJson(contentType)
+									? (body, max) -> this.routes.pushJson(hot.queue(), null, null,
+											new ByteArrayInputStream(body), body.length)
+									: (body, max) -> this.routes.push(hot.queue(), null, null,
+											RequestValidation.body(body, max, contentType)));
+				}
+				case PUSH_BATCH -> withBody(hot, request, response, callback, start, (body, max) -> this.routes
+					.pushBatch(hot.queue(), null, new ByteArrayInputStream(body), body.length));
+				case COMPLETE_BATCH -> withBody(hot, request, response, callback, start, (body, max) -> this.routes
+					.completeBatch(hot.queue(), new ByteArrayInputStream(body), body.length));
 				case POLL -> {
 					PollQuery poll = hot.poll();
 					ResponseEntity<?> answer = (poll != null)
@@ -293,34 +312,53 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Reads the body without blocking (at once when it came with the headers, else when
-	 * the rest arrives, on the selector again) and pushes it; a body declared over the
-	 * queue's limit goes to the controller, which refuses it.
+	 * the rest arrives, on the selector again) and answers with what {@code route} makes
+	 * of it. A body declared longer than a message of the queue may be goes to the
+	 * controller on a request thread: it refuses a push so large (a JSON push or a batch
+	 * may be larger, and is parsed there, off the selector).
 	 */
-	private void push(String queue, Request request, Response response, Callback callback, long start) {
-		int max = this.routes.maxMessageBytes(queue);
-		ServerRequestTimers timers = this.timers[Route.PUSH.ordinal()];
+	private void withBody(Hot hot, Request request, Response response, Callback callback, long start, BodyRoute route) {
+		int max = this.routes.maxMessageBytes(hot.queue());
+		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		if (request.getLength() > max) {
 			// refused by the controller, whose filters read and drop the body so the
 			// connection serves the client's next request (RefusedBodyDrain)
 			onRequestThread(done -> servlets(request, response, done), request, response, callback);
 			return;
 		}
-		String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-		Content.Source.asByteArrayAsync(request, max, Promise.Invocable.from(NON_BLOCKING, (bytes, failure) -> {
+		// where the store blocks (Redis), a body that arrives after the headers is
+		// answered
+		// on a request thread, not on the selector that reads it
+		InvocationType answering = this.inline ? NON_BLOCKING : InvocationType.BLOCKING;
+		Content.Source.asByteArrayAsync(request, max, Promise.Invocable.from(answering, (bytes, failure) -> {
 			if (failure != null) {
-				logger.debug("Failed to read a push's body", failure);
+				logger.debug("Failed to read a request's body", failure);
 				timers.recordFailure(failure, start);
 				Response.writeError(request, response, callback, failure);
 				return;
 			}
 			try {
-				byte[] body = RequestValidation.body(bytes, max, contentType);
-				write(this.routes.push(queue, null, null, body), response, callback, timers, start);
+				write(route.answer(bytes, max), response, callback, timers, start);
+			}
+			catch (IOException ex) {
+				refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
 			}
 			catch (RuntimeException ex) {
 				refuse(ex, request, response, callback, timers, start);
 			}
 		}));
+	}
+
+	/** A route that answers a request from its body, read whole. */
+	@FunctionalInterface
+	private interface BodyRoute {
+
+		/**
+		 * @param max the most bytes a message of the queue may have
+		 * @throws IOException never: the body is in memory
+		 */
+		ResponseEntity<?> answer(byte[] body, int max) throws IOException;
+
 	}
 
 	/**

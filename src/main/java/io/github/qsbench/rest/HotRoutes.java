@@ -1,35 +1,46 @@
 package io.github.qsbench.rest;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
+import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.rest.MessageResponses.CompletionResult;
+import io.github.qsbench.rest.MessageResponses.CompletionResults;
 import io.github.qsbench.rest.MessageResponses.Pushed;
+import io.github.qsbench.rest.MessageResponses.PushedBatch;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.ResponseEntity;
 
 /**
- * The hot routes of the queue API, each implemented once: push, poll (also long) and
- * complete. {@link Route} is their table (method and pattern); {@link HotRouteHandler}
- * matches a request against it by hand and {@link MessageController}'s mappings, which
- * describe the routes in OpenAPI, map the same {@link Routes} paths; both call the
- * handlers here with what they read from the request. Why this shape:
- * docs/design/hot-route-handler.md.
+ * The hot routes of the queue API, each implemented once: push (plain or in JSON form),
+ * poll (also long), complete, and the batches of pushes and completions. {@link Route} is
+ * their table (method and pattern); {@link HotRouteHandler} matches a request against it
+ * by hand and {@link MessageController}'s mappings, which describe the routes in OpenAPI,
+ * map the same {@link Routes} paths; both call the handlers here with what they read from
+ * the request. Why this shape: docs/design/hot-route-handler.md.
  */
 final class HotRoutes {
 
 	private final MessageOperations operations;
 
+	private final JsonRequests json;
+
 	HotRoutes(MessageOperations operations) {
 		this.operations = operations;
+		this.json = new JsonRequests(operations.maxMessageBytes());
 	}
 
 	/**
@@ -50,6 +61,49 @@ final class HotRoutes {
 	ResponseEntity<Pushed> push(String queue, String delay, String group, byte[] body) {
 		return QueueAnswers.pushed(queue, this.operations.send(queue,
 				new OutgoingMessage(body, MessageAttributes.NONE, group, null), RequestValidation.delaySeconds(delay)));
+	}
+
+	/**
+	 * Push in JSON form, with attributes, a group and a deduplication id.
+	 * @param group the {@code group} parameter, {@code null} when absent
+	 * @param length the declared length of {@code in}, -1 when unknown
+	 */
+	ResponseEntity<Pushed> pushJson(String queue, String delay, String group, InputStream in, long length)
+			throws IOException {
+		String checked = RequestValidation.group(group);
+		OutgoingMessage message = this.json.message(in, length, maxMessageBytes(queue));
+		if (checked != null && message.group() == null) {
+			message = new OutgoingMessage(message.body(), message.attributes(), checked, message.deduplicationId());
+		}
+		else if (checked != null && !checked.equals(message.group())) {
+			throw new InvalidRequestException("Two groups",
+					"The group parameter and the body's group field name different groups; give one.");
+		}
+		return QueueAnswers.pushed(queue, this.operations.send(queue, message, RequestValidation.delaySeconds(delay)));
+	}
+
+	/**
+	 * Push a batch, all or none.
+	 * @param length the declared length of {@code in}, -1 when unknown
+	 */
+	ResponseEntity<PushedBatch> pushBatch(String queue, String delay, InputStream in, long length) throws IOException {
+		List<OutgoingMessage> messages = this.json.messages(in, length, maxMessageBytes(queue));
+		return QueueAnswers.pushed(queue,
+				this.operations.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
+	}
+
+	/**
+	 * Complete a batch, each entry as its own {@code DELETE} would be.
+	 * @param length the declared length of {@code in}, -1 when unknown
+	 */
+	ResponseEntity<CompletionResults> completeBatch(String queue, InputStream in, long length) throws IOException {
+		List<ToComplete> entries = this.json.completions(in, length);
+		List<Completion> completions = this.operations.completeAll(queue, entries);
+		List<CompletionResult> results = new ArrayList<>(entries.size());
+		for (int i = 0; i < entries.size(); i++) {
+			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
+		}
+		return ResponseEntity.ok(new CompletionResults(results));
 	}
 
 	/** The largest body a push to {@code queue} may carry. */
@@ -121,28 +175,38 @@ final class HotRoutes {
 	 */
 	enum Route {
 
-		/** {@link HotRoutes#push}. */
+		/** {@link HotRoutes#push}, and {@link HotRoutes#pushJson} for a JSON body. */
 		PUSH("POST", Routes.MESSAGES),
 
 		/** {@link HotRoutes#poll}, also long. */
 		POLL("GET", Routes.MESSAGES),
 
 		/** {@link HotRoutes#complete}. */
-		COMPLETE("DELETE", Routes.MESSAGE);
+		COMPLETE("DELETE", Routes.MESSAGE),
+
+		/** {@link HotRoutes#pushBatch}. */
+		PUSH_BATCH("POST", Routes.BATCH),
+
+		/** {@link HotRoutes#completeBatch}. */
+		COMPLETE_BATCH("POST", Routes.COMPLETIONS);
 
 		private static final Route[] ALL = values();
 
+		private static final String BATCH_TAIL = "/" + Routes.BATCH_SEGMENT;
+
+		private static final String COMPLETIONS_TAIL = "/" + Routes.COMPLETIONS_SEGMENT;
+
 		private final String method;
+
+		/** Its path under {@link Routes#QUEUES}, one of the {@link Routes} constants. */
+		private final String path;
 
 		private final String pattern;
 
-		/** Whether the path ends with a message's id ({@code /{id}}). */
-		private final boolean message;
-
 		Route(String method, String path) {
 			this.method = method;
+			this.path = path;
 			this.pattern = Routes.QUEUES + path;
-			this.message = path.equals(Routes.MESSAGE);
 		}
 
 		String method() {
@@ -154,17 +218,36 @@ final class HotRoutes {
 			return this.pattern;
 		}
 
+		/** Whether the path ends with a message's id ({@code /{id}}). */
+		boolean namesMessage() {
+			return this == COMPLETE;
+		}
+
+		/** Whether the request carries a body: a push or a batch. */
+		boolean carriesBody() {
+			return this == PUSH || this == PUSH_BATCH || this == COMPLETE_BATCH;
+		}
+
 		/**
-		 * The route for a request's method on a queue's messages or on one message.
+		 * The route for a request's method and what its path holds from
+		 * {@code tailStart}, after a queue's {@code /messages}: nothing, {@code /batch},
+		 * {@code /completions} or {@code /{id}}.
 		 * @return the route, or {@code null} when none matches
 		 */
-		static Route match(String method, boolean message) {
+		static Route match(String method, String requestPath, int tailStart) {
+			String path = (tailStart == requestPath.length()) ? Routes.MESSAGES
+					: endsWith(requestPath, tailStart, BATCH_TAIL) ? Routes.BATCH
+							: endsWith(requestPath, tailStart, COMPLETIONS_TAIL) ? Routes.COMPLETIONS : Routes.MESSAGE;
 			for (Route route : ALL) {
-				if (route.message == message && route.method.equals(method)) {
+				if (route.path.equals(path) && route.method.equals(method)) {
 					return route;
 				}
 			}
 			return null;
+		}
+
+		private static boolean endsWith(String path, int from, String tail) {
+			return path.length() - from == tail.length() && path.startsWith(tail, from);
 		}
 
 	}

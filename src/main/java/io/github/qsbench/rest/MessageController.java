@@ -4,18 +4,13 @@ import io.github.qsbench.http.AsyncAnswers;
 import io.github.qsbench.http.SuspendedRequests;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.messages.MessageOperations.ToComplete;
 import io.github.qsbench.application.messages.MessageOperations;
-import io.github.qsbench.core.Completion;
 import io.github.qsbench.rest.MessageResponses.BrowsedBatch;
-import io.github.qsbench.rest.MessageResponses.CompletionResult;
 import io.github.qsbench.rest.MessageResponses.CompletionResults;
 import io.github.qsbench.rest.MessageResponses.Delivered;
 import io.github.qsbench.rest.MessageResponses.DeliveredBatch;
@@ -135,19 +130,9 @@ class MessageController {
 	@Operation(hidden = true)
 	ResponseEntity<Pushed> pushJson(@PathVariable String queue, @RequestParam(required = false) String delay,
 			@RequestParam(required = false) String group, HttpServletRequest request) throws IOException {
-		String checked = RequestValidation.group(group);
-		OutgoingMessage message;
 		try (InputStream in = request.getInputStream()) {
-			message = this.json.message(in, request.getContentLengthLong(), this.messages.maxMessageBytes(queue));
+			return this.routes.pushJson(queue, delay, group, in, request.getContentLengthLong());
 		}
-		if (checked != null && message.group() == null) {
-			message = new OutgoingMessage(message.body(), message.attributes(), checked, message.deduplicationId());
-		}
-		else if (checked != null && !checked.equals(message.group())) {
-			throw new InvalidRequestException("Two groups",
-					"The group parameter and the body's group field name different groups; give one.");
-		}
-		return QueueAnswers.pushed(queue, this.messages.send(queue, message, RequestValidation.delaySeconds(delay)));
 	}
 
 	@PostMapping(path = Routes.BATCH, consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -175,12 +160,9 @@ class MessageController {
 					schema = @Schema(type = "integer", minimum = "0",
 							maximum = "" + Limits.MAX_DELAY_SECONDS)) String delay,
 			HttpServletRequest request) throws IOException {
-		List<OutgoingMessage> messages;
 		try (InputStream in = request.getInputStream()) {
-			messages = this.json.messages(in, request.getContentLengthLong(), this.messages.maxMessageBytes(queue));
+			return this.routes.pushBatch(queue, delay, in, request.getContentLengthLong());
 		}
-		return QueueAnswers.pushed(queue,
-				this.messages.sendAll(queue, messages, RequestValidation.delaySeconds(delay)));
 	}
 
 	@GetMapping(Routes.MESSAGES)
@@ -343,16 +325,9 @@ class MessageController {
 	ResponseEntity<CompletionResults> completeBatch(
 			@PathVariable @Parameter(description = QUEUE_NAME, schema = @Schema(pattern = QUEUE_PATTERN)) String queue,
 			HttpServletRequest request) throws IOException {
-		List<ToComplete> entries;
 		try (InputStream in = request.getInputStream()) {
-			entries = this.json.completions(in, request.getContentLengthLong());
+			return this.routes.completeBatch(queue, in, request.getContentLengthLong());
 		}
-		List<Completion> completions = this.messages.completeAll(queue, entries);
-		List<CompletionResult> results = new ArrayList<>(entries.size());
-		for (int i = 0; i < entries.size(); i++) {
-			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
-		}
-		return ResponseEntity.ok(new CompletionResults(results));
 	}
 
 	/**

@@ -151,6 +151,44 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 		}
 	}
 
+	/**
+	 * A push's JSON form, a batch of pushes and a batch of completions: taken by the fast
+	 * path (its Content-Length) and answered as MVC answers them, refusals too; a body
+	 * longer than a message may be goes to MVC, which answers both alike.
+	 */
+	@Test
+	void jsonPush_batchPush_completionBatch_sameAnswersAsMvc() {
+		HttpResponse<String> fast = json("fast-jpush", "", "{\"body\":\"hi\",\"group\":\"g\"}", null);
+		assertSame(fast, json("fast-jpush", "", "{\"body\":\"hi\",\"group\":\"g\"}", VIA_MVC), 201);
+		assertThat(fast.headers().firstValue("Content-Length")).hasValue(Integer.toString(fast.body().length()));
+		assertThat(JsonPath.<String>read(poll("fast-jpush", null).body(), "$.group")).isEqualTo("g");
+		// the queue holds 2: full
+		assertSame(json("fast-jpush", "", "{\"body\":\"hi\"}", null),
+				json("fast-jpush", "", "{\"body\":\"hi\"}", VIA_MVC), 429);
+		assertSame(json("fast-jbad", "", "{\"body\":1}", null), json("fast-jbad", "", "{\"body\":1}", VIA_MVC), 400);
+
+		fast = json("fast-jbatch", "/batch", "{\"messages\":[\"a\"]}", null);
+		assertSame(fast, json("fast-jbatch", "/batch", "{\"messages\":[\"b\"]}", VIA_MVC), 201);
+		assertThat(fast.headers().firstValue("Content-Length")).isPresent();
+		assertSame(json("fast-jbatch", "/batch", "{\"messages\":[\"c\"]}", null),
+				json("fast-jbatch", "/batch", "{\"messages\":[\"c\"]}", VIA_MVC), 429);
+		assertSame(json("fast-jbatch", "/batch", "{\"messages\":[]}", null),
+				json("fast-jbatch", "/batch", "{\"messages\":[]}", VIA_MVC), 400);
+		String large = "{\"messages\":[\"" + "x".repeat(1000) + "\",\"" + "y".repeat(1000) + "\"]}";
+		assertSame(json("fast-jlarge1", "/batch", large, null), json("fast-jlarge2", "/batch", large, VIA_MVC), 201);
+
+		long first = id(poll("fast-jbatch", null));
+		long second = id(poll("fast-jbatch", null));
+		fast = json("fast-jbatch", "/completions", "{\"messages\":[{\"id\":" + first + "},{\"id\":999}]}", null);
+		HttpResponse<String> mvc = json("fast-jbatch", "/completions",
+				"{\"messages\":[{\"id\":" + second + "},{\"id\":998}]}", VIA_MVC);
+		assertSame(fast, mvc, 200);
+		assertThat(fast.headers().firstValue("Content-Length")).isPresent();
+		assertThat(JsonPath.<List<Integer>>read(fast.body(), "$.results[*].status")).containsExactly(204, 404);
+		assertSame(json("fast-jbatch", "/completions", "{\"messages\":[{}]}", null),
+				json("fast-jbatch", "/completions", "{\"messages\":[{}]}", VIA_MVC), 400);
+	}
+
 	/** A content type a push cannot be read in: the same 415 on every path. */
 	@ParameterizedTest
 	@ValueSource(strings = { "text/plain; charset=no-such-charset", ";;;", "text/plain; charset=\"" })
@@ -257,6 +295,7 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 		poll("fast-timed", null);
 		complete("fast-timed", id, null, null);
 		this.http.post("/queues/fast.timed/messages", "a");
+		json("fast-timed", "/batch", "{\"messages\":[\"b\"]}", null);
 
 		String scrape = this.http.get("/actuator/prometheus").body();
 		assertThat(scrape).containsOnlyOnce("# TYPE http_server_requests_seconds histogram");
@@ -268,6 +307,8 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 			assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_bucket\\{.*" + series
 					+ ",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages\",le=\"\\+Inf\"} [1-9]");
 		}
+		assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_count\\{.*method=\"POST\""
+				+ ",outcome=\"SUCCESS\",status=\"201\",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages/batch\"} [1-9]");
 		assertThat(scrape).containsPattern("(?m)^http_server_requests_seconds_count\\{.*method=\"DELETE\""
 				+ ",outcome=\"SUCCESS\",status=\"204\",strategy=\"concurrent-atomic\",uri=\"/queues/\\{queue}/messages/\\{id}\"} [1-9]");
 	}
@@ -280,6 +321,14 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 	private HttpResponse<String> push(String queue, String query, String body, String contentType, String accept) {
 		return this.http.send("/queues/" + queue + "/messages" + query, "POST", BodyPublishers.ofString(body),
 				contentType, headers(accept));
+	}
+
+	/**
+	 * A JSON request to a queue's {@code /messages} and what follows it ({@code tail}).
+	 */
+	private HttpResponse<String> json(String queue, String tail, String body, String accept) {
+		return this.http.send("/queues/" + queue + "/messages" + tail, "POST", BodyPublishers.ofString(body),
+				"application/json", headers(accept));
 	}
 
 	/** Polls the one message the queue holds, completes it, and answers its body. */
