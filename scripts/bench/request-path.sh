@@ -13,7 +13,8 @@
 # Each round, for each jar: start it on 127.0.0.1 (scripts/lib/service.sh's start_service: free port,
 # -Xms512m -Xmx512m, the study's heap; SERVICE_PROCESS_INFO=false, so that /actuator/info, the
 # ceiling, answers as a plain start's would),
-# warm up (queue load, then the no-op), measure the no-op ceiling (GET CEILING_PATH with as many
+# warm up (queue load, then the no-op, WARMUP s each: a no-op warmed 3 s measured 1.5-1.8x its
+# cost warmed longer, still JIT-cold), measure the no-op ceiling (GET CEILING_PATH with as many
 # users as the queue load has) and then the queue load (RequestPathLoad, PRODUCERS and CONSUMERS),
 # each after a full GC, stop it. The client
 # reads the service's utime+stime at the start and the end of each window: CPU per request is
@@ -107,7 +108,7 @@ for pass in "${passes[@]}"; do
 	common=(--port "$PORT" --pid "$SERVICE_PID${SERVICE_REDIS_PID:+,$SERVICE_REDIS_PID}" --producers "$PRODUCERS"
 		--consumers "$CONSUMERS" --batch "$BATCH")
 	"${CLIENT[@]}" "${common[@]}" --mode "$LOAD" --seconds "$WARMUP" >/dev/null
-	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds 3 >/dev/null
+	"${CLIENT[@]}" "${common[@]}" --mode noop --path "$CEILING_PATH" --seconds "$WARMUP" >/dev/null
 	# The no-op first: the queue load leaves a heap of completed messages to collect, which
 	# would be charged to whatever runs next. A full GC before each window starts it clean.
 	for mode in noop "$LOAD"; do
