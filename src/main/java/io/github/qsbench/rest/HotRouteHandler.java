@@ -241,9 +241,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 			return null;
 		}
 		if (route.carriesBody() && (request.getLength() <= 0 || headers.contains(HttpHeader.TRANSFER_ENCODING)
-				|| (route != Route.PUSH && !isJson(headers.get(HttpHeader.CONTENT_TYPE))))) {
-			// an empty body, one of unknown length, or a batch that is not JSON (415):
-			// the controller's
+				|| !takenAs(route, headers.get(HttpHeader.CONTENT_TYPE)))) {
+			// an empty body, one of unknown length, a batch that is not JSON (415) or a
+			// content type Spring MVC would not parse: the controller's
 			return null;
 		}
 		String queue = path.substring(nameStart, nameEnd);
@@ -456,6 +456,30 @@ final class HotRouteHandler extends Handler.Wrapper {
 		}
 		char next = contentType.charAt(length);
 		return next == ';' || next == ' ' || next == '\t';
+	}
+
+	/**
+	 * Whether a body of this content type is taken on {@code route}: a push of any (its
+	 * charset checked as it is read), a JSON form or a batch only as
+	 * {@code application/json} whose parameters parse, since Spring MVC's
+	 * {@code consumes} does not match a malformed one (a JSON push then goes to the plain
+	 * push, which refuses its charset; a batch is refused 415).
+	 */
+	private static boolean takenAs(Route route, String contentType) {
+		if (!isJson(contentType)) {
+			return route == Route.PUSH;
+		}
+		if (contentType.length() == MediaType.APPLICATION_JSON_VALUE.length()) {
+			return true;
+		}
+		try {
+			MediaType.parseMediaType(contentType).getCharset();
+			return true;
+		}
+		catch (IllegalArgumentException ex) { // InvalidMediaTypeException, an unknown
+												// charset
+			return false;
+		}
 	}
 
 	/** A request this handler takes: its route and what its path and query name. */
