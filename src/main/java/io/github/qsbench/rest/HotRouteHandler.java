@@ -277,19 +277,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
-				case PUSH -> {
-					String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-					withBody(hot, request, response, callback, start,
-							isJson(contentType)
-									? (body, max) -> this.routes.pushJson(hot.queue(), null, null,
-											new ByteArrayInputStream(body), body.length)
-									: (body, max) -> this.routes.push(hot.queue(), null, null,
-											RequestValidation.body(body, max, contentType)));
-				}
-				case PUSH_BATCH -> withBody(hot, request, response, callback, start, (body, max) -> this.routes
-					.pushBatch(hot.queue(), null, new ByteArrayInputStream(body), body.length));
-				case COMPLETE_BATCH -> withBody(hot, request, response, callback, start, (body, max) -> this.routes
-					.completeBatch(hot.queue(), new ByteArrayInputStream(body), body.length));
+				case PUSH, PUSH_BATCH, COMPLETE_BATCH -> withBody(hot, request, response, callback, start);
 				case POLL -> {
 					PollQuery poll = hot.poll();
 					ResponseEntity<?> answer = (poll != null)
@@ -317,7 +305,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * controller on a request thread: it refuses a push so large (a JSON push or a batch
 	 * may be larger, and is parsed there, off the selector).
 	 */
-	private void withBody(Hot hot, Request request, Response response, Callback callback, long start, BodyRoute route) {
+	private void withBody(Hot hot, Request request, Response response, Callback callback, long start) {
 		int max = this.routes.maxMessageBytes(hot.queue());
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		if (request.getLength() > max) {
@@ -338,7 +326,8 @@ final class HotRouteHandler extends Handler.Wrapper {
 				return;
 			}
 			try {
-				write(route.answer(bytes, max), response, callback, timers, start);
+				write(answer(hot, request.getHeaders().get(HttpHeader.CONTENT_TYPE), bytes, max), response, callback,
+						timers, start);
 			}
 			catch (IOException ex) {
 				refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
@@ -349,16 +338,20 @@ final class HotRouteHandler extends Handler.Wrapper {
 		}));
 	}
 
-	/** A route that answers a request from its body, read whole. */
-	@FunctionalInterface
-	private interface BodyRoute {
-
-		/**
-		 * @param max the most bytes a message of the queue may have
-		 * @throws IOException never: the body is in memory
-		 */
-		ResponseEntity<?> answer(byte[] body, int max) throws IOException;
-
+	/**
+	 * The answer of a route that carries a body, read whole.
+	 * @param max the most bytes a message of the queue may have
+	 * @throws IOException never: the body is in memory
+	 */
+	private ResponseEntity<?> answer(Hot hot, String contentType, byte[] body, int max) throws IOException {
+		return switch (hot.route()) {
+			case PUSH -> isJson(contentType)
+					? this.routes.pushJson(hot.queue(), null, null, new ByteArrayInputStream(body), body.length)
+					: this.routes.push(hot.queue(), null, null, RequestValidation.body(body, max, contentType));
+			case PUSH_BATCH -> this.routes.pushBatch(hot.queue(), null, new ByteArrayInputStream(body), body.length);
+			case COMPLETE_BATCH -> this.routes.completeBatch(hot.queue(), new ByteArrayInputStream(body), body.length);
+			case POLL, COMPLETE -> throw new IllegalStateException(hot.route() + " carries no body");
+		};
 	}
 
 	/**
@@ -470,14 +463,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 			return route == Route.PUSH;
 		}
 		if (contentType.length() == MediaType.APPLICATION_JSON_VALUE.length()) {
-			return true;
+			return true; // no parameters: nothing to parse
 		}
 		try {
-			MediaType.parseMediaType(contentType).getCharset();
+			RequestValidation.charset(contentType);
 			return true;
 		}
-		catch (IllegalArgumentException ex) { // InvalidMediaTypeException, an unknown
-												// charset
+		catch (ApiProblem ex) { // 415: malformed, or an unknown charset
 			return false;
 		}
 	}
