@@ -66,8 +66,8 @@ class ApplicationConfiguration {
 
 	@Bean
 	FairQueues fairQueues(@Qualifier("applicationCore") QueueServiceCore core, FifoGroups fifoGroups,
-			InstantSource clock, QueueEvents events) {
-		return new FairQueues(core, fifoGroups.fair(), clock, events);
+			InstantSource clock, QueueEvents events, ApplicationScheduler scheduler) {
+		return new FairQueues(core, fifoGroups.fair(), clock, events, scheduler.executor());
 	}
 
 	@Bean

@@ -143,6 +143,15 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	}
 
 	/**
+	 * The hot operations as stages the store completes ({@link AsyncCore}), where a
+	 * caller need not wait for them: a core whose calls cross the network has them, one
+	 * in process (whose blocking calls cost less than a stage) none.
+	 */
+	default Optional<AsyncCore> async() {
+		return Optional.empty();
+	}
+
+	/**
 	 * Whether this service keeps its queues outside the process ({@code RedisQS}), so
 	 * that every operation waits for the store: a caller that must not block (the HTTP
 	 * event loop) hands its calls to a thread that may. The in-process services hold a

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
@@ -297,6 +298,15 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	@Override
 	public boolean external() {
 		return this.core.external();
+	}
+
+	/**
+	 * The core's own, untimed: no thread of the service waits in an asynchronous call,
+	 * which is the time this meter counts.
+	 */
+	@Override
+	public Optional<AsyncCore> async() {
+		return this.core.async();
 	}
 
 	@Override

@@ -7,9 +7,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -28,10 +31,14 @@ public final class LuaScript {
 
 	private final ReturnType type;
 
+	/** {@link #type} as Lettuce names it, for {@link #runAsync}. */
+	private final ScriptOutputType output;
+
 	private LuaScript(byte[] source, ReturnType type) {
 		this.source = source;
 		this.sha1 = sha1(source);
 		this.type = type;
+		this.output = ScriptOutputType.valueOf(type.name());
 	}
 
 	/** The script {@code name.lua} in the package of {@code owner}. */
@@ -65,6 +72,21 @@ public final class LuaScript {
 			}
 			return redis.scriptingCommands().eval(this.source, this.type, keys.size(), keysAndArgs);
 		}
+	}
+
+	/**
+	 * Runs the script as {@link #run} does, without waiting: {@code EVALSHA}, then
+	 * {@code EVAL} on NOSCRIPT; the stage completes on the connection's event loop, with
+	 * Lettuce's own failure if it fails.
+	 */
+	<T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<byte[], byte[]> redis, List<byte[]> keys,
+			byte[]... args) {
+		byte[][] keyArray = keys.toArray(new byte[0][]);
+		return redis.<T>evalsha(this.sha1, this.output, keyArray, args)
+			.toCompletableFuture()
+			.exceptionallyCompose(failure -> said(failure, "NOSCRIPT")
+					? redis.<T>eval(this.source, this.output, keyArray, args).toCompletableFuture()
+					: CompletableFuture.failedFuture(failure));
 	}
 
 	/**

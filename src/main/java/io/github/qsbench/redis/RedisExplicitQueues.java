@@ -152,6 +152,11 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	}
 
 	@Override
+	public boolean inMemory(String queue) {
+		return this.cache.containsKey(queue);
+	}
+
+	@Override
 	public Own own(String queue) {
 		Own own = this.cache.get(queue);
 		if (own == null) {

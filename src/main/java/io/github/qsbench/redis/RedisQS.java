@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Capacity;
@@ -76,6 +78,9 @@ public final class RedisQS implements QueueServiceCore {
 	/** Concurrent calls on one queue run as one script each, or none (the default). */
 	private final RedisGroupCommits groups;
 
+	/** {@link #async()}'s, or {@code null}. */
+	private final AsyncCore async;
+
 	RedisQS(QueueOptions options, RedisStore store) {
 		this.store = store;
 		this.calls = new RedisQueueCalls(store, options.limits().maxMessagesPerQueue());
@@ -87,6 +92,17 @@ public final class RedisQS implements QueueServiceCore {
 		this.registry = store.key("queues");
 		this.announcements = new RedisPushAnnouncements(store);
 		this.groups = store.groupCommit() ? new RedisGroupCommits(this) : null;
+		this.async = (store.runsAsync() && this.groups == null) ? new Async() : null;
+	}
+
+	/**
+	 * The push, lease and completion scripts sent without waiting, on a standalone Redis
+	 * through Lettuce; none on a cluster or with group commits, which take more than one
+	 * call.
+	 */
+	@Override
+	public Optional<AsyncCore> async() {
+		return Optional.ofNullable(this.async);
 	}
 
 	@Override
@@ -133,6 +149,15 @@ public final class RedisQS implements QueueServiceCore {
 	 * slot).
 	 */
 	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
+		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry),
+				pushArgs(queue, bodies, delayMillis, first));
+		if ((Long) answer.get(1) == 1) {
+			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
+		}
+		return pushed(answer, bodies);
+	}
+
+	private byte[][] pushArgs(String queue, List<byte[]> bodies, long delayMillis, long first) {
 		byte[][] args = new byte[6 + bodies.size()][];
 		args[0] = ascii(now());
 		args[1] = ascii(delayMillis);
@@ -143,11 +168,12 @@ public final class RedisQS implements QueueServiceCore {
 		for (int i = 0; i < bodies.size(); i++) {
 			args[6 + i] = bodies.get(i);
 		}
-		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry), args);
+		return args;
+	}
+
+	/** The push script's answer, {firstId, created}, as the messages pushed. */
+	private static List<Message> pushed(List<?> answer, List<byte[]> bodies) {
 		long firstId = (Long) answer.get(0);
-		if ((Long) answer.get(1) == 1) {
-			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
-		}
 		List<Message> pushed = new ArrayList<>(bodies.size());
 		for (int i = 0; i < bodies.size(); i++) {
 			pushed.add(new RedisMessage(firstId + i, bodies.get(i), 0));
@@ -181,7 +207,11 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** One run of the lease script. */
 	List<Lease> leaseNow(String queue, int max, long leaseMillis) {
-		List<?> answer = this.calls.run(LEASE, this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis));
+		return leases(this.calls.run(LEASE, this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis)));
+	}
+
+	/** The lease script's answer, {id, delivery, body, ...}, as leases. */
+	private static List<Lease> leases(List<?> answer) {
 		List<Lease> leases = new ArrayList<>(answer.size() / 3);
 		for (int i = 0; i < answer.size(); i += 3) {
 			int delivery = ((Long) answer.get(i + 1)).intValue();
@@ -267,6 +297,13 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** One run of the completion script, which decides as {@code Completion.decide}. */
 	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
+		// an emptied queue's name stays in the registry until the next listing (queues())
+		// tidies it: no HLEN per completion
+		return completions(this.calls.run(COMPLETE, this.calls.keys(queue),
+				decideArgs(queue, ids, deliveries, operation, leaseMillis)), ids.length);
+	}
+
+	private byte[][] decideArgs(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		byte[] name = ascii(queue);
 		byte[][] args = new byte[4 + 2 * ids.length][];
 		args[0] = operation;
@@ -277,11 +314,13 @@ public final class RedisQS implements QueueServiceCore {
 			args[4 + 2 * i] = ascii(ids[i]);
 			args[5 + 2 * i] = ascii(deliveries[i]);
 		}
-		// an emptied queue's name stays in the registry until the next listing (queues())
-		// tidies it: no HLEN per completion
-		List<?> answer = this.calls.run(COMPLETE, this.calls.keys(queue), args);
-		List<Completion> completions = new ArrayList<>(ids.length);
-		for (int i = 0; i < ids.length; i++) {
+		return args;
+	}
+
+	/** The completion script's answer, each message's code, as completions. */
+	private static List<Completion> completions(List<?> answer, int count) {
+		List<Completion> completions = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
 			completions.add(RedisCodes.completion((Long) answer.get(i)));
 		}
 		return completions;
@@ -410,6 +449,40 @@ public final class RedisQS implements QueueServiceCore {
 
 	private long now() {
 		return this.clock.millis();
+	}
+
+	/**
+	 * The scripts the blocking calls run, with the same keys and arguments, answered on
+	 * Lettuce's event loop.
+	 */
+	private final class Async implements AsyncCore {
+
+		@Override
+		public CompletableFuture<Message> push(String queue, byte[] body) {
+			List<byte[]> bodies = List.of(body);
+			return RedisQS.this.calls
+				.<List<?>>runAsync(PUSH, RedisQS.this.calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry),
+						pushArgs(queue, bodies, 0, 0))
+				.thenApply(answer -> pushed(answer, bodies).get(0));
+		}
+
+		@Override
+		public CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis) {
+			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
+			return RedisQS.this.calls
+				.<List<?>>runAsync(LEASE, RedisQS.this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis))
+				.thenApply(RedisQS::leases);
+		}
+
+		@Override
+		public CompletableFuture<Completion> complete(String queue, long id, int delivery) {
+			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
+			return RedisQS.this.calls
+				.<List<?>>runAsync(COMPLETE, RedisQS.this.calls.keys(queue),
+						decideArgs(queue, new long[] { id }, new int[] { delivery }, COMPLETE_OPERATION, 0))
+				.thenApply(answer -> completions(answer, 1).get(0));
+		}
+
 	}
 
 	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {

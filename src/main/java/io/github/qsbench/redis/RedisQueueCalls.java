@@ -2,6 +2,8 @@ package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 import io.github.qsbench.core.Capacity;
@@ -50,6 +52,12 @@ final class RedisQueueCalls {
 		return call(redis -> script.run(redis, keys, args));
 	}
 
+	/** {@link #run} without waiting ({@link RedisStore#runAsync}). */
+	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
+		return this.store.<T>runAsync(script, keys, args)
+			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
+	}
+
 	/**
 	 * {@link RedisStore#call}, with the push script's refusal ("CAP": the queue's cap
 	 * reached) answered as that cap.
@@ -59,11 +67,19 @@ final class RedisQueueCalls {
 			return this.store.call(call);
 		}
 		catch (DataAccessException ex) {
-			if (LuaScript.said(ex, "CAP")) {
-				throw new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
-			}
-			throw ex;
+			throw refusal(ex);
 		}
+	}
+
+	/** The push script's refusal ("CAP") as the cap it reached; any other unchanged. */
+	private RuntimeException refusal(Throwable failure) {
+		if (failure instanceof CompletionException wrapped && wrapped.getCause() != null) {
+			return refusal(wrapped.getCause());
+		}
+		if (LuaScript.said(failure, "CAP")) {
+			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
+		}
+		return (failure instanceof RuntimeException ex) ? ex : new IllegalStateException(failure);
 	}
 
 	/** The queue's keys, then {@code shared} keys where a script may reach them. */

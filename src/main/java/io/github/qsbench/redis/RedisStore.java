@@ -5,7 +5,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.github.qsbench.application.fifo.FifoGroups;
@@ -15,13 +19,19 @@ import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
  * One Redis, standalone or a cluster, as every Redis class of the service reaches it: the
@@ -38,6 +48,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * published meanwhile was lost.
  */
 public final class RedisStore implements ExternalStore, AutoCloseable {
+
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	private final RedisConnectionFactory connections;
 
@@ -153,6 +165,48 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	/** Runs {@code script} as {@link #call} does. */
 	public <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
 		return call(redis -> script.run(redis, keys, args));
+	}
+
+	/**
+	 * Whether {@link #runAsync} may be called: on Lettuce, standalone (a cluster's push
+	 * takes its ids in a round trip of its own first, so it stays on the blocking calls).
+	 */
+	boolean runsAsync() {
+		return this.connections instanceof LettuceConnectionFactory && !this.cluster;
+	}
+
+	/**
+	 * Runs {@code script} as {@link #run} does, but returns at once: the stage completes
+	 * on Lettuce's event loop when Redis answers, or fails there with what {@link #run}
+	 * would throw, a timeout after the connection's command timeout included.
+	 */
+	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
+		LettuceConnectionFactory lettuce = (LettuceConnectionFactory) this.connections;
+		RedisClusterAsyncCommands<byte[], byte[]> redis;
+		try (LettuceConnection connection = (LettuceConnection) lettuce.getConnection()) {
+			// the shared connection, which closing this one leaves open
+			redis = connection.getNativeConnection();
+		}
+		catch (DataAccessException ex) {
+			return CompletableFuture.failedFuture(LuaScript.refusal(ex));
+		}
+		return script.<T>runAsync(redis, keys, args)
+			.orTimeout(lettuce.getTimeout(), TimeUnit.MILLISECONDS)
+			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)));
+	}
+
+	/** A failure of an asynchronous call as the blocking call would have thrown it. */
+	private static RuntimeException translated(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (cause instanceof TimeoutException) {
+			return new QueryTimeoutException("Redis did not answer in time", cause);
+		}
+		if (cause instanceof DataAccessException access) {
+			return LuaScript.refusal(access);
+		}
+		DataAccessException access = (cause instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
+		return LuaScript.refusal((access != null) ? access : new RedisSystemException(cause.getMessage(), cause));
 	}
 
 	/** A key of the whole namespace (on a slot of its own in a cluster). */

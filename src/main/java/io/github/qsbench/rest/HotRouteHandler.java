@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -52,9 +54,12 @@ import org.springframework.web.ErrorResponse;
  * request: Jetty's selector parses a request, this handler answers it there and writes
  * the answer without blocking, so a request costs no hand-off to another thread and no
  * wake-up (the cost the profile in docs/request-path-profile.md put at a quarter of a
- * request on Tomcat). Every other request, and every request while the store blocks
- * (Redis), goes on to the servlet context (Spring MVC) on a request thread, a virtual one
- * where they are on.
+ * request on Tomcat). Where the store blocks (Redis), a push, a poll that does not wait
+ * and a complete of a plain queue are each one call that the store answers without a
+ * thread waiting ({@link HotRoutes#answersAsync}): sent from here, answered from the
+ * store's thread; the other hot routes there run on a request thread. Every other request
+ * goes on to the servlet context (Spring MVC) on a request thread, a virtual one where
+ * they are on.
  *
  * <p>
  * What it takes is what {@link MessageController} answers the same way: a push, plain or
@@ -159,6 +164,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 		}
 		else if (this.inline) {
 			serve(hot, request, response, callback, start);
+		}
+		else if (servesAsync(hot, request)) {
+			serveAsync(hot, request, response, callback, start);
 		}
 		else {
 			onRequestThread(done -> serve(hot, request, response, done, start), request, response, callback);
@@ -277,7 +285,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
-				case PUSH, PUSH_BATCH, COMPLETE_BATCH -> withBody(hot, request, response, callback, start);
+				case PUSH, PUSH_BATCH, COMPLETE_BATCH -> withBody(hot, request, response, callback, start, false);
 				case POLL -> {
 					PollQuery poll = hot.poll();
 					ResponseEntity<?> answer = (poll != null)
@@ -299,13 +307,84 @@ final class HotRouteHandler extends Handler.Wrapper {
 	}
 
 	/**
+	 * Whether a request for a store that blocks (Redis) is served on this thread all the
+	 * same: a push of a plain body, a poll that does not wait or a complete, each one
+	 * call the store answers without a thread waiting, on a queue that needs no more
+	 * ({@link HotRoutes#answersAsync}).
+	 */
+	private boolean servesAsync(Hot hot, Request request) {
+		boolean oneCall = switch (hot.route()) {
+			case PUSH -> !isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+			case POLL -> hot.poll() == null || hot.poll().waitSeconds() == null;
+			case COMPLETE -> true;
+			case PUSH_BATCH, COMPLETE_BATCH -> false;
+		};
+		return oneCall && this.routes.answersAsync(hot.queue());
+	}
+
+	/**
+	 * Serves a request {@link #servesAsync} took: sends its call to the store and
+	 * returns; the store's thread writes the answer.
+	 */
+	private void serveAsync(Hot hot, Request request, Response response, Callback callback, long start) {
+		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
+		try {
+			switch (hot.route()) {
+				case PUSH -> withBody(hot, request, response, callback, start, true);
+				case POLL -> {
+					PollQuery poll = hot.poll();
+					whenAnswered(
+							(poll != null) ? this.routes.pollAsync(hot.queue(), poll.max(), poll.leaseSeconds())
+									: this.routes.pollAsync(hot.queue(), null, null),
+							request, response, callback, timers, start);
+				}
+				case COMPLETE -> whenAnswered(
+						this.routes.completeAsync(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
+						request, response, callback, timers, start);
+				case PUSH_BATCH, COMPLETE_BATCH ->
+					throw new IllegalStateException(hot.route() + " is not answered asynchronously");
+			}
+		}
+		catch (RuntimeException ex) {
+			refuse(ex, request, response, callback, timers, start);
+		}
+	}
+
+	/**
+	 * Writes the answer, or the refusal, when the store completes the stage, on the
+	 * thread that completes it.
+	 */
+	private void whenAnswered(CompletableFuture<? extends ResponseEntity<?>> answer, Request request, Response response,
+			Callback callback, ServerRequestTimers timers, long start) {
+		answer.whenComplete((entity, failure) -> {
+			RuntimeException refusal = null;
+			if (failure == null) {
+				try {
+					write(entity, response, callback, timers, start);
+				}
+				catch (RuntimeException ex) {
+					refusal = ex;
+				}
+			}
+			else {
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				refusal = (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
+			}
+			if (refusal != null) {
+				refuse(refusal, request, response, callback, timers, start);
+			}
+		});
+	}
+
+	/**
 	 * Reads the body without blocking (at once when it came with the headers, else when
 	 * the rest arrives, on the selector again) and answers with what {@code route} makes
 	 * of it. A body declared longer than a message of the queue may be goes to the
 	 * controller on a request thread: it refuses a push so large (a JSON push or a batch
 	 * may be larger, and is parsed there, off the selector).
 	 */
-	private void withBody(Hot hot, Request request, Response response, Callback callback, long start) {
+	private void withBody(Hot hot, Request request, Response response, Callback callback, long start, boolean async) {
 		int max = this.routes.maxMessageBytes(hot.queue());
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		if (request.getLength() > max) {
@@ -315,9 +394,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 			return;
 		}
 		// where the store blocks (Redis), a body that arrives after the headers is
-		// answered
-		// on a request thread, not on the selector that reads it
-		InvocationType answering = this.inline ? NON_BLOCKING : InvocationType.BLOCKING;
+		// answered on a request thread, not on the selector that reads it, unless its
+		// answer waits for nothing
+		InvocationType answering = (this.inline || async) ? NON_BLOCKING : InvocationType.BLOCKING;
 		Content.Source.asByteArrayAsync(request, max, Promise.Invocable.from(answering, (bytes, failure) -> {
 			if (failure != null) {
 				logger.debug("Failed to read a request's body", failure);
@@ -326,8 +405,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 				return;
 			}
 			try {
-				write(answer(hot, request.getHeaders().get(HttpHeader.CONTENT_TYPE), bytes, max), response, callback,
-						timers, start);
+				String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+				if (async) {
+					whenAnswered(this.routes.pushAsync(hot.queue(), RequestValidation.body(bytes, max, contentType)),
+							request, response, callback, timers, start);
+				}
+				else {
+					write(answer(hot, contentType, bytes, max), response, callback, timers, start);
+				}
 			}
 			catch (IOException ex) {
 				refuse(new UncheckedIOException(ex), request, response, callback, timers, start);

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import io.github.qsbench.application.InvalidRequestException;
@@ -104,6 +105,40 @@ final class HotRoutes {
 			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
 		}
 		return ResponseEntity.ok(new CompletionResults(results));
+	}
+
+	/**
+	 * Whether {@link #pushAsync}, {@link #pollAsync} and {@link #completeAsync} serve the
+	 * queue: a store across the network and a plain queue
+	 * ({@link MessageOperations#answersAsync}).
+	 */
+	boolean answersAsync(String queue) {
+		return this.operations.answersAsync(queue);
+	}
+
+	/**
+	 * {@link #push(String, String, String, byte[])} without a delay or a group, answered
+	 * when the store answers, on its thread.
+	 */
+	CompletableFuture<ResponseEntity<Pushed>> pushAsync(String queue, byte[] body) {
+		return this.operations.pushAsync(queue, body).thenApply(sent -> QueueAnswers.pushed(queue, sent));
+	}
+
+	/**
+	 * {@link #poll} that does not wait, answered when the store answers, on its thread.
+	 * @param max the {@code max} parameter, {@code null} when absent
+	 * @param lease the {@code lease} parameter, {@code null} when absent
+	 */
+	CompletableFuture<ResponseEntity<?>> pollAsync(String queue, String max, String lease) {
+		Integer batch = RequestValidation.maxMessages(max);
+		return this.operations.leaseAsync(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease))
+			.thenApply(leases -> QueueAnswers.polled(queue, leases, batch != null));
+	}
+
+	/** {@link #complete}, answered when the store answers, on its thread. */
+	CompletableFuture<ResponseEntity<Void>> completeAsync(String queue, long id, String ifMatch) {
+		return this.operations.completeAsync(queue, id, LeaseETags.fromIfMatch(ifMatch))
+			.thenApply(completion -> QueueAnswers.completed(queue, id, completion));
 	}
 
 	/** The largest body a push to {@code queue} may carry. */

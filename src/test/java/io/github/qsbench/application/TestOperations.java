@@ -35,7 +35,7 @@ public record TestOperations(MessageOperations messages, QueueOperations queues,
 		scheduler.setRemoveOnCancelPolicy(true);
 		Settings settings = new Settings(explicit, leaseTimeout, maxMessageBytes, clock);
 		LongPolls longPolls = new LongPolls(core, scheduler);
-		FairQueues fair = new FairQueues(core, fifoGroups.fair(), clock, events);
+		FairQueues fair = new FairQueues(core, fifoGroups.fair(), clock, events, Runnable::run);
 		FifoOperations fifo = new FifoOperations(core, fifoGroups, clock, settings, events, longPolls);
 		DeadLetters deadLetters = new DeadLetters(core, explicit, events, longPolls, fifo, fair);
 		return new TestOperations(

@@ -4,7 +4,10 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.qsbench.application.Departures;
 import io.github.qsbench.application.OutgoingMessage;
@@ -65,8 +68,19 @@ public final class FairQueues implements Departures {
 
 	private volatile long refreshedNanos = System.nanoTime() - REFRESH_NANOS;
 
-	public FairQueues(QueueServiceCore core, FairGroups groups, InstantSource clock, QueueEvents events) {
+	private final Executor refresher;
+
+	/** Whether {@link #knownPlain} has a refresh under way on {@link #refresher}. */
+	private final AtomicBoolean refreshing = new AtomicBoolean();
+
+	/**
+	 * @param refresher where {@link #knownPlain} has the queues other instances announced
+	 * read again, when due, since its caller must not wait for the store
+	 */
+	public FairQueues(QueueServiceCore core, FairGroups groups, InstantSource clock, QueueEvents events,
+			Executor refresher) {
 		this.core = core;
+		this.refresher = refresher;
 		this.groups = groups;
 		this.clock = clock;
 		this.events = events;
@@ -87,17 +101,62 @@ public final class FairQueues implements Departures {
 		if (now - this.refreshedNanos < REFRESH_NANOS) {
 			return false;
 		}
+		refresh(now);
+		return this.known.contains(queue);
+	}
+
+	/** Learns the queues other instances announced. */
+	private void refresh(long now) {
 		this.refreshedNanos = now;
 		for (String other : this.groups.queues()) {
 			learn(other, false);
 		}
-		return this.known.contains(queue);
+	}
+
+	/**
+	 * Whether the queue has no groups, as far as this instance knows, answered without
+	 * asking the store: when the queues other instances announced are due to be read
+	 * again ({@link #tracks} would read them first), they are read on the refresher, and
+	 * until then this answers from what it knew, as stale as {@link #tracks} may be.
+	 */
+	public boolean knownPlain(String queue) {
+		if (this.known.contains(queue)) {
+			return false;
+		}
+		if (this.groups.shared() && System.nanoTime() - this.refreshedNanos >= REFRESH_NANOS
+				&& this.refreshing.compareAndSet(false, true)) {
+			try {
+				this.refresher.execute(() -> {
+					try {
+						refresh(System.nanoTime());
+					}
+					finally {
+						this.refreshing.set(false);
+					}
+				});
+			}
+			catch (RejectedExecutionException shuttingDown) {
+				this.refreshing.set(false);
+			}
+		}
+		return true;
 	}
 
 	/** This instance saw a grouped message on a standard queue (sent or received). */
 	public void learn(String queue) {
 		if (!this.known.contains(queue)) {
 			learn(queue, true);
+		}
+	}
+
+	/**
+	 * This instance received a grouped message on a standard queue, which the instance
+	 * that pushed it announced ({@link #push}): learned here, announcing nothing, so
+	 * without a call to the store.
+	 */
+	public void learnAnnounced(String queue) {
+		if (!this.known.contains(queue)) {
+			learn(queue, false);
 		}
 	}
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.Checks;
@@ -21,6 +23,7 @@ import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.application.fifo.FifoOperations;
 import io.github.qsbench.application.queues.DeadLetters;
 import io.github.qsbench.application.queues.Settings;
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
@@ -66,6 +69,11 @@ public class MessageOperations {
 	private final FairQueues fair;
 
 	/**
+	 * The core's asynchronous calls ({@link QueueServiceCore#async}), or {@code null}.
+	 */
+	private final AsyncCore async;
+
+	/**
 	 * @param core the core this layer calls (the strategy, or a decorator of it)
 	 * @param events told of what happens, after it happened
 	 * @param clock the core's clock
@@ -86,6 +94,79 @@ public class MessageOperations {
 		this.fifo = fifo;
 		this.attempts = new ReceiveAttempts(fifo);
 		this.fair = fair;
+		this.async = core.async().orElse(null);
+	}
+
+	/**
+	 * Whether {@link #pushAsync}, {@link #leaseAsync} and {@link #completeAsync} may
+	 * serve the queue: the core has asynchronous calls (its store is across the network)
+	 * and the queue is plain, as this instance knows without asking the store: standard,
+	 * without groups, a delay or a dead-letter queue, its settings in memory. Else the
+	 * blocking methods serve it, on a thread that may wait.
+	 */
+	public boolean answersAsync(String queue) {
+		return this.async != null && !QueueNames.isFifo(queue) && this.fair.knownPlain(queue)
+				&& this.settings.plainInMemory(queue);
+	}
+
+	/**
+	 * {@link #push} on a queue that {@link #answersAsync}, returning before the store
+	 * answers: the stage completes (or fails with what {@link #push} throws) on the
+	 * store's thread, and long polls are woken from the timer's, since that thread must
+	 * not wait for the store.
+	 */
+	public CompletableFuture<Sent> pushAsync(String queue, byte[] body) {
+		Checks.queueName(queue);
+		byte[] stored = StoredMessage.encode(OutgoingMessage.of(body), this.clock.millis(), 0,
+				this.settings.maxMessageBytes(queue));
+		return this.async.push(queue, stored).handle((message, failure) -> {
+			if (failure != null) {
+				throw refused(failure);
+			}
+			this.events.pushed(1);
+			this.longPolls.pushedLater(queue);
+			return new Sent(message.id(), 0);
+		});
+	}
+
+	/**
+	 * {@link #lease(String, int, Integer)} on a queue that {@link #answersAsync},
+	 * returning before the store answers, as {@link #pushAsync} does.
+	 */
+	public CompletableFuture<List<Received>> leaseAsync(String queue, int max, Integer leaseSeconds) {
+		Checks.queueName(queue);
+		Checks.max(max);
+		return this.async.lease(queue, max, this.settings.leaseMillis(queue, leaseSeconds)).thenApply(leases -> {
+			counted(leases);
+			return deliveries(queue, leases, false);
+		});
+	}
+
+	/**
+	 * {@link #complete} on a queue that {@link #answersAsync}, returning before the store
+	 * answers, as {@link #pushAsync} does.
+	 */
+	public CompletableFuture<Completion> completeAsync(String queue, long id, String lease) {
+		Checks.queueName(queue);
+		return this.async.complete(queue, id, LeaseTokens.delivery(lease, id)).thenApply(completion -> {
+			if (completion == Completion.COMPLETED) {
+				this.events.completed(1);
+			}
+			return completion;
+		});
+	}
+
+	/**
+	 * A failed push's cause, counted as refused if a cap refused it: a stage's failure
+	 * arrives wrapped.
+	 */
+	private RuntimeException refused(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (cause instanceof CapacityExceededException ex) {
+			this.events.refused(ex.limit());
+		}
+		return (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
 	}
 
 	/**
@@ -197,7 +278,7 @@ public class MessageOperations {
 		Checks.max(max);
 		List<Lease> leases = deliverable(queue, max, this.settings.leaseMillis(queue, leaseSeconds));
 		counted(leases);
-		return deliveries(queue, leases);
+		return deliveries(queue, leases, true);
 	}
 
 	/**
@@ -230,11 +311,11 @@ public class MessageOperations {
 		List<Lease> ready = deliverable(queue, max, leaseMillis);
 		if (!ready.isEmpty() || wait.isZero()) {
 			counted(ready);
-			return new LongPoll(deliveries(queue, ready));
+			return new LongPoll(deliveries(queue, ready, true));
 		}
 		LongPoll poll = new LongPoll(this.longPolls, queue, () -> deliverable(queue, max, leaseMillis), leases -> {
 			counted(leases);
-			return deliveries(queue, leases);
+			return deliveries(queue, leases, true);
 		});
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
@@ -259,8 +340,13 @@ public class MessageOperations {
 		return leases;
 	}
 
-	/** The leases as deliveries, each read back; a first delivery records its time. */
-	private List<Received> deliveries(String queue, List<Lease> leases) {
+	/**
+	 * The leases as deliveries, each read back; a first delivery records its time; a
+	 * grouped one makes its standard queue fair.
+	 * @param announce whether a queue so learned is announced to other instances, a call
+	 * to the store: not where the caller must not wait for it
+	 */
+	private List<Received> deliveries(String queue, List<Lease> leases, boolean announce) {
 		if (leases.isEmpty()) {
 			return List.of();
 		}
@@ -273,7 +359,12 @@ public class MessageOperations {
 			}
 			Received received = new Received(lease, StoredMessage.read(stored));
 			if (received.message().system().group() != null && !QueueNames.isFifo(queue)) {
-				this.fair.learn(queue);
+				if (announce) {
+					this.fair.learn(queue);
+				}
+				else {
+					this.fair.learnAnnounced(queue);
+				}
 			}
 			deliveries.add(received);
 		}

@@ -60,6 +60,14 @@ public interface ExplicitQueues {
 	/** The names, in no order: a copy. */
 	Set<String> names();
 
+	/**
+	 * Whether {@link #own} would answer from memory, asking the store nothing: always in
+	 * process; in a shared store, once the queue's settings are cached.
+	 */
+	default boolean inMemory(String queue) {
+		return true;
+	}
+
 	default boolean contains(String queue) {
 		return own(queue) != null;
 	}

@@ -57,6 +57,18 @@ public final class Settings {
 		return (own != null && own.maxMessageBytes() != null) ? own.maxMessageBytes() : this.maxMessageBytes;
 	}
 
+	/**
+	 * Whether the queue's settings are in memory ({@link ExplicitQueues#inMemory}) and
+	 * ask for nothing beyond a plain push and lease: no delay and no dead-letter queue.
+	 */
+	public boolean plainInMemory(String queue) {
+		if (!this.explicit.inMemory(queue)) {
+			return false;
+		}
+		ExplicitQueues.Own own = this.explicit.own(queue);
+		return own == null || (own.deadLetters() == null && (own.delaySeconds() == null || own.delaySeconds() == 0));
+	}
+
 	/** The delay asked for (checked), else the queue's own, else none. */
 	public int delaySeconds(String queue, Integer delaySeconds) {
 		if (delaySeconds != null) {

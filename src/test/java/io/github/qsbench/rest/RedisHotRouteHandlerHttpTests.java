@@ -1,0 +1,58 @@
+package io.github.qsbench.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.qsbench.redis.OnLocalRedis;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link HotRouteHandlerHttpTests} with the redis strategy on a real redis-server, where
+ * a push, a poll that does not wait and a complete of a plain queue are sent to Redis
+ * without a thread waiting and answered from Lettuce's event loop: the same answers as
+ * Spring MVC, which calls the blocking methods.
+ */
+@OnLocalRedis
+class RedisHotRouteHandlerHttpTests extends HotRouteHandlerHttpTests {
+
+	@Override
+	String strategy() {
+		return "redis";
+	}
+
+	/**
+	 * The core-time meter counts the time a thread spends in a blocking call into the
+	 * core; the fast path's calls to Redis are asynchronous, so it counts none of them,
+	 * where the same requests through MVC are counted. The first request on a queue is
+	 * not among them: it reads the queue's settings from Redis, on a request thread, and
+	 * caches them.
+	 */
+	@Test
+	void plainPushPollComplete_noThreadWaitsInTheCore_asMvcsDo() {
+		assertThat(poll("fast-async", null).statusCode()).isEqualTo(204);
+		double[] before = coreSeconds();
+		long id = id(push("fast-async", "a", null));
+		assertThat(poll("fast-async", null).statusCode()).isEqualTo(200);
+		assertThat(complete("fast-async", id, null, null).statusCode()).isEqualTo(204);
+		assertThat(coreSeconds()).as("push, lease, complete: untimed").isEqualTo(before);
+
+		id = id(push("fast-async", "b", VIA_MVC));
+		assertThat(poll("fast-async", VIA_MVC).statusCode()).isEqualTo(200);
+		assertThat(complete("fast-async", id, null, VIA_MVC).statusCode()).isEqualTo(204);
+		double[] after = coreSeconds();
+		for (int i = 0; i < after.length; i++) {
+			assertThat(after[i]).as("timed through MVC").isGreaterThan(before[i]);
+		}
+	}
+
+	/** {@code qs_core_seconds_total} of push, lease and complete. */
+	private double[] coreSeconds() {
+		String[] operations = { "push", "lease", "complete" };
+		double[] seconds = new double[operations.length];
+		for (int i = 0; i < operations.length; i++) {
+			seconds[i] = count("(?m)^qs_core_seconds_total\\{.*operation=\"" + operations[i] + "\".*} ([0-9.E-]+)");
+		}
+		return seconds;
+	}
+
+}
