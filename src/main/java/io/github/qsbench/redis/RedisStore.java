@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.github.qsbench.application.fifo.FifoGroups;
@@ -22,7 +20,6 @@ import io.github.qsbench.core.QueueServiceCore;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -178,12 +175,13 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	/**
 	 * Runs {@code script} as {@link #run} does, but returns at once: the stage completes
 	 * on Lettuce's event loop when Redis answers, or fails there with what {@link #run}
-	 * would throw, a timeout after the connection's command timeout included.
+	 * would throw, a timeout after the connection's command timeout included (Lettuce's
+	 * own, which Spring Boot turns on for every command: a stage's {@code orTimeout}
+	 * would cost a wake-up of the common pool's timer per call).
 	 */
 	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
-		LettuceConnectionFactory lettuce = (LettuceConnectionFactory) this.connections;
 		RedisClusterAsyncCommands<byte[], byte[]> redis;
-		try (LettuceConnection connection = (LettuceConnection) lettuce.getConnection()) {
+		try (LettuceConnection connection = (LettuceConnection) this.connections.getConnection()) {
 			// the shared connection, which closing this one leaves open
 			redis = connection.getNativeConnection();
 		}
@@ -191,7 +189,6 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 			return CompletableFuture.failedFuture(LuaScript.refusal(ex));
 		}
 		return script.<T>runAsync(redis, keys, args)
-			.orTimeout(lettuce.getTimeout(), TimeUnit.MILLISECONDS)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)));
 	}
 
@@ -199,9 +196,6 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	private static RuntimeException translated(Throwable failure) {
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
-		if (cause instanceof TimeoutException) {
-			return new QueryTimeoutException("Redis did not answer in time", cause);
-		}
 		if (cause instanceof DataAccessException access) {
 			return LuaScript.refusal(access);
 		}

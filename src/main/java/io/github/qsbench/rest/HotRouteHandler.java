@@ -352,11 +352,12 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Writes the answer, or the refusal, when the store completes the stage, on the
-	 * thread that completes it.
+	 * thread that completes it, which then reads the connection's next request itself
+	 * ({@link ResumeInline#answering}).
 	 */
 	private void whenAnswered(CompletableFuture<? extends ResponseEntity<?>> answer, Request request, Response response,
 			Callback callback, ServerRequestTimers timers, long start) {
-		answer.whenComplete((entity, failure) -> {
+		answer.whenComplete((entity, failure) -> ResumeInline.answering(() -> {
 			RuntimeException refusal = null;
 			if (failure == null) {
 				try {
@@ -374,7 +375,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 			if (refusal != null) {
 				refuse(refusal, request, response, callback, timers, start);
 			}
-		});
+		}));
 	}
 
 	/**
