@@ -2,6 +2,7 @@ package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +10,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
@@ -64,6 +67,40 @@ class RedisQSTests {
 		assertThat(one.complete("q", id, lease.delivery())).isEqualTo(Completion.COMPLETED);
 		assertThat(other.queueCount()).isZero();
 		assertThat(instance(TestCores.newNamespace()).lastId()).as("another namespace shares nothing").isZero();
+	}
+
+	/**
+	 * The asynchronous calls answer as the blocking ones do: ids from the same counter,
+	 * each delivery counted, a stale or repeated completion refused, and a script Redis
+	 * forgot (as after a restart) sent again whole. Group commits, which take more than
+	 * one call, have none.
+	 */
+	@Test
+	void asyncCalls_answerAsTheBlockingOnes() {
+		RedisQS redis = instance(TestCores.newNamespace());
+		AsyncCore async = redis.async().orElseThrow();
+
+		long first = redis.push("q", "a").id();
+		Message second = async.push("q", "b".getBytes(StandardCharsets.UTF_8)).join();
+		assertThat(second.id()).isEqualTo(first + 1);
+		List<Lease> leases = async.lease("q", 2, 30_000).join();
+		assertThat(leases).extracting(lease -> lease.message().id()).containsExactly(first, second.id());
+		assertThat(leases).extracting(Lease::delivery).containsOnly(1);
+		assertThat(new String(leases.get(1).message().body(), StandardCharsets.UTF_8)).isEqualTo("b");
+
+		assertThat(async.complete("q", first, 2).join()).isEqualTo(Completion.STALE_LEASE);
+		assertThat(async.complete("q", first, 1).join()).isEqualTo(Completion.COMPLETED);
+		assertThat(async.complete("q", first, 1).join()).isEqualTo(Completion.NOT_FOUND);
+		redis.store().call(connection -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+		assertThat(async.complete("q", second.id(), 0).join()).isEqualTo(Completion.COMPLETED);
+		assertThat(redis.heldCount()).isZero();
+
+		RedisQS grouped = (RedisQS) TestCores.store(TestCores.newNamespace(), true).open(this.options);
+		this.made.add(grouped);
+		assertThat(grouped.async()).isEmpty();
 	}
 
 	/**
