@@ -17,13 +17,11 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
-import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.http.ResumeInline;
 import io.github.qsbench.http.SelectorRoute;
 import io.github.qsbench.http.ServerRequestTimers;
 import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.rest.HotRoutes.Route;
-import io.github.qsbench.security.RestToken;
 import io.github.qsbench.security.RestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.eclipse.jetty.http.HttpField;
@@ -43,7 +41,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectWriter;
 
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponse;
@@ -62,13 +59,8 @@ import org.springframework.web.ErrorResponse;
  * they are on.
  *
  * <p>
- * What it takes is what {@link MessageController} answers the same way: a push, plain or
- * in JSON form, and a batch of pushes or of completions in JSON, each with no query and a
- * {@code Content-Length} within the queue's largest message (a longer body is parsed on a
- * request thread); a poll with at most {@code max}, {@code wait} and {@code lease} as
- * plain digits; a complete; from a client that takes JSON without negotiation and, where
- * the REST API asks for bearer tokens, presents a read-write one (any other is refused by
- * the servlet path's filter).
+ * What it takes is what {@link MessageController} answers the same way
+ * ({@link HotRequest#of}).
  *
  * <p>
  * Why it may run on the selector: the in-process core holds a strategy's lock for
@@ -86,10 +78,6 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	private static final HttpField PROBLEM_JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE,
 			"application/problem+json");
-
-	private static final String QUEUES = Routes.QUEUES + "/";
-
-	private static final String MESSAGES = Routes.MESSAGES_SEGMENT;
 
 	private final HotRoutes routes;
 
@@ -151,7 +139,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 	@Override
 	public boolean handle(Request request, Response response, Callback callback) {
 		long start = System.nanoTime();
-		Hot hot = take(request);
+		HotRequest hot = HotRequest.of(request, this.tokens);
 		if (hot == null && this.inline) {
 			for (SelectorRoute other : this.others) {
 				if (other.handle(request, response, callback, start)) {
@@ -221,67 +209,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 		}
 	}
 
-	/**
-	 * The request as a hot route, with what it names, or {@code null} for one this
-	 * handler leaves to Spring MVC.
-	 */
-	private Hot take(Request request) {
-		String path = request.getHttpURI().getPath();
-		if (path == null || !path.startsWith(QUEUES) || !plainAccept(request.getHeaders())) {
-			return null;
-		}
-		int nameStart = QUEUES.length();
-		int nameEnd = path.indexOf('/', nameStart);
-		if (nameEnd < 0 || !path.startsWith(MESSAGES, nameEnd)) {
-			return null;
-		}
-		int tailStart = nameEnd + MESSAGES.length();
-		Route route = (tailStart == path.length() || path.charAt(tailStart) == '/')
-				? Route.match(request.getMethod(), path, tailStart) : null;
-		if (route == null) {
-			return null;
-		}
-		HttpFields headers = request.getHeaders();
-		String query = request.getHttpURI().getQuery();
-		PollQuery poll = (query != null && route == Route.POLL) ? PollQuery.parse(query) : null;
-		if ((query != null && poll == null) || headers.contains(HttpHeader.IF_NONE_MATCH)
-				|| headers.contains(HttpHeader.IF_MODIFIED_SINCE) || !mayChange(headers)) {
-			return null;
-		}
-		if (route.carriesBody() && (request.getLength() <= 0 || headers.contains(HttpHeader.TRANSFER_ENCODING)
-				|| !takenAs(route, headers.get(HttpHeader.CONTENT_TYPE)))) {
-			// an empty body, one of unknown length, a batch that is not JSON (415) or a
-			// content type Spring MVC would not parse: the controller's
-			return null;
-		}
-		String queue = path.substring(nameStart, nameEnd);
-		long id = route.namesMessage() ? RequestValidation.parseMessageId(path.substring(tailStart + 1)) : 0;
-		if (!QueueNames.isQueueName(queue) || id < 0) {
-			return null;
-		}
-		return new Hot(route, queue, id, poll);
-	}
-
-	/**
-	 * Whether the request may change a queue (every hot route does: a poll leases):
-	 * always, unless the REST API asks for bearer tokens and the request presents no
-	 * read-write one, which the servlet path's filter then refuses.
-	 */
-	private boolean mayChange(HttpFields headers) {
-		return !this.tokens.required()
-				|| this.tokens.scope(headers.get(HttpHeader.AUTHORIZATION)) == RestToken.Scope.READ_WRITE;
-	}
-
-	/**
-	 * Whether the client takes what the API produces without negotiation: JSON for an
-	 * answer, problem+json for an error.
-	 */
-	private static boolean plainAccept(HttpFields headers) {
-		String accept = headers.get(HttpHeader.ACCEPT);
-		return accept == null || accept.equals("*/*") || accept.equals("application/json");
-	}
-
-	private void serve(Hot hot, Request request, Response response, Callback callback, long start) {
+	private void serve(HotRequest hot, Request request, Response response, Callback callback, long start) {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
@@ -312,9 +240,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * call the store answers without a thread waiting, on a queue that needs no more
 	 * ({@link HotRoutes#answersAsync}).
 	 */
-	private boolean servesAsync(Hot hot, Request request) {
+	private boolean servesAsync(HotRequest hot, Request request) {
 		boolean oneCall = switch (hot.route()) {
-			case PUSH -> !isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
 			case POLL -> hot.poll() == null || hot.poll().waitSeconds() == null;
 			case COMPLETE -> true;
 			case PUSH_BATCH, COMPLETE_BATCH -> false;
@@ -326,7 +254,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * Serves a request {@link #servesAsync} took: sends its call to the store and
 	 * returns; the store's thread writes the answer.
 	 */
-	private void serveAsync(Hot hot, Request request, Response response, Callback callback, long start) {
+	private void serveAsync(HotRequest hot, Request request, Response response, Callback callback, long start) {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
@@ -385,7 +313,8 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * controller on a request thread: it refuses a push so large (a JSON push or a batch
 	 * may be larger, and is parsed there, off the selector).
 	 */
-	private void withBody(Hot hot, Request request, Response response, Callback callback, long start, boolean async) {
+	private void withBody(HotRequest hot, Request request, Response response, Callback callback, long start,
+			boolean async) {
 		int max = this.routes.maxMessageBytes(hot.queue());
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		if (request.getLength() > max) {
@@ -429,9 +358,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * @param max the most bytes a message of the queue may have
 	 * @throws IOException never: the body is in memory
 	 */
-	private ResponseEntity<?> answer(Hot hot, String contentType, byte[] body, int max) throws IOException {
+	private ResponseEntity<?> answer(HotRequest hot, String contentType, byte[] body, int max) throws IOException {
 		return switch (hot.route()) {
-			case PUSH -> isJson(contentType)
+			case PUSH -> HotRequest.isJson(contentType)
 					? this.routes.pushJson(hot.queue(), null, null, new ByteArrayInputStream(body), body.length)
 					: this.routes.push(hot.queue(), null, null, RequestValidation.body(body, max, contentType));
 			case PUSH_BATCH -> this.routes.pushBatch(hot.queue(), null, new ByteArrayInputStream(body), body.length);
@@ -519,49 +448,6 @@ final class HotRouteHandler extends Handler.Wrapper {
 			body.putAll(problem.getProperties());
 		}
 		return body;
-	}
-
-	/**
-	 * Whether the body is a push's JSON form: {@code application/json}, with parameters
-	 * or none, as the controller's {@code consumes} matches it.
-	 */
-	static boolean isJson(String contentType) {
-		int length = MediaType.APPLICATION_JSON_VALUE.length();
-		if (contentType == null || !contentType.regionMatches(true, 0, MediaType.APPLICATION_JSON_VALUE, 0, length)) {
-			return false;
-		}
-		if (contentType.length() == length) {
-			return true;
-		}
-		char next = contentType.charAt(length);
-		return next == ';' || next == ' ' || next == '\t';
-	}
-
-	/**
-	 * Whether a body of this content type is taken on {@code route}: a push of any (its
-	 * charset checked as it is read), a JSON form or a batch only as
-	 * {@code application/json} whose parameters parse, since Spring MVC's
-	 * {@code consumes} does not match a malformed one (a JSON push then goes to the plain
-	 * push, which refuses its charset; a batch is refused 415).
-	 */
-	private static boolean takenAs(Route route, String contentType) {
-		if (!isJson(contentType)) {
-			return route == Route.PUSH;
-		}
-		if (contentType.length() == MediaType.APPLICATION_JSON_VALUE.length()) {
-			return true; // no parameters: nothing to parse
-		}
-		try {
-			RequestValidation.charset(contentType);
-			return true;
-		}
-		catch (ApiProblem ex) { // 415: malformed, or an unknown charset
-			return false;
-		}
-	}
-
-	/** A request this handler takes: its route and what its path and query name. */
-	private record Hot(Route route, String queue, long id, PollQuery poll) {
 	}
 
 }
