@@ -165,11 +165,14 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #runAsync} may be called: on Lettuce, standalone (a cluster's push
-	 * takes its ids in a round trip of its own first, so it stays on the blocking calls).
+	 * Whether {@link #runAsync} may be called: on Lettuce's shared connection (Spring
+	 * Boot's default; a connection of its own would be closed before its answer came),
+	 * standalone (a cluster's push takes its ids in a round trip of its own first, so it
+	 * stays on the blocking calls).
 	 */
 	boolean runsAsync() {
-		return this.connections instanceof LettuceConnectionFactory && !this.cluster;
+		return this.connections instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()
+				&& !this.cluster;
 	}
 
 	/**
