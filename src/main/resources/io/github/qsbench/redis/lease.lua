@@ -8,6 +8,28 @@
 local now = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
 local ends = now + tonumber(ARGV[3])
+-- One message, the common poll: the same order and records as below, without the tables.
+if max == 1 then
+  local id = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, 1)[1]
+  if not id then
+    id = redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE', 'LIMIT', 0, 1)[1]
+    if id then
+      redis.call('ZREM', KEYS[3], id)
+    else
+      id = redis.call('LPOP', KEYS[1])
+    end
+  end
+  if not id then
+    return {}
+  end
+  local body = redis.call('HGET', KEYS[4], id)
+  if not body then
+    return {}
+  end
+  local delivery = redis.call('HINCRBY', KEYS[5], id, 1)
+  redis.call('ZADD', KEYS[2], ends, id)
+  return {tonumber(id), delivery, body}
+end
 -- Calls Redis with the values of list after args, in parts small enough for Lua's unpack
 -- (of an even size, so pairs stay whole), and returns the replies' elements in order.
 local function inParts(command, key, list)

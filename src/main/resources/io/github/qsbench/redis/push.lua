@@ -19,6 +19,23 @@ if first == 0 then
   first = redis.call('INCRBY', KEYS[6], count) - count + 1
 end
 local delay = tonumber(ARGV[2])
+-- One message, not delayed, the common push: the same records as below, without the tables.
+if count == 1 and delay == 0 then
+  redis.call('HSET', KEYS[4], first, ARGV[7])
+  redis.call('HSET', KEYS[5], first, 0)
+  if redis.call('RPUSH', KEYS[1], first) == 1 then
+    redis.call('PUBLISH', ARGV[6], '0 ' .. ARGV[5])
+  end
+  local created = 0
+  if held == 0 then
+    if KEYS[7] then
+      redis.call('SADD', KEYS[7], ARGV[5])
+    else
+      created = 1
+    end
+  end
+  return {first, created}
+end
 local due = tonumber(ARGV[1]) + delay
 -- One command per record for the whole batch, in parts small enough for Lua's unpack. A
 -- delay is always announced; a ready push only when the ready list was empty.
