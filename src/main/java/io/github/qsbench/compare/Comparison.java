@@ -188,20 +188,29 @@ final class Comparison implements Runnable {
 		};
 	}
 
-	/** Stops every instance at once, then waits for each (bounded by its close). */
+	/**
+	 * Stops every instance at once, then waits for each (bounded by its close), even when
+	 * interrupted: a cancel's interrupt can land while the instances stop, and the
+	 * comparison is over only once they are gone. The interrupt is kept.
+	 */
 	void stopInstances() {
 		List<Thread> stopping = new ArrayList<>();
 		for (Instances.Instance instance : instances()) {
 			stopping.add(Daemons.start("compare-stop-" + instance.profile(), instance::close));
 		}
+		boolean interrupted = false;
 		for (Thread thread : stopping) {
-			try {
-				thread.join();
+			while (thread.isAlive()) {
+				try {
+					thread.join();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
-			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 		synchronized (this) {
 			this.running.clear();
