@@ -19,46 +19,36 @@ if first == 0 then
   first = redis.call('INCRBY', KEYS[6], count) - count + 1
 end
 local delay = tonumber(ARGV[2])
--- One message, not delayed, the common push: the same records as below, without the tables.
+-- A delay is always announced; a ready push only when the ready list was empty.
+local announce = delay > 0
 if count == 1 and delay == 0 then
+  -- One message, not delayed, the common push: the same records as below, without the tables.
   redis.call('HSET', KEYS[4], first, ARGV[7])
   redis.call('HSET', KEYS[5], first, 0)
-  if redis.call('RPUSH', KEYS[1], first) == 1 then
-    redis.call('PUBLISH', ARGV[6], '0 ' .. ARGV[5])
-  end
-  local created = 0
-  if held == 0 then
-    if KEYS[7] then
-      redis.call('SADD', KEYS[7], ARGV[5])
-    else
-      created = 1
+  announce = redis.call('RPUSH', KEYS[1], first) == 1
+else
+  -- One command per record for the whole batch, in parts small enough for Lua's unpack.
+  local due = tonumber(ARGV[1]) + delay
+  for from = 1, count, 500 do
+    local bodies, deliveries, entries = {}, {}, {}
+    for i = from, math.min(from + 499, count) do
+      local id = first + i - 1
+      bodies[#bodies + 1] = id
+      bodies[#bodies + 1] = ARGV[6 + i]
+      deliveries[#deliveries + 1] = id
+      deliveries[#deliveries + 1] = 0
+      if delay > 0 then
+        entries[#entries + 1] = due
+      end
+      entries[#entries + 1] = id
     end
-  end
-  return {first, created}
-end
-local due = tonumber(ARGV[1]) + delay
--- One command per record for the whole batch, in parts small enough for Lua's unpack. A
--- delay is always announced; a ready push only when the ready list was empty.
-local announce = delay > 0
-for from = 1, count, 500 do
-  local bodies, deliveries, entries = {}, {}, {}
-  for i = from, math.min(from + 499, count) do
-    local id = first + i - 1
-    bodies[#bodies + 1] = id
-    bodies[#bodies + 1] = ARGV[6 + i]
-    deliveries[#deliveries + 1] = id
-    deliveries[#deliveries + 1] = 0
+    redis.call('HSET', KEYS[4], unpack(bodies))
+    redis.call('HSET', KEYS[5], unpack(deliveries))
     if delay > 0 then
-      entries[#entries + 1] = due
+      redis.call('ZADD', KEYS[3], unpack(entries))
+    elseif redis.call('RPUSH', KEYS[1], unpack(entries)) == #entries and from == 1 then
+      announce = true
     end
-    entries[#entries + 1] = id
-  end
-  redis.call('HSET', KEYS[4], unpack(bodies))
-  redis.call('HSET', KEYS[5], unpack(deliveries))
-  if delay > 0 then
-    redis.call('ZADD', KEYS[3], unpack(entries))
-  elseif redis.call('RPUSH', KEYS[1], unpack(entries)) == #entries and from == 1 then
-    announce = true
   end
 end
 if announce then
