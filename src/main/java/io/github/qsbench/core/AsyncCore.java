@@ -2,6 +2,7 @@ package io.github.qsbench.core;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A core's hot operations without a thread that waits for the store: each call sends its
@@ -25,5 +26,13 @@ public interface AsyncCore {
 
 	/** {@link QueueServiceCore#complete(String, long, int)}. */
 	CompletableFuture<Completion> complete(String queue, long id, int delivery);
+
+	/**
+	 * What a failed stage failed with: the cause a dependent stage wraps in a
+	 * {@link CompletionException}, else the failure itself.
+	 */
+	static Throwable cause(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
 
 }

@@ -3,9 +3,9 @@ package io.github.qsbench.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 
@@ -73,13 +73,11 @@ final class RedisQueueCalls {
 
 	/** The push script's refusal ("CAP") as the cap it reached; any other unchanged. */
 	private RuntimeException refusal(Throwable failure) {
-		if (failure instanceof CompletionException wrapped && wrapped.getCause() != null) {
-			return refusal(wrapped.getCause());
-		}
-		if (LuaScript.said(failure, "CAP")) {
+		Throwable cause = AsyncCore.cause(failure);
+		if (LuaScript.said(cause, "CAP")) {
 			return new CapacityExceededException(Capacity.Limit.MESSAGES_PER_QUEUE, this.maxPerQueue);
 		}
-		return (failure instanceof RuntimeException ex) ? ex : new IllegalStateException(failure);
+		return (cause instanceof RuntimeException ex) ? ex : new IllegalStateException(cause);
 	}
 
 	/** The queue's keys, then {@code shared} keys where a script may reach them. */

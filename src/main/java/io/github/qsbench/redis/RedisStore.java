@@ -6,13 +6,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.application.fifo.FifoGroups;
 import io.github.qsbench.application.queues.MoveTaskStore;
 import io.github.qsbench.application.stores.Stores;
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
@@ -197,8 +197,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/** A failure of an asynchronous call as the blocking call would have thrown it. */
 	private static RuntimeException translated(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
+		Throwable cause = AsyncCore.cause(failure);
 		if (cause instanceof DataAccessException access) {
 			return LuaScript.refusal(access);
 		}

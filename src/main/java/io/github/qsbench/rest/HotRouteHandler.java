@@ -17,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.http.ResumeInline;
 import io.github.qsbench.http.SelectorRoute;
 import io.github.qsbench.http.ServerRequestTimers;
@@ -296,8 +297,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 				}
 			}
 			else {
-				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure;
+				Throwable cause = AsyncCore.cause(failure);
 				refusal = (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
 			}
 			if (refusal != null) {

@@ -161,8 +161,7 @@ public class MessageOperations {
 	 * arrives wrapped.
 	 */
 	private RuntimeException refused(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
+		Throwable cause = AsyncCore.cause(failure);
 		if (cause instanceof CapacityExceededException ex) {
 			this.events.refused(ex.limit());
 		}
