@@ -10,9 +10,10 @@ local max = tonumber(ARGV[2])
 local ends = now + tonumber(ARGV[3])
 -- One message, the common poll: the same order and records as below, without the tables.
 if max == 1 then
-  local id = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, 1)[1]
+  -- strings, not Lua numbers, for Redis's arguments: it formats a number anew each call
+  local id = redis.call('ZRANGE', KEYS[2], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', '0', '1')[1]
   if not id then
-    id = redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE', 'LIMIT', 0, 1)[1]
+    id = redis.call('ZRANGE', KEYS[3], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', '0', '1')[1]
     if id then
       redis.call('ZREM', KEYS[3], id)
     else

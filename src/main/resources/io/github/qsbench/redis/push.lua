@@ -15,17 +15,20 @@ if held + count > tonumber(ARGV[4]) then
   return redis.error_reply('CAP the queue holds its maximum of messages')
 end
 local first = tonumber(ARGV[3])
+-- the first id as Redis takes it: a Lua number given to redis.call is formatted anew each time
+local firstId = ARGV[3]
 if first == 0 then
   first = redis.call('INCRBY', KEYS[6], count) - count + 1
+  firstId = string.format('%d', first)
 end
 local delay = tonumber(ARGV[2])
 -- A delay is always announced; a ready push only when the ready list was empty.
 local announce = delay > 0
 if count == 1 and delay == 0 then
   -- One message, not delayed, the common push: the same records as below, without the tables.
-  redis.call('HSET', KEYS[4], first, ARGV[7])
-  redis.call('HSET', KEYS[5], first, 0)
-  announce = redis.call('RPUSH', KEYS[1], first) == 1
+  redis.call('HSET', KEYS[4], firstId, ARGV[7])
+  redis.call('HSET', KEYS[5], firstId, '0')
+  announce = redis.call('RPUSH', KEYS[1], firstId) == 1
 else
   -- One command per record for the whole batch, in parts small enough for Lua's unpack.
   local due = tonumber(ARGV[1]) + delay
