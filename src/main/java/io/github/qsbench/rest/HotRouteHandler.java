@@ -52,12 +52,12 @@ import org.springframework.web.ErrorResponse;
  * request: Jetty's selector parses a request, this handler answers it there and writes
  * the answer without blocking, so a request costs no hand-off to another thread and no
  * wake-up (the cost the profile in docs/request-path-profile.md put at a quarter of a
- * request on Tomcat). Where the store blocks (Redis), a push, a poll that does not wait
- * and a complete of a plain queue are each one call that the store answers without a
- * thread waiting ({@link HotRoutes#answersAsync}): sent from here, answered from the
- * store's thread; the other hot routes there run on a request thread. Every other request
- * goes on to the servlet context (Spring MVC) on a request thread, a virtual one where
- * they are on.
+ * request on Tomcat). Where the store blocks (Redis), a push, a poll and a complete of a
+ * plain queue are each one call that the store answers without a thread waiting
+ * ({@link HotRoutes#answersAsync}): sent from here, answered from the store's thread (a
+ * long poll that finds nothing ready then waits from a request thread); the other hot
+ * routes there run on a request thread. Every other request goes on to the servlet
+ * context (Spring MVC) on a request thread, a virtual one where they are on.
  *
  * <p>
  * What it takes is what {@link MessageController} answers the same way
@@ -237,15 +237,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Whether a request for a store that blocks (Redis) is served on this thread all the
-	 * same: a push of a plain body, a poll that does not wait or a complete, each one
-	 * call the store answers without a thread waiting, on a queue that needs no more
+	 * same: a push of a plain body, a poll (a long poll's first look) or a complete, each
+	 * one call the store answers without a thread waiting, on a queue that needs no more
 	 * ({@link HotRoutes#answersAsync}).
 	 */
 	private boolean servesAsync(HotRequest hot, Request request) {
 		boolean oneCall = switch (hot.route()) {
 			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
-			case POLL -> hot.poll() == null || hot.poll().waitSeconds() == null;
-			case COMPLETE -> true;
+			case POLL, COMPLETE -> true;
 			case PUSH_BATCH, COMPLETE_BATCH -> false;
 		};
 		return oneCall && this.routes.answersAsync(hot.queue());
@@ -262,10 +261,29 @@ final class HotRouteHandler extends Handler.Wrapper {
 				case PUSH -> withBody(hot, request, response, callback, start, true);
 				case POLL -> {
 					PollQuery poll = hot.poll();
-					whenAnswered(
-							(poll != null) ? this.routes.pollAsync(hot.queue(), poll.max(), poll.leaseSeconds())
-									: this.routes.pollAsync(hot.queue(), null, null),
-							request, response, callback, timers, start);
+					if (poll != null && poll.waitSeconds() != null) {
+						// a long poll: when nothing is ready it waits as on the blocking
+						// path,
+						// which looks again first, from a request thread, since it may
+						// call
+						// the store and wait
+						this.routes.pollReadyAsync(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds())
+							.whenComplete((ready, failure) -> {
+								if (failure == null && ready == null) {
+									onRequestThread(done -> serve(hot, request, response, done, start), request,
+											response, callback);
+								}
+								else {
+									answered(ready, failure, request, response, callback, timers, start);
+								}
+							});
+					}
+					else {
+						whenAnswered(
+								(poll != null) ? this.routes.pollAsync(hot.queue(), poll.max(), poll.leaseSeconds())
+										: this.routes.pollAsync(hot.queue(), null, null),
+								request, response, callback, timers, start);
+					}
 				}
 				case COMPLETE -> whenAnswered(
 						this.routes.completeAsync(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
@@ -286,7 +304,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 */
 	private void whenAnswered(CompletableFuture<? extends ResponseEntity<?>> answer, Request request, Response response,
 			Callback callback, ServerRequestTimers timers, long start) {
-		answer.whenComplete((entity, failure) -> ResumeInline.answering(() -> {
+		answer.whenComplete((entity, failure) -> answered(entity, failure, request, response, callback, timers, start));
+	}
+
+	/** What {@link #whenAnswered} does with a stage's outcome. */
+	private void answered(ResponseEntity<?> entity, Throwable failure, Request request, Response response,
+			Callback callback, ServerRequestTimers timers, long start) {
+		ResumeInline.answering(() -> {
 			RuntimeException refusal = null;
 			if (failure == null) {
 				try {
@@ -303,7 +327,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 			if (refusal != null) {
 				refuse(refusal, request, response, callback, timers, start);
 			}
-		}));
+		});
 	}
 
 	/**

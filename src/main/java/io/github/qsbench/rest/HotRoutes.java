@@ -135,6 +135,26 @@ final class HotRoutes {
 			.thenApply(leases -> QueueAnswers.polled(queue, leases, batch != null));
 	}
 
+	/**
+	 * The first look of a long poll ({@link #poll} with {@code wait}), answered when the
+	 * store answers, on its thread: the answer when messages are ready or the wait is
+	 * zero, {@code null} when none is, and the caller then serves the request with
+	 * {@link #poll} on a thread that may wait (it looks again, then waits).
+	 * @param max the {@code max} parameter, {@code null} when absent
+	 * @param wait the {@code wait} parameter
+	 * @param lease the {@code lease} parameter, {@code null} when absent
+	 */
+	CompletableFuture<ResponseEntity<?>> pollReadyAsync(String queue, String max, String wait, String lease) {
+		// validated in poll's order, so that a request with several bad parameters is
+		// told the same one
+		Duration seconds = RequestValidation.waitSeconds(wait);
+		Integer batch = RequestValidation.maxMessages(max);
+		return this.operations
+			.leaseReadyAsync(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
+			.thenApply(leases -> (leases.isEmpty() && !seconds.isZero()) ? null
+					: QueueAnswers.polled(queue, leases, batch != null));
+	}
+
 	/** {@link #complete}, answered when the store answers, on its thread. */
 	CompletableFuture<ResponseEntity<Void>> completeAsync(String queue, long id, String ifMatch) {
 		return this.operations.completeAsync(queue, id, LeaseETags.fromIfMatch(ifMatch))

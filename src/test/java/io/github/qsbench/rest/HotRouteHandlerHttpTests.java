@@ -363,7 +363,7 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 		return JsonPath.read(polled.body(), "$.body");
 	}
 
-	private HttpResponse<String> get(String path, String accept) {
+	HttpResponse<String> get(String path, String accept) {
 		return this.http.send(path, "GET", BodyPublishers.noBody(), null, headers(accept));
 	}
 

@@ -2,6 +2,11 @@ package io.github.qsbench.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.redis.OnLocalRedis;
 
 import org.junit.jupiter.api.Test;
@@ -43,6 +48,38 @@ class RedisHotRouteHandlerHttpTests extends HotRouteHandlerHttpTests {
 		for (int i = 0; i < after.length; i++) {
 			assertThat(after[i]).as("timed through MVC").isGreaterThan(before[i]);
 		}
+	}
+
+	/**
+	 * A long poll looks first without a thread waiting: a ready message is answered from
+	 * Lettuce's thread, untimed by the core-time meter. With none ready it waits as on
+	 * the blocking path (which looks again) until a push wakes it, and its first look,
+	 * which found nothing, is not counted as an empty poll; a wait of zero that finds
+	 * nothing is one.
+	 */
+	@Test
+	void longPoll_looksFirstWithoutAWaitingThread_thenWaits_firstLookNotAnEmptyPoll() throws Exception {
+		assertThat(poll("fast-long", null).statusCode()).isEqualTo(204);
+		push("fast-long", "ready", null);
+		double[] before = coreSeconds();
+		HttpResponse<String> ready = get("/queues/fast-long/messages?wait=20", null);
+		assertThat(ready.statusCode()).isEqualTo(200);
+		assertThat(JsonPath.<String>read(ready.body(), "$.body")).isEqualTo("ready");
+		assertThat(coreSeconds()).as("the lease: untimed").isEqualTo(before);
+
+		String emptyPolls = "(?m)^qs_polls_empty_total\\{.*} ([0-9.E]+)";
+		double empty = count(emptyPolls);
+		CompletableFuture<HttpResponse<String>> waiting = this.http.sendAsync("/queues/fast-long/messages?wait=20");
+		awaitLongPolls("fast-long", 1);
+		push("fast-long", "wake up", null);
+		HttpResponse<String> woken = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(woken.statusCode()).isEqualTo(200);
+		assertThat(JsonPath.<String>read(woken.body(), "$.body")).isEqualTo("wake up");
+		assertThat(count(emptyPolls)).as("no empty poll counted").isEqualTo(empty);
+
+		HttpResponse<String> none = get("/queues/fast-long/messages?wait=0", null);
+		assertThat(none.statusCode()).isEqualTo(204);
+		assertThat(count(emptyPolls)).as("a wait of 0 that finds nothing: one").isEqualTo(empty + 1);
 	}
 
 	/** {@code qs_core_seconds_total} of push, lease and complete. */

@@ -134,10 +134,25 @@ public class MessageOperations {
 	 * returning before the store answers, as {@link #pushAsync} does.
 	 */
 	public CompletableFuture<List<Received>> leaseAsync(String queue, int max, Integer leaseSeconds) {
+		return leaseReadyAsync(queue, max, Duration.ZERO, leaseSeconds);
+	}
+
+	/**
+	 * The first look of {@link #awaitLease(String, int, Duration, Integer)} on a queue
+	 * that {@link #answersAsync}, returning before the store answers, as
+	 * {@link #pushAsync} does: the deliveries when messages are ready or {@code wait} is
+	 * zero, counted as {@code awaitLease} counts them; else none, not counted as an empty
+	 * poll, and the caller then waits with {@code awaitLease}, which looks again.
+	 */
+	public CompletableFuture<List<Received>> leaseReadyAsync(String queue, int max, Duration wait,
+			Integer leaseSeconds) {
 		Checks.queueName(queue);
 		Checks.max(max);
+		checkWait(wait);
 		return this.async.lease(queue, max, this.settings.leaseMillis(queue, leaseSeconds)).thenApply(leases -> {
-			counted(leases);
+			if (!leases.isEmpty() || wait.isZero()) {
+				counted(leases);
+			}
 			return deliveries(queue, leases, false);
 		});
 	}
@@ -303,9 +318,7 @@ public class MessageOperations {
 			return this.attempts.once(queue, attemptId, wait, () -> awaitLease(queue, max, wait, leaseSeconds, null));
 		}
 		Checks.max(max);
-		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
-			throw InvalidRequestException.outOfRange("wait", 0, Limits.MAX_WAIT_SECONDS);
-		}
+		checkWait(wait);
 		long leaseMillis = this.settings.leaseMillis(queue, leaseSeconds);
 		List<Lease> ready = deliverable(queue, max, leaseMillis);
 		if (!ready.isEmpty() || wait.isZero()) {
@@ -318,6 +331,12 @@ public class MessageOperations {
 		});
 		this.longPolls.await(poll.waiter(), wait);
 		return poll;
+	}
+
+	private static void checkWait(Duration wait) {
+		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
+			throw InvalidRequestException.outOfRange("wait", 0, Limits.MAX_WAIT_SECONDS);
+		}
 	}
 
 	/**
