@@ -179,6 +179,13 @@ public class RequestPathLoad {
 	 */
 	static int batch = 1;
 
+	/**
+	 * {@code queue} mode: with N above 0, consumers long-poll one message
+	 * ({@code ?wait=N}), as Gatling's {@code waiting} preset does, instead of polling
+	 * without waiting and pausing after an empty poll.
+	 */
+	static int waitSeconds = 0;
+
 	static Semaphore admissions;
 
 	/**
@@ -244,6 +251,7 @@ public class RequestPathLoad {
 				case "--backlog" -> backlog = Integer.parseInt(value);
 				case "--hold" -> hold = Integer.parseInt(value);
 				case "--batch" -> batch = Integer.parseInt(value);
+				case "--wait" -> waitSeconds = Integer.parseInt(value);
 				case "--refusals" -> refusals = Boolean.parseBoolean(value);
 				case "--duplicates" -> duplicatesExpected = Boolean.parseBoolean(value);
 				case "--scripts" -> scripts = Path.of(value);
@@ -588,7 +596,8 @@ public class RequestPathLoad {
 		Connection connection = new Connection(port);
 		byte[][] requests = new byte[queues][];
 		for (int q = 0; q < queues; q++) {
-			requests[q] = rest("GET /queues/" + queue(q) + "/messages", null, null);
+			requests[q] = rest("GET /queues/" + queue(q) + "/messages" + ((waitSeconds > 0) ? "?wait=" + waitSeconds : ""),
+					null, null);
 		}
 		java.util.ArrayDeque<byte[]> held = new java.util.ArrayDeque<>();
 		int emptyInARow = 0;

@@ -33,6 +33,9 @@
 #               CPU is both JVMs' + redis-server's
 #   batch       the service of "service" under the queue mode's batches of 10 (--batch 10: a REST
 #               batch push, a poll of up to 10 and a completions batch, each one script call)
+#   waiting     the service of "service" with consumers that long-poll (--wait 1: ?wait=1, as Gatling's
+#               waiting preset polls): each poll looks at once and waits only when nothing is ready;
+#               only when named
 #   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
 #               alone, the reference for the bound below; CPU is the JVM's
 #   async-probe issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in its redis mode: push, poll and
@@ -41,8 +44,8 @@
 #               Redis; not the service (no application layer, metrics or limits): what the service
 #               could reach on that path; CPU is the probe's JVM's + redis-server's; only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
-#   service-base, batch-base   "service" and "batch" on a service started from BASELINE_JAR, on the
-#               same Redis
+#   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
+#               from BASELINE_JAR, on the same Redis
 #   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
@@ -239,7 +242,7 @@ if wants redis-lua-base; then
 	mkdir -p "$REDIS_DIR/base-scripts"
 	unzip -q -j -o "$BASELINE_JAR" 'BOOT-INF/classes/io/github/qsbench/redis/*.lua' -d "$REDIS_DIR/base-scripts"
 fi
-if wants service-base || wants batch-base; then
+if wants service-base || wants batch-base || wants waiting-base; then
 	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
 fi
 if wants async-probe; then
@@ -282,6 +285,8 @@ target() {
 		batch) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$A_PORT") ;;
 		service-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$F_PORT") ;;
 		batch-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$F_PORT") ;;
+		waiting) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$A_PORT") ;;
+		waiting-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$F_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
 		cluster-3)
 			JVMS="$C_PID" REDISES="$(
@@ -402,7 +407,8 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        print(f"proposed at {c}: Redis Streams' Redis CPU per cycle / raw commands': "
 	              f"{mean(streams, 'redis') / mean(raw, 'redis'):.2f} ({mean(streams, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
 	              f"cycles/s {mean(streams, 'cycles') / mean(raw, 'cycles'):.2f} of raw)")
-	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base")):
+	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
+	                     ("waiting", "waiting-base")):
 	        if by[(new, c)] and by[(old, c)]:
 	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "
 	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")
