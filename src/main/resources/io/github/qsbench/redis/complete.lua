@@ -12,6 +12,16 @@
 local COMPLETED, NOT_FOUND, NOT_DELIVERED, STALE_LEASE = 0, 1, 2, 3
 local operation = ARGV[1]
 local function decide(id, delivery)
+  -- Any delivery completed, the common completion, decided without reading the count: a
+  -- message in the leased set has been delivered (each script that adds one there counted
+  -- its delivery first), and one there without a count is not found, as below.
+  if delivery == 0 and operation == 'complete' and redis.call('ZREM', KEYS[2], id) == 1 then
+    if redis.call('HDEL', KEYS[5], id) == 0 then
+      return NOT_FOUND
+    end
+    redis.call('HDEL', KEYS[4], id)
+    return COMPLETED
+  end
   local deliveries = redis.call('HGET', KEYS[5], id)
   if not deliveries then
     return NOT_FOUND
