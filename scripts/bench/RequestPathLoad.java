@@ -1233,8 +1233,8 @@ public class RequestPathLoad {
 			String[] completes = new String[queues];
 			for (int q = 0; q < queues; q++) {
 				leases[q] = "*11\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("5") + queueKeys(q);
-				completes[q] = "*15\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("6")
-						+ queueKeys(q) + bulkString("load:queues") + bulkString("complete");
+				completes[q] = "*14\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("5")
+						+ queueKeys(q) + bulkString("complete");
 			}
 			String leaseTail = bulkString("1") + bulkString("30000");
 			int emptyInARow = 0;
