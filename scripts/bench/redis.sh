@@ -51,6 +51,7 @@
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
 #   cluster-1   one service on a Redis Cluster of 1 master (a lone cluster node given every slot)
+#   cluster-3-base   "cluster-3" on a service started from BASELINE_JAR; only when named
 # All the servers run throughout (the second service idles in the one-service cells). Each setup is
 # warmed up for WARMUP s at 4+4 first. Each round runs, for each client count, every setup (in the
 # reverse order every other round), each for SETTLE s uncounted then DURATION s counted, after which
@@ -264,6 +265,10 @@ fi
 if [[ "$CLUSTER" == 1 ]]; then
 	start_on_redis C --spring.data.redis.cluster.nodes="$(printf '127.0.0.1:%s,' "${CLUSTER3_PORTS[@]}" | sed 's/,$//')"
 	start_on_redis D --spring.data.redis.cluster.nodes="127.0.0.1:$CLUSTER1_PORT"
+	if wants cluster-3-base; then
+		SERVICE_JAR="$BASELINE_JAR" start_on_redis G \
+			--spring.data.redis.cluster.nodes="$(printf '127.0.0.1:%s,' "${CLUSTER3_PORTS[@]}" | sed 's/,$//')"
+	fi
 fi
 
 # target SETUP: sets TARGET (RequestPathLoad's mode, ports and pids), JVMS and REDISES (pids, comma-separated).
@@ -295,6 +300,12 @@ target() {
 			)" TARGET=(--mode queue --port "$C_PORT")
 			;;
 		cluster-1) JVMS="$D_PID" REDISES="$CLUSTER1_PID" TARGET=(--mode queue --port "$D_PORT") ;;
+		cluster-3-base)
+			JVMS="$G_PID" REDISES="$(
+				IFS=,
+				echo "${CLUSTER3_PIDS[*]}"
+			)" TARGET=(--mode queue --port "$G_PORT")
+			;;
 	esac
 	local pids="$JVMS${JVMS:+${REDISES:+,}}$REDISES"
 	TARGET+=(--pid "$pids" --queues "$QUEUES")
@@ -408,7 +419,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	              f"{mean(streams, 'redis') / mean(raw, 'redis'):.2f} ({mean(streams, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
 	              f"cycles/s {mean(streams, 'cycles') / mean(raw, 'cycles'):.2f} of raw)")
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
-	                     ("waiting", "waiting-base")):
+	                     ("waiting", "waiting-base"), ("cluster-3", "cluster-3-base")):
 	        if by[(new, c)] and by[(old, c)]:
 	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "
 	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")

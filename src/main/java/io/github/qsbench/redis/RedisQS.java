@@ -96,9 +96,8 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	/**
-	 * The push, lease and completion scripts sent without waiting, on a standalone Redis
-	 * through Lettuce; none on a cluster or with group commits, which take more than one
-	 * call.
+	 * The push, lease and completion scripts sent without waiting, through Lettuce; none
+	 * with group commits, whose followers wait for their leader's call.
 	 */
 	@Override
 	public Optional<AsyncCore> async() {
@@ -457,12 +456,25 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	private final class Async implements AsyncCore {
 
+		/**
+		 * As {@link RedisQS#pushNow}: on a cluster, the id is taken first and a queue the
+		 * push created is registered after, each a call of its own.
+		 */
 		@Override
 		public CompletableFuture<Message> push(String queue, byte[] body) {
 			List<byte[]> bodies = List.of(body);
-			return RedisQS.this.calls
-				.<List<?>>runAsync(PUSH, RedisQS.this.calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry),
-						pushArgs(queue, bodies, 0, 0))
+			RedisQueueCalls calls = RedisQS.this.calls;
+			List<byte[]> keys = calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry);
+			if (!RedisQS.this.store.cluster()) {
+				return calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0))
+					.thenApply(answer -> pushed(answer, bodies).get(0));
+			}
+			return calls.callAsync(redis -> redis.incrby(RedisQS.this.ids, 1))
+				.thenCompose(id -> calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, id)))
+				.thenCompose(answer -> ((Long) answer.get(1) == 1)
+						? calls.callAsync(redis -> redis.sadd(RedisQS.this.registry, ascii(queue)))
+							.thenApply(added -> answer)
+						: CompletableFuture.completedFuture(answer))
 				.thenApply(answer -> pushed(answer, bodies).get(0));
 		}
 

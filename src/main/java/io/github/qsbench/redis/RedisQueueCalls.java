@@ -3,11 +3,13 @@ package io.github.qsbench.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -56,6 +58,12 @@ final class RedisQueueCalls {
 	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
 		return this.store.<T>runAsync(script, keys, args)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
+	}
+
+	/** {@link RedisStore#callAsync}. */
+	<T> CompletableFuture<T> callAsync(
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, ? extends CompletionStage<T>> call) {
+		return this.store.callAsync(call);
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -165,14 +166,13 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #runAsync} may be called: on Lettuce's shared connection (Spring
-	 * Boot's default; a connection of its own would be closed before its answer came),
-	 * standalone (a cluster's push takes its ids in a round trip of its own first, so it
-	 * stays on the blocking calls).
+	 * Whether {@link #runAsync} and {@link #callAsync} may be called: on Lettuce's shared
+	 * connection (Spring Boot's default; a connection of its own would be closed before
+	 * its answer came), standalone or a cluster (whose commands Lettuce routes by their
+	 * first key's slot).
 	 */
 	boolean runsAsync() {
-		return this.connections instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()
-				&& !this.cluster;
+		return this.connections instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection();
 	}
 
 	/**
@@ -183,6 +183,15 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * would cost a wake-up of the common pool's timer per call).
 	 */
 	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
+		return callAsync(redis -> script.runAsync(redis, keys, args));
+	}
+
+	/**
+	 * One command, or commands chained, sent through Lettuce's asynchronous API, answered
+	 * as {@link #runAsync} is.
+	 */
+	<T> CompletableFuture<T> callAsync(
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, ? extends CompletionStage<T>> call) {
 		RedisClusterAsyncCommands<byte[], byte[]> redis;
 		try (LettuceConnection connection = (LettuceConnection) this.connections.getConnection()) {
 			// the shared connection, which closing this one leaves open
@@ -191,7 +200,8 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		catch (DataAccessException ex) {
 			return CompletableFuture.failedFuture(LuaScript.refusal(ex));
 		}
-		return script.<T>runAsync(redis, keys, args)
+		return call.apply(redis)
+			.toCompletableFuture()
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)));
 	}
 

@@ -104,6 +104,43 @@ class RedisQSTests {
 	}
 
 	/**
+	 * On a cluster, whose queues' keys cannot reach the id counter or the registry of
+	 * queue names, the asynchronous push takes its id and registers a queue it filled
+	 * again in calls of their own, as the blocking push does: ids from the shared
+	 * counter, and a queue emptied, tidied from the registry by a listing and pushed to
+	 * again is listed again.
+	 */
+	@Test
+	void asyncCalls_onACluster_takeIdsAndRegisterQueuesAsTheBlockingOnes() {
+		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+		try {
+			RedisQS redis = (RedisQS) new RedisStore(connections, true, TestCores.newNamespace()).open(this.options);
+			this.made.add(redis);
+			AsyncCore async = redis.async().orElseThrow();
+
+			long first = redis.push("q", "a").id();
+			Message second = async.push("q", "b".getBytes(StandardCharsets.UTF_8)).join();
+			assertThat(second.id()).isEqualTo(first + 1);
+			List<Lease> leases = async.lease("q", 2, 30_000).join();
+			assertThat(leases).extracting(lease -> lease.message().id()).containsExactly(first, second.id());
+			assertThat(async.complete("q", first, 2).join()).isEqualTo(Completion.STALE_LEASE);
+			assertThat(async.complete("q", first, 1).join()).isEqualTo(Completion.COMPLETED);
+			assertThat(async.complete("q", second.id(), 0).join()).isEqualTo(Completion.COMPLETED);
+			assertThat(redis.queueCount()).as("emptied, and tidied by the listing").isZero();
+
+			Message third = async.push("q", "c".getBytes(StandardCharsets.UTF_8)).join();
+			assertThat(third.id()).isEqualTo(second.id() + 1);
+			assertThat(redis.queueCount()).as("registered again by the push").isEqualTo(1);
+			assertThat(redis.heldCount()).isEqualTo(1);
+		}
+		finally {
+			this.made.forEach(RedisQS::close);
+			this.made.clear();
+			connections.destroy();
+		}
+	}
+
+	/**
 	 * With group commits on (off by default: measured slower on 2 cores), concurrent
 	 * pushes, leases and completions on one queue share scripts, and each caller gets its
 	 * own answer: every message pushed once, delivered once, completed once.
