@@ -262,21 +262,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 				case POLL -> {
 					PollQuery poll = hot.poll();
 					if (poll != null && poll.waitSeconds() != null) {
-						// a long poll: when nothing is ready it waits as on the blocking
-						// path,
-						// which looks again first, from a request thread, since it may
-						// call
-						// the store and wait
-						this.routes.pollReadyAsync(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds())
-							.whenComplete((ready, failure) -> {
-								if (failure == null && ready == null) {
-									onRequestThread(done -> serve(hot, request, response, done, start), request,
-											response, callback);
-								}
-								else {
-									answered(ready, failure, request, response, callback, timers, start);
-								}
-							});
+						longPollAsync(hot, poll, request, response, callback, timers, start);
 					}
 					else {
 						whenAnswered(
@@ -295,6 +281,24 @@ final class HotRouteHandler extends Handler.Wrapper {
 		catch (RuntimeException ex) {
 			refuse(ex, request, response, callback, timers, start);
 		}
+	}
+
+	/**
+	 * A long poll's first look, sent as a poll that does not wait is; with nothing ready,
+	 * the request waits as on the blocking path (which looks again first), from a request
+	 * thread, since that path may call the store and wait.
+	 */
+	private void longPollAsync(HotRequest hot, PollQuery poll, Request request, Response response, Callback callback,
+			ServerRequestTimers timers, long start) {
+		this.routes.pollReadyAsync(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds())
+			.whenComplete((ready, failure) -> {
+				if (failure == null && ready == null) {
+					onRequestThread(done -> serve(hot, request, response, done, start), request, response, callback);
+				}
+				else {
+					answered(ready, failure, request, response, callback, timers, start);
+				}
+			});
 	}
 
 	/**
