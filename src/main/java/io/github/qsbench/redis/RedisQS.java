@@ -458,23 +458,24 @@ public final class RedisQS implements QueueServiceCore {
 
 		/**
 		 * As {@link RedisQS#pushNow}: on a cluster, the id is taken first and a queue the
-		 * push created is registered after, each a call of its own.
+		 * push filled again is registered after, each a command of its own, chained on
+		 * the connection taken here (Lettuce's thread, which runs the chain, must not
+		 * wait to take one).
 		 */
 		@Override
 		public CompletableFuture<Message> push(String queue, byte[] body) {
 			List<byte[]> bodies = List.of(body);
-			RedisQueueCalls calls = RedisQS.this.calls;
-			List<byte[]> keys = calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry);
+			List<byte[]> keys = RedisQS.this.calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry);
 			if (!RedisQS.this.store.cluster()) {
-				return calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0))
+				return RedisQS.this.calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0))
 					.thenApply(answer -> pushed(answer, bodies).get(0));
 			}
-			return calls.callAsync(redis -> redis.incrby(RedisQS.this.ids, 1))
-				.thenCompose(id -> calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, id)))
-				.thenCompose(answer -> ((Long) answer.get(1) == 1)
-						? calls.callAsync(redis -> redis.sadd(RedisQS.this.registry, ascii(queue)))
-							.thenApply(added -> answer)
-						: CompletableFuture.completedFuture(answer))
+			return RedisQS.this.calls
+				.<List<?>>callAsync(redis -> redis.incrby(RedisQS.this.ids, 1)
+					.thenCompose(id -> PUSH.<List<?>>runAsync(redis, keys, pushArgs(queue, bodies, 0, id)))
+					.thenCompose(answer -> ((Long) answer.get(1) == 1)
+							? redis.sadd(RedisQS.this.registry, ascii(queue)).thenApply(added -> answer)
+							: CompletableFuture.completedFuture(answer)))
 				.thenApply(answer -> pushed(answer, bodies).get(0));
 		}
 

@@ -54,16 +54,19 @@ final class RedisQueueCalls {
 		return call(redis -> script.run(redis, keys, args));
 	}
 
-	/** {@link #run} without waiting ({@link RedisStore#runAsync}). */
+	/** {@link #run} without waiting ({@link #callAsync}). */
 	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
-		return this.store.<T>runAsync(script, keys, args)
-			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
+		return callAsync(redis -> script.runAsync(redis, keys, args));
 	}
 
-	/** {@link RedisStore#callAsync}. */
+	/**
+	 * {@link RedisStore#callAsync}, with the push script's refusal answered as
+	 * {@link #call} answers it.
+	 */
 	<T> CompletableFuture<T> callAsync(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, ? extends CompletionStage<T>> call) {
-		return this.store.callAsync(call);
+		return this.store.<T>callAsync(call)
+			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
 	}
 
 	/**

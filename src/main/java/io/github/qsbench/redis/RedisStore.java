@@ -166,29 +166,21 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #runAsync} and {@link #callAsync} may be called: on Lettuce's shared
-	 * connection (Spring Boot's default; a connection of its own would be closed before
-	 * its answer came), standalone or a cluster (whose commands Lettuce routes by their
-	 * first key's slot).
+	 * Whether {@link #callAsync} may be called: on Lettuce's shared connection (Spring
+	 * Boot's default; a connection of its own would be closed before its answer came),
+	 * standalone or a cluster (whose commands Lettuce routes by their first key's slot).
 	 */
 	boolean runsAsync() {
 		return this.connections instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection();
 	}
 
 	/**
-	 * Runs {@code script} as {@link #run} does, but returns at once: the stage completes
-	 * on Lettuce's event loop when Redis answers, or fails there with what {@link #run}
+	 * One command, a script or commands chained, sent through Lettuce's asynchronous API
+	 * on the shared connection, taken here, on the caller's thread: the stage completes
+	 * on Lettuce's event loop when Redis answers, or fails there with what {@link #call}
 	 * would throw, a timeout after the connection's command timeout included (Lettuce's
 	 * own, which Spring Boot turns on for every command: a stage's {@code orTimeout}
 	 * would cost a wake-up of the common pool's timer per call).
-	 */
-	<T> CompletableFuture<T> runAsync(LuaScript script, List<byte[]> keys, byte[]... args) {
-		return callAsync(redis -> script.runAsync(redis, keys, args));
-	}
-
-	/**
-	 * One command, or commands chained, sent through Lettuce's asynchronous API, answered
-	 * as {@link #runAsync} is.
 	 */
 	<T> CompletableFuture<T> callAsync(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, ? extends CompletionStage<T>> call) {

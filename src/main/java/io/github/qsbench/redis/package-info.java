@@ -5,7 +5,7 @@
  * one RedisStore they share (call helper, key scheme, subscription), which hands them all
  * out as one {@code Stores}. Spring Data Redis is used here and nowhere else in src/main;
  * Lettuce's asynchronous commands too, beneath it, for the calls no thread waits for
- * ({@code RedisStore#runAsync}), which Spring Data's connection does not offer.
+ * ({@code RedisStore#callAsync}), which Spring Data's connection does not offer.
  *
  * <p>
  * May import: core, core.strategy, application, application.queues, application.fifo,
