@@ -131,6 +131,7 @@ cleanup() {
 	stop_service_as D
 	stop_service_as E
 	stop_service_as F
+	stop_service_as G
 	local pid
 	if [[ -n "${PROBE_PID:-}" ]]; then
 		kill "$PROBE_PID" 2>/dev/null || true
