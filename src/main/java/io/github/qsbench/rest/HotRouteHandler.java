@@ -259,18 +259,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 		try {
 			switch (hot.route()) {
 				case PUSH -> withBody(hot, request, response, callback, start, true);
-				case POLL -> {
-					PollQuery poll = hot.poll();
-					if (poll != null && poll.waitSeconds() != null) {
-						longPollAsync(hot, poll, request, response, callback, timers, start);
-					}
-					else {
-						whenAnswered(
-								(poll != null) ? this.routes.pollAsync(hot.queue(), poll.max(), poll.leaseSeconds())
-										: this.routes.pollAsync(hot.queue(), null, null),
-								request, response, callback, timers, start);
-					}
-				}
+				case POLL -> pollAsync(hot, request, response, callback, timers, start);
 				case COMPLETE -> whenAnswered(
 						this.routes.completeAsync(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
 						request, response, callback, timers, start);
@@ -284,21 +273,24 @@ final class HotRouteHandler extends Handler.Wrapper {
 	}
 
 	/**
-	 * A long poll's first look, sent as a poll that does not wait is; with nothing ready,
-	 * the request waits as on the blocking path (which looks again first), from a request
-	 * thread, since that path may call the store and wait.
+	 * Sends a poll and answers it as {@link #whenAnswered} does; a long poll that found
+	 * nothing ready (no answer) waits as on the blocking path (which looks again first),
+	 * from a request thread, since that path may call the store and wait.
 	 */
-	private void longPollAsync(HotRequest hot, PollQuery poll, Request request, Response response, Callback callback,
+	private void pollAsync(HotRequest hot, Request request, Response response, Callback callback,
 			ServerRequestTimers timers, long start) {
-		this.routes.pollReadyAsync(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds())
-			.whenComplete((ready, failure) -> {
-				if (failure == null && ready == null) {
-					onRequestThread(done -> serve(hot, request, response, done, start), request, response, callback);
-				}
-				else {
-					answered(ready, failure, request, response, callback, timers, start);
-				}
-			});
+		PollQuery poll = hot.poll();
+		CompletableFuture<ResponseEntity<?>> answer = (poll != null)
+				? this.routes.pollAsync(hot.queue(), poll.max(), poll.waitSeconds(), poll.leaseSeconds())
+				: this.routes.pollAsync(hot.queue(), null, null, null);
+		answer.whenComplete((entity, failure) -> {
+			if (failure == null && entity == null) {
+				onRequestThread(done -> serve(hot, request, response, done, start), request, response, callback);
+			}
+			else {
+				answered(entity, failure, request, response, callback, timers, start);
+			}
+		});
 	}
 
 	/**

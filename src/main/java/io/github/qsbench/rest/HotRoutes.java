@@ -125,32 +125,21 @@ final class HotRoutes {
 	}
 
 	/**
-	 * {@link #poll} that does not wait, answered when the store answers, on its thread.
-	 * @param max the {@code max} parameter, {@code null} when absent
-	 * @param lease the {@code lease} parameter, {@code null} when absent
-	 */
-	CompletableFuture<ResponseEntity<?>> pollAsync(String queue, String max, String lease) {
-		Integer batch = RequestValidation.maxMessages(max);
-		return this.operations.leaseAsync(queue, (batch != null) ? batch : 1, RequestValidation.leaseSeconds(lease))
-			.thenApply(leases -> QueueAnswers.polled(queue, leases, batch != null));
-	}
-
-	/**
-	 * The first look of a long poll ({@link #poll} with {@code wait}), answered when the
-	 * store answers, on its thread: the answer when messages are ready or the wait is
-	 * zero, {@code null} when none is, and the caller then serves the request with
+	 * {@link #poll}, answered when the store answers, on its thread; with {@code wait}, a
+	 * long poll's first look: the answer when messages are ready or the wait is zero,
+	 * {@code null} when none is, and the caller then serves the request with
 	 * {@link #poll} on a thread that may wait (it looks again, then waits).
 	 * @param max the {@code max} parameter, {@code null} when absent
-	 * @param wait the {@code wait} parameter
+	 * @param wait the {@code wait} parameter, {@code null} when absent (not a long poll)
 	 * @param lease the {@code lease} parameter, {@code null} when absent
 	 */
-	CompletableFuture<ResponseEntity<?>> pollReadyAsync(String queue, String max, String wait, String lease) {
+	CompletableFuture<ResponseEntity<?>> pollAsync(String queue, String max, String wait, String lease) {
 		// validated in poll's order, so that a request with several bad parameters is
 		// told the same one
-		Duration seconds = RequestValidation.waitSeconds(wait);
+		Duration seconds = (wait != null) ? RequestValidation.waitSeconds(wait) : Duration.ZERO;
 		Integer batch = RequestValidation.maxMessages(max);
 		return this.operations
-			.leaseReadyAsync(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
+			.leaseAsync(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
 			.thenApply(leases -> (leases.isEmpty() && !seconds.isZero()) ? null
 					: QueueAnswers.polled(queue, leases, batch != null));
 	}

@@ -130,22 +130,14 @@ public class MessageOperations {
 	}
 
 	/**
-	 * {@link #lease(String, int, Integer)} on a queue that {@link #answersAsync},
-	 * returning before the store answers, as {@link #pushAsync} does.
+	 * {@link #lease(String, int, Integer)}, or with a {@code wait} the first look of
+	 * {@link #awaitLease(String, int, Duration, Integer)}, on a queue that
+	 * {@link #answersAsync}, returning before the store answers, as {@link #pushAsync}
+	 * does: the deliveries when messages are ready or {@code wait} is zero, counted as
+	 * {@code awaitLease} counts them; else none, not counted as an empty poll, and the
+	 * caller then waits with {@code awaitLease}, which looks again.
 	 */
-	public CompletableFuture<List<Received>> leaseAsync(String queue, int max, Integer leaseSeconds) {
-		return leaseReadyAsync(queue, max, Duration.ZERO, leaseSeconds);
-	}
-
-	/**
-	 * The first look of {@link #awaitLease(String, int, Duration, Integer)} on a queue
-	 * that {@link #answersAsync}, returning before the store answers, as
-	 * {@link #pushAsync} does: the deliveries when messages are ready or {@code wait} is
-	 * zero, counted as {@code awaitLease} counts them; else none, not counted as an empty
-	 * poll, and the caller then waits with {@code awaitLease}, which looks again.
-	 */
-	public CompletableFuture<List<Received>> leaseReadyAsync(String queue, int max, Duration wait,
-			Integer leaseSeconds) {
+	public CompletableFuture<List<Received>> leaseAsync(String queue, int max, Duration wait, Integer leaseSeconds) {
 		Checks.queueName(queue);
 		Checks.max(max);
 		checkWait(wait);
