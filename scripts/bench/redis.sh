@@ -43,6 +43,13 @@
 #               asynchronous API and answers from its callback (no thread waits for Redis), on that
 #               Redis; not the service (no application layer, metrics or limits): what the service
 #               could reach on that path; CPU is the probe's JVM's + redis-server's; only when named
+#   inline-probe  the same probe in its redis-inline mode: the same scripts over one Redis connection
+#               that the probe's own Jetty selector watches, so that one thread reads each request,
+#               writes its command, reads the reply and writes the answer (no hand-off between
+#               threads): the one-loop design docs/redis.md proposes for the first bar, measured
+#               before it is built into the service; only when named
+#   pass-probe  inline-probe with the commands of all the requests one pass of the selector read
+#               written together at the pass's end (pipelined: redis-pass mode); only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
 #               from BASELINE_JAR, on the same Redis
@@ -133,10 +140,10 @@ cleanup() {
 	stop_service_as F
 	stop_service_as G
 	local pid
-	if [[ -n "${PROBE_PID:-}" ]]; then
-		kill "$PROBE_PID" 2>/dev/null || true
-		wait "$PROBE_PID" 2>/dev/null || true
-	fi
+	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-}; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
 	for pid in "${REDIS_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
@@ -247,18 +254,33 @@ fi
 if wants service-base || wants batch-base || wants waiting-base; then
 	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
 fi
-if wants async-probe; then
-	# shellcheck source=../lib/jetty-probe.sh
-	source "$ROOT/scripts/lib/jetty-probe.sh"
-	jetty_probe "$OUT/probe" "${SERVICE_JAR:-$(ls "$ROOT"/target/queue-service-*.jar | head -1)}" "${SERVICE_JAVA:-java}" \
-		"-Xms$HEAP" "-Xmx$HEAP"
-	PROBE_PORT="$(free_port)"
-	"${PROBE[@]}" "$PROBE_PORT" 1 "redis:$REDIS_PORT" >"$OUT/probe.log" 2>&1 &
-	PROBE_PID=$!
+# start_probe NAME WAY [SELECTORS]: issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in WAY on
+# SELECTORS selectors (1); sets NAME_PORT and NAME_PID.
+start_probe() {
+	local name="$1" way="$2" selectors="${3:-1}" port
+	if [[ -z "${PROBE+x}" ]]; then
+		# shellcheck source=../lib/jetty-probe.sh
+		source "$ROOT/scripts/lib/jetty-probe.sh"
+		jetty_probe "$OUT/probe" "${SERVICE_JAR:-$(ls "$ROOT"/target/queue-service-*.jar | head -1)}" "${SERVICE_JAVA:-java}" \
+			"-Xms$HEAP" "-Xmx$HEAP"
+	fi
+	port="$(free_port)"
+	"${PROBE[@]}" "$port" "$selectors" "$way" >"$OUT/probe-$name.log" 2>&1 &
+	printf -v "${name}_PID" '%s' "$!"
+	printf -v "${name}_PORT" '%s' "$port"
 	for _ in $(seq 1 100); do
-		(echo >"/dev/tcp/127.0.0.1/$PROBE_PORT") 2>/dev/null && break
+		grep -q "up at" "$OUT/probe-$name.log" 2>/dev/null && break
 		sleep 0.1
 	done
+}
+if wants async-probe; then
+	start_probe ASYNC "redis:$REDIS_PORT"
+fi
+if wants inline-probe; then
+	start_probe INLINE "redis-inline:$REDIS_PORT"
+fi
+if wants pass-probe; then
+	start_probe PASS "redis-pass:$REDIS_PORT"
 fi
 if wants in-process; then
 	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
@@ -282,7 +304,9 @@ target() {
 			;;
 		redis-streams) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis-streams --port "$REDIS_PORT") ;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
-		async-probe) JVMS="$PROBE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$PROBE_PORT") ;;
+		async-probe) JVMS="$ASYNC_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$ASYNC_PORT") ;;
+		inline-probe) JVMS="$INLINE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$INLINE_PORT") ;;
+		pass-probe) JVMS="$PASS_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$PASS_PORT") ;;
 		redis-lua-base)
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$REDIS_DIR/base-scripts")
