@@ -438,6 +438,10 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        ratio = mean(lua, "redis") / mean(raw, "redis")
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {ratio:.2f} "
 	              f"({'met' if ratio <= 1.5 else 'NOT met'}, at most 1.5)")
+	    for probe in ("async-probe", "inline-probe", "pass-probe"):
+	        if lua and by[(probe, c)]:
+	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
+	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar")
 	    streams = by[("redis-streams", c)]
 	    if raw and streams:
 	        print(f"proposed at {c}: Redis Streams' Redis CPU per cycle / raw commands': "
