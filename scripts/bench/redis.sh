@@ -50,6 +50,9 @@
 #               before it is built into the service; only when named
 #   pass-probe  inline-probe with the commands of all the requests one pass of the selector read
 #               written together at the pass's end (pipelined: redis-pass mode); only when named
+#   group-probe inline-probe with the operations of all the requests one pass read, on any queues, sent
+#               at the pass's end as one call of the probe's own script (group.lua: a group commit
+#               across queues in which no thread waits; redis-group mode); only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
 #               from BASELINE_JAR, on the same Redis
@@ -140,7 +143,7 @@ cleanup() {
 	stop_service_as F
 	stop_service_as G
 	local pid
-	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-}; do
+	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-} ${GROUP_PID:-}; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	done
@@ -282,6 +285,9 @@ fi
 if wants pass-probe; then
 	start_probe PASS "redis-pass:$REDIS_PORT"
 fi
+if wants group-probe; then
+	start_probe GROUP "redis-group:$REDIS_PORT"
+fi
 if wants in-process; then
 	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
 fi
@@ -307,6 +313,7 @@ target() {
 		async-probe) JVMS="$ASYNC_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$ASYNC_PORT") ;;
 		inline-probe) JVMS="$INLINE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$INLINE_PORT") ;;
 		pass-probe) JVMS="$PASS_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$PASS_PORT") ;;
+		group-probe) JVMS="$GROUP_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$GROUP_PORT") ;;
 		redis-lua-base)
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$REDIS_DIR/base-scripts")
@@ -438,7 +445,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        ratio = mean(lua, "redis") / mean(raw, "redis")
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {ratio:.2f} "
 	              f"({'met' if ratio <= 1.5 else 'NOT met'}, at most 1.5)")
-	    for probe in ("async-probe", "inline-probe", "pass-probe"):
+	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe"):
 	        if lua and by[(probe, c)]:
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
 	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar")

@@ -4,7 +4,7 @@
 #
 #   source "$ROOT/scripts/lib/jetty-probe.sh"
 #   jetty_probe "$OUT/probe" "$SERVICE_JAR" "${SERVICE_JAVA:-java}" -Xmx512m
-#   "${PROBE[@]}" "$port" 1 core &      # or servlet [virtual], or redis:<redis port>
+#   "${PROBE[@]}" "$port" 1 core &      # or servlet [virtual], or redis|redis-inline|redis-pass|redis-group:<redis port>
 #
 # jetty_probe DIR JAR JAVA [JVM options...]
 #   Resolves Jetty at the version the project's Spring Boot parent manages (the Maven wrapper, into
@@ -38,5 +38,6 @@ jetty_probe() {
 	for lib in "$dir"/jetty-lib/*.jar; do classpath+=":$lib"; done
 	"$(dirname "$(readlink -f "$(command -v "$java")")")/javac" -nowarn -cp "$classpath" -d "$dir/classes" \
 		"$root/scripts/bench/jetty-hot-path/JettyHotPath.java" 2>&1 | grep -v -e '^Note:' -e 'warning' || true
+	cp "$root"/scripts/bench/jetty-hot-path/*.lua "$dir/classes/"
 	PROBE=("$java" "$@" -cp "$classpath" JettyHotPath)
 }

@@ -89,7 +89,10 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * thread hands anything to another (issue 49's one-loop design, measured before it is
  * built into the service);
  * <li>{@code redis-pass:<port>}: the same, with the commands of all the requests one pass
- * of the selector read written together at the end of the pass (pipelined).
+ * of the selector read written together at the end of the pass (pipelined);
+ * <li>{@code redis-group:<port>}: the same, with the operations of all the requests one
+ * pass read sent at its end as one script ({@code group.lua}, on any queues): a group
+ * commit across queues in which no thread waits.
  * </ul>
  * scripts/bench/jetty-hot-path.sh and redis.sh's {@code async-probe} setup run it; the
  * figures are in docs/request-path-profile.md and docs/redis.md.
@@ -159,7 +162,7 @@ public final class JettyHotPath {
 			onRedis.eval = onRedis.lettuce();
 			server.setHandler(onRedis);
 		}
-		else if (way.startsWith("redis-inline:") || way.startsWith("redis-pass:")) {
+		else if (way.startsWith("redis-inline:") || way.startsWith("redis-pass:") || way.startsWith("redis-group:")) {
 			inline = new OnRedis(Integer.parseInt(way.substring(way.indexOf(':') + 1)));
 			server.setHandler(inline);
 		}
@@ -174,7 +177,7 @@ public final class JettyHotPath {
 		server.start();
 		if (inline != null) {
 			inline.eval = InlineRedis.open(connector.getSelectorManager(), selectors, inline.redisPort,
-					way.startsWith("redis-pass:"));
+					way.substring(0, way.indexOf(':')), inline.group);
 		}
 		System.out.println("probe (" + way + ") up at " + port);
 		server.join();
@@ -312,6 +315,16 @@ public final class JettyHotPath {
 			return this;
 		}
 
+		/**
+		 * One push ('p'), poll ('l') or completion ('c') on {@code queue}, with its body or
+		 * id: the script {@code sha} with {@code keys} and {@code args}, unless the way
+		 * groups operations (redis-group).
+		 */
+		default CompletionStage<List<Object>> op(char kind, String queue, byte[] value, String sha, byte[][] keys,
+				byte[]... args) {
+			return evalsha(sha, keys, args);
+		}
+
 	}
 
 	/**
@@ -334,6 +347,9 @@ public final class JettyHotPath {
 
 		private final String complete;
 
+		/** group.lua, the probe's own script for redis-group. */
+		final String group;
+
 		/** How the scripts are sent: set before the first request. */
 		volatile Eval eval;
 
@@ -343,6 +359,9 @@ public final class JettyHotPath {
 			this.push = load(this.connection, "push.lua");
 			this.lease = load(this.connection, "lease.lua");
 			this.complete = load(this.connection, "complete.lua");
+			try (InputStream in = JettyHotPath.class.getResourceAsStream("/group.lua")) {
+				this.group = this.connection.sync().scriptLoad(in.readAllBytes());
+			}
 		}
 
 		/** Through Lettuce's asynchronous API, whose event loop writes, reads and calls back. */
@@ -363,7 +382,7 @@ public final class JettyHotPath {
 		}
 
 		/** The queue's keys as RedisQS names them, then {@code more}. */
-		private static byte[][] keys(String queue, String... more) {
+		static byte[][] keys(String queue, String... more) {
 			String prefix = "probe:{" + queue + "}:";
 			String[] names = { "ready", "leased", "delayed", "bodies", "deliveries" };
 			byte[][] keys = new byte[names.length + more.length][];
@@ -379,8 +398,8 @@ public final class JettyHotPath {
 		@Override
 		void push(String queue, byte[] body, Response response, Callback callback) {
 			this.eval.of(response)
-				.evalsha(this.push, keys(queue, "probe:ids", "probe:queues"), now(), ZERO, ZERO, ascii("1000000"),
-						ascii(queue), ascii("probe:pushed"), body)
+				.op('p', queue, body, this.push, keys(queue, "probe:ids", "probe:queues"), now(), ZERO, ZERO,
+						ascii("1000000"), ascii(queue), ascii("probe:pushed"), body)
 				.whenComplete((reply, error) -> answering(() -> {
 					if (error != null) {
 						callback.failed(error);
@@ -393,7 +412,8 @@ public final class JettyHotPath {
 
 		@Override
 		void poll(String queue, Response response, Callback callback) {
-			this.eval.of(response).evalsha(this.lease, keys(queue), now(), ascii("1"), ascii("30000"))
+			this.eval.of(response)
+				.op('l', queue, new byte[0], this.lease, keys(queue), now(), ascii("1"), ascii("30000"))
 				.whenComplete((reply, error) -> answering(() -> {
 					if (error != null) {
 						callback.failed(error);
@@ -411,8 +431,8 @@ public final class JettyHotPath {
 		@Override
 		void complete(String queue, String id, Response response, Callback callback) {
 			this.eval.of(response)
-				.evalsha(this.complete, keys(queue, "probe:queues"), ascii("complete"), now(), ascii("30000"),
-						ascii(queue), ascii(id), ZERO)
+				.op('c', queue, ascii(id), this.complete, keys(queue, "probe:queues"), ascii("complete"), now(),
+						ascii("30000"), ascii(queue), ascii(id), ZERO)
 				.whenComplete((reply, error) -> answering(() -> {
 					if (error != null) {
 						callback.failed(error);
@@ -488,6 +508,15 @@ public final class JettyHotPath {
 		/** Whether a write of the pass's commands is queued with the selector. */
 		private boolean flushQueued;
 
+		/** group.lua's SHA-1 in redis-group, else null. */
+		private String group;
+
+		/** The operations of the pass, sent at its end as one group.lua (redis-group). */
+		private final List<Operation> grouped = new ArrayList<>();
+
+		private record Operation(char kind, String queue, byte[] value, CompletableFuture<List<Object>> reply) {
+		}
+
 		InlineRedis(EndPoint endPoint, Executor executor) {
 			super(endPoint, executor);
 		}
@@ -496,7 +525,7 @@ public final class JettyHotPath {
 		 * Connects to Redis once for each of the {@code count} selectors (which the manager
 		 * chooses round robin) and sends a request's commands on its own selector's connection.
 		 */
-		static Eval open(SelectorManager selectors, int count, int port, boolean perPass) throws Exception {
+		static Eval open(SelectorManager selectors, int count, int port, String way, String group) throws Exception {
 			Map<Object, InlineRedis> bySelector = new HashMap<>();
 			for (int i = 0; i < count; i++) {
 				SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
@@ -505,7 +534,8 @@ public final class JettyHotPath {
 				CompletableFuture<InlineRedis> opened = new CompletableFuture<>();
 				selectors.accept(channel, opened);
 				InlineRedis redis = opened.get(10, TimeUnit.SECONDS);
-				redis.perPass = perPass;
+				redis.perPass = way.equals("redis-pass");
+				redis.group = way.equals("redis-group") ? group : null;
 				bySelector.put(selectorOf(redis.getEndPoint()), redis);
 			}
 			InlineRedis any = bySelector.values().iterator().next();
@@ -513,6 +543,12 @@ public final class JettyHotPath {
 				@Override
 				public CompletionStage<List<Object>> evalsha(String sha, byte[][] keys, byte[]... args) {
 					return any.evalsha(sha, keys, args);
+				}
+
+				@Override
+				public CompletionStage<List<Object>> op(char kind, String queue, byte[] value, String sha,
+						byte[][] keys, byte[]... args) {
+					return any.op(kind, queue, value, sha, keys, args);
 				}
 
 				@Override
@@ -594,6 +630,65 @@ public final class JettyHotPath {
 				write(command);
 			}
 			return reply;
+		}
+
+		@Override
+		public CompletionStage<List<Object>> op(char kind, String queue, byte[] value, String sha, byte[][] keys,
+				byte[]... args) {
+			if (this.group == null) {
+				return evalsha(sha, keys, args);
+			}
+			CompletableFuture<List<Object>> reply = new CompletableFuture<>();
+			boolean first;
+			synchronized (this) {
+				first = this.grouped.isEmpty();
+				this.grouped.add(new Operation(kind, queue, value, reply));
+			}
+			if (first) {
+				((ManagedSelector) selectorOf(getEndPoint())).submit((selector) -> sendGroup());
+			}
+			return reply;
+		}
+
+		/** Sends the pass's operations as one group.lua and answers each from its part of the reply. */
+		private void sendGroup() {
+			List<Operation> operations;
+			synchronized (this) {
+				operations = List.copyOf(this.grouped);
+				this.grouped.clear();
+			}
+			byte[][] keys = new byte[2 + 5 * operations.size()][];
+			byte[][] args = new byte[4 + 3 * operations.size()][];
+			keys[0] = ascii("probe:ids");
+			keys[1] = ascii("probe:queues");
+			args[0] = ascii(Long.toString(System.currentTimeMillis()));
+			args[1] = ascii("30000");
+			args[2] = ascii("1000000");
+			args[3] = ascii("probe:pushed");
+			for (int i = 0; i < operations.size(); i++) {
+				Operation operation = operations.get(i);
+				byte[][] queueKeys = OnRedis.keys(operation.queue());
+				System.arraycopy(queueKeys, 0, keys, 2 + 5 * i, 5);
+				args[4 + 3 * i] = new byte[] { (byte) operation.kind() };
+				args[5 + 3 * i] = ascii(operation.queue());
+				args[6 + 3 * i] = operation.value();
+			}
+			evalsha(this.group, keys, args).whenComplete((replies, error) -> {
+				for (int i = 0; i < operations.size(); i++) {
+					CompletableFuture<List<Object>> reply = operations.get(i).reply();
+					if (error != null) {
+						reply.completeExceptionally(error);
+					}
+					else if (replies.get(i) instanceof List<?> list) {
+						@SuppressWarnings("unchecked")
+						List<Object> answer = (List<Object>) list;
+						reply.complete(answer);
+					}
+					else {
+						reply.completeExceptionally(new IOException("Redis answered " + replies.get(i)));
+					}
+				}
+			});
 		}
 
 		/** Writes the pass's commands, in one write, unless a write is out (which will). */
