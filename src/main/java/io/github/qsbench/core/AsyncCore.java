@@ -18,11 +18,17 @@ import java.util.concurrent.CompletionException;
  */
 public interface AsyncCore {
 
+	/** {@link QueueServiceCore#pushAll}, not delayed: all or none, in one call. */
+	CompletableFuture<List<Message>> pushAll(String queue, List<byte[]> bodies);
+
 	/** {@link QueueServiceCore#push}, not delayed. */
 	CompletableFuture<Message> push(String queue, byte[] body);
 
 	/** {@link QueueServiceCore#lease(String, int, long)}. */
 	CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis);
+
+	/** {@link QueueServiceCore#completeAll}, in one call. */
+	CompletableFuture<List<Completion>> completeAll(String queue, long[] ids, int[] deliveries);
 
 	/** {@link QueueServiceCore#complete(String, long, int)}. */
 	CompletableFuture<Completion> complete(String queue, long id, int delivery);

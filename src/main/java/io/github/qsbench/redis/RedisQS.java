@@ -456,27 +456,34 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	private final class Async implements AsyncCore {
 
-		/**
-		 * As {@link RedisQS#pushNow}: on a cluster, the id is taken first and a queue the
-		 * push filled again is registered after, each a command of its own, chained on
-		 * the connection taken here (Lettuce's thread, which runs the chain, must not
-		 * wait to take one).
-		 */
 		@Override
 		public CompletableFuture<Message> push(String queue, byte[] body) {
 			List<byte[]> bodies = List.of(body);
+			return push(queue, bodies).thenApply(answer -> pushed(answer, bodies).get(0));
+		}
+
+		@Override
+		public CompletableFuture<List<Message>> pushAll(String queue, List<byte[]> bodies) {
+			return push(queue, bodies).thenApply(answer -> pushed(answer, bodies));
+		}
+
+		/**
+		 * As {@link RedisQS#pushNow}, answering the script's answer: on a cluster, the
+		 * ids are taken first and a queue the push filled again is registered after, each
+		 * a command of its own, chained on the connection taken here (Lettuce's thread,
+		 * which runs the chain, must not wait to take one).
+		 */
+		private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 			List<byte[]> keys = RedisQS.this.calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry);
 			if (!RedisQS.this.store.cluster()) {
-				return RedisQS.this.calls.<List<?>>runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0))
-					.thenApply(answer -> pushed(answer, bodies).get(0));
+				return RedisQS.this.calls.runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0));
 			}
-			return RedisQS.this.calls
-				.<List<?>>callAsync(redis -> redis.incrby(RedisQS.this.ids, 1)
-					.thenCompose(id -> PUSH.<List<?>>runAsync(redis, keys, pushArgs(queue, bodies, 0, id)))
-					.thenCompose(answer -> ((Long) answer.get(1) == 1)
-							? redis.sadd(RedisQS.this.registry, ascii(queue)).thenApply(added -> answer)
-							: CompletableFuture.completedFuture(answer)))
-				.thenApply(answer -> pushed(answer, bodies).get(0));
+			int count = bodies.size();
+			return RedisQS.this.calls.callAsync(redis -> redis.incrby(RedisQS.this.ids, count)
+				.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys, pushArgs(queue, bodies, 0, last - count + 1)))
+				.thenCompose(answer -> ((Long) answer.get(1) == 1)
+						? redis.sadd(RedisQS.this.registry, ascii(queue)).thenApply(added -> answer)
+						: CompletableFuture.completedFuture(answer)));
 		}
 
 		@Override
@@ -489,11 +496,19 @@ public final class RedisQS implements QueueServiceCore {
 
 		@Override
 		public CompletableFuture<Completion> complete(String queue, long id, int delivery) {
-			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
-			return RedisQS.this.calls
-				.<List<?>>runAsync(COMPLETE, RedisQS.this.calls.keys(queue),
-						decideArgs(queue, new long[] { id }, new int[] { delivery }, COMPLETE_OPERATION, 0))
+			return complete(queue, new long[] { id }, new int[] { delivery })
 				.thenApply(answer -> completions(answer, 1).get(0));
+		}
+
+		@Override
+		public CompletableFuture<List<Completion>> completeAll(String queue, long[] ids, int[] deliveries) {
+			return complete(queue, ids, deliveries).thenApply(answer -> completions(answer, ids.length));
+		}
+
+		private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
+			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
+			return RedisQS.this.calls.runAsync(COMPLETE, RedisQS.this.calls.keys(queue),
+					decideArgs(queue, ids, deliveries, COMPLETE_OPERATION, 0));
 		}
 
 	}

@@ -52,12 +52,13 @@ import org.springframework.web.ErrorResponse;
  * request: Jetty's selector parses a request, this handler answers it there and writes
  * the answer without blocking, so a request costs no hand-off to another thread and no
  * wake-up (the cost the profile in docs/request-path-profile.md put at a quarter of a
- * request on Tomcat). Where the store blocks (Redis), a push, a poll and a complete of a
- * plain queue are each one call that the store answers without a thread waiting
- * ({@link HotRoutes#answersAsync}): sent from here, answered from the store's thread (a
- * long poll that finds nothing ready then waits from a request thread); the other hot
- * routes there run on a request thread. Every other request goes on to the servlet
- * context (Spring MVC) on a request thread, a virtual one where they are on.
+ * request on Tomcat). Where the store blocks (Redis), a push, a poll, a complete and the
+ * batches of a plain queue are each one call that the store answers without a thread
+ * waiting ({@link HotRoutes#answersAsync}): sent from here, answered from the store's
+ * thread (a long poll that finds nothing ready then waits from a request thread, and a
+ * batch push with a group, a fair queue's, is made from one); the other hot routes there
+ * run on a request thread. Every other request goes on to the servlet context (Spring
+ * MVC) on a request thread, a virtual one where they are on.
  *
  * <p>
  * What it takes is what {@link MessageController} answers the same way
@@ -237,15 +238,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Whether a request for a store that blocks (Redis) is served on this thread all the
-	 * same: a push of a plain body, a poll (a long poll's first look) or a complete, each
-	 * one call the store answers without a thread waiting, on a queue that needs no more
-	 * ({@link HotRoutes#answersAsync}).
+	 * same: a push of a plain body, a poll (a long poll's first look), a complete or a
+	 * batch of pushes or completions, each one call the store answers without a thread
+	 * waiting, on a queue that needs no more ({@link HotRoutes#answersAsync}).
 	 */
 	private boolean servesAsync(HotRequest hot, Request request) {
 		boolean oneCall = switch (hot.route()) {
 			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
-			case POLL, COMPLETE -> true;
-			case PUSH_BATCH, COMPLETE_BATCH -> false;
+			case POLL, COMPLETE, PUSH_BATCH, COMPLETE_BATCH -> true;
 		};
 		return oneCall && this.routes.answersAsync(hot.queue());
 	}
@@ -258,13 +258,11 @@ final class HotRouteHandler extends Handler.Wrapper {
 		ServerRequestTimers timers = this.timers[hot.route().ordinal()];
 		try {
 			switch (hot.route()) {
-				case PUSH -> withBody(hot, request, response, callback, start, true);
+				case PUSH, PUSH_BATCH, COMPLETE_BATCH -> withBody(hot, request, response, callback, start, true);
 				case POLL -> pollAsync(hot, request, response, callback, timers, start);
 				case COMPLETE -> whenAnswered(
 						this.routes.completeAsync(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
 						request, response, callback, timers, start);
-				case PUSH_BATCH, COMPLETE_BATCH ->
-					throw new IllegalStateException(hot.route() + " is not answered asynchronously");
 			}
 		}
 		catch (RuntimeException ex) {
@@ -354,23 +352,62 @@ final class HotRouteHandler extends Handler.Wrapper {
 				Response.writeError(request, response, callback, failure);
 				return;
 			}
-			try {
-				String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-				if (async) {
-					whenAnswered(this.routes.pushAsync(hot.queue(), RequestValidation.body(bytes, max, contentType)),
-							request, response, callback, timers, start);
-				}
-				else {
-					write(answer(hot, contentType, bytes, max), response, callback, timers, start);
-				}
+			String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+			if (!async) {
+				answerNow(hot, contentType, bytes, max, request, response, callback, timers, start);
+				return;
 			}
-			catch (IOException ex) {
-				refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
+			CompletableFuture<? extends ResponseEntity<?>> answer;
+			try {
+				answer = answerAsync(hot, contentType, bytes, max);
 			}
 			catch (RuntimeException ex) {
 				refuse(ex, request, response, callback, timers, start);
+				return;
+			}
+			if (answer != null) {
+				whenAnswered(answer, request, response, callback, timers, start);
+			}
+			else {
+				onRequestThread(done -> answerNow(hot, contentType, bytes, max, request, response, done, timers, start),
+						request, response, callback);
 			}
 		}));
+	}
+
+	/**
+	 * The answer of a route that carries a body, read whole, sent to the store without a
+	 * thread waiting; {@code null} when the route needs the blocking path after all (a
+	 * batch push with a group, a fair queue's).
+	 */
+	private CompletableFuture<? extends ResponseEntity<?>> answerAsync(HotRequest hot, String contentType, byte[] body,
+			int max) {
+		try {
+			return switch (hot.route()) {
+				case PUSH -> this.routes.pushAsync(hot.queue(), RequestValidation.body(body, max, contentType));
+				case PUSH_BATCH -> this.routes.pushBatchAsync(hot.queue(), body);
+				case COMPLETE_BATCH -> this.routes.completeBatchAsync(hot.queue(), body);
+				case POLL, COMPLETE -> throw new IllegalStateException(hot.route() + " carries no body");
+			};
+		}
+		catch (IOException ex) {
+			// the body is in memory: a parse error's IOException
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Writes {@link #answer}, or the refusal, on a thread that may wait. */
+	private void answerNow(HotRequest hot, String contentType, byte[] body, int max, Request request, Response response,
+			Callback callback, ServerRequestTimers timers, long start) {
+		try {
+			write(answer(hot, contentType, body, max), response, callback, timers, start);
+		}
+		catch (IOException ex) {
+			refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
+		}
+		catch (RuntimeException ex) {
+			refuse(ex, request, response, callback, timers, start);
+		}
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.qsbench.rest;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.Received;
+import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.messages.MessageOperations.ToComplete;
@@ -99,7 +101,10 @@ final class HotRoutes {
 	 */
 	ResponseEntity<CompletionResults> completeBatch(String queue, InputStream in, long length) throws IOException {
 		List<ToComplete> entries = this.json.completions(in, length);
-		List<Completion> completions = this.operations.completeAll(queue, entries);
+		return completed(entries, this.operations.completeAll(queue, entries));
+	}
+
+	private static ResponseEntity<CompletionResults> completed(List<ToComplete> entries, List<Completion> completions) {
 		List<CompletionResult> results = new ArrayList<>(entries.size());
 		for (int i = 0; i < entries.size(); i++) {
 			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
@@ -142,6 +147,25 @@ final class HotRoutes {
 			.leaseAsync(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
 			.thenApply(leases -> (leases.isEmpty() && !seconds.isZero()) ? null
 					: QueueAnswers.polled(queue, leases, batch != null));
+	}
+
+	/**
+	 * {@link #pushBatch} without a delay, answered when the store answers, on its thread;
+	 * {@code null} when the batch has a message with a group (a fair queue's push), which
+	 * the caller then serves with {@link #pushBatch} on a thread that may wait.
+	 */
+	CompletableFuture<ResponseEntity<PushedBatch>> pushBatchAsync(String queue, byte[] body) throws IOException {
+		List<OutgoingMessage> messages = this.json.messages(new ByteArrayInputStream(body), body.length,
+				maxMessageBytes(queue));
+		CompletableFuture<List<Sent>> sent = this.operations.sendAllAsync(queue, messages);
+		return (sent != null) ? sent.thenApply(pushed -> QueueAnswers.pushed(queue, pushed)) : null;
+	}
+
+	/** {@link #completeBatch}, answered when the store answers, on its thread. */
+	CompletableFuture<ResponseEntity<CompletionResults>> completeBatchAsync(String queue, byte[] body)
+			throws IOException {
+		List<ToComplete> entries = this.json.completions(new ByteArrayInputStream(body), body.length);
+		return this.operations.completeAllAsync(queue, entries).thenApply(outcomes -> completed(entries, outcomes));
 	}
 
 	/** {@link #complete}, answered when the store answers, on its thread. */

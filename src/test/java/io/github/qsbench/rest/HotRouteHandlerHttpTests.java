@@ -346,7 +346,7 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 	/**
 	 * A JSON request to a queue's {@code /messages} and what follows it ({@code tail}).
 	 */
-	private HttpResponse<String> json(String queue, String tail, String body, String accept) {
+	HttpResponse<String> json(String queue, String tail, String body, String accept) {
 		return typed(queue, tail, body, "application/json", accept);
 	}
 

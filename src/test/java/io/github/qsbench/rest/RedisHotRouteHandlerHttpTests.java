@@ -3,6 +3,7 @@ package io.github.qsbench.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -82,9 +83,43 @@ class RedisHotRouteHandlerHttpTests extends HotRouteHandlerHttpTests {
 		assertThat(count(emptyPolls)).as("a wait of 0 that finds nothing: one").isEqualTo(empty + 1);
 	}
 
+	/**
+	 * A batch of pushes and one of completions are each one call that Redis answers
+	 * without a thread waiting, untimed by the core-time meter, and answered as MVC
+	 * answers them (the base class's tests); a batch push with a group, a fair queue's,
+	 * is made on a request thread and keeps its group.
+	 */
+	@Test
+	void batches_noThreadWaitsInTheCore_aGroupedBatchStillPushed() {
+		assertThat(poll("fast-abatch", null).statusCode()).isEqualTo(204);
+		String[] batches = { "push_batch", "lease", "complete_batch" };
+		double[] before = coreSeconds(batches);
+		assertThat(json("fast-abatch", "/batch", "{\"messages\":[\"a\",\"b\"]}", null).statusCode()).isEqualTo(201);
+		HttpResponse<String> polled = get("/queues/fast-abatch/messages?max=10", null);
+		assertThat(polled.statusCode()).isEqualTo(200);
+		List<Number> ids = JsonPath.read(polled.body(), "$.messages[*].id");
+		assertThat(ids).hasSize(2);
+		HttpResponse<String> completed = json("fast-abatch", "/completions",
+				"{\"messages\":[{\"id\":" + ids.get(0) + "},{\"id\":" + ids.get(1) + "},{\"id\":" + ids.get(1) + "}]}",
+				null);
+		assertThat(completed.statusCode()).isEqualTo(200);
+		assertThat(JsonPath.<List<Integer>>read(completed.body(), "$.results[*].status")).containsExactly(204, 204,
+				404);
+		assertThat(coreSeconds(batches)).as("a batch push, a poll, a batch of completions: untimed").isEqualTo(before);
+
+		assertThat(
+				json("fast-abatch", "/batch", "{\"messages\":[{\"body\":\"c\",\"group\":\"g\"}]}", null).statusCode())
+			.isEqualTo(201);
+		assertThat(JsonPath.<String>read(poll("fast-abatch", null).body(), "$.group")).isEqualTo("g");
+	}
+
 	/** {@code qs_core_seconds_total} of push, lease and complete. */
 	private double[] coreSeconds() {
-		String[] operations = { "push", "lease", "complete" };
+		return coreSeconds("push", "lease", "complete");
+	}
+
+	/** {@code qs_core_seconds_total} of each operation named. */
+	private double[] coreSeconds(String... operations) {
 		double[] seconds = new double[operations.length];
 		for (int i = 0; i < operations.length; i++) {
 			seconds[i] = count("(?m)^qs_core_seconds_total\\{.*operation=\"" + operations[i] + "\".*} ([0-9.E-]+)");

@@ -3,6 +3,7 @@ package io.github.qsbench.application.messages;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -120,13 +121,40 @@ public class MessageOperations {
 		byte[] stored = StoredMessage.encode(OutgoingMessage.of(body), this.clock.millis(), 0,
 				this.settings.maxMessageBytes(queue));
 		return this.async.push(queue, stored).handle((message, failure) -> {
-			if (failure != null) {
-				throw refused(failure);
-			}
-			this.events.pushed(1);
-			this.longPolls.pushedLater(queue);
+			pushedAsync(queue, 1, failure);
 			return new Sent(message.id(), 0);
 		});
+	}
+
+	/**
+	 * {@link #sendAll} with the queue's delay on a queue that {@link #answersAsync},
+	 * returning before the store answers, as {@link #pushAsync} does; {@code null} when a
+	 * message has a group (a fair queue's push, which {@link #sendAll} makes).
+	 * @throws InvalidRequestException as {@link #sendAll}, before anything is sent
+	 */
+	public CompletableFuture<List<Sent>> sendAllAsync(String queue, List<OutgoingMessage> messages) {
+		Checks.queueName(queue);
+		Checks.batch(messages.size());
+		if (grouped(queue, messages)) {
+			return null;
+		}
+		List<byte[]> stored = stored(messages, this.settings.maxMessageBytes(queue));
+		return this.async.pushAll(queue, stored).handle((pushed, failure) -> {
+			pushedAsync(queue, stored.size(), failure);
+			return sent(pushed);
+		});
+	}
+
+	/**
+	 * Counts an asynchronous push and wakes the queue's long polls from the timer's
+	 * thread; throws the cause if it failed.
+	 */
+	private void pushedAsync(String queue, int count, Throwable failure) {
+		if (failure != null) {
+			throw refused(failure);
+		}
+		this.events.pushed(count);
+		this.longPolls.pushedLater(queue);
 	}
 
 	/**
@@ -160,6 +188,21 @@ public class MessageOperations {
 				this.events.completed(1);
 			}
 			return completion;
+		});
+	}
+
+	/**
+	 * {@link #completeAll} on a queue that {@link #answersAsync}, returning before the
+	 * store answers, as {@link #pushAsync} does.
+	 * @throws InvalidRequestException as {@link #completeAll}, before anything is sent
+	 */
+	public CompletableFuture<List<Completion>> completeAllAsync(String queue, List<ToComplete> entries) {
+		Checks.queueName(queue);
+		Checks.batch(entries.size());
+		long[] ids = ids(entries);
+		return this.async.completeAll(queue, ids, deliveries(entries)).thenApply((completions) -> {
+			this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
+			return completions;
 		});
 	}
 
@@ -209,21 +252,9 @@ public class MessageOperations {
 		if (QueueNames.isFifo(queue)) {
 			return this.fifo.send(queue, messages, delaySeconds);
 		}
-		boolean grouped = false;
-		for (OutgoingMessage message : messages) {
-			if (message.deduplicationId() != null) {
-				throw new InvalidRequestException("Not a FIFO queue",
-						"A deduplication id is for FIFO queues; '" + queue + "' is a standard queue.");
-			}
-			grouped |= message.group() != null;
-		}
+		boolean grouped = grouped(queue, messages);
 		int delay = this.settings.delaySeconds(queue, delaySeconds);
-		int maxBytes = this.settings.maxMessageBytes(queue);
-		long now = this.clock.millis();
-		List<byte[]> stored = new ArrayList<>(messages.size());
-		for (OutgoingMessage message : messages) {
-			stored.add(StoredMessage.encode(message, now, 0, maxBytes));
-		}
+		List<byte[]> stored = stored(messages, this.settings.maxMessageBytes(queue));
 		List<Message> pushed;
 		try {
 			if (grouped && delay == 0) {
@@ -245,6 +276,39 @@ public class MessageOperations {
 		else {
 			this.longPolls.dueIn(queue, Duration.ofSeconds(delay));
 		}
+		return sent(pushed);
+	}
+
+	/**
+	 * Whether a message for a standard queue has a group (a fair queue's).
+	 * @throws InvalidRequestException if one has a deduplication id, for FIFO queues only
+	 */
+	private static boolean grouped(String queue, List<OutgoingMessage> messages) {
+		boolean grouped = false;
+		for (OutgoingMessage message : messages) {
+			if (message.deduplicationId() != null) {
+				throw new InvalidRequestException("Not a FIFO queue",
+						"A deduplication id is for FIFO queues; '" + queue + "' is a standard queue.");
+			}
+			grouped |= message.group() != null;
+		}
+		return grouped;
+	}
+
+	/**
+	 * The messages as the core stores them, sent now.
+	 * @throws InvalidRequestException if one is over {@code maxBytes}
+	 */
+	private List<byte[]> stored(List<OutgoingMessage> messages, int maxBytes) {
+		long now = this.clock.millis();
+		List<byte[]> stored = new ArrayList<>(messages.size());
+		for (OutgoingMessage message : messages) {
+			stored.add(StoredMessage.encode(message, now, 0, maxBytes));
+		}
+		return stored;
+	}
+
+	private static List<Sent> sent(List<Message> pushed) {
 		List<Sent> sent = new ArrayList<>(pushed.size());
 		for (Message message : pushed) {
 			sent.add(new Sent(message.id(), 0));
@@ -435,14 +499,8 @@ public class MessageOperations {
 	public List<Completion> completeAll(String queue, List<ToComplete> entries) {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
-		long[] ids = new long[entries.size()];
-		int[] deliveries = new int[entries.size()];
-		for (int i = 0; i < deliveries.length; i++) {
-			ToComplete entry = entries.get(i);
-			ids[i] = entry.id();
-			deliveries[i] = LeaseTokens.delivery(entry.lease(), entry.id());
-		}
-		List<Completion> completions = this.core.completeAll(queue, ids, deliveries);
+		long[] ids = ids(entries);
+		List<Completion> completions = this.core.completeAll(queue, ids, deliveries(entries));
 		int completed = 0;
 		for (int i = 0; i < ids.length; i++) {
 			if (completions.get(i) == Completion.COMPLETED) {
@@ -452,6 +510,27 @@ public class MessageOperations {
 		}
 		this.events.completed(completed);
 		return completions;
+	}
+
+	private static long[] ids(List<ToComplete> entries) {
+		long[] ids = new long[entries.size()];
+		for (int i = 0; i < ids.length; i++) {
+			ids[i] = entries.get(i).id();
+		}
+		return ids;
+	}
+
+	/**
+	 * The delivery each entry's lease token names (0: any).
+	 * @throws InvalidRequestException if one is not a token this service hands out
+	 */
+	private static int[] deliveries(List<ToComplete> entries) {
+		int[] deliveries = new int[entries.size()];
+		for (int i = 0; i < deliveries.length; i++) {
+			ToComplete entry = entries.get(i);
+			deliveries[i] = LeaseTokens.delivery(entry.lease(), entry.id());
+		}
+		return deliveries;
 	}
 
 	/**
