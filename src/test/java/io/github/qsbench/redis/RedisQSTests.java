@@ -98,8 +98,8 @@ class RedisQSTests {
 	 * On a cluster, whose queues' keys cannot reach the id counter or the registry of
 	 * queue names, the asynchronous push takes its id and registers a queue it filled
 	 * again in calls of their own, as the blocking push does: ids from the shared
-	 * counter, and a queue emptied, tidied from the registry by a listing and pushed to
-	 * again is listed again.
+	 * counter, a batch's consecutive, and a queue emptied, tidied from the registry by a
+	 * listing and pushed to again is listed again.
 	 */
 	@Test
 	void asyncCalls_onACluster_takeIdsAndRegisterQueuesAsTheBlockingOnes() {
@@ -117,6 +117,14 @@ class RedisQSTests {
 			assertThat(third.id()).isEqualTo(second.id() + 1);
 			assertThat(redis.queueCount()).as("registered again by the push").isEqualTo(1);
 			assertThat(redis.heldCount()).isEqualTo(1);
+			List<Message> batch = async
+				.pushAll("q", List.of("d".getBytes(StandardCharsets.UTF_8), "e".getBytes(StandardCharsets.UTF_8)))
+				.join();
+			assertThat(batch).extracting(Message::id).containsExactly(third.id() + 1, third.id() + 2);
+			assertThat(async.completeAll("q", new long[] { third.id(), third.id() + 1 }, new int[] { 0, 0 }).join())
+				.as("never delivered")
+				.containsExactly(Completion.NOT_DELIVERED, Completion.NOT_DELIVERED);
+			assertThat(redis.heldCount()).isEqualTo(3);
 		}
 		finally {
 			this.made.forEach(RedisQS::close);
