@@ -16,6 +16,7 @@ import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.messages.LongPoll;
+import io.github.qsbench.application.messages.AsyncMessageOperations;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.messages.MessageOperations.ToComplete;
 import io.github.qsbench.core.Completion;
@@ -39,10 +40,13 @@ final class HotRoutes {
 
 	private final MessageOperations operations;
 
+	private final AsyncMessageOperations async;
+
 	private final JsonRequests json;
 
 	HotRoutes(MessageOperations operations) {
 		this.operations = operations;
+		this.async = operations.async();
 		this.json = new JsonRequests(operations.maxMessageBytes());
 	}
 
@@ -115,10 +119,10 @@ final class HotRoutes {
 	/**
 	 * Whether {@link #pushAsync}, {@link #pollAsync} and {@link #completeAsync} serve the
 	 * queue: a store across the network and a plain queue
-	 * ({@link MessageOperations#answersAsync}).
+	 * ({@link AsyncMessageOperations#answers}).
 	 */
 	boolean answersAsync(String queue) {
-		return this.operations.answersAsync(queue);
+		return this.async.answers(queue);
 	}
 
 	/**
@@ -126,7 +130,7 @@ final class HotRoutes {
 	 * when the store answers, on its thread.
 	 */
 	CompletableFuture<ResponseEntity<Pushed>> pushAsync(String queue, byte[] body) {
-		return this.operations.pushAsync(queue, body).thenApply(sent -> QueueAnswers.pushed(queue, sent));
+		return this.async.push(queue, body).thenApply(sent -> QueueAnswers.pushed(queue, sent));
 	}
 
 	/**
@@ -143,8 +147,7 @@ final class HotRoutes {
 		// told the same one
 		Duration seconds = (wait != null) ? RequestValidation.waitSeconds(wait) : Duration.ZERO;
 		Integer batch = RequestValidation.maxMessages(max);
-		return this.operations
-			.leaseAsync(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
+		return this.async.lease(queue, (batch != null) ? batch : 1, seconds, RequestValidation.leaseSeconds(lease))
 			.thenApply(leases -> (leases.isEmpty() && !seconds.isZero()) ? null
 					: QueueAnswers.polled(queue, leases, batch != null));
 	}
@@ -157,7 +160,7 @@ final class HotRoutes {
 	CompletableFuture<ResponseEntity<PushedBatch>> pushBatchAsync(String queue, byte[] body) throws IOException {
 		List<OutgoingMessage> messages = this.json.messages(new ByteArrayInputStream(body), body.length,
 				maxMessageBytes(queue));
-		CompletableFuture<List<Sent>> sent = this.operations.sendAllAsync(queue, messages);
+		CompletableFuture<List<Sent>> sent = this.async.sendAll(queue, messages);
 		return (sent != null) ? sent.thenApply(pushed -> QueueAnswers.pushed(queue, pushed)) : null;
 	}
 
@@ -165,12 +168,12 @@ final class HotRoutes {
 	CompletableFuture<ResponseEntity<CompletionResults>> completeBatchAsync(String queue, byte[] body)
 			throws IOException {
 		List<ToComplete> entries = this.json.completions(new ByteArrayInputStream(body), body.length);
-		return this.operations.completeAllAsync(queue, entries).thenApply(outcomes -> completed(entries, outcomes));
+		return this.async.completeAll(queue, entries).thenApply(outcomes -> completed(entries, outcomes));
 	}
 
 	/** {@link #complete}, answered when the store answers, on its thread. */
 	CompletableFuture<ResponseEntity<Void>> completeAsync(String queue, long id, String ifMatch) {
-		return this.operations.completeAsync(queue, id, LeaseETags.fromIfMatch(ifMatch))
+		return this.async.complete(queue, id, LeaseETags.fromIfMatch(ifMatch))
 			.thenApply(completion -> QueueAnswers.completed(queue, id, completion));
 	}
 

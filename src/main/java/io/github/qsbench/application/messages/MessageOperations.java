@@ -3,10 +3,7 @@ package io.github.qsbench.application.messages;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.Checks;
@@ -24,7 +21,6 @@ import io.github.qsbench.application.fair.FairQueues;
 import io.github.qsbench.application.fifo.FifoOperations;
 import io.github.qsbench.application.queues.DeadLetters;
 import io.github.qsbench.application.queues.Settings;
-import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.CapacityExceededException;
@@ -43,7 +39,9 @@ import io.github.qsbench.core.QueueServiceCore;
  * Messages come in as {@link OutgoingMessage}, are kept as {@link StoredMessage} and go
  * out as {@link Received}. Refusals are exceptions an adapter answers in its protocol:
  * {@link InvalidRequestException} for input, {@link CapacityExceededException} when a cap
- * is reached (nothing pushed); a completion's outcome is its {@link Completion}.
+ * is reached (nothing pushed); a completion's outcome is its {@link Completion}. The same
+ * push, lease and completion for a caller that must not wait for the store are
+ * {@link #async}'s.
  */
 public class MessageOperations {
 
@@ -69,10 +67,7 @@ public class MessageOperations {
 
 	private final FairQueues fair;
 
-	/**
-	 * The core's asynchronous calls ({@link QueueServiceCore#async}), or {@code null}.
-	 */
-	private final AsyncCore async;
+	private final AsyncMessageOperations async;
 
 	/**
 	 * @param core the core this layer calls (the strategy, or a decorator of it)
@@ -95,127 +90,15 @@ public class MessageOperations {
 		this.fifo = fifo;
 		this.attempts = new ReceiveAttempts(fifo);
 		this.fair = fair;
-		this.async = core.async().orElse(null);
+		this.async = new AsyncMessageOperations(this, core.async().orElse(null), events, settings, longPolls, fair);
 	}
 
 	/**
-	 * Whether {@link #pushAsync}, {@link #leaseAsync} and {@link #completeAsync} may
-	 * serve the queue: the core has asynchronous calls (its store is across the network)
-	 * and the queue is plain, as this instance knows without asking the store: standard,
-	 * without groups, a delay or a dead-letter queue, its settings in memory. Else the
-	 * blocking methods serve it, on a thread that may wait.
+	 * The push, lease and completion for a caller that must not wait for the store, on
+	 * the queues they {@linkplain AsyncMessageOperations#answers answer}.
 	 */
-	public boolean answersAsync(String queue) {
-		return this.async != null && !QueueNames.isFifo(queue) && this.fair.knownPlain(queue)
-				&& this.settings.plainInMemory(queue);
-	}
-
-	/**
-	 * {@link #push} on a queue that {@link #answersAsync}, returning before the store
-	 * answers: the stage completes (or fails with what {@link #push} throws) on the
-	 * store's thread, and long polls are woken from the timer's, since that thread must
-	 * not wait for the store.
-	 */
-	public CompletableFuture<Sent> pushAsync(String queue, byte[] body) {
-		Checks.queueName(queue);
-		byte[] stored = StoredMessage.encode(OutgoingMessage.of(body), this.clock.millis(), 0,
-				this.settings.maxMessageBytes(queue));
-		return this.async.push(queue, stored).handle((message, failure) -> {
-			pushedAsync(queue, 1, failure);
-			return new Sent(message.id(), 0);
-		});
-	}
-
-	/**
-	 * {@link #sendAll} with the queue's delay on a queue that {@link #answersAsync},
-	 * returning before the store answers, as {@link #pushAsync} does; {@code null} when a
-	 * message has a group (a fair queue's push, which {@link #sendAll} makes).
-	 * @throws InvalidRequestException as {@link #sendAll}, before anything is sent
-	 */
-	public CompletableFuture<List<Sent>> sendAllAsync(String queue, List<OutgoingMessage> messages) {
-		Checks.queueName(queue);
-		Checks.batch(messages.size());
-		if (grouped(queue, messages)) {
-			return null;
-		}
-		List<byte[]> stored = stored(messages, this.settings.maxMessageBytes(queue));
-		return this.async.pushAll(queue, stored).handle((pushed, failure) -> {
-			pushedAsync(queue, stored.size(), failure);
-			return sent(pushed);
-		});
-	}
-
-	/**
-	 * Counts an asynchronous push and wakes the queue's long polls from the timer's
-	 * thread; throws the cause if it failed.
-	 */
-	private void pushedAsync(String queue, int count, Throwable failure) {
-		if (failure != null) {
-			throw refused(failure);
-		}
-		this.events.pushed(count);
-		this.longPolls.pushedLater(queue);
-	}
-
-	/**
-	 * {@link #lease(String, int, Integer)}, or with a {@code wait} the first look of
-	 * {@link #awaitLease(String, int, Duration, Integer)}, on a queue that
-	 * {@link #answersAsync}, returning before the store answers, as {@link #pushAsync}
-	 * does: the deliveries when messages are ready or {@code wait} is zero, counted as
-	 * {@code awaitLease} counts them; else none, not counted as an empty poll, and the
-	 * caller then waits with {@code awaitLease}, which looks again.
-	 */
-	public CompletableFuture<List<Received>> leaseAsync(String queue, int max, Duration wait, Integer leaseSeconds) {
-		Checks.queueName(queue);
-		Checks.max(max);
-		checkWait(wait);
-		return this.async.lease(queue, max, this.settings.leaseMillis(queue, leaseSeconds)).thenApply(leases -> {
-			if (!leases.isEmpty() || wait.isZero()) {
-				counted(leases);
-			}
-			return deliveries(queue, leases, false);
-		});
-	}
-
-	/**
-	 * {@link #complete} on a queue that {@link #answersAsync}, returning before the store
-	 * answers, as {@link #pushAsync} does.
-	 */
-	public CompletableFuture<Completion> completeAsync(String queue, long id, String lease) {
-		Checks.queueName(queue);
-		return this.async.complete(queue, id, LeaseTokens.delivery(lease, id)).thenApply(completion -> {
-			if (completion == Completion.COMPLETED) {
-				this.events.completed(1);
-			}
-			return completion;
-		});
-	}
-
-	/**
-	 * {@link #completeAll} on a queue that {@link #answersAsync}, returning before the
-	 * store answers, as {@link #pushAsync} does.
-	 * @throws InvalidRequestException as {@link #completeAll}, before anything is sent
-	 */
-	public CompletableFuture<List<Completion>> completeAllAsync(String queue, List<ToComplete> entries) {
-		Checks.queueName(queue);
-		Checks.batch(entries.size());
-		long[] ids = ids(entries);
-		return this.async.completeAll(queue, ids, deliveries(entries)).thenApply((completions) -> {
-			this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
-			return completions;
-		});
-	}
-
-	/**
-	 * A failed push's cause, counted as refused if a cap refused it: a stage's failure
-	 * arrives wrapped.
-	 */
-	private RuntimeException refused(Throwable failure) {
-		Throwable cause = AsyncCore.cause(failure);
-		if (cause instanceof CapacityExceededException ex) {
-			this.events.refused(ex.limit());
-		}
-		return (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
+	public AsyncMessageOperations async() {
+		return this.async;
 	}
 
 	/**
@@ -283,7 +166,7 @@ public class MessageOperations {
 	 * Whether a message for a standard queue has a group (a fair queue's).
 	 * @throws InvalidRequestException if one has a deduplication id, for FIFO queues only
 	 */
-	private static boolean grouped(String queue, List<OutgoingMessage> messages) {
+	static boolean grouped(String queue, List<OutgoingMessage> messages) {
 		boolean grouped = false;
 		for (OutgoingMessage message : messages) {
 			if (message.deduplicationId() != null) {
@@ -299,7 +182,7 @@ public class MessageOperations {
 	 * The messages as the core stores them, sent now.
 	 * @throws InvalidRequestException if one is over {@code maxBytes}
 	 */
-	private List<byte[]> stored(List<OutgoingMessage> messages, int maxBytes) {
+	List<byte[]> stored(List<OutgoingMessage> messages, int maxBytes) {
 		long now = this.clock.millis();
 		List<byte[]> stored = new ArrayList<>(messages.size());
 		for (OutgoingMessage message : messages) {
@@ -308,12 +191,17 @@ public class MessageOperations {
 		return stored;
 	}
 
-	private static List<Sent> sent(List<Message> pushed) {
+	static List<Sent> sent(List<Message> pushed) {
 		List<Sent> sent = new ArrayList<>(pushed.size());
 		for (Message message : pushed) {
 			sent.add(new Sent(message.id(), 0));
 		}
 		return sent;
+	}
+
+	/** The core's clock's time, for a message stored now. */
+	long now() {
+		return this.clock.millis();
 	}
 
 	/** The most that a message's body and attributes may add up to, in bytes. */
@@ -389,7 +277,7 @@ public class MessageOperations {
 		return poll;
 	}
 
-	private static void checkWait(Duration wait) {
+	static void checkWait(Duration wait) {
 		if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
 			throw InvalidRequestException.outOfRange("wait", 0, Limits.MAX_WAIT_SECONDS);
 		}
@@ -420,7 +308,7 @@ public class MessageOperations {
 	 * @param announce whether a queue so learned is announced to other instances, a call
 	 * to the store: not where the caller must not wait for it
 	 */
-	private List<Received> deliveries(String queue, List<Lease> leases, boolean announce) {
+	List<Received> deliveries(String queue, List<Lease> leases, boolean announce) {
 		if (leases.isEmpty()) {
 			return List.of();
 		}
@@ -445,7 +333,7 @@ public class MessageOperations {
 		return deliveries;
 	}
 
-	private void counted(List<Lease> leases) {
+	void counted(List<Lease> leases) {
 		if (leases.isEmpty()) {
 			this.events.emptyPoll();
 		}
@@ -512,7 +400,7 @@ public class MessageOperations {
 		return completions;
 	}
 
-	private static long[] ids(List<ToComplete> entries) {
+	static long[] ids(List<ToComplete> entries) {
 		long[] ids = new long[entries.size()];
 		for (int i = 0; i < ids.length; i++) {
 			ids[i] = entries.get(i).id();
@@ -524,7 +412,7 @@ public class MessageOperations {
 	 * The delivery each entry's lease token names (0: any).
 	 * @throws InvalidRequestException if one is not a token this service hands out
 	 */
-	private static int[] deliveries(List<ToComplete> entries) {
+	static int[] deliveries(List<ToComplete> entries) {
 		int[] deliveries = new int[entries.size()];
 		for (int i = 0; i < deliveries.length; i++) {
 			ToComplete entry = entries.get(i);

@@ -1,0 +1,181 @@
+package io.github.qsbench.application.messages;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import io.github.qsbench.application.Checks;
+import io.github.qsbench.application.InvalidRequestException;
+import io.github.qsbench.application.LeaseTokens;
+import io.github.qsbench.application.OutgoingMessage;
+import io.github.qsbench.application.QueueEvents;
+import io.github.qsbench.application.QueueNames;
+import io.github.qsbench.application.Received;
+import io.github.qsbench.application.Sent;
+import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.fair.FairQueues;
+import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.queues.Settings;
+import io.github.qsbench.core.AsyncCore;
+import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.Completion;
+
+/**
+ * {@link MessageOperations}' push, lease and completion for a caller that must not wait
+ * for the store (Jetty's selector): each returns before the store answers, and its stage
+ * completes on the store's thread, with what the blocking call returns or throws. They
+ * serve only a queue that {@link #answers}: a store across the network
+ * ({@link AsyncCore}) and a plain queue, so that a call is one call of the store and the
+ * answer needs nothing more from it. Checks, counting and the conversions are the
+ * blocking calls' own, through {@link MessageOperations}.
+ */
+public final class AsyncMessageOperations {
+
+	private final MessageOperations operations;
+
+	/**
+	 * The core's asynchronous calls ({@code QueueServiceCore#async}), or {@code null}.
+	 */
+	private final AsyncCore async;
+
+	private final QueueEvents events;
+
+	private final Settings settings;
+
+	private final LongPolls longPolls;
+
+	private final FairQueues fair;
+
+	AsyncMessageOperations(MessageOperations operations, AsyncCore async, QueueEvents events, Settings settings,
+			LongPolls longPolls, FairQueues fair) {
+		this.operations = operations;
+		this.async = async;
+		this.events = events;
+		this.settings = settings;
+		this.longPolls = longPolls;
+		this.fair = fair;
+	}
+
+	/**
+	 * Whether {@link #push}, {@link #lease} and {@link #complete} may serve the queue:
+	 * the core has asynchronous calls (its store is across the network) and the queue is
+	 * plain, as this instance knows without asking the store: standard, without groups, a
+	 * delay or a dead-letter queue, its settings in memory. Else the blocking methods
+	 * serve it, on a thread that may wait.
+	 */
+	public boolean answers(String queue) {
+		return this.async != null && !QueueNames.isFifo(queue) && this.fair.knownPlain(queue)
+				&& this.settings.plainInMemory(queue);
+	}
+
+	/**
+	 * {@link MessageOperations#push} on a queue that {@link #answers}: the stage
+	 * completes (or fails with what the blocking call throws) on the store's thread, and
+	 * long polls are woken from the timer's, since that thread must not wait for the
+	 * store.
+	 */
+	public CompletableFuture<Sent> push(String queue, byte[] body) {
+		Checks.queueName(queue);
+		byte[] stored = StoredMessage.encode(OutgoingMessage.of(body), this.operations.now(), 0,
+				this.settings.maxMessageBytes(queue));
+		return this.async.push(queue, stored).handle((message, failure) -> {
+			pushed(queue, 1, failure);
+			return new Sent(message.id(), 0);
+		});
+	}
+
+	/**
+	 * {@link MessageOperations#sendAll} with the queue's delay on a queue that
+	 * {@link #answers}, as {@link #push} does; {@code null} when a message has a group (a
+	 * fair queue's push, which the blocking call makes).
+	 * @throws InvalidRequestException as the blocking call, before anything is sent
+	 */
+	public CompletableFuture<List<Sent>> sendAll(String queue, List<OutgoingMessage> messages) {
+		Checks.queueName(queue);
+		Checks.batch(messages.size());
+		if (MessageOperations.grouped(queue, messages)) {
+			return null;
+		}
+		List<byte[]> stored = this.operations.stored(messages, this.settings.maxMessageBytes(queue));
+		return this.async.pushAll(queue, stored).handle((pushed, failure) -> {
+			pushed(queue, stored.size(), failure);
+			return MessageOperations.sent(pushed);
+		});
+	}
+
+	/**
+	 * Counts an asynchronous push and wakes the queue's long polls from the timer's
+	 * thread; throws the cause if it failed.
+	 */
+	private void pushed(String queue, int count, Throwable failure) {
+		if (failure != null) {
+			throw refused(failure);
+		}
+		this.events.pushed(count);
+		this.longPolls.pushedLater(queue);
+	}
+
+	/**
+	 * A failed push's cause, counted as refused if a cap refused it: a stage's failure
+	 * arrives wrapped.
+	 */
+	private RuntimeException refused(Throwable failure) {
+		Throwable cause = AsyncCore.cause(failure);
+		if (cause instanceof CapacityExceededException ex) {
+			this.events.refused(ex.limit());
+		}
+		return (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
+	}
+
+	/**
+	 * {@link MessageOperations#lease(String, int, Integer)}, or with a {@code wait} the
+	 * first look of {@link MessageOperations#awaitLease(String, int, Duration, Integer)},
+	 * on a queue that {@link #answers}, as {@link #push} does: the deliveries when
+	 * messages are ready or {@code wait} is zero, counted as {@code awaitLease} counts
+	 * them; else none, not counted as an empty poll, and the caller then waits with
+	 * {@code awaitLease}, which looks again.
+	 */
+	public CompletableFuture<List<Received>> lease(String queue, int max, Duration wait, Integer leaseSeconds) {
+		Checks.queueName(queue);
+		Checks.max(max);
+		MessageOperations.checkWait(wait);
+		return this.async.lease(queue, max, this.settings.leaseMillis(queue, leaseSeconds)).thenApply(leases -> {
+			if (!leases.isEmpty() || wait.isZero()) {
+				this.operations.counted(leases);
+			}
+			return this.operations.deliveries(queue, leases, false);
+		});
+	}
+
+	/**
+	 * {@link MessageOperations#complete} on a queue that {@link #answers}, as
+	 * {@link #push} does.
+	 */
+	public CompletableFuture<Completion> complete(String queue, long id, String lease) {
+		Checks.queueName(queue);
+		return this.async.complete(queue, id, LeaseTokens.delivery(lease, id)).thenApply(completion -> {
+			if (completion == Completion.COMPLETED) {
+				this.events.completed(1);
+			}
+			return completion;
+		});
+	}
+
+	/**
+	 * {@link MessageOperations#completeAll} on a queue that {@link #answers}, as
+	 * {@link #push} does.
+	 * @throws InvalidRequestException as the blocking call, before anything is sent
+	 */
+	public CompletableFuture<List<Completion>> completeAll(String queue, List<ToComplete> entries) {
+		Checks.queueName(queue);
+		Checks.batch(entries.size());
+		return this.async.completeAll(queue, MessageOperations.ids(entries), MessageOperations.deliveries(entries))
+			.thenApply((completions) -> {
+				this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
+				return completions;
+			});
+	}
+
+}
