@@ -70,6 +70,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (the group's pending list is the lease, its delivery count the delivery number) and
  * complete with {@code XACK} and {@code XDEL} pipelined in one write: what Redis's own
  * commands cost for the strategy's lease, redelivery by {@code XAUTOCLAIM} not included.
+ * {@code redis-streams-lua} mode is that design with what the strategy's scripts do on every
+ * call: the scripts of {@code --scripts} (scripts/bench/streams/) check the cap on a push
+ * ({@code XLEN}, {@code XADD}), look for a lapsed lease before a new entry on a lease
+ * ({@code XAUTOCLAIM}, {@code XREADGROUP}) and complete with {@code XACK} and {@code XDEL},
+ * one {@code EVALSHA} each, as the redis-lua mode calls the strategy's.
  *
  * <p>
  * In every mode but {@code noop}, producers wait while {@code --backlog} messages (1,000 by
@@ -353,6 +358,19 @@ public class RequestPathLoad {
 				threads.add(start("consumer-" + c, () -> Redis.consumeStreamed(first)));
 			}
 		}
+		else if (mode.equals("redis-streams-lua")) {
+			Redis.createStreams();
+			Redis.loadScripts();
+			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
+			for (int p = 0; p < producers; p++) {
+				int first = p;
+				threads.add(start("producer-" + p, () -> Redis.produceStreamScripted(first, body)));
+			}
+			for (int c = 0; c < consumers; c++) {
+				int first = c;
+				threads.add(start("consumer-" + c, () -> Redis.consumeStreamScripted(first)));
+			}
+		}
 		else if (mode.equals("redis-lua")) {
 			Redis.loadScripts();
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
@@ -366,7 +384,7 @@ public class RequestPathLoad {
 			}
 		}
 		else {
-			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk, redis, redis-lua or redis-streams");
+			throw new IllegalArgumentException("mode is queue, sqs, noop, beanstalk, redis, redis-lua, redis-streams or redis-streams-lua");
 		}
 		Thread.sleep((long) (warmup * 1000));
 		long[] self = { ProcessHandle.current().pid() };
@@ -1274,6 +1292,87 @@ public class RequestPathLoad {
 				}
 				if (!outcome.equals(":0")) {
 					connection.error("complete.lua", outcome);
+				}
+				else {
+					completedOne();
+				}
+			}
+			connection.socket.close();
+		}
+
+		/**
+		 * {@code EVALSHA} of scripts/bench/streams/push.lua: a push of one message checked
+		 * against the cap, round robin over the queues' streams.
+		 */
+		static void produceStreamScripted(int first, byte[] body) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			String[] heads = new String[queues];
+			for (int q = 0; q < queues; q++) {
+				heads[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(push) + bulkString("1") + bulkString(stream(q))
+						+ bulkString("1000000") + "$" + body.length + "\r\n";
+			}
+			for (long n = first; admitted(); n++) {
+				connection.out.write(ascii(heads[(int) (n % queues)]));
+				connection.out.write(body);
+				connection.out.write(ascii("\r\n"));
+				connection.out.flush();
+				String answer = connection.reply();
+				if (answer.charAt(0) != '$' || answer.equals("$-1")) {
+					connection.error("streams/push.lua", answer);
+					pushRefused();
+				}
+				else {
+					pushedOne();
+				}
+			}
+			connection.socket.close();
+		}
+
+		/**
+		 * {@code EVALSHA} of scripts/bench/streams/lease.lua for one message (a lease of 30
+		 * s), round robin over the queues' streams, then of complete.lua for it.
+		 */
+		static void consumeStreamScripted(int first) throws IOException, InterruptedException {
+			Redis connection = new Redis();
+			String[] leases = new String[queues];
+			String[] completes = new String[queues];
+			for (int q = 0; q < queues; q++) {
+				leases[q] = "*7\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("1") + bulkString(stream(q))
+						+ bulkString("g") + bulkString("c" + first) + bulkString("30000");
+				completes[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("1")
+						+ bulkString(stream(q)) + bulkString("g");
+			}
+			int emptyInARow = 0;
+			for (long n = first; !stop.get(); n++) {
+				int q = (int) (n % queues);
+				connection.out.write(ascii(leases[q]));
+				connection.out.flush();
+				String answer = connection.reply();
+				boolean counted = inWindow.get();
+				if (answer.equals("*0")) {
+					emptyInARow = emptyPoll(counted, emptyInARow);
+					if (emptyInARow >= queues) {
+						break;
+					}
+					continue;
+				}
+				if (!answer.equals("*3")) {
+					connection.error("streams/lease.lua", answer);
+					continue;
+				}
+				connection.reply();
+				String id = new String(connection.bulk, 0, connection.bulkLength, StandardCharsets.US_ASCII);
+				connection.reply();
+				connection.reply();
+				emptyInARow = 0;
+				if (counted) {
+					polls.increment();
+				}
+				connection.out.write(ascii(completes[q] + bulkString(id)));
+				connection.out.flush();
+				String outcome = connection.reply();
+				if (!outcome.equals(":0")) {
+					connection.error("streams/complete.lua", outcome);
 				}
 				else {
 					completedOne();

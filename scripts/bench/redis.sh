@@ -27,6 +27,10 @@
 #   redis-streams   Redis under RequestPathLoad's redis-streams mode: XADD, XREADGROUP, XACK + XDEL
 #               in one write, a stream and a consumer group per queue: the lease on Redis's own
 #               commands, the design docs/redis.md proposes instead of the scripts; CPU is redis-server's
+#   redis-streams-lua   that design with what the strategy's scripts check on every call, under
+#               RequestPathLoad's redis-streams-lua mode: one EVALSHA each of scripts/bench/streams/'s
+#               push.lua (XLEN for the cap, XADD), lease.lua (XAUTOCLAIM of a lapsed lease, else
+#               XREADGROUP) and complete.lua (XACK, XDEL); CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -237,7 +241,7 @@ STANDALONE_PID="$REDIS_PID"
 if [[ -n "${SETUPS:-}" ]]; then
 	read -r -a SETUPS <<<"$SETUPS"
 else
-	SETUPS=(redis redis-lua redis-streams in-process service batch 2-services)
+	SETUPS=(redis redis-lua redis-streams redis-streams-lua in-process service batch 2-services)
 	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(redis-lua-base service-base batch-base)
 	[[ "$CLUSTER" == 1 ]] && SETUPS+=(cluster-3 cluster-1)
 fi
@@ -309,6 +313,10 @@ target() {
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/redis")
 			;;
 		redis-streams) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis-streams --port "$REDIS_PORT") ;;
+		redis-streams-lua)
+			JVMS="" REDISES="$STANDALONE_PID"
+			TARGET=(--mode redis-streams-lua --port "$REDIS_PORT" --scripts "$ROOT/scripts/bench/streams")
+			;;
 		in-process) JVMS="$E_PID" REDISES="" TARGET=(--mode queue --port "$E_PORT") ;;
 		async-probe) JVMS="$ASYNC_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$ASYNC_PORT") ;;
 		inline-probe) JVMS="$INLINE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$INLINE_PORT") ;;
@@ -449,11 +457,13 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        if lua and by[(probe, c)]:
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
 	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar")
-	    streams = by[("redis-streams", c)]
-	    if raw and streams:
-	        print(f"proposed at {c}: Redis Streams' Redis CPU per cycle / raw commands': "
-	              f"{mean(streams, 'redis') / mean(raw, 'redis'):.2f} ({mean(streams, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
-	              f"cycles/s {mean(streams, 'cycles') / mean(raw, 'cycles'):.2f} of raw)")
+	    for streams, what in (("redis-streams", "Redis Streams"),
+	                          ("redis-streams-lua", "Redis Streams with the scripts' checks (cap, lapsed leases)")):
+	        if raw and by[(streams, c)]:
+	            rs = by[(streams, c)]
+	            print(f"proposed at {c}: {what}: Redis CPU per cycle / raw commands': "
+	                  f"{mean(rs, 'redis') / mean(raw, 'redis'):.2f} ({mean(rs, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
+	                  f"cycles/s {mean(rs, 'cycles') / mean(raw, 'cycles'):.2f} of raw)")
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
 	                     ("waiting", "waiting-base"), ("cluster-3", "cluster-3-base")):
 	        if by[(new, c)] and by[(old, c)]:
