@@ -351,7 +351,7 @@ public class RequestPathLoad {
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
 			for (int p = 0; p < producers; p++) {
 				int first = p;
-				threads.add(start("producer-" + p, () -> Redis.produceStreamed(first, body)));
+				threads.add(start("producer-" + p, () -> Redis.produceStreamed(first, body, false)));
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
@@ -364,7 +364,7 @@ public class RequestPathLoad {
 			byte[] body = "m".repeat(bytes).getBytes(StandardCharsets.US_ASCII);
 			for (int p = 0; p < producers; p++) {
 				int first = p;
-				threads.add(start("producer-" + p, () -> Redis.produceStreamScripted(first, body)));
+				threads.add(start("producer-" + p, () -> Redis.produceStreamed(first, body, true)));
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
@@ -1301,34 +1301,6 @@ public class RequestPathLoad {
 		}
 
 		/**
-		 * {@code EVALSHA} of scripts/bench/streams/push.lua: a push of one message checked
-		 * against the cap, round robin over the queues' streams.
-		 */
-		static void produceStreamScripted(int first, byte[] body) throws IOException, InterruptedException {
-			Redis connection = new Redis();
-			String[] heads = new String[queues];
-			for (int q = 0; q < queues; q++) {
-				heads[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(push) + bulkString("1") + bulkString(stream(q))
-						+ bulkString("1000000") + "$" + body.length + "\r\n";
-			}
-			for (long n = first; admitted(); n++) {
-				connection.out.write(ascii(heads[(int) (n % queues)]));
-				connection.out.write(body);
-				connection.out.write(ascii("\r\n"));
-				connection.out.flush();
-				String answer = connection.reply();
-				if (answer.charAt(0) != '$' || answer.equals("$-1")) {
-					connection.error("streams/push.lua", answer);
-					pushRefused();
-				}
-				else {
-					pushedOne();
-				}
-			}
-			connection.socket.close();
-		}
-
-		/**
 		 * {@code EVALSHA} of scripts/bench/streams/lease.lua for one message (a lease of 30
 		 * s), round robin over the queues' streams, then of complete.lua for it.
 		 */
@@ -1401,12 +1373,19 @@ public class RequestPathLoad {
 			connection.socket.close();
 		}
 
-		/** {@code XADD} of one body a push, round robin over the queues' streams. */
-		static void produceStreamed(int first, byte[] body) throws IOException, InterruptedException {
+		/**
+		 * {@code XADD} of one body a push, round robin over the queues' streams; with
+		 * {@code scripted}, {@code EVALSHA} of scripts/bench/streams/push.lua instead (the
+		 * cap checked, then {@code XADD}).
+		 */
+		static void produceStreamed(int first, byte[] body, boolean scripted) throws IOException, InterruptedException {
 			Redis connection = new Redis();
 			byte[][] heads = new byte[queues][];
 			for (int q = 0; q < queues; q++) {
-				heads[q] = ascii("*5\r\n" + bulkString("XADD") + bulkString(stream(q)) + bulkString("*") + bulkString("b")
+				heads[q] = ascii((scripted
+						? "*6\r\n" + bulkString("EVALSHA") + bulkString(push) + bulkString("1") + bulkString(stream(q))
+								+ bulkString("1000000")
+						: "*5\r\n" + bulkString("XADD") + bulkString(stream(q)) + bulkString("*") + bulkString("b"))
 						+ "$" + body.length + "\r\n");
 			}
 			byte[] crlf = { '\r', '\n' };
@@ -1417,7 +1396,7 @@ public class RequestPathLoad {
 				connection.out.flush();
 				String answer = connection.reply();
 				if (answer.charAt(0) != '$' || answer.equals("$-1")) {
-					connection.error("XADD", answer);
+					connection.error(scripted ? "streams/push.lua" : "XADD", answer);
 					pushRefused();
 				}
 				else {
