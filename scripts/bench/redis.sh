@@ -29,8 +29,8 @@
 #               commands, the design docs/redis.md proposes instead of the scripts; CPU is redis-server's
 #   redis-streams-lua   that design with what the strategy's scripts check on every call, under
 #               RequestPathLoad's redis-streams-lua mode: one EVALSHA each of scripts/bench/streams/'s
-#               push.lua (XLEN for the cap, XADD), lease.lua (XAUTOCLAIM of a lapsed lease, else
-#               XREADGROUP) and complete.lua (XACK, XDEL); CPU is redis-server's
+#               push.lua (XLEN for the cap, XADD), lease.lua (XAUTOCLAIM of a lapsed lease, ZRANGE of
+#               a delayed set, else XREADGROUP) and complete.lua (XACK, XDEL); CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -458,7 +458,7 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
 	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar")
 	    for streams, what in (("redis-streams", "Redis Streams"),
-	                          ("redis-streams-lua", "Redis Streams with the scripts' checks (cap, lapsed leases)")):
+	                          ("redis-streams-lua", "Redis Streams with the scripts' checks (cap, lapsed leases, delays)")):
 	        if raw and by[(streams, c)]:
 	            rs = by[(streams, c)]
 	            print(f"proposed at {c}: {what}: Redis CPU per cycle / raw commands': "
