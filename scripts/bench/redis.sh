@@ -474,7 +474,8 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
 	                     ("waiting", "waiting-base"), ("cluster-3", "cluster-3-base")):
 	        if by[(new, c)] and by[(old, c)]:
-	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f}, "
+	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f} "
+	                  f"({rounds(by[(new, c)], by[(old, c)], 'cycles')}), "
 	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")
 	if by[("service", "4+4")] and by[("redis", "4+4")]:
 	    ratio = mean(by[("service", "4+4")], "cycles") / mean(by[("redis", "4+4")], "cycles")
