@@ -73,8 +73,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code redis-streams-lua} mode is that design with what the strategy's scripts do on every
  * call: the scripts of {@code --scripts} (scripts/bench/streams/) check the cap on a push
  * ({@code XLEN}, {@code XADD}), look for a lapsed lease and a due delayed message before a
- * new entry on a lease ({@code XAUTOCLAIM}, {@code ZRANGE} of a delayed set,
- * {@code XREADGROUP}) and complete with {@code XACK} and {@code XDEL},
+ * new entry on a lease and give the delivery its lease's end ({@code XAUTOCLAIM},
+ * {@code ZRANGE} of a delayed set, {@code XREADGROUP}, {@code XCLAIM ... TIME}) and
+ * complete with {@code XACK} and {@code XDEL},
  * one {@code EVALSHA} each, as the redis-lua mode calls the strategy's.
  *
  * <p>
@@ -1303,15 +1304,15 @@ public class RequestPathLoad {
 
 		/**
 		 * {@code EVALSHA} of scripts/bench/streams/lease.lua for one message (a lease of 30
-		 * s; the queue's delayed set {@code load:{queue}:delayed}, empty), round robin over
-		 * the queues' streams, then of complete.lua for it.
+		 * s, of the longest 12 h; the queue's delayed set {@code load:{queue}:delayed},
+		 * empty), round robin over the queues' streams, then of complete.lua for it.
 		 */
 		static void consumeStreamScripted(int first) throws IOException, InterruptedException {
 			Redis connection = new Redis();
 			String[] leases = new String[queues];
 			String[] completes = new String[queues];
 			for (int q = 0; q < queues; q++) {
-				leases[q] = "*9\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("2") + bulkString(stream(q))
+				leases[q] = "*10\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("2") + bulkString(stream(q))
 						+ bulkString("load:{" + queue(q) + "}:delayed") + bulkString("g") + bulkString("c" + first)
 						+ bulkString("30000");
 				completes[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("1")
@@ -1320,7 +1321,8 @@ public class RequestPathLoad {
 			int emptyInARow = 0;
 			for (long n = first; !stop.get(); n++) {
 				int q = (int) (n % queues);
-				connection.out.write(ascii(leases[q] + bulkString(Long.toString(System.currentTimeMillis()))));
+				connection.out.write(ascii(leases[q] + bulkString(Long.toString(System.currentTimeMillis()))
+						+ bulkString("43200000")));
 				connection.out.flush();
 				String answer = connection.reply();
 				boolean counted = inWindow.get();

@@ -30,7 +30,8 @@
 #   redis-streams-lua   that design with what the strategy's scripts check on every call, under
 #               RequestPathLoad's redis-streams-lua mode: one EVALSHA each of scripts/bench/streams/'s
 #               push.lua (XLEN for the cap, XADD), lease.lua (XAUTOCLAIM of a lapsed lease, ZRANGE of
-#               a delayed set, else XREADGROUP) and complete.lua (XACK, XDEL); CPU is redis-server's
+#               a delayed set, else XREADGROUP; XCLAIM ... TIME for the lease's own end) and
+#               complete.lua (XACK, XDEL); CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
