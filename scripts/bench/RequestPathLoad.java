@@ -370,7 +370,7 @@ public class RequestPathLoad {
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
-				threads.add(start("consumer-" + c, () -> Redis.consumeStreamScripted(first)));
+				threads.add(start("consumer-" + c, () -> Redis.consumeScripted(first, true)));
 			}
 		}
 		else if (mode.equals("redis-lua")) {
@@ -382,7 +382,7 @@ public class RequestPathLoad {
 			}
 			for (int c = 0; c < consumers; c++) {
 				int first = c;
-				threads.add(start("consumer-" + c, () -> Redis.consumeScripted(first)));
+				threads.add(start("consumer-" + c, () -> Redis.consumeScripted(first, false)));
 			}
 		}
 		else {
@@ -1245,18 +1245,32 @@ public class RequestPathLoad {
 
 		/**
 		 * {@code EVALSHA} of lease.lua for one message, round robin over the queues, then of
-		 * complete.lua for the message delivered, naming no delivery.
+		 * complete.lua for the message delivered, naming no delivery; with {@code streams},
+		 * of scripts/bench/streams/'s lease.lua (a lease of 30 s, of the longest 12 h; the
+		 * queue's delayed set {@code load:{queue}:delayed}, empty) and complete.lua on the
+		 * queues' streams.
 		 */
-		static void consumeScripted(int first) throws IOException, InterruptedException {
+		static void consumeScripted(int first, boolean streams) throws IOException, InterruptedException {
 			Redis connection = new Redis();
 			String[] leases = new String[queues];
 			String[] completes = new String[queues];
 			for (int q = 0; q < queues; q++) {
-				leases[q] = "*11\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("5") + queueKeys(q);
-				completes[q] = "*14\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("5")
-						+ queueKeys(q) + bulkString("complete");
+				if (streams) {
+					leases[q] = "*10\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("2")
+							+ bulkString(stream(q)) + bulkString("load:{" + queue(q) + "}:delayed") + bulkString("g")
+							+ bulkString("c" + first) + bulkString("30000");
+					completes[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("1")
+							+ bulkString(stream(q)) + bulkString("g");
+				}
+				else {
+					leases[q] = "*11\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("5") + queueKeys(q);
+					completes[q] = "*14\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("5")
+							+ queueKeys(q) + bulkString("complete");
+				}
 			}
-			String leaseTail = bulkString("1") + bulkString("30000");
+			// lease.lua's ARGV after now: max and leaseMillis; the Streams one's: the longest lease
+			String leaseTail = streams ? bulkString("43200000") : bulkString("1") + bulkString("30000");
+			String script = streams ? "streams/" : "";
 			int emptyInARow = 0;
 			for (long n = first; !stop.get(); n++) {
 				int q = (int) (n % queues);
@@ -1273,83 +1287,30 @@ public class RequestPathLoad {
 					continue;
 				}
 				if (!answer.equals("*3")) {
-					connection.error("lease.lua", answer);
+					connection.error(script + "lease.lua", answer);
 					continue;
 				}
-				String id = connection.reply().substring(1);
+				// the id: a number from the strategy's script, a stream's id (a string) from the other
+				String id = connection.reply();
+				id = id.startsWith(":") ? id.substring(1)
+						: new String(connection.bulk, 0, connection.bulkLength, StandardCharsets.US_ASCII);
 				connection.reply();
 				connection.reply();
 				emptyInARow = 0;
 				if (counted) {
 					polls.increment();
 				}
-				connection.out.write(ascii(completes[q] + now + bulkString("30000") + bulkString(queue(q))
-						+ bulkString(id) + bulkString("0")));
+				connection.out.write(ascii(completes[q] + (streams ? bulkString(id)
+						: now + bulkString("30000") + bulkString(queue(q)) + bulkString(id) + bulkString("0"))));
 				connection.out.flush();
 				String outcome = connection.reply();
 				if (outcome.equals("*2")) {
-					// the message's outcome, then whether the queue is now empty
+					// the strategy's script: the message's outcome, then whether the queue is now empty
 					outcome = connection.reply();
 					connection.reply();
 				}
 				if (!outcome.equals(":0")) {
-					connection.error("complete.lua", outcome);
-				}
-				else {
-					completedOne();
-				}
-			}
-			connection.socket.close();
-		}
-
-		/**
-		 * {@code EVALSHA} of scripts/bench/streams/lease.lua for one message (a lease of 30
-		 * s, of the longest 12 h; the queue's delayed set {@code load:{queue}:delayed},
-		 * empty), round robin over the queues' streams, then of complete.lua for it.
-		 */
-		static void consumeStreamScripted(int first) throws IOException, InterruptedException {
-			Redis connection = new Redis();
-			String[] leases = new String[queues];
-			String[] completes = new String[queues];
-			for (int q = 0; q < queues; q++) {
-				leases[q] = "*10\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("2") + bulkString(stream(q))
-						+ bulkString("load:{" + queue(q) + "}:delayed") + bulkString("g") + bulkString("c" + first)
-						+ bulkString("30000");
-				completes[q] = "*6\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("1")
-						+ bulkString(stream(q)) + bulkString("g");
-			}
-			int emptyInARow = 0;
-			for (long n = first; !stop.get(); n++) {
-				int q = (int) (n % queues);
-				connection.out.write(ascii(leases[q] + bulkString(Long.toString(System.currentTimeMillis()))
-						+ bulkString("43200000")));
-				connection.out.flush();
-				String answer = connection.reply();
-				boolean counted = inWindow.get();
-				if (answer.equals("*0")) {
-					emptyInARow = emptyPoll(counted, emptyInARow);
-					if (emptyInARow >= queues) {
-						break;
-					}
-					continue;
-				}
-				if (!answer.equals("*3")) {
-					connection.error("streams/lease.lua", answer);
-					continue;
-				}
-				connection.reply();
-				String id = new String(connection.bulk, 0, connection.bulkLength, StandardCharsets.US_ASCII);
-				connection.reply();
-				connection.reply();
-				emptyInARow = 0;
-				if (counted) {
-					polls.increment();
-				}
-				connection.out.write(ascii(completes[q] + bulkString(id)));
-				connection.out.flush();
-				String outcome = connection.reply();
-				if (!outcome.equals(":0")) {
-					connection.error("streams/complete.lua", outcome);
+					connection.error(script + "complete.lua", outcome);
 				}
 				else {
 					completedOne();
