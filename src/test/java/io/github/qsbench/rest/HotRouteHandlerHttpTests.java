@@ -92,8 +92,12 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 		push("fast-full", "a", null);
 		push("fast-full", "b", null);
 
+		String refused = "(?m)^qs_pushes_refused_total\\{.*limit=\"max-messages-per-queue\".*} ([0-9.E]+)$";
+		double before = count(refused);
 		HttpResponse<String> fast = push("fast-full", "c", null);
+		assertThat(count(refused)).as("the fast path's refusal, counted").isEqualTo(before + 1);
 		assertSame(fast, push("fast-full", "c", VIA_MVC), 429);
+		assertThat(count(refused)).as("and MVC's").isEqualTo(before + 2);
 		assertThat(fast.headers().firstValue("Retry-After")).hasValue("1");
 
 		HttpResponse<String> invalid = this.http.send("/queues/fast-bytes/messages", "POST",
