@@ -117,9 +117,9 @@ final class HotRoutes {
 	}
 
 	/**
-	 * Whether {@link #pushAsync}, {@link #pollAsync} and {@link #completeAsync} serve the
-	 * queue: a store across the network and a plain queue
-	 * ({@link AsyncMessageOperations#answers}).
+	 * Whether {@link #pushAsync}, {@link #pollAsync}, {@link #completeAsync},
+	 * {@link #pushBatchAsync} and {@link #completeBatchAsync} serve the queue: a store
+	 * across the network and a plain queue ({@link AsyncMessageOperations#answers}).
 	 */
 	boolean answersAsync(String queue) {
 		return this.async.answers(queue);
