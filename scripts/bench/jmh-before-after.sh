@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The core's JMH throughput before and after a change, in one run: QueueServiceBenchmark.Thrpt,
 # every strategy (or STRATEGIES), each setup of SETUPS, idLookup false and true, with -prof gc.
-# Base and new alternate per strategy and setup (base, new), round after round, so that a change
-# of the machine's load between them hits both alike; all of idLookup=false comes first. Results: one JMH JSON file per run in OUT.
+# Base and new run back to back per strategy and setup, base first in odd rounds and new first in
+# even ones, so that a change of the machine's load through the run (it rises as the JIT and the
+# benchmarks' own threads heat it) hits both alike; all of idLookup=false comes first. Results: one JMH JSON file per run in OUT.
 #
 #   scripts/bench/jmh-before-after.sh BASE_TREE      # BASE_TREE: a worktree of the base commit
 #     e.g. git worktree add /tmp/base 1c6f6ef && scripts/bench/jmh-before-after.sh /tmp/base
@@ -75,7 +76,9 @@ for lookup in ${LOOKUPS:-false true}; do
 	for round in $(seq 1 "$rounds"); do
 		for setup in $setups; do
 			for strategy in $strategies; do
-				for version in base new; do
+				order="base new"
+				((round % 2 == 0)) && order="new base"
+				for version in $order; do
 					result="$out/r$round-$setup-$strategy-$lookup-$version.json"
 					"$java" -Djava.io.tmpdir="$tmp" -cp "$(cat "$out/$version.cp")" org.openjdk.jmh.Main \
 						'QueueServiceBenchmark\.Thrpt\.' -tg "${setup/-/,}" -p strategy="$strategy" \
