@@ -115,10 +115,11 @@ import java.util.concurrent.atomic.LongAdder;
  * more than one pid is given). The client's own CPU in the window is {@code clientCpuMs}
  * and, per completed message, {@code clientCpuUsPerCycle}: with the server's, the whole
  * machine's cost of a cycle when both share it. {@code serverThreads} splits each pid's
- * CPU and context switches (voluntary and not) in the window by thread name (a pool's
- * threads together: the digits that end a name are dropped; a thread that ended in the
- * window is left out): where a server's time goes, such as a JVM's carriers of virtual
- * threads against its Redis client's event loop. Prints one line of JSON.
+ * CPU, context switches (voluntary and not) and CPU in the kernel in the window by thread
+ * name (a pool's threads together: the digits that end a name are dropped; a thread that
+ * ended in the window is left out): where a server's time goes, such as a JVM's carriers of
+ * virtual threads against its Redis client's event loop, and how much of it is system
+ * calls. Prints one line of JSON.
  *
  * <pre>
  * java scripts/bench/RequestPathLoad.java --port 8080 --pid 1234 --mode queue --producers 4 --consumers 4 --seconds 15
@@ -496,8 +497,11 @@ public class RequestPathLoad {
 		return new long[] { Long.parseLong(fields[11]), Long.parseLong(fields[12]) };
 	}
 
-	/** One thread's name, CPU (clock ticks) and context switches so far. */
-	record Task(String name, long ticks, long switches) {
+	/**
+	 * One thread's name, CPU (clock ticks), the part of it spent in the kernel, and
+	 * context switches so far.
+	 */
+	record Task(String name, long ticks, long systemTicks, long switches) {
 	}
 
 	/** Every thread of each process, by thread id; a process or thread gone is left out. */
@@ -519,7 +523,7 @@ public class RequestPathLoad {
 						String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
 							.replaceAll("[-#]?[0-9]+$", "");
 						tasks.put(Long.parseLong(dir.getFileName().toString()),
-								new Task(name, ticks[0] + ticks[1], switches));
+								new Task(name, ticks[0] + ticks[1], ticks[1], switches));
 					}
 					catch (IOException ended) {
 						// the thread ended while it was read
@@ -535,8 +539,10 @@ public class RequestPathLoad {
 	}
 
 	/**
-	 * "pid":{"name":[cpuMs,switches],...} for each pid: the window's share of each thread
-	 * that is there at its end (a thread started in it counts whole).
+	 * "pid":{"name":[cpuMs,switches,systemMs],...} for each pid: the window's share of each
+	 * thread that is there at its end (a thread started in it counts whole); systemMs is the
+	 * part of cpuMs in the kernel (system calls, and the loopback delivery a socket write
+	 * runs).
 	 */
 	static String byThread(long[] pids, List<Map<Long, Task>> start, List<Map<Long, Task>> end) {
 		StringBuilder json = new StringBuilder();
@@ -544,10 +550,11 @@ public class RequestPathLoad {
 			Map<String, long[]> byName = new TreeMap<>();
 			for (Map.Entry<Long, Task> thread : end.get(i).entrySet()) {
 				Task last = thread.getValue();
-				Task first = start.get(i).getOrDefault(thread.getKey(), new Task(last.name(), 0, 0));
-				long[] sum = byName.computeIfAbsent(last.name(), (name) -> new long[2]);
+				Task first = start.get(i).getOrDefault(thread.getKey(), new Task(last.name(), 0, 0, 0));
+				long[] sum = byName.computeIfAbsent(last.name(), (name) -> new long[3]);
 				sum[0] += last.ticks() - first.ticks();
 				sum[1] += last.switches() - first.switches();
+				sum[2] += last.systemTicks() - first.systemTicks();
 			}
 			json.append((i == 0) ? "" : ",").append('"').append(pids[i]).append("\":{");
 			String separator = "";
@@ -559,6 +566,8 @@ public class RequestPathLoad {
 					.append(group.getValue()[0] * 10)
 					.append(',')
 					.append(group.getValue()[1])
+					.append(',')
+					.append(group.getValue()[2] * 10)
 					.append(']');
 				separator = ",";
 			}

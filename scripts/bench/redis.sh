@@ -77,9 +77,9 @@
 # the service(s) and Redis share the cores, so the summary adds a bound: the most cycles/s the
 # service on Redis could reach on these cores (nproc) if its Redis calls cost its JVM nothing, from
 # the in-process cell's client and JVM CPU per cycle plus the service cell's Redis CPU per cycle,
-# and splits each setup's JVM CPU and context switches per cycle by thread (RequestPathLoad's
-# serverThreads: carriers of virtual threads or Tomcat's workers, Tomcat's poller, Lettuce's event
-# loop, the JIT's compilers...).
+# and splits each setup's JVM CPU, the part of it in the kernel, and context switches per cycle by
+# thread (RequestPathLoad's serverThreads: carriers of virtual threads or Tomcat's workers, Jetty's
+# selectors, Lettuce's event loop, the JIT's compilers...).
 # Environment: CLIENTS ("4+4": producers+consumers, space-separated, e.g. "4+4 16+16"; N alone is
 # N+N), QUEUES (8), ROUNDS (2), DURATION (10), SETTLE (2), WARMUP (30: less leaves JIT compilation in
 # the windows of the setups run least, see the JIT line of the summary), HEAP (512m), CLUSTER (0), SERVICE_JAR,
@@ -407,10 +407,11 @@ for round in $(seq 1 "$ROUNDS"); do
 				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), client=r["clientCpuUsPerCycle"],
 				           lost=r["lost"], errors=r["errors"], threads={})
 				for pid in filter(None, jvms.split(",")):
-				    for name, (ms, switches) in r.get("serverThreads", {}).get(pid, {}).items():
-				        sums = row["threads"].setdefault(name, [0, 0])
+				    for name, (ms, switches, system_ms) in r.get("serverThreads", {}).get(pid, {}).items():
+				        sums = row["threads"].setdefault(name, [0, 0, 0])
 				        sums[0] += ms * 1000 / max(r["cycles"], 1)
 				        sums[1] += switches / max(r["cycles"], 1)
+				        sums[2] += system_ms * 1000 / max(r["cycles"], 1)
 				open(os.path.join(out, "results.jsonl"), "a").write(json.dumps(row) + "\n")
 				print(f"{rnd:<6} {setup:<11} {clients:>7} {row['cycles']:10,.0f} {row['us']:11.1f} {row['jvm']:8.1f} "
 				      f"{row['redis']:8.1f} {row['client']:8.1f} {row['lost']:6} {load:>7} {row['errors']:7}")
@@ -500,16 +501,22 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	              f"µs/cycle) and Redis's ({mean(service, 'redis'):.0f}): at most {bound:,.0f} cycles/s, "
 	              f"{bound / mean(raw, 'cycles'):.2f} of raw Redis's; the JVM's Redis calls now cost "
 	              f"{mean(service, 'jvm') - mean(inproc, 'jvm'):.0f} µs/cycle more than the in-process path")
-	print("\nthe JVM(s)' CPU and context switches per cycle by thread (mean of the rounds; the four that cost most):")
+	print("\nthe JVM(s)' CPU (of it in the kernel) and context switches per cycle by thread (mean of the rounds; the four "
+	      "that cost most):")
 	for c in clients:
 	    for s in setups:
 	        rs = by[(s, c)]
 	        names = {n for r in rs for n in r["threads"]}
-	        part = {n: [sum(r["threads"].get(n, [0, 0])[i] for r in rs) / len(rs) for i in (0, 1)] for n in names}
+	        part = {n: [sum(r["threads"].get(n, [0, 0, 0])[i] for r in rs) / len(rs) for i in (0, 1, 2)] for n in names}
 	        top = sorted(part.items(), key=lambda item: -item[1][0])[:4]
 	        if top:
-	            print(f"  {s} {c}: " + "; ".join(f"{n} {cpu:.0f} µs, {switches:.1f}" for n, (cpu, switches) in top))
-	        jit = sum(cpu for n, (cpu, _) in part.items() if "CompilerThre" in n)
+	            print(f"  {s} {c}: " + "; ".join(f"{n} {cpu:.0f} µs ({system:.0f}), {switches:.1f}"
+	                                             for n, (cpu, switches, system) in top))
+	            if mean(rs, "jvm") > 0:
+	                kernel = sum(system for _, _, system in part.values())
+	                print(f"    in the kernel: {kernel:.0f} of the JVM(s)' {mean(rs, 'jvm'):.0f} µs a cycle "
+	                      f"({kernel / mean(rs, 'jvm'):.0%})")
+	        jit = sum(cpu for n, (cpu, _, _) in part.items() if "CompilerThre" in n)
 	        if rs and not s.startswith("redis") and jit > 0.1 * mean(rs, "jvm"):
 	            print(f"    (the JIT compilers took {jit:.0f} µs of its {mean(rs, 'jvm'):.0f}: still warming up; a longer WARMUP "
 	                  f"leaves them out)")
