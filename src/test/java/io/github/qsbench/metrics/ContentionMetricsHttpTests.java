@@ -3,6 +3,8 @@ package io.github.qsbench.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import com.jayway.jsonpath.JsonPath;
@@ -23,6 +26,8 @@ import io.github.qsbench.http.HttpClientSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -36,6 +41,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * hammering one queue, and {@code qs_contention_seconds_total} read as Prometheus does.
  */
 class ContentionMetricsHttpTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(ContentionMetricsHttpTests.class);
 
 	private static final int CLIENTS = 8;
 
@@ -194,13 +201,23 @@ class ContentionMetricsHttpTests {
 			throws Exception {
 		long deadline = System.nanoTime() + max.toNanos();
 		AtomicBoolean stop = new AtomicBoolean();
+		AtomicInteger lostToClient = new AtomicInteger();
 		ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
 		try {
 			List<Future<?>> running = new ArrayList<>();
 			for (int i = 0; i < CLIENTS; i++) {
 				running.add(clients.submit(() -> {
 					while (!stop.get()) {
-						cycle(http, queue);
+						try {
+							cycle(http, queue);
+						}
+						catch (UncheckedIOException ex) {
+							if (!answerDroppedByClientPool(ex)) {
+								throw ex;
+							}
+							// the server answered; the rest of this cycle is skipped
+							lostToClient.incrementAndGet();
+						}
 					}
 				}));
 			}
@@ -215,7 +232,40 @@ class ContentionMetricsHttpTests {
 		finally {
 			stop.set(true);
 			clients.shutdownNow();
+			if (lostToClient.get() > 0) {
+				logger.info("{} hammer cycle(s) cut short by the JDK HttpClient's pool race (JDK-8338569)",
+						lostToClient.get());
+			}
 		}
+	}
+
+	/**
+	 * Whether a request failed because the JDK's HttpClient dropped the server's answer
+	 * itself, not because of the server: a connection taken from the client's pool for
+	 * the next request, while the pool's watcher still read it, hands that request's
+	 * answer to the watcher, which takes it for data received while in the pool and
+	 * closes the connection ({@code IOException: HTTP/1.1 header parser received no
+	 * bytes}, caused by {@code connection closed locally} from
+	 * {@code ConnectionPool$CleanupTrigger.onNext}); not retried, not even a GET.
+	 * JDK-8338569 and JDK-8357639, fixed in JDK 24 and 25; thousands of requests a run on
+	 * a reused connection make it a rare failure here on JDK 17. A connection the server
+	 * closed or reset does not match and still fails.
+	 */
+	static boolean answerDroppedByClientPool(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if ("Data received while in pool".equals(cause.getMessage())) {
+				return true;
+			}
+			if (cause instanceof IOException && "connection closed locally".equals(cause.getMessage())) {
+				for (StackTraceElement frame : cause.getStackTrace()) {
+					if (frame.getClassName().equals("jdk.internal.net.http.ConnectionPool$CleanupTrigger")
+							&& frame.getMethodName().equals("onNext")) {
+						return true;
+					}
+				}
+			}
+		}
+		return false;
 	}
 
 	private static void cycle(HttpClientSupport http, String queue) {
@@ -227,11 +277,23 @@ class ContentionMetricsHttpTests {
 		}
 	}
 
-	/** The counter as Prometheus scrapes it. */
+	/**
+	 * The counter as Prometheus scrapes it; a GET, so asked again if the client dropped
+	 * the answer ({@link #answerDroppedByClientPool}).
+	 */
 	private static double scraped(HttpClientSupport http, String strategy) {
 		String prefix = "qs_contention_seconds_total{application=\"queue-service\",strategy=\"" + strategy + "\"} ";
-		return http.get("/actuator/prometheus")
-			.body()
+		HttpResponse<String> scrape;
+		try {
+			scrape = http.get("/actuator/prometheus");
+		}
+		catch (UncheckedIOException ex) {
+			if (!answerDroppedByClientPool(ex)) {
+				throw ex;
+			}
+			scrape = http.get("/actuator/prometheus");
+		}
+		return scrape.body()
 			.lines()
 			.filter((line) -> line.startsWith(prefix))
 			.mapToDouble((line) -> Double.parseDouble(line.substring(prefix.length())))
