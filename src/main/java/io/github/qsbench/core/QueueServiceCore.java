@@ -143,6 +143,22 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	}
 
 	/**
+	 * Discards each message as {@link #byId(String, long, ByIdOperation) byId}'s
+	 * {@link ByIdOperation#DISCARD} does, in order, each on its own (the batch as a whole
+	 * is not atomic): as {@link #completeAll}, a loop in process and one round trip out
+	 * of process.
+	 * @return each one's outcome, in order
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	default List<ByIdOutcome> discardAll(String queue, long[] ids) {
+		List<ByIdOutcome> outcomes = new ArrayList<>(ids.length);
+		for (long id : ids) {
+			outcomes.add(byId(queue, id, ByIdOperation.DISCARD));
+		}
+		return outcomes;
+	}
+
+	/**
 	 * The hot operations as stages the store completes ({@link AsyncCore}), where a
 	 * caller need not wait for them: a core whose calls cross the network has them, one
 	 * in process (whose blocking calls cost less than a stage) none.

@@ -254,6 +254,18 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 		return timed(Operation.COMPLETE_BATCH, () -> this.core.completeAll(queue, ids, deliveries));
 	}
 
+	/** Timed as discards by id. */
+	@Override
+	public List<ByIdOutcome> discardAll(String queue, long[] ids) {
+		long start = this.ticker.getAsLong();
+		try {
+			return this.core.discardAll(queue, ids);
+		}
+		finally {
+			this.byIdNanos[ByIdOperation.DISCARD.ordinal()].add(this.ticker.getAsLong() - start);
+		}
+	}
+
 	@Override
 	public List<QueueStats> queues() {
 		return timed(Operation.QUEUES, () -> this.core.queues());

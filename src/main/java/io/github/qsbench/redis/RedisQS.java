@@ -285,6 +285,21 @@ public final class RedisQS implements QueueServiceCore {
 		return completeNow(queue, ids, deliveries);
 	}
 
+	/** Discards them all in one run of the completion script, as {@link #completeAll}. */
+	@Override
+	public List<ByIdOutcome> discardAll(String queue, long[] ids) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		if (ids.length == 0) {
+			return List.of();
+		}
+		List<Completion> verdicts = decide(queue, ids, new int[ids.length], DISCARD_OPERATION, 0);
+		List<ByIdOutcome> outcomes = new ArrayList<>(verdicts.size());
+		for (Completion verdict : verdicts) {
+			outcomes.add(ByIdOutcome.of(verdict));
+		}
+		return outcomes;
+	}
+
 	/** One run of the completion script, completing them all. */
 	List<Completion> completeNow(String queue, long[] ids, int[] deliveries) {
 		return decide(queue, ids, deliveries, COMPLETE_OPERATION, 0);

@@ -98,6 +98,23 @@ class CoreTimedQueueServiceTests {
 		assertThat(timed.seconds(Operation.COMPLETE)).isEqualTo(TICK_NANOS / 1e9);
 	}
 
+	@Test
+	void discardAll_passedOnWhole_timedAsDiscards() {
+		QueueServiceCore batching = (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
+				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
+					if (method.getName().equals("discardAll") && ((long[]) args[1]).length == 2) {
+						return List.of(ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND);
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
+		CoreTimedQueueService timed = new CoreTimedQueueService(batching, new SimpleMeterRegistry(),
+				() -> this.now += TICK_NANOS);
+
+		assertThat(timed.discardAll("q", new long[] { 1, 2 })).as("one call of the core's, not one per id")
+			.containsExactly(ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND);
+		assertThat(timed.seconds(ByIdOperation.DISCARD)).isEqualTo(TICK_NANOS / 1e9);
+	}
+
 	private void assertTimedOnce(String tag) {
 		assertThat(this.registry.get("qs.core").tag("operation", tag).functionCounter().count()).as(tag)
 			.isEqualTo(TICK_NANOS / 1e9);

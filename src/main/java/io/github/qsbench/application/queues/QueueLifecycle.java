@@ -54,10 +54,18 @@ final class QueueLifecycle {
 		do {
 			List<Lease> leased;
 			drain: while (!(leased = this.core.lease(queue, Limits.MAX_BATCH)).isEmpty()) {
-				for (Lease lease : leased) {
-					if (this.core.complete(queue, lease.message().id(), lease.delivery()) == Completion.COMPLETED) {
-						this.departures.left(queue, lease.message().id());
-						if (lease.delivery() == 1) {
+				// one call for the batch: one round trip on a store across the network
+				long[] ids = new long[leased.size()];
+				int[] deliveries = new int[leased.size()];
+				for (int i = 0; i < ids.length; i++) {
+					ids[i] = leased.get(i).message().id();
+					deliveries[i] = leased.get(i).delivery();
+				}
+				List<Completion> completions = this.core.completeAll(queue, ids, deliveries);
+				for (int i = 0; i < ids.length; i++) {
+					if (completions.get(i) == Completion.COMPLETED) {
+						this.departures.left(queue, ids[i]);
+						if (deliveries[i] == 1) {
 							removed.ready++;
 						}
 						else {

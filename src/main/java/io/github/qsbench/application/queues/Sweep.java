@@ -1,7 +1,10 @@
 package io.github.qsbench.application.queues;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.qsbench.application.Departures;
-import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Peeked;
 import io.github.qsbench.core.QueueServiceCore;
 
@@ -37,11 +40,24 @@ final class Sweep {
 	 * @return whether it discarded any
 	 */
 	boolean discardHead(String queue, long lastId) {
-		boolean any = false;
+		List<Peeked> old = new ArrayList<>();
 		for (Peeked peeked : this.core.peek(queue, SCAN)) {
-			long id = peeked.message().id();
-			if (id <= lastId && this.core.byId(queue, id, ByIdOperation.DISCARD).done()) {
-				this.departures.left(queue, id);
+			if (peeked.message().id() <= lastId) {
+				old.add(peeked);
+			}
+		}
+		long[] ids = new long[old.size()];
+		for (int i = 0; i < ids.length; i++) {
+			ids[i] = old.get(i).message().id();
+		}
+		// one call for what the browse found: one round trip on a store across the
+		// network
+		List<ByIdOutcome> outcomes = this.core.discardAll(queue, ids);
+		boolean any = false;
+		for (int i = 0; i < ids.length; i++) {
+			if (outcomes.get(i).done()) {
+				Peeked peeked = old.get(i);
+				this.departures.left(queue, ids[i]);
 				if (peeked.deliveries() > 0) {
 					this.inFlight++;
 				}

@@ -19,6 +19,7 @@ import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Delivery;
 import io.github.qsbench.core.Eviction;
@@ -501,6 +502,28 @@ class QueueServiceContractTests extends StrategyContract {
 		Lease last = this.service.lease("q", 1).get(0);
 		assertThat(this.service.completeAll("q", new long[] { last.message().id() }, new int[] { last.delivery() }))
 			.containsExactly(Completion.COMPLETED);
+		assertThat(this.service.queueCount()).isZero();
+	}
+
+	@Test
+	void discardAll_discardsEachWhateverItsState_andTheQueueGoesWhenEmptied() {
+		Message ready = this.service.push("q", "ready");
+		Message inFlight = this.service.push("q", "in flight");
+		this.service.lease("q", 1);
+		Message delayed = this.service.pushAll("q", TestBodies.utf8("delayed"), 60_000).get(0);
+		this.service.push("q", "kept");
+
+		List<ByIdOutcome> outcomes = this.service.discardAll("q",
+				new long[] { delayed.id(), 999_999, inFlight.id(), ready.id(), ready.id() });
+
+		assertThat(outcomes).containsExactly(ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND, ByIdOutcome.DONE,
+				ByIdOutcome.DONE, ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.peek("q", 10)).singleElement()
+			.extracting((peeked) -> new String(peeked.message().body(), StandardCharsets.UTF_8))
+			.isEqualTo("kept");
+		Lease kept = this.service.lease("q", 1).get(0);
+		this.service.complete("q", kept.message().id(), kept.delivery());
+		assertThat(this.service.discardAll("q", new long[0])).isEmpty();
 		assertThat(this.service.queueCount()).isZero();
 	}
 
