@@ -20,6 +20,7 @@ import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.TestBodies;
 import io.github.qsbench.core.TestCores;
 
 import org.junit.jupiter.api.AfterEach;
@@ -92,6 +93,46 @@ class RedisQSTests {
 		RedisQS grouped = (RedisQS) TestCores.store(TestCores.newNamespace(), true).open(this.options);
 		this.made.add(grouped);
 		assertThat(grouped.async()).isEmpty();
+	}
+
+	/**
+	 * A listing reads its queues' counts a window of scripts at a time: past one window,
+	 * each queue still gets its own counts, in name order, and an emptied one leaves the
+	 * listing; on a cluster too, whose scripts Lettuce sends to each queue's shard.
+	 */
+	@Test
+	void listing_moreQueuesThanOneWindow_eachWithItsOwnCounts() {
+		listsEachQueuesOwnCounts(instance(TestCores.newNamespace()));
+		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+		RedisQS cluster = (RedisQS) new RedisStore(connections, true, TestCores.newNamespace()).open(this.options);
+		try {
+			listsEachQueuesOwnCounts(cluster);
+		}
+		finally {
+			cluster.close();
+			connections.destroy();
+		}
+	}
+
+	private void listsEachQueuesOwnCounts(RedisQS redis) {
+		int queues = RedisQS.STATS_WINDOW + 44;
+		for (int i = 0; i < queues; i++) {
+			redis.pushAll(String.format("q%04d", i), TestBodies.utf8("a", "b", "c").subList(0, 1 + i % 3));
+		}
+		redis.lease("q0001", 1);
+		Lease emptied = redis.lease("q0000", 1).get(0);
+		redis.complete("q0000", emptied.message().id(), emptied.delivery());
+
+		List<QueueStats> listed = redis.queues();
+
+		assertThat(listed).hasSize(queues - 1);
+		for (int i = 1; i < queues; i++) {
+			QueueStats stats = listed.get(i - 1);
+			assertThat(stats.name()).isEqualTo(String.format("q%04d", i));
+			assertThat(stats.ready() + stats.inflight()).as(stats.name()).isEqualTo(1 + i % 3);
+		}
+		assertThat(listed.get(0).inflight()).isEqualTo(1);
+		assertThat(redis.heldCount()).isEqualTo(listed.stream().mapToLong((q) -> q.ready() + q.inflight()).sum());
 	}
 
 	/**
