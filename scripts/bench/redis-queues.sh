@@ -10,14 +10,19 @@
 #   many    Q queues of one message each, then the listing's time (GET /queues, R times) and, with
 #           the gauges started by one Prometheus scrape, the service JVM's and Redis's CPU over IDLE
 #           quiet seconds (the gauges read every queue's counts once a second, RedisGauges)
+#   fifo    F FIFO queues of one message each, then the service JVM's and Redis's CPU over IDLE
+#           quiet seconds, the gauges not started (each FIFO queue's settlement, FifoSettlement,
+#           runs once a second)
+# Each part on a service and a Redis of its own.
 #
 #   flock /tmp/qs-bench.lock scripts/bench/redis-queues.sh
 #   BASELINE_JAR=/tmp/base.jar ROUNDS=2 flock /tmp/qs-bench.lock scripts/bench/redis-queues.sh
 #
 # The services are target/queue-service-*.jar (or SERVICE_JAR) and BASELINE_JAR, started with
 # SERVICE_JAVA (default java) through scripts/lib/service.sh on the script's own Redis (Debian's
-# redis-server on the PATH). Environment: N (50000), STATES ("ready inflight delayed"), Q (10000),
-# R (5), IDLE (10), ROUNDS (1), SERVICE_JAR, BASELINE_JAR, SERVICE_JAVA.
+# redis-server on the PATH). Environment: PARTS ("purge many fifo"), N (50000), STATES ("ready
+# inflight delayed"), Q (10000), R (5), F (3000), IDLE (10), ROUNDS (1), SERVICE_JAR, BASELINE_JAR,
+# SERVICE_JAVA.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -35,53 +40,66 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 	for build in "${order[@]}"; do
 		jar="${SERVICE_JAR:-}"
 		[[ "$build" == BASE ]] && jar="$BASELINE_JAR"
-		stop_shared_redis # a Redis of its own for each build
-		SERVICE_JAR="$jar" SERVICE_LOG="${TMPDIR:-/tmp}/redis-queues-$build.log" start_service redis -Xmx512m \
-			-- --qs.limits.max-messages-per-queue=$((2 * ${N:-50000}))
-		python3 - "$PORT" "$SERVICE_PID" "$SHARED_REDIS_PID" "round $round, $build" <<-'EOF'
-			import http.client, json, os, sys, time
-			port, jvm, redis, label = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-			n, states = int(os.environ.get("N", 50000)), os.environ.get("STATES", "ready inflight delayed").split()
-			q, r, idle = (int(os.environ.get(k, d)) for k, d in (("Q", 10000), ("R", 5), ("IDLE", 10)))
-			http = http.client.HTTPConnection("127.0.0.1", port)
-			def call(method, path, body=None, expect=None):
-			    http.request(method, path, body, {"Content-Type": "application/json"} if body and body[0] == "{" else {})
-			    answer = http.getresponse()
-			    data = answer.read()
-			    assert expect is None or answer.status == expect, (method, path, answer.status, data[:200])
-			    return data
-			batch = json.dumps({"messages": ["x" * 100] * 100})
-			for state in states:
-			    queue = f"purge-{state}"
-			    for _ in range(n // 100):
-			        call("POST", f"/queues/{queue}/messages/batch" + ("?delay=600" if state == "delayed" else ""), batch, 201)
-			    leased = 0
-			    while state == "inflight" and leased < n:
-			        leased += len(json.loads(call("GET", f"/queues/{queue}/messages?max=100&lease=600", None, 200))["messages"])
-			    start = time.monotonic()
-			    call("DELETE", f"/queues/{queue}/messages", None, 204)
-			    took = time.monotonic() - start
-			    call("GET", f"/queues/{queue}", None, 404)  # nothing left
-			    print(f"{label}: purge of {n:,} {state}: {took:.3f} s, {took * 1e6 / n:.1f} µs a message", flush=True)
-			for i in range(q):
-			    call("POST", f"/queues/many-{i}/messages", "x", 201)
-			listings = []
-			for _ in range(r):
-			    start = time.monotonic()
-			    call("GET", "/queues", None, 200)
-			    listings.append((time.monotonic() - start) * 1000)
-			call("GET", "/actuator/prometheus", None, 200)  # starts the gauges' readings
-			time.sleep(3)
-			def cpu(pid):
-			    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-			    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-			before, start = (cpu(jvm), cpu(redis)), time.monotonic()
-			time.sleep(idle)
-			took = time.monotonic() - start
-			print(f"{label}: {q:,} queues: a listing {', '.join(f'{x:.0f}' for x in listings)} ms; at rest the JVM "
-			      f"{100 * (cpu(jvm) - before[0]) / took:.0f}% of a core, Redis {100 * (cpu(redis) - before[1]) / took:.0f}%")
-		EOF
-		stop_service
+		for part in ${PARTS:-purge many fifo}; do
+			stop_shared_redis # a Redis of its own for each part
+			SERVICE_JAR="$jar" SERVICE_LOG="${TMPDIR:-/tmp}/redis-queues-$build.log" start_service redis -Xmx512m \
+				-- --qs.limits.max-messages-per-queue=$((2 * ${N:-50000}))
+			python3 - "$PORT" "$SERVICE_PID" "$SHARED_REDIS_PID" "round $round, $build" "$part" <<-'EOF'
+				import http.client, json, os, sys, time
+				port, jvm, redis, label, part = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+				n, states = int(os.environ.get("N", 50000)), os.environ.get("STATES", "ready inflight delayed").split()
+				q, r, f, idle = (int(os.environ.get(k, d)) for k, d in (("Q", 10000), ("R", 5), ("F", 3000), ("IDLE", 10)))
+				http = http.client.HTTPConnection("127.0.0.1", port)
+				def call(method, path, body=None, expect=None):
+				    http.request(method, path, body, {"Content-Type": "application/json"} if body and body[0] == "{" else {})
+				    answer = http.getresponse()
+				    data = answer.read()
+				    assert expect is None or answer.status in (expect if isinstance(expect, tuple) else (expect,)), \
+				        (method, path, answer.status, data[:200])
+				    return data
+				def cpu(pid):
+				    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+				    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+				def at_rest():
+				    time.sleep(3)
+				    before, start = (cpu(jvm), cpu(redis)), time.monotonic()
+				    time.sleep(idle)
+				    took = time.monotonic() - start
+				    return (f"at rest the JVM {100 * (cpu(jvm) - before[0]) / took:.0f}% of a core, "
+				            f"Redis {100 * (cpu(redis) - before[1]) / took:.0f}%")
+				if part == "purge":
+				    batch = json.dumps({"messages": ["x" * 100] * 100})
+				    for state in states:
+				        queue = f"purge-{state}"
+				        for _ in range(n // 100):
+				            call("POST", f"/queues/{queue}/messages/batch" + ("?delay=600" if state == "delayed" else ""), batch, 201)
+				        leased = 0
+				        while state == "inflight" and leased < n:
+				            leased += len(json.loads(call("GET", f"/queues/{queue}/messages?max=100&lease=600", None, 200))["messages"])
+				        start = time.monotonic()
+				        call("DELETE", f"/queues/{queue}/messages", None, 204)
+				        took = time.monotonic() - start
+				        call("GET", f"/queues/{queue}", None, 404)  # nothing left
+				        print(f"{label}: purge of {n:,} {state}: {took:.3f} s, {took * 1e6 / n:.1f} µs a message", flush=True)
+				elif part == "many":
+				    for i in range(q):
+				        call("POST", f"/queues/many-{i}/messages", "x", 201)
+				    listings = []
+				    for _ in range(r):
+				        start = time.monotonic()
+				        call("GET", "/queues", None, 200)
+				        listings.append((time.monotonic() - start) * 1000)
+				    call("GET", "/actuator/prometheus", None, 200)  # starts the gauges' readings
+				    print(f"{label}: {q:,} queues: a listing {', '.join(f'{x:.0f}' for x in listings)} ms; {at_rest()}")
+				elif part == "fifo":
+				    for i in range(f):
+				        call("PUT", f"/queues/fifo-{i}.fifo", json.dumps({"fifo": True, "contentBasedDeduplication": True}),
+				             (200, 201))
+				        call("POST", f"/queues/fifo-{i}.fifo/messages?group=g", "x", 201)
+				    print(f"{label}: {f:,} FIFO queues, no scrape: {at_rest()}")
+			EOF
+			stop_service
+		done
 	done
 done
 echo "end $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,41 +1,46 @@
 package io.github.qsbench.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoreGauges;
+import io.github.qsbench.application.queues.PeriodicPass;
 import io.github.qsbench.core.QueueServiceView;
 import io.github.qsbench.core.QueueStats;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gauges' counts of the redis strategy, as a snapshot: reading every queue's counts
  * is a script per queue (and may drop an empty queue's name from the registry), too much
  * for each scrape, so one thread of its own reads them and a scrape reads the last
  * snapshot (0 until the first reading; the last one while Redis does not answer). After
- * each reading the thread rests {@value #REFRESH_MILLIS} ms, or
- * {@value #REST_PER_READING} times as long as the reading took if that is longer, so that
- * however many queues there are it spends at most a tenth of its time reading (10,000
- * queues took 120-240 ms): the snapshot is then that much older. The readings start with
- * the first read of a gauge and end with {@link #close}.
+ * each reading the thread rests {@value #REFRESH_MILLIS} ms, or nine times as long as the
+ * reading took if that is longer ({@link PeriodicPass#A_TENTH}), so that however many
+ * queues there are it spends at most a tenth of its time reading: the snapshot is then
+ * that much older. The readings start with the first read of a gauge and end with
+ * {@link #close}.
  */
 final class RedisGauges implements StoreGauges, AutoCloseable {
 
-	static final long REFRESH_MILLIS = 1_000;
+	private static final Logger logger = LoggerFactory.getLogger(RedisGauges.class);
 
-	/** How many times as long as a reading took the refresher rests, at the least. */
-	static final int REST_PER_READING = 9;
+	static final long REFRESH_MILLIS = 1_000;
 
 	private final QueueServiceView core;
 
 	private final ScheduledExecutorService refresher;
+
+	/** The readings after the first, on {@link #refresher}. */
+	private final PeriodicPass readings;
 
 	private final AtomicBoolean started = new AtomicBoolean();
 
@@ -55,6 +60,8 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
+		this.readings = new PeriodicPass(this.refresher, Duration.ofMillis(REFRESH_MILLIS), PeriodicPass.A_TENTH,
+				this::refresh, logger, "A reading of the gauges");
 	}
 
 	@Override
@@ -94,29 +101,9 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 	 */
 	private void started() {
 		if (!this.started.get() && this.started.compareAndSet(false, true)) {
-			this.refresher.execute(this::refreshAndRest);
+			this.refresher.execute(this::refresh);
+			this.readings.start();
 		}
-	}
-
-	/**
-	 * {@link #refresh}, then the next one once the rest {@link #restMillis} gives is
-	 * over.
-	 */
-	private void refreshAndRest() {
-		long start = System.nanoTime();
-		refresh();
-		long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		try {
-			this.refresher.schedule(this::refreshAndRest, restMillis(took), TimeUnit.MILLISECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			// closed meanwhile: no more readings
-		}
-	}
-
-	/** The rest after a reading that took {@code readingMillis}. */
-	static long restMillis(long readingMillis) {
-		return Math.max(REFRESH_MILLIS, REST_PER_READING * readingMillis);
 	}
 
 	/** Reads every queue's counts once: one listing, one script per queue. */
@@ -149,6 +136,7 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 
 	@Override
 	public void close() {
+		this.readings.stop();
 		this.refresher.shutdownNow();
 	}
 

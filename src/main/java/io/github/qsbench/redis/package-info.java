@@ -10,6 +10,6 @@
  * <p>
  * May import: core, core.strategy, application, application.queues, application.fifo,
  * application.fair, application.stores; org.springframework.dao,
- * org.springframework.data.redis, io.lettuce.core.
+ * org.springframework.data.redis, io.lettuce.core, org.slf4j.
  */
 package io.github.qsbench.redis;

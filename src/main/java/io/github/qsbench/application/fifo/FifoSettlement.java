@@ -11,7 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import io.github.qsbench.application.QueueNames;
 import io.github.qsbench.application.queues.ExplicitQueues;
 import io.github.qsbench.application.queues.PeriodicPass;
-import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.ByIdOutcome;
 import io.github.qsbench.core.QueueServiceCore;
 
 import org.slf4j.Logger;
@@ -20,12 +20,13 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Settles the FIFO sends that their instance's death cut between the push and the commit
- * ({@link FifoSends}): while started, every second on the application's scheduler, takes
- * from every FIFO queue the records older than the bound and discards their messages
- * through the core. Such a message was never answered (its send did not commit, and a
- * commit is refused once the bound has passed) and never joined its group, so discarding
- * it loses nothing acknowledged and breaks no group's order, where appending it would put
- * it behind later messages of its group and beside the copy a retry may have sent. On
+ * ({@link FifoSends}): while started, every second on the application's scheduler (less
+ * often where a pass takes more than a tenth of that: {@link PeriodicPass}), takes from
+ * every FIFO queue the records older than the bound and discards their messages through
+ * the core. Such a message was never answered (its send did not commit, and a commit is
+ * refused once the bound has passed) and never joined its group, so discarding it loses
+ * nothing acknowledged and breaks no group's order, where appending it would put it
+ * behind later messages of its group and beside the copy a retry may have sent. On
  * whichever instance runs first: taking is atomic, a discard idempotent. In the same
  * pass, where groups release their heads themselves ({@link FifoHeads}), it takes out of
  * their groups the heads that left the queue without leaving their group
@@ -58,7 +59,7 @@ public final class FifoSettlement implements SmartLifecycle {
 	 */
 	private final Map<String, String> healCursors = new ConcurrentHashMap<>();
 
-	/** The passes, a second apart. */
+	/** The passes, a second apart, or nine times a pass's time. */
 	private final PeriodicPass passes;
 
 	/**
@@ -76,7 +77,7 @@ public final class FifoSettlement implements SmartLifecycle {
 		this.heads = groups.heads();
 		this.explicit = explicit;
 		this.clock = clock;
-		this.passes = new PeriodicPass(scheduler, Duration.ofSeconds(1), this::settle, logger,
+		this.passes = new PeriodicPass(scheduler, Duration.ofSeconds(1), PeriodicPass.A_TENTH, this::settle, logger,
 				"A settlement of cut FIFO sends");
 	}
 
@@ -93,8 +94,8 @@ public final class FifoSettlement implements SmartLifecycle {
 				continue;
 			}
 			List<Long> ids = this.sends.take(queue, this.clock.millis());
-			for (long id : ids) {
-				discarded += this.core.byId(queue, id, ByIdOperation.DISCARD).done() ? 1 : 0;
+			for (ByIdOutcome outcome : this.core.discardAll(queue, ids.stream().mapToLong(Long::longValue).toArray())) {
+				discarded += outcome.done() ? 1 : 0;
 			}
 			if (!ids.isEmpty()) {
 				this.sends.forget(queue, ids);

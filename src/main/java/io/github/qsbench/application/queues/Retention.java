@@ -18,7 +18,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Retention (SQS's {@code MessageRetentionPeriod}), written once above the core on what
- * every strategy offers (browse, discard): while started, a sweep every second, on the
+ * every strategy offers (browse, discard): while started, a sweep every second (less
+ * often where a sweep takes more than a tenth of that: {@link PeriodicPass}), on the
  * application's scheduler, drops from every queue with a retention the messages pushed
  * longer ago than it. {@link #expire()} is one sweep; tests call it after moving the
  * clock.
@@ -42,7 +43,7 @@ public final class Retention implements SmartLifecycle {
 	/** When messages were pushed; touched by one sweep at a time. */
 	private final PushTimeline timeline = new PushTimeline();
 
-	/** The sweeps, a second apart. */
+	/** The sweeps, a second apart, or nine times a sweep's time. */
 	private final PeriodicPass sweeps;
 
 	/**
@@ -59,7 +60,8 @@ public final class Retention implements SmartLifecycle {
 		this.explicit = explicit;
 		this.events = events;
 		this.clock = clock;
-		this.sweeps = new PeriodicPass(scheduler, Duration.ofSeconds(1), this::expire, logger, "A retention sweep");
+		this.sweeps = new PeriodicPass(scheduler, Duration.ofSeconds(1), PeriodicPass.A_TENTH, this::expire, logger,
+				"A retention sweep");
 	}
 
 	/**

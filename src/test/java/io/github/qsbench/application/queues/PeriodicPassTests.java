@@ -38,6 +38,14 @@ class PeriodicPassTests {
 	}
 
 	@Test
+	void rest_aPeriodAfterAQuickPass_restPerPassTimesASlowOne() {
+		assertThat(PeriodicPass.restMillis(1_000, PeriodicPass.A_TENTH, 0)).isEqualTo(1_000);
+		assertThat(PeriodicPass.restMillis(1_000, PeriodicPass.A_TENTH, 111)).isEqualTo(1_000);
+		assertThat(PeriodicPass.restMillis(1_000, PeriodicPass.A_TENTH, 112)).isEqualTo(1_008);
+		assertThat(PeriodicPass.restMillis(100, 0, 5_000)).as("no rest per pass: the period").isEqualTo(100);
+	}
+
+	@Test
 	void stop_cancelsThePassesToCome_andSaysWhetherTheyWereStarted() {
 		PeriodicPass pass = new PeriodicPass(this.scheduler, Duration.ofHours(1), () -> {
 		}, LoggerFactory.getLogger(PeriodicPassTests.class), "A test pass");
