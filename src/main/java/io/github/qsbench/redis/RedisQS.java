@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
@@ -48,9 +47,6 @@ public final class RedisQS implements QueueServiceCore {
 	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
 
 	private static final LuaScript STATS = LuaScript.of(RedisQS.class, "stats", ReturnType.MULTI);
-
-	/** Stats scripts sent at once by {@link #stats(List)}. */
-	static final int STATS_WINDOW = 256;
 
 	private static final LuaScript PEEK = LuaScript.of(RedisQS.class, "peek", ReturnType.MULTI);
 
@@ -465,42 +461,10 @@ public final class RedisQS implements QueueServiceCore {
 		return Counts.read(this.calls.run(STATS, this.calls.keys(queue), ascii(now())));
 	}
 
-	/**
-	 * Each queue's counts, in order: where calls may go asynchronously, the scripts of
-	 * {@value #STATS_WINDOW} queues at a time are sent at once (pipelined on the shared
-	 * connection, one round trip a window rather than one a queue, which made a listing
-	 * of 10,000 queues take a second and the gauges' reading of them each second a third
-	 * of a core); else one after another.
-	 */
+	/** Each queue's counts, in order ({@link RedisQueueCalls#runEach}). */
 	private List<Counts> stats(List<String> queues) {
-		List<Counts> counts = new ArrayList<>(queues.size());
-		if (!this.store.runsAsync()) {
-			for (String queue : queues) {
-				counts.add(stats(queue));
-			}
-			return counts;
-		}
-		byte[] now = ascii(now());
-		for (int from = 0; from < queues.size(); from += STATS_WINDOW) {
-			List<String> window = queues.subList(from, Math.min(from + STATS_WINDOW, queues.size()));
-			CompletableFuture<List<Counts>> read = this.calls.callAsync(redis -> {
-				List<CompletableFuture<List<?>>> answers = new ArrayList<>(window.size());
-				for (String queue : window) {
-					answers.add(STATS.runAsync(redis, this.calls.keys(queue), now));
-				}
-				return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-					.thenApply(done -> answers.stream().map(answer -> Counts.read(answer.join())).toList());
-			});
-			try {
-				counts.addAll(read.join());
-			}
-			catch (CompletionException ex) {
-				// as the blocking call would have thrown it
-				Throwable cause = AsyncCore.cause(ex);
-				throw (cause instanceof RuntimeException failure) ? failure : ex;
-			}
-		}
-		return counts;
+		List<List<?>> answers = this.calls.runEach(STATS, queues, ascii(now()));
+		return answers.stream().map(Counts::read).toList();
 	}
 
 	private long now() {
