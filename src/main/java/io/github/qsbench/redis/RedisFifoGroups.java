@@ -1,6 +1,7 @@
 package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.qsbench.application.fair.FairGroups;
@@ -83,15 +84,23 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 	}
 
 	/**
-	 * One {@code SSCAN} of {@link #HEAL_GROUPS_PER_PASS} groups; the cursor is Redis's.
+	 * Per queue one {@code SSCAN} of {@link #HEAL_GROUPS_PER_PASS} groups, whose cursor
+	 * is Redis's; the queues' scripts pipelined ({@link RedisStore#runEach}).
 	 */
 	@Override
-	public String heal(String queue, long nowMillis, String cursor) {
-		List<byte[]> keys = this.store.queueKeys(queue,
-				List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.BODIES, RedisQueueCalls.DELAYED));
-		return RedisStore
-			.utf8(this.store.<byte[]>run(HEAL, keys, groupPrefix(queue), ascii(nowMillis), RedisStore.utf8(queue),
-					this.store.key(RedisPushAnnouncements.PUSHED), RedisStore.utf8(cursor), HEAL_COUNT));
+	public List<String> heal(List<String> queues, long nowMillis, List<String> cursors) {
+		List<String> suffixes = List.of(QUEUE_KEYS.get(0), QUEUE_KEYS.get(1), RedisQueueCalls.BODIES,
+				RedisQueueCalls.DELAYED);
+		byte[] now = ascii(nowMillis);
+		byte[] pushed = this.store.key(RedisPushAnnouncements.PUSHED);
+		List<RedisStore.ScriptRun> runs = new ArrayList<>(queues.size());
+		for (int i = 0; i < queues.size(); i++) {
+			String queue = queues.get(i);
+			runs.add(new RedisStore.ScriptRun(this.store.queueKeys(queue, suffixes), groupPrefix(queue), now,
+					RedisStore.utf8(queue), pushed, RedisStore.utf8(cursors.get(i)), HEAL_COUNT));
+		}
+		List<byte[]> next = this.store.runEach(HEAL, runs);
+		return next.stream().map(RedisStore::utf8).toList();
 	}
 
 	/** This, which releases a group's new head in the script that makes it the head. */

@@ -84,15 +84,17 @@ final class RedisFifoSends implements FifoSends {
 		return heads;
 	}
 
+	/** One take script per queue, pipelined ({@link RedisStore#runEach}). */
 	@Override
-	public List<Long> take(String queue, long nowMillis) {
-		List<Object> taken = this.store.run(TAKE, this.store.queueKeys(queue, KEYS), ascii(nowMillis),
-				ascii(boundMillis()));
-		List<Long> ids = new ArrayList<>(taken.size());
-		for (Object id : taken) {
-			ids.add(Long.parseLong(RedisStore.utf8((byte[]) id)));
-		}
-		return ids;
+	public List<List<Long>> take(List<String> queues, long nowMillis) {
+		byte[][] args = { ascii(nowMillis), ascii(boundMillis()) };
+		List<RedisStore.ScriptRun> runs = queues.stream()
+			.map(queue -> new RedisStore.ScriptRun(this.store.queueKeys(queue, KEYS), args))
+			.toList();
+		List<List<Object>> answers = this.store.runEach(TAKE, runs);
+		return answers.stream()
+			.map(taken -> taken.stream().map(id -> Long.parseLong(RedisStore.utf8((byte[]) id))).toList())
+			.toList();
 	}
 
 	@Override

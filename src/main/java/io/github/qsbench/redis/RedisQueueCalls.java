@@ -1,10 +1,8 @@
 package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -42,9 +40,6 @@ final class RedisQueueCalls {
 	 */
 	static final String BODIES = "bodies";
 
-	/** Scripts {@link #runEach} sends at once. */
-	static final int WINDOW = 256;
-
 	private final RedisStore store;
 
 	/** Messages one queue may hold, as the refusal names it. */
@@ -61,40 +56,11 @@ final class RedisQueueCalls {
 
 	/**
 	 * {@link #run} of one script on each queue's keys, with the same arguments, answered
-	 * in order. Where calls may go asynchronously ({@link RedisStore#runsAsync}), the
-	 * scripts of {@value #WINDOW} queues at a time are sent at once (pipelined on the
-	 * shared connection: one round trip a window rather than one a queue, which made a
-	 * listing of 10,000 queues take a second and the gauges' reading of them each second
-	 * a third of a core); else one after another. A failure is thrown as {@link #call}
-	 * throws it.
+	 * in order: {@link RedisStore#runEach}, pipelined where it can be.
 	 */
 	<T> List<T> runEach(LuaScript script, List<String> queues, byte[]... args) {
-		List<T> answers = new ArrayList<>(queues.size());
-		if (!this.store.runsAsync()) {
-			for (String queue : queues) {
-				answers.add(run(script, keys(queue), args));
-			}
-			return answers;
-		}
-		for (int from = 0; from < queues.size(); from += WINDOW) {
-			List<String> window = queues.subList(from, Math.min(from + WINDOW, queues.size()));
-			CompletableFuture<List<T>> sent = callAsync(redis -> {
-				List<CompletableFuture<T>> each = new ArrayList<>(window.size());
-				for (String queue : window) {
-					each.add(script.runAsync(redis, keys(queue), args));
-				}
-				return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
-					.thenApply(done -> each.stream().map(CompletableFuture::join).toList());
-			});
-			try {
-				answers.addAll(sent.join());
-			}
-			catch (CompletionException ex) {
-				Throwable cause = AsyncCore.cause(ex);
-				throw (cause instanceof RuntimeException failure) ? failure : ex;
-			}
-		}
-		return answers;
+		return this.store.runEach(script,
+				queues.stream().map(queue -> new RedisStore.ScriptRun(keys(queue), args)).toList());
 	}
 
 	/** {@link #run} without waiting ({@link #callAsync}). */

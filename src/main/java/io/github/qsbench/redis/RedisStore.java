@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -163,6 +164,50 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	/** Runs {@code script} as {@link #call} does. */
 	public <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
 		return call(redis -> script.run(redis, keys, args));
+	}
+
+	/** Script runs {@link #runEach} sends at once. */
+	static final int WINDOW = 256;
+
+	/**
+	 * One run of {@code script} per entry of {@code runs}, answered in order. Where calls
+	 * may go asynchronously ({@link #runsAsync}), {@value #WINDOW} runs at a time are
+	 * sent at once (pipelined on the shared connection: one round trip a window rather
+	 * than one a run, which made a listing of 10,000 queues take a second, and the
+	 * gauges' reading of them each second a third of a core); else one after another. A
+	 * failure is thrown as {@link #call} throws it.
+	 */
+	<T> List<T> runEach(LuaScript script, List<ScriptRun> runs) {
+		List<T> answers = new ArrayList<>(runs.size());
+		if (!runsAsync()) {
+			for (ScriptRun run : runs) {
+				answers.add(run(script, run.keys(), run.args()));
+			}
+			return answers;
+		}
+		for (int from = 0; from < runs.size(); from += WINDOW) {
+			List<ScriptRun> window = runs.subList(from, Math.min(from + WINDOW, runs.size()));
+			CompletableFuture<List<T>> sent = callAsync(redis -> {
+				List<CompletableFuture<T>> each = new ArrayList<>(window.size());
+				for (ScriptRun run : window) {
+					each.add(script.runAsync(redis, run.keys(), run.args()));
+				}
+				return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
+					.thenApply(done -> each.stream().map(CompletableFuture::join).toList());
+			});
+			try {
+				answers.addAll(sent.join());
+			}
+			catch (CompletionException ex) {
+				Throwable cause = AsyncCore.cause(ex);
+				throw (cause instanceof RuntimeException failure) ? failure : ex;
+			}
+		}
+		return answers;
+	}
+
+	/** A script's keys and arguments: one of {@link #runEach}'s runs. */
+	record ScriptRun(List<byte[]> keys, byte[]... args) {
 	}
 
 	/**

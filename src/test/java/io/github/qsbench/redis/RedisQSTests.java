@@ -115,7 +115,7 @@ class RedisQSTests {
 	}
 
 	private void listsEachQueuesOwnCounts(RedisQS redis) {
-		int queues = RedisQueueCalls.WINDOW + 44;
+		int queues = RedisStore.WINDOW + 44;
 		for (int i = 0; i < queues; i++) {
 			redis.pushAll(String.format("q%04d", i), TestBodies.utf8("a", "b", "c").subList(0, 1 + i % 3));
 		}

@@ -1,5 +1,7 @@
 package io.github.qsbench.application.fifo;
 
+import java.util.List;
+
 import io.github.qsbench.core.ByIdOperation;
 
 /**
@@ -36,18 +38,20 @@ public interface FifoHeads {
 	String HEAL_START = "0";
 
 	/**
-	 * Takes out of their groups the heads that left the queue without leaving their group
-	 * (an instance killed between a message's completion or discard and its
-	 * {@link #remove}), each group's new head released: due at {@code nowMillis}. One
-	 * pass looks at a bounded slice of the queue's groups, from {@code cursor}: the
-	 * passes from {@link #HEAL_START} back to it are a cycle, which looks at every group
-	 * there throughout it (one added meanwhile may wait for the next cycle). Run by
-	 * {@link FifoSettlement}; safe beside a live removal (whichever comes first takes the
-	 * head out, the other finds it in no group) and beside another instance's passes.
-	 * @param cursor {@link #HEAL_START}, or what the queue's previous pass returned
-	 * @return the cursor of the queue's next pass, {@link #HEAL_START} once this pass
-	 * ended a cycle
+	 * Takes out of their groups the heads that left each of {@code queues} without
+	 * leaving their group (an instance killed between a message's completion or discard
+	 * and its {@link #remove}), each group's new head released: due at {@code nowMillis}.
+	 * One pass looks at a bounded slice of each queue's groups, from its cursor: a
+	 * queue's passes from {@link #HEAL_START} back to it are a cycle, which looks at
+	 * every group there throughout it (one added meanwhile may wait for the next cycle).
+	 * Run by {@link FifoSettlement}; safe beside a live removal (whichever comes first
+	 * takes the head out, the other finds it in no group) and beside another instance's
+	 * passes.
+	 * @param cursors per queue, in order, {@link #HEAL_START} or what the queue's
+	 * previous pass returned
+	 * @return per queue, in order, the cursor of its next pass, {@link #HEAL_START} once
+	 * this pass ended a cycle
 	 */
-	String heal(String queue, long nowMillis, String cursor);
+	List<String> heal(List<String> queues, long nowMillis, List<String> cursors);
 
 }

@@ -46,12 +46,13 @@ public interface FifoSends {
 			long nowMillis, long delayMillis);
 
 	/**
-	 * Takes the records older than {@link #boundMillis} at {@code nowMillis}, and those
-	 * taken that long ago by a settlement that did not {@link #forget} them (its instance
-	 * died too), for the caller to discard their messages.
-	 * @return the ids taken
+	 * Takes, from each of {@code queues}, the records older than {@link #boundMillis} at
+	 * {@code nowMillis}, and those taken that long ago by a settlement that did not
+	 * {@link #forget} them (its instance died too), for the caller to discard their
+	 * messages: in one pass over the queues, each queue's take atomic.
+	 * @return per queue, in order, the ids taken
 	 */
-	List<Long> take(String queue, long nowMillis);
+	List<List<Long>> take(List<String> queues, long nowMillis);
 
 	/** Forgets these ids' records, taken or not. */
 	void forget(String queue, List<Long> ids);

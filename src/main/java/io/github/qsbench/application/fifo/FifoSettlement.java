@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -87,25 +86,31 @@ public final class FifoSettlement implements SmartLifecycle {
 	 * @return how many messages it discarded
 	 */
 	public int settle() {
+		List<String> queues = this.explicit.names().stream().filter(QueueNames::isFifo).toList();
+		long now = this.clock.millis();
 		int discarded = 0;
-		Set<String> queues = this.explicit.names();
-		for (String queue : queues) {
-			if (!QueueNames.isFifo(queue)) {
+		List<List<Long>> taken = this.sends.take(queues, now);
+		for (int i = 0; i < queues.size(); i++) {
+			List<Long> ids = taken.get(i);
+			if (ids.isEmpty()) {
 				continue;
 			}
-			List<Long> ids = this.sends.take(queue, this.clock.millis());
+			String queue = queues.get(i);
 			for (ByIdOutcome outcome : this.core.discardAll(queue, ids.stream().mapToLong(Long::longValue).toArray())) {
 				discarded += outcome.done() ? 1 : 0;
 			}
-			if (!ids.isEmpty()) {
-				this.sends.forget(queue, ids);
-			}
-			if (this.heads != null) {
-				String cursor = this.healCursors.getOrDefault(queue, FifoHeads.HEAL_START);
-				this.healCursors.put(queue, this.heads.heal(queue, this.clock.millis(), cursor));
+			this.sends.forget(queue, ids);
+		}
+		if (this.heads != null) {
+			List<String> cursors = queues.stream()
+				.map(queue -> this.healCursors.getOrDefault(queue, FifoHeads.HEAL_START))
+				.toList();
+			List<String> next = this.heads.heal(queues, now, cursors);
+			this.healCursors.clear();
+			for (int i = 0; i < queues.size(); i++) {
+				this.healCursors.put(queues.get(i), next.get(i));
 			}
 		}
-		this.healCursors.keySet().retainAll(queues);
 		return discarded;
 	}
 
