@@ -7,12 +7,13 @@
 #           flight, 600 s leases) or delayed (600 s), then one timed DELETE /queues/{q}/messages: a
 #           purge drains ready messages by leases and discards the rest by browses of the queue's
 #           head (QueueLifecycle, Sweep)
-#   many    Q queues of one message each, then the listing's time (GET /queues, R times) and, with
-#           the gauges started by one Prometheus scrape, the service JVM's and Redis's CPU over IDLE
-#           quiet seconds (the gauges read every queue's counts once a second, RedisGauges)
-#   fifo    F FIFO queues of one message each, then the service JVM's and Redis's CPU over IDLE
-#           quiet seconds, the gauges not started (each FIFO queue's settlement, FifoSettlement,
-#           runs once a second)
+#   many    Q queues of one message each, then the listing's time (GET /queues, R times) and the
+#           service JVM's and Redis's CPU over IDLE quiet seconds, while the gauges read every queue's
+#           counts (RedisGauges: once a second, or resting nine times a reading's time where that is
+#           longer; the live page's sampler reads the gauges from the start)
+#   fifo    F FIFO queues of one message each, then the same at rest, where the FIFO settlement
+#           (FifoSettlement) also passes over every FIFO queue, at the same pace as the gauges
+# At rest it prints how often each of those passes ran (from Redis's INFO commandstats).
 # Each part on a service and a Redis of its own.
 #
 #   flock /tmp/qs-bench.lock scripts/bench/redis-queues.sh
@@ -44,9 +45,10 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 			stop_shared_redis # a Redis of its own for each part
 			SERVICE_JAR="$jar" SERVICE_LOG="${TMPDIR:-/tmp}/redis-queues-$build.log" start_service redis -Xmx512m \
 				-- --qs.limits.max-messages-per-queue=$((2 * ${N:-50000}))
-			python3 - "$PORT" "$SERVICE_PID" "$SHARED_REDIS_PID" "round $round, $build" "$part" <<-'EOF'
-				import http.client, json, os, sys, time
+			python3 - "$PORT" "$SERVICE_PID" "$SHARED_REDIS_PID" "round $round, $build" "$part" "$SHARED_REDIS_PORT" <<-'EOF'
+				import http.client, json, os, re, socket, sys, time
 				port, jvm, redis, label, part = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+				redis_port = int(sys.argv[6])
 				n, states = int(os.environ.get("N", 50000)), os.environ.get("STATES", "ready inflight delayed").split()
 				q, r, f, idle = (int(os.environ.get(k, d)) for k, d in (("Q", 10000), ("R", 5), ("F", 3000), ("IDLE", 10)))
 				http = http.client.HTTPConnection("127.0.0.1", port)
@@ -60,13 +62,31 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				def cpu(pid):
 				    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
 				    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-				def at_rest():
+				def calls():
+				    """Redis's calls of each command so far, from INFO commandstats (commands scripts run count)."""
+				    with socket.create_connection(("127.0.0.1", redis_port)) as conn:
+				        conn.sendall(b"INFO commandstats\r\n")
+				        size, data = None, b""
+				        while size is None or len(data) < size:
+				            data += conn.recv(65536)
+				            if size is None and b"\r\n" in data:
+				                head, data = data.split(b"\r\n", 1)
+				                size = int(head[1:])
+				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", data)}
+				def at_rest(queues, fifo=0):
+				    """CPU at rest, and how often the gauges read each queue (stats.lua's one LLEN) and the FIFO
+				    settlement passes (fifo-heal.lua's one SSCAN a FIFO queue)."""
 				    time.sleep(3)
-				    before, start = (cpu(jvm), cpu(redis)), time.monotonic()
+				    before, start = (cpu(jvm), cpu(redis), calls()), time.monotonic()
 				    time.sleep(idle)
 				    took = time.monotonic() - start
+				    after = calls()
+				    rate = lambda name: (after.get(name, 0) - before[2].get(name, 0)) / took
+				    passes = f", the FIFO settlement {rate('sscan') / fifo:.2f} passes a second" if fifo else ""
 				    return (f"at rest the JVM {100 * (cpu(jvm) - before[0]) / took:.0f}% of a core, "
-				            f"Redis {100 * (cpu(redis) - before[1]) / took:.0f}%")
+				            f"Redis {100 * (cpu(redis) - before[1]) / took:.0f}%, "
+				            f"{rate('evalsha') + rate('eval'):,.0f} scripts a second: the gauges "
+				            f"{rate('llen') / queues:.2f} readings a second{passes}")
 				if part == "purge":
 				    batch = json.dumps({"messages": ["x" * 100] * 100})
 				    for state in states:
@@ -89,14 +109,14 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				        start = time.monotonic()
 				        call("GET", "/queues", None, 200)
 				        listings.append((time.monotonic() - start) * 1000)
-				    call("GET", "/actuator/prometheus", None, 200)  # starts the gauges' readings
-				    print(f"{label}: {q:,} queues: a listing {', '.join(f'{x:.0f}' for x in listings)} ms; {at_rest()}")
+				    call("GET", "/actuator/prometheus", None, 200)  # reads the gauges, as the live page's sampler does
+				    print(f"{label}: {q:,} queues: a listing {', '.join(f'{x:.0f}' for x in listings)} ms; {at_rest(q)}")
 				elif part == "fifo":
 				    for i in range(f):
 				        call("PUT", f"/queues/fifo-{i}.fifo", json.dumps({"fifo": True, "contentBasedDeduplication": True}),
 				             (200, 201))
 				        call("POST", f"/queues/fifo-{i}.fifo/messages?group=g", "x", 201)
-				    print(f"{label}: {f:,} FIFO queues, no scrape: {at_rest()}")
+				    print(f"{label}: {f:,} FIFO queues: {at_rest(f, f)}")
 			EOF
 			stop_service
 		done
