@@ -406,6 +406,8 @@ for round in $(seq 1 "$ROUNDS"); do
 				row = dict(setup=setup, clients=clients, round=int(rnd), load=float(load), cycles=r["cyclesPerSecond"],
 				           us=r["cpuUsPerCycle"], jvm=part(jvms), redis=part(redises), client=r["clientCpuUsPerCycle"],
 				           lost=r["lost"], errors=r["errors"], threads={})
+				if setup.startswith("redis"):  # Redis is the one server: its CPU in the kernel, apart
+				    row["redis_kernel"] = r["serverSystemMs"] * 1000 / max(r["cycles"], 1)
 				for pid in filter(None, jvms.split(",")):
 				    for name, (ms, switches, system_ms) in r.get("serverThreads", {}).get(pid, {}).items():
 				        sums = row["threads"].setdefault(name, [0, 0, 0])
@@ -483,6 +485,10 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    if raw and lua:
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {bar(lua, raw, 'redis', 1.5, False)}; "
 	              f"{rounds(lua, raw, 'redis')}")
+	        if all("redis_kernel" in r for r in lua + raw):
+	            split = lambda rs: (f"{mean(rs, 'redis') - mean(rs, 'redis_kernel'):.1f} µs a cycle in user space, "
+	                                f"{mean(rs, 'redis_kernel'):.1f} in the kernel")
+	            print(f"  Redis: the scripts {split(lua)}; raw commands {split(raw)}")
 	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe"):
 	        if lua and by[(probe, c)]:
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
