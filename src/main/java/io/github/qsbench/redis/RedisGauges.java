@@ -1,7 +1,6 @@
 package io.github.qsbench.redis;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,22 +11,21 @@ import java.util.function.Supplier;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoreGauges;
 import io.github.qsbench.application.queues.PeriodicPass;
-import io.github.qsbench.core.QueueServiceView;
-import io.github.qsbench.core.QueueStats;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gauges' counts of the redis strategy, as a snapshot: reading every queue's counts
- * is a script per queue (and may drop an empty queue's name from the registry), too much
- * for each scrape, so one thread of its own reads them and a scrape reads the last
- * snapshot (0 until the first reading; the last one while Redis does not answer). After
- * each reading the thread rests {@value #REFRESH_MILLIS} ms, or nine times as long as the
- * reading took if that is longer ({@link PeriodicPass#A_TENTH}), so that however many
- * queues there are it spends at most a tenth of its time reading: the snapshot is then
- * that much older. The readings start with the first read of a gauge and end with
- * {@link #close}.
+ * The gauges' counts of the redis strategy, as a snapshot: reading every queue's held
+ * messages is a script per queue ({@link RedisQS#totals}, which may drop an empty queue's
+ * name from the registry), too much for each scrape, so one thread of its own reads them
+ * and a scrape reads the last snapshot (0 until the first reading; the last one while
+ * Redis does not answer). After each reading the thread rests {@value #REFRESH_MILLIS}
+ * ms, or nine times as long as the reading took if that is longer
+ * ({@link PeriodicPass#A_TENTH}), so that however many queues there are it spends at most
+ * a tenth of its time reading: the snapshot is then that much older. The readings start
+ * with the first read of a gauge (the live page's sampler reads them each second from the
+ * start) and end with {@link #close}.
  */
 final class RedisGauges implements StoreGauges, AutoCloseable {
 
@@ -35,7 +33,7 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 
 	static final long REFRESH_MILLIS = 1_000;
 
-	private final QueueServiceView core;
+	private final RedisQS core;
 
 	private final ScheduledExecutorService refresher;
 
@@ -53,7 +51,7 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 	/** The fair queues' last readings, written by the refresher. */
 	private final Map<String, QuietCounts> fairCounts = new ConcurrentHashMap<>();
 
-	RedisGauges(QueueServiceView core) {
+	RedisGauges(RedisQS core) {
 		this.core = core;
 		this.refresher = new ScheduledThreadPoolExecutor(1, task -> {
 			Thread thread = new Thread(task, "redis-gauges");
@@ -106,15 +104,11 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 		}
 	}
 
-	/** Reads every queue's counts once: one listing, one script per queue. */
+	/** Reads every queue's held messages once ({@link RedisQS#totals}). */
 	void refresh() {
 		try {
-			List<QueueStats> queues = this.core.queues();
-			long held = 0;
-			for (QueueStats queue : queues) {
-				held += (long) queue.ready() + queue.inflight() + queue.delayed();
-			}
-			this.snapshot = new long[] { held, queues.size() };
+			RedisQS.Totals totals = this.core.totals();
+			this.snapshot = new long[] { totals.held(), totals.queues() };
 		}
 		catch (RuntimeException ex) {
 			// Redis did not answer: the gauges keep the last reading and the next one

@@ -50,6 +50,8 @@ public final class RedisQS implements QueueServiceCore {
 
 	private static final LuaScript PEEK = LuaScript.of(RedisQS.class, "peek", ReturnType.MULTI);
 
+	private static final LuaScript HELD = LuaScript.of(RedisQS.class, "held", ReturnType.INTEGER);
+
 	private static final byte[] COMPLETE_OPERATION = ascii("complete");
 
 	private static final byte[] CHANGE_OPERATION = ascii("change");
@@ -401,16 +403,42 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public int queueCount() {
-		return queues().size();
+		return totals().queues();
 	}
 
 	@Override
 	public long heldCount() {
-		long held = 0;
-		for (Counts counts : stats(registered())) {
-			held += counts.held();
+		return totals().held();
+	}
+
+	/**
+	 * The messages held and the queues that hold any, as the gauges read them each
+	 * second: one script of one {@code HLEN} a registered queue (a listing runs the five
+	 * counts of {@code stats.lua}), pipelined ({@link RedisStore#runEach}); an emptied
+	 * queue's name leaves the registry, as {@link #queues()} tidies it.
+	 */
+	Totals totals() {
+		List<String> names = registered();
+		List<Long> held = this.store.runEach(HELD,
+				names.stream()
+					.map(name -> new RedisStore.ScriptRun(this.store.queueKeys(name, List.of(RedisQueueCalls.BODIES))))
+					.toList());
+		long messages = 0;
+		int queues = 0;
+		for (int i = 0; i < names.size(); i++) {
+			if (held.get(i) > 0) {
+				messages += held.get(i);
+				queues++;
+			}
+			else {
+				unregisterIfEmpty(names.get(i), ascii(names.get(i)));
+			}
 		}
-		return held;
+		return new Totals(messages, queues);
+	}
+
+	/** What {@link #totals} found. */
+	record Totals(long held, int queues) {
 	}
 
 	@Override

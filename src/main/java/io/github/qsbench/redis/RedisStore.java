@@ -120,7 +120,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * caller closes the core, the explicit queues and the gauges).
 	 */
 	public Stores stores(QueueOptions options) {
-		QueueServiceCore core = open(options);
+		RedisQS core = new RedisQS(options, this);
 		return new Stores.Of(core, explicitQueues(), fifoGroups(), moveTasks(), new RedisGauges(core));
 	}
 

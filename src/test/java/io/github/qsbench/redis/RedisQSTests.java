@@ -98,7 +98,8 @@ class RedisQSTests {
 	/**
 	 * A listing reads its queues' counts a window of scripts at a time: past one window,
 	 * each queue still gets its own counts, in name order, and an emptied one leaves the
-	 * listing; on a cluster too, whose scripts Lettuce sends to each queue's shard.
+	 * listing and the gauges' totals; on a cluster too, whose scripts Lettuce sends to
+	 * each queue's shard.
 	 */
 	@Test
 	void listing_moreQueuesThanOneWindow_eachWithItsOwnCounts() {
@@ -133,6 +134,12 @@ class RedisQSTests {
 		}
 		assertThat(listed.get(0).inflight()).isEqualTo(1);
 		assertThat(redis.heldCount()).isEqualTo(listed.stream().mapToLong((q) -> q.ready() + q.inflight()).sum());
+		assertThat(redis.queueCount()).isEqualTo(queues - 1);
+		long held = redis.heldCount();
+		Lease last = redis.lease("q0003", 1).get(0);
+		redis.complete("q0003", last.message().id(), last.delivery());
+		assertThat(redis.totals()).as("the gauges' reading: an emptied queue no longer counted")
+			.isEqualTo(new RedisQS.Totals(held - 1, queues - 2));
 	}
 
 	/**
