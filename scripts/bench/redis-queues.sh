@@ -13,7 +13,8 @@
 #           longer; the live page's sampler reads the gauges from the start)
 #   fifo    F FIFO queues of one message each, then the same at rest, where the FIFO settlement
 #           (FifoSettlement) also passes over every FIFO queue, at the same pace as the gauges
-# At rest it prints how often each of those passes ran (from Redis's INFO commandstats).
+# At rest it prints how often each of those passes ran (from Redis's INFO commandstats: at rest only they
+# call HLEN and SSCAN).
 # Each part on a service and a Redis of its own.
 #
 #   flock /tmp/qs-bench.lock scripts/bench/redis-queues.sh
@@ -74,8 +75,8 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				                size = int(head[1:])
 				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", data)}
 				def at_rest(queues, fifo=0):
-				    """CPU at rest, and how often the gauges read each queue (stats.lua's one LLEN) and the FIFO
-				    settlement passes (fifo-heal.lua's one SSCAN a FIFO queue)."""
+				    """CPU at rest, and how often the gauges read each queue (one HLEN a queue, in held.lua or, before
+				    it, stats.lua) and the FIFO settlement passes (fifo-heal.lua's one SSCAN a FIFO queue)."""
 				    time.sleep(3)
 				    before, start = (cpu(jvm), cpu(redis), calls()), time.monotonic()
 				    time.sleep(idle)
@@ -86,7 +87,7 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				    return (f"at rest the JVM {100 * (cpu(jvm) - before[0]) / took:.0f}% of a core, "
 				            f"Redis {100 * (cpu(redis) - before[1]) / took:.0f}%, "
 				            f"{rate('evalsha') + rate('eval'):,.0f} scripts a second: the gauges "
-				            f"{rate('llen') / queues:.2f} readings a second{passes}")
+				            f"{rate('hlen') / queues:.2f} readings a second{passes}")
 				if part == "purge":
 				    batch = json.dumps({"messages": ["x" * 100] * 100})
 				    for state in states:
