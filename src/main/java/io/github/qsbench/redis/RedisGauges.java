@@ -111,9 +111,9 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 			this.snapshot = new long[] { totals.held(), totals.queues() };
 		}
 		catch (RuntimeException ex) {
-			// Redis did not answer: the gauges keep the last reading and the next one
-			// tries
-			// again (an exception would end the schedule)
+			// Redis did not answer: the gauges keep the last reading, the fair queues'
+			// are still read, and the next reading tries again (not logged each second
+			// while Redis is away: Spring Boot's Redis health indicator says so)
 		}
 		for (Map.Entry<String, Supplier<QuietCounts>> fair : this.fairReaders.entrySet()) {
 			try {
