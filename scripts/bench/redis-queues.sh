@@ -6,7 +6,7 @@
 #   purge   N messages pushed to a fresh queue (REST batches of 100) and left ready, leased (in
 #           flight, 600 s leases) or delayed (600 s), then one timed DELETE /queues/{q}/messages: a
 #           purge drains ready messages by leases and discards the rest by browses of the queue's
-#           head (QueueLifecycle, Sweep)
+#           head (QueueLifecycle, Sweep); and Redis's memory a message held before the purge
 #   many    Q queues of one message each, then the listing's time (GET /queues, R times) and the
 #           service JVM's and Redis's CPU over IDLE quiet seconds, while the gauges read every queue's
 #           counts (RedisGauges: once a second, or resting nine times a reading's time where that is
@@ -63,17 +63,22 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				def cpu(pid):
 				    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
 				    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-				def calls():
-				    """Redis's calls of each command so far, from INFO commandstats (commands scripts run count)."""
+				def info(section):
 				    with socket.create_connection(("127.0.0.1", redis_port)) as conn:
-				        conn.sendall(b"INFO commandstats\r\n")
+				        conn.sendall(b"INFO " + section + b"\r\n")
 				        size, data = None, b""
 				        while size is None or len(data) < size:
 				            data += conn.recv(65536)
 				            if size is None and b"\r\n" in data:
 				                head, data = data.split(b"\r\n", 1)
 				                size = int(head[1:])
-				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", data)}
+				    return data
+				def memory():
+				    """Redis's used_memory, in bytes."""
+				    return int(re.search(rb"used_memory:(\d+)", info(b"memory")).group(1))
+				def calls():
+				    """Redis's calls of each command so far, from INFO commandstats (commands scripts run count)."""
+				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", info(b"commandstats"))}
 				def at_rest(queues, fifo=0):
 				    """CPU at rest, and how often the gauges read each queue (one HLEN a queue, in held.lua or, before
 				    it, stats.lua) and the FIFO settlement passes (fifo-heal.lua's one SSCAN a FIFO queue)."""
@@ -92,16 +97,19 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				    batch = json.dumps({"messages": ["x" * 100] * 100})
 				    for state in states:
 				        queue = f"purge-{state}"
+				        empty = memory()
 				        for _ in range(n // 100):
 				            call("POST", f"/queues/{queue}/messages/batch" + ("?delay=600" if state == "delayed" else ""), batch, 201)
 				        leased = 0
 				        while state == "inflight" and leased < n:
 				            leased += len(json.loads(call("GET", f"/queues/{queue}/messages?max=100&lease=600", None, 200))["messages"])
+				        per_message = (memory() - empty) / n
 				        start = time.monotonic()
 				        call("DELETE", f"/queues/{queue}/messages", None, 204)
 				        took = time.monotonic() - start
 				        call("GET", f"/queues/{queue}", None, 404)  # nothing left
-				        print(f"{label}: purge of {n:,} {state}: {took:.3f} s, {took * 1e6 / n:.1f} µs a message", flush=True)
+				        print(f"{label}: purge of {n:,} {state}: {took:.3f} s, {took * 1e6 / n:.1f} µs a message "
+				              f"(Redis held {per_message:,.0f} bytes a message before it)", flush=True)
 				elif part == "many":
 				    for i in range(q):
 				        call("POST", f"/queues/many-{i}/messages", "x", 201)

@@ -1,8 +1,9 @@
 -- Completes (ARGV[1] = 'complete'), changes the lease of (ARGV[1] = 'change') or discards
 -- (ARGV[1] = 'discard') each message named, in order, deciding for each as
--- Completion.decide does on one read of its delivery count: absent (never pushed, or
--- gone) NOT_FOUND, 0 (never delivered) NOT_DELIVERED, another delivery than the one named
--- STALE_LEASE. A discard removes it whatever its state.
+-- Completion.decide does on one read of its delivery count: no body (never pushed, or
+-- gone) NOT_FOUND, 0 (never delivered: a body without a count, as push.lua leaves it)
+-- NOT_DELIVERED, another delivery than the one named STALE_LEASE. A discard removes it
+-- whatever its state.
 -- KEYS: ready, leased, delayed, bodies, deliveries (any more are not used)
 -- ARGV: operation, now, leaseMillis, queue, then id, delivery (0: any) of each message
 -- Returns each message's outcome (a Completion's code, below, pinned by RedisCodesTests),
@@ -23,10 +24,13 @@ local function decide(id, delivery)
     return COMPLETED
   end
   local deliveries = redis.call('HGET', KEYS[5], id)
-  if not deliveries then
+  if deliveries then
+    deliveries = tonumber(deliveries)
+  elseif redis.call('HEXISTS', KEYS[4], id) == 1 then
+    deliveries = 0
+  else
     return NOT_FOUND
   end
-  deliveries = tonumber(deliveries)
   if operation ~= 'discard' then
     if deliveries == 0 then
       return NOT_DELIVERED

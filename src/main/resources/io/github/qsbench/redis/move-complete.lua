@@ -22,10 +22,13 @@ if not moving or not string.find('\n' .. moving, '\n' .. ARGV[5] .. '\n', 1, tru
 end
 local id = ARGV[1]
 local deliveries = redis.call('HGET', KEYS[5], id)
-if not deliveries then
+if deliveries then
+  deliveries = tonumber(deliveries)
+elseif redis.call('HEXISTS', KEYS[4], id) == 1 then
+  deliveries = 0 -- never delivered: push.lua writes no count
+else
   return NOT_FOUND
 end
-deliveries = tonumber(deliveries)
 if deliveries == 0 then
   return NOT_DELIVERED
 end

@@ -14,7 +14,7 @@ local function add(id, state)
   if body then
     out[#out + 1] = tonumber(id)
     out[#out + 1] = state
-    out[#out + 1] = tonumber(redis.call('HGET', KEYS[5], id))
+    out[#out + 1] = tonumber(redis.call('HGET', KEYS[5], id) or '0') -- no count: never delivered
     out[#out + 1] = body
   end
 end

@@ -1,6 +1,7 @@
 -- Pushes ARGV[6..] to one queue, all or none. Ready messages go to the tail of the ready
 -- list; delayed ones are "delivery 0 whose lease is its delay": an entry of the delayed set
--- scored by the time they are due.
+-- scored by the time they are due. A message gets its entry in the deliveries hash at its
+-- first lease (lease.lua's HINCRBY): until then its count is 0, read as a body without one.
 -- KEYS: ready, leased, delayed, bodies, deliveries[, ids, queues] (the last two in
 --   standalone Redis only; a cluster cannot reach them from a queue's slot)
 -- ARGV: now, delayMillis, firstId (0: take ids from KEYS[6]), maxMessages, queue, channel,
@@ -27,26 +28,22 @@ local announce = delay > 0
 if count == 1 and delay == 0 then
   -- One message, not delayed, the common push: the same records as below, without the tables.
   redis.call('HSET', KEYS[4], firstId, ARGV[7])
-  redis.call('HSET', KEYS[5], firstId, '0')
   announce = redis.call('RPUSH', KEYS[1], firstId) == 1
 else
   -- One command per record for the whole batch, in parts small enough for Lua's unpack.
   local due = tonumber(ARGV[1]) + delay
   for from = 1, count, 500 do
-    local bodies, deliveries, entries = {}, {}, {}
+    local bodies, entries = {}, {}
     for i = from, math.min(from + 499, count) do
       local id = first + i - 1
       bodies[#bodies + 1] = id
       bodies[#bodies + 1] = ARGV[6 + i]
-      deliveries[#deliveries + 1] = id
-      deliveries[#deliveries + 1] = 0
       if delay > 0 then
         entries[#entries + 1] = due
       end
       entries[#entries + 1] = id
     end
     redis.call('HSET', KEYS[4], unpack(bodies))
-    redis.call('HSET', KEYS[5], unpack(deliveries))
     if delay > 0 then
       redis.call('ZADD', KEYS[3], unpack(entries))
     elseif redis.call('RPUSH', KEYS[1], unpack(entries)) == #entries and from == 1 then
