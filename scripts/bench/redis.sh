@@ -445,6 +445,8 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    d = {r["round"]: r[key] for r in den}
 	    logs = [math.log(r[key] / d[r["round"]]) for r in num if d.get(r["round"]) and r[key] > 0]
 	    n = len(logs)
+	    if n == 0:
+	        return "no round measured both"
 	    centre = sum(logs) / n
 	    if n < 2:
 	        good = (centre >= math.log(target)) == at_least
