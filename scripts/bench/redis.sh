@@ -3,7 +3,8 @@
 # RequestPathLoad: cycles/s (messages pushed, delivered and completed), server CPU per cycle split
 # into the JVM(s)' and Redis's, and messages lost, of each setup at CLIENTS producers + consumers,
 # alternated, in the same run, each setup's rate over raw Redis's, and issue 49's three bars round by
-# round (docs/redis.md, "Issue 49's bars").
+# round with a verdict over the rounds: the geometric mean of their ratios and its 95% t interval, met
+# or not only where the whole interval is on one side (docs/redis.md, "Issue 49's bars").
 #
 # Installs nothing: it expects Debian's redis-server and redis-cli on the PATH (or REDIS_SERVER,
 # REDIS_CLI):
