@@ -22,7 +22,7 @@
 #
 # The services are target/queue-service-*.jar (or SERVICE_JAR) and BASELINE_JAR, started with
 # SERVICE_JAVA (default java) through scripts/lib/service.sh on the script's own Redis (Debian's
-# redis-server on the PATH). Environment: PARTS ("purge many fifo"), N (50000), STATES ("ready
+# redis-server and redis-cli on the PATH). Environment: PARTS ("purge many fifo"), N (50000), STATES ("ready
 # inflight delayed"), Q (10000), R (5), F (3000), IDLE (10), ROUNDS (1), SERVICE_JAR, BASELINE_JAR,
 # SERVICE_JAVA.
 set -euo pipefail
@@ -47,7 +47,7 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 			SERVICE_JAR="$jar" SERVICE_LOG="${TMPDIR:-/tmp}/redis-queues-$build.log" start_service redis -Xmx512m \
 				-- --qs.limits.max-messages-per-queue=$((2 * ${N:-50000}))
 			python3 - "$PORT" "$SERVICE_PID" "$SHARED_REDIS_PID" "round $round, $build" "$part" "$SHARED_REDIS_PORT" <<-'EOF'
-				import http.client, json, os, re, socket, sys, time
+				import http.client, json, os, re, subprocess, sys, time
 				port, jvm, redis, label, part = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 				redis_port = int(sys.argv[6])
 				n, states = int(os.environ.get("N", 50000)), os.environ.get("STATES", "ready inflight delayed").split()
@@ -64,21 +64,13 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
 				    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 				def info(section):
-				    with socket.create_connection(("127.0.0.1", redis_port)) as conn:
-				        conn.sendall(b"INFO " + section + b"\r\n")
-				        size, data = None, b""
-				        while size is None or len(data) < size:
-				            data += conn.recv(65536)
-				            if size is None and b"\r\n" in data:
-				                head, data = data.split(b"\r\n", 1)
-				                size = int(head[1:])
-				    return data
+				    return subprocess.check_output(["redis-cli", "-p", str(redis_port), "info", section])
 				def memory():
 				    """Redis's used_memory, in bytes."""
-				    return int(re.search(rb"used_memory:(\d+)", info(b"memory")).group(1))
+				    return int(re.search(rb"used_memory:(\d+)", info("memory")).group(1))
 				def calls():
 				    """Redis's calls of each command so far, from INFO commandstats (commands scripts run count)."""
-				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", info(b"commandstats"))}
+				    return {name.decode(): int(n) for name, n in re.findall(rb"cmdstat_([a-z]+):calls=(\d+)", info("commandstats"))}
 				def at_rest(queues, fifo=0):
 				    """CPU at rest, and how often the gauges read each queue (one HLEN a queue, in held.lua or, before
 				    it, stats.lua) and the FIFO settlement passes (fifo-heal.lua's one SSCAN a FIFO queue)."""
