@@ -453,8 +453,8 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        good = (centre >= math.log(target)) == at_least
 	        return f"{math.exp(centre):.2f} ({'met' if good else 'NOT met'} in one round, no interval; " \
 	               f"{'at least' if at_least else 'at most'} {target:g})"
-	    half = T975[min(n - 1, len(T975)) - 1] * statistics.stdev(logs) / math.sqrt(n) if n - 1 <= len(T975) \
-	        else 1.96 * statistics.stdev(logs) / math.sqrt(n)
+	    t = T975[n - 2] if n - 1 <= len(T975) else 1.96
+	    half = t * statistics.stdev(logs) / math.sqrt(n)
 	    low, high = math.exp(centre - half), math.exp(centre + half)
 	    good_side = (low >= target) if at_least else (high <= target)
 	    bad_side = (high < target) if at_least else (low > target)
