@@ -33,6 +33,11 @@
 #               push.lua (XLEN for the cap, XADD), lease.lua (XAUTOCLAIM of a lapsed lease, ZRANGE of
 #               a delayed set, else XREADGROUP; XCLAIM ... TIME for the lease's own end) and
 #               complete.lua (XACK, XDEL); CPU is redis-server's
+#   redis-lua-floor   Redis under RequestPathLoad's redis-lua mode with scripts/bench/lua-floor/'s
+#               scripts: raw Redis's three commands (RPUSH, LMOVE, LPOP), each inside a script sent as
+#               the strategy's are (EVALSHA, their keys and arguments): what a script call itself costs
+#               Redis, the floor under the third bar for any design of scripts; CPU is redis-server's;
+#               only when named
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -314,6 +319,10 @@ target() {
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/src/main/resources/io/github/qsbench/redis")
 			;;
+		redis-lua-floor)
+			JVMS="" REDISES="$STANDALONE_PID"
+			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$ROOT/scripts/bench/lua-floor")
+			;;
 		redis-streams) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis-streams --port "$REDIS_PORT") ;;
 		redis-streams-lua)
 			JVMS="" REDISES="$STANDALONE_PID"
@@ -462,6 +471,11 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    return f"{math.exp(centre):.2f}, 95% interval {low:.2f}-{high:.2f} over {n} rounds ({verdict}; " \
 	           f"{'at least' if at_least else 'at most'} {target:g})"
 
+	def split(rs):
+	    """Redis's CPU a cycle split into user space and the kernel."""
+	    return (f"{mean(rs, 'redis') - mean(rs, 'redis_kernel'):.1f} µs a cycle in user space, "
+	            f"{mean(rs, 'redis_kernel'):.1f} in the kernel")
+
 	setups = list(dict.fromkeys(r["setup"] for r in rows))
 	clients = list(dict.fromkeys(r["clients"] for r in rows))
 	print("\n| setup | clients | cycles/s | CPU µs/cycle | JVM(s) µs/cycle | Redis µs/cycle | client µs/cycle | lost | errors | / raw Redis cycles/s |")
@@ -489,9 +503,15 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	        print(f"issue 49 at {c}: the scripts' Redis CPU per cycle / raw commands': {bar(lua, raw, 'redis', 1.5, False)}; "
 	              f"{rounds(lua, raw, 'redis')}")
 	        if all("redis_kernel" in r for r in lua + raw):
-	            split = lambda rs: (f"{mean(rs, 'redis') - mean(rs, 'redis_kernel'):.1f} µs a cycle in user space, "
-	                                f"{mean(rs, 'redis_kernel'):.1f} in the kernel")
 	            print(f"  Redis: the scripts {split(lua)}; raw commands {split(raw)}")
+	    floor = by[("redis-lua-floor", c)]
+	    if raw and floor:
+	        print(f"floor at {c}: raw commands inside the scripts' calls, Redis CPU per cycle / raw commands': "
+	              f"{bar(floor, raw, 'redis', 1.5, False)}; {rounds(floor, raw, 'redis')}")
+	        if all("redis_kernel" in r for r in floor):
+	            print(f"  Redis: the floor {split(floor)}")
+	        if lua:
+	            print(f"  the strategy's scripts / that floor: {rounds(lua, floor, 'redis')}")
 	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe"):
 	        if lua and by[(probe, c)]:
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
