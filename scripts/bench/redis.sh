@@ -36,8 +36,7 @@
 #   redis-lua-floor   Redis under RequestPathLoad's redis-lua mode with scripts/bench/lua-floor/'s
 #               scripts: raw Redis's three commands (RPUSH, LMOVE, LPOP), each inside a script sent as
 #               the strategy's are (EVALSHA, their keys and arguments): what a script call itself costs
-#               Redis, the floor under the third bar for any design of scripts; CPU is redis-server's;
-#               only when named
+#               Redis, the floor under the third bar for any design of scripts; CPU is redis-server's
 #   service     one service on that Redis (--spring.data.redis.port) under the queue mode;
 #               CPU is the JVM's + redis-server's
 #   2-services  two services on that same Redis, producer i and consumer i on service i % 2;
@@ -248,7 +247,7 @@ STANDALONE_PID="$REDIS_PID"
 if [[ -n "${SETUPS:-}" ]]; then
 	read -r -a SETUPS <<<"$SETUPS"
 else
-	SETUPS=(redis redis-lua redis-streams redis-streams-lua in-process service batch 2-services)
+	SETUPS=(redis redis-lua redis-lua-floor redis-streams redis-streams-lua in-process service batch 2-services)
 	[[ -n "${BASELINE_JAR:-}" ]] && SETUPS+=(redis-lua-base service-base batch-base)
 	[[ "$CLUSTER" == 1 ]] && SETUPS+=(cluster-3 cluster-1)
 fi
