@@ -448,27 +448,45 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
 	        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 
-	def bar(num, den, key, target, at_least):
-	    """A bar's verdict, the round as the unit: the geometric mean of the rounds' ratios num/den and its 95%
-	    t interval; met or not met only where the whole interval is on one side of the target."""
+	def paired(num, den, key):
+	    """The geometric mean of the rounds' ratios num/den, the round as the unit, and its 95% t interval
+	    (None without two rounds measured both); and the number of those rounds."""
 	    d = {r["round"]: r[key] for r in den}
 	    logs = [math.log(r[key] / d[r["round"]]) for r in num if d.get(r["round"]) and r[key] > 0]
 	    n = len(logs)
 	    if n == 0:
-	        return "no round measured both"
+	        return None, None, 0
 	    centre = sum(logs) / n
 	    if n < 2:
-	        good = (centre >= math.log(target)) == at_least
-	        return f"{math.exp(centre):.2f} ({'met' if good else 'NOT met'} in one round, no interval; " \
-	               f"{'at least' if at_least else 'at most'} {target:g})"
+	        return math.exp(centre), None, 1
 	    t = T975[n - 2] if n - 1 <= len(T975) else 1.96
 	    half = t * statistics.stdev(logs) / math.sqrt(n)
-	    low, high = math.exp(centre - half), math.exp(centre + half)
+	    return math.exp(centre), (math.exp(centre - half), math.exp(centre + half)), n
+
+	def interval(num, den, key):
+	    """paired() in words."""
+	    mean_ratio, bounds, n = paired(num, den, key)
+	    if n == 0:
+	        return "no round measured both"
+	    if bounds is None:
+	        return f"{mean_ratio:.2f} (one round, no interval)"
+	    return f"{mean_ratio:.2f}, 95% interval {bounds[0]:.2f}-{bounds[1]:.2f} over {n} rounds"
+
+	def bar(num, den, key, target, at_least):
+	    """A bar's verdict on paired(): met or not met only where the whole interval is on one side of the
+	    target."""
+	    mean_ratio, bounds, n = paired(num, den, key)
+	    side = f"{'at least' if at_least else 'at most'} {target:g}"
+	    if n == 0:
+	        return "no round measured both"
+	    if bounds is None:
+	        good = (mean_ratio >= target) == at_least
+	        return f"{mean_ratio:.2f} ({'met' if good else 'NOT met'} in one round, no interval; {side})"
+	    low, high = bounds
 	    good_side = (low >= target) if at_least else (high <= target)
 	    bad_side = (high < target) if at_least else (low > target)
 	    verdict = "met" if good_side else "NOT met" if bad_side else "undecided: the interval holds the target, more rounds"
-	    return f"{math.exp(centre):.2f}, 95% interval {low:.2f}-{high:.2f} over {n} rounds ({verdict}; " \
-	           f"{'at least' if at_least else 'at most'} {target:g})"
+	    return f"{interval(num, den, key)} ({verdict}; {side})"
 
 	def split(rs):
 	    """Redis's CPU a cycle split into user space and the kernel."""
@@ -506,11 +524,11 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    floor = by[("redis-lua-floor", c)]
 	    if raw and floor:
 	        print(f"floor at {c}: raw commands inside the scripts' calls, Redis CPU per cycle / raw commands': "
-	              f"{bar(floor, raw, 'redis', 1.5, False)}; {rounds(floor, raw, 'redis')}")
+	              f"{interval(floor, raw, 'redis')}; {rounds(floor, raw, 'redis')}")
 	        if all("redis_kernel" in r for r in floor):
 	            print(f"  Redis: the floor {split(floor)}")
 	        if lua:
-	            print(f"  the strategy's scripts / that floor: {rounds(lua, floor, 'redis')}")
+	            print(f"  the strategy's scripts / that floor: {interval(lua, floor, 'redis')}; {rounds(lua, floor, 'redis')}")
 	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe"):
 	        if lua and by[(probe, c)]:
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
@@ -525,9 +543,10 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
 	                     ("waiting", "waiting-base"), ("cluster-3", "cluster-3-base")):
 	        if by[(new, c)] and by[(old, c)]:
-	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {mean(by[(new, c)], 'cycles') / mean(by[(old, c)], 'cycles'):.2f} "
-	                  f"({rounds(by[(new, c)], by[(old, c)], 'cycles')}), "
-	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}")
+	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {interval(by[(new, c)], by[(old, c)], 'cycles')} "
+	                  f"({rounds(by[(new, c)], by[(old, c)], 'cycles')}); "
+	                  f"CPU µs/cycle {mean(by[(new, c)], 'us'):.0f} against {mean(by[(old, c)], 'us'):.0f}, "
+	                  f"{interval(by[(new, c)], by[(old, c)], 'us')}")
 	print()
 	for c in clients:
 	    raw, lua, service = by[("redis", c)], by[("redis-lua", c)], by[("service", c)]
