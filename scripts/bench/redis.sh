@@ -469,24 +469,20 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	    if n == 0:
 	        return "no round measured both"
 	    if bounds is None:
-	        return f"{mean_ratio:.2f} (one round, no interval)"
+	        return f"{mean_ratio:.2f} in one round, no interval"
 	    return f"{mean_ratio:.2f}, 95% interval {bounds[0]:.2f}-{bounds[1]:.2f} over {n} rounds"
 
 	def bar(num, den, key, target, at_least):
-	    """A bar's verdict on paired(): met or not met only where the whole interval is on one side of the
-	    target."""
+	    """interval() with a bar's verdict: met or not met only where the whole interval is on one side of the
+	    target (one round's ratio stands for its own interval)."""
 	    mean_ratio, bounds, n = paired(num, den, key)
-	    side = f"{'at least' if at_least else 'at most'} {target:g}"
 	    if n == 0:
-	        return "no round measured both"
-	    if bounds is None:
-	        good = (mean_ratio >= target) == at_least
-	        return f"{mean_ratio:.2f} ({'met' if good else 'NOT met'} in one round, no interval; {side})"
-	    low, high = bounds
+	        return interval(num, den, key)
+	    low, high = bounds or (mean_ratio, mean_ratio)
 	    good_side = (low >= target) if at_least else (high <= target)
 	    bad_side = (high < target) if at_least else (low > target)
 	    verdict = "met" if good_side else "NOT met" if bad_side else "undecided: the interval holds the target, more rounds"
-	    return f"{interval(num, den, key)} ({verdict}; {side})"
+	    return f"{interval(num, den, key)} ({verdict}; {'at least' if at_least else 'at most'} {target:g})"
 
 	def split(rs):
 	    """Redis's CPU a cycle split into user space and the kernel."""
