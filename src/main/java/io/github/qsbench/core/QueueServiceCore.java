@@ -143,6 +143,23 @@ public interface QueueServiceCore extends QueueService, QueueServiceView, AutoCl
 	}
 
 	/**
+	 * Changes each message's lease as {@link #byId byId}'s
+	 * {@link ByIdOperation#CHANGE_LEASE} does, all to end {@code leaseMillis} from now,
+	 * in order, each on its own (the batch as a whole is not atomic): as
+	 * {@link #completeAll}, a loop in process and one round trip out of process.
+	 * @param deliveries the delivery of each (or {@link #ANY_DELIVERY}), as many as ids
+	 * @return each one's outcome, in order
+	 * @throws IllegalStateException if this service was built without id lookup
+	 */
+	default List<ByIdOutcome> changeLeaseAll(String queue, long[] ids, int[] deliveries, long leaseMillis) {
+		List<ByIdOutcome> outcomes = new ArrayList<>(ids.length);
+		for (int i = 0; i < ids.length; i++) {
+			outcomes.add(byId(queue, ids[i], ByIdOperation.CHANGE_LEASE, deliveries[i], leaseMillis));
+		}
+		return outcomes;
+	}
+
+	/**
 	 * Discards each message as {@link #byId(String, long, ByIdOperation) byId}'s
 	 * {@link ByIdOperation#DISCARD} does, in order, each on its own (the batch as a whole
 	 * is not atomic): as {@link #completeAll}, a loop in process and one round trip out

@@ -257,12 +257,23 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	/** Timed as discards by id. */
 	@Override
 	public List<ByIdOutcome> discardAll(String queue, long[] ids) {
+		return timedById(ByIdOperation.DISCARD, () -> this.core.discardAll(queue, ids));
+	}
+
+	/** Timed as lease changes by id. */
+	@Override
+	public List<ByIdOutcome> changeLeaseAll(String queue, long[] ids, int[] deliveries, long leaseMillis) {
+		return timedById(ByIdOperation.CHANGE_LEASE,
+				() -> this.core.changeLeaseAll(queue, ids, deliveries, leaseMillis));
+	}
+
+	private <T> T timedById(ByIdOperation operation, Supplier<T> call) {
 		long start = this.ticker.getAsLong();
 		try {
-			return this.core.discardAll(queue, ids);
+			return call.get();
 		}
 		finally {
-			this.byIdNanos[ByIdOperation.DISCARD.ordinal()].add(this.ticker.getAsLong() - start);
+			this.byIdNanos[operation.ordinal()].add(this.ticker.getAsLong() - start);
 		}
 	}
 

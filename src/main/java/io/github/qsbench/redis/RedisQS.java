@@ -294,7 +294,22 @@ public final class RedisQS implements QueueServiceCore {
 		if (ids.length == 0) {
 			return List.of();
 		}
-		List<Completion> verdicts = decide(queue, ids, new int[ids.length], DISCARD_OPERATION, 0);
+		return outcomes(decide(queue, ids, new int[ids.length], DISCARD_OPERATION, 0));
+	}
+
+	/**
+	 * Changes their leases in one run of the completion script, as {@link #completeAll}.
+	 */
+	@Override
+	public List<ByIdOutcome> changeLeaseAll(String queue, long[] ids, int[] deliveries, long leaseMillis) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		if (ids.length == 0) {
+			return List.of();
+		}
+		return outcomes(decide(queue, ids, deliveries, CHANGE_OPERATION, leaseMillis));
+	}
+
+	private static List<ByIdOutcome> outcomes(List<Completion> verdicts) {
 		List<ByIdOutcome> outcomes = new ArrayList<>(verdicts.size());
 		for (Completion verdict : verdicts) {
 			outcomes.add(ByIdOutcome.of(verdict));

@@ -18,7 +18,7 @@ import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.messages.AsyncMessageOperations;
 import io.github.qsbench.application.messages.LongPoll;
 import io.github.qsbench.application.messages.MessageOperations;
-import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations.BatchEntry;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.rest.MessageResponses.CompletionResult;
 import io.github.qsbench.rest.MessageResponses.CompletionResults;
@@ -104,11 +104,11 @@ final class HotRoutes {
 	 * @param length the declared length of {@code in}, -1 when unknown
 	 */
 	ResponseEntity<CompletionResults> completeBatch(String queue, InputStream in, long length) throws IOException {
-		List<ToComplete> entries = this.json.completions(in, length);
+		List<BatchEntry> entries = this.json.completions(in, length);
 		return completed(entries, this.operations.completeAll(queue, entries));
 	}
 
-	private static ResponseEntity<CompletionResults> completed(List<ToComplete> entries, List<Completion> completions) {
+	private static ResponseEntity<CompletionResults> completed(List<BatchEntry> entries, List<Completion> completions) {
 		List<CompletionResult> results = new ArrayList<>(entries.size());
 		for (int i = 0; i < entries.size(); i++) {
 			results.add(CompletionResult.of(entries.get(i).id(), completions.get(i)));
@@ -167,7 +167,7 @@ final class HotRoutes {
 	/** {@link #completeBatch}, answered when the store answers, on its thread. */
 	CompletableFuture<ResponseEntity<CompletionResults>> completeBatchAsync(String queue, byte[] body)
 			throws IOException {
-		List<ToComplete> entries = this.json.completions(new ByteArrayInputStream(body), body.length);
+		List<BatchEntry> entries = this.json.completions(new ByteArrayInputStream(body), body.length);
 		return this.async.completeAll(queue, entries).thenApply(outcomes -> completed(entries, outcomes));
 	}
 

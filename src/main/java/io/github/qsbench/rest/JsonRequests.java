@@ -12,7 +12,7 @@ import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.Limits;
 import io.github.qsbench.application.MessageAttributes;
 import io.github.qsbench.application.OutgoingMessage;
-import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations.BatchEntry;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -187,15 +187,15 @@ final class JsonRequests {
 	 * @throws ApiProblem 400 for a malformed batch, 413 for a request over
 	 * {@link #maxRequestBytes()}
 	 */
-	List<ToComplete> completions(InputStream in, long declaredLength) throws IOException {
-		List<ToComplete> completions = new ArrayList<>();
+	List<BatchEntry> completions(InputStream in, long declaredLength) throws IOException {
+		List<BatchEntry> completions = new ArrayList<>();
 		for (JsonNode entry : entries(read(in, declaredLength), "[{\"id\":1,\"lease\":\"...\"}, ...]")) {
 			completions.add(completion(entry));
 		}
 		return completions;
 	}
 
-	private static ToComplete completion(JsonNode entry) {
+	private static BatchEntry completion(JsonNode entry) {
 		if (!entry.isObject()) {
 			throw malformed("Each entry of 'messages' must be an object {\"id\":1,\"lease\":\"...\"}.");
 		}
@@ -225,7 +225,7 @@ final class JsonRequests {
 		if (id == 0) {
 			throw malformed("Each entry of 'messages' needs an 'id'.");
 		}
-		return new ToComplete(id, lease);
+		return new BatchEntry(id, lease);
 	}
 
 	private JsonNode read(InputStream in, long declaredLength) throws IOException {

@@ -47,11 +47,11 @@ final class DeleteActions extends QueueHandler {
 		String queue = queue(call.request());
 		Batches.Answer answer = new Batches.Answer();
 		List<String> ids = new ArrayList<>();
-		List<MessageOperations.ToComplete> handles = new ArrayList<>();
+		List<MessageOperations.BatchEntry> handles = new ArrayList<>();
 		for (SqsRequest entry : Batches.entries(call.request())) {
 			try {
 				String handle = entry.required("ReceiptHandle");
-				handles.add(new MessageOperations.ToComplete(LeaseReceiptHandles.id(handle), handle));
+				handles.add(new MessageOperations.BatchEntry(LeaseReceiptHandles.id(handle), handle));
 				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {

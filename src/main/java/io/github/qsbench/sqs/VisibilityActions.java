@@ -1,5 +1,7 @@
 package io.github.qsbench.sqs;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import io.github.qsbench.application.Limits;
@@ -33,38 +35,77 @@ final class VisibilityActions extends QueueHandler {
 	}
 
 	ObjectNode changeMessageVisibility(SqsAction.Call call) {
-		changeVisibility(queue(call.request()), call.request());
+		String queue = queue(call.request());
+		Change change = change(call.request());
+		changed(queue, change.handle(),
+				this.messages.changeLease(queue, change.entry().id(), change.handle(), change.seconds()));
 		return JSON.objectNode();
 	}
 
 	/**
-	 * Each entry changed on its own and answered in {@code Successful} or {@code Failed}.
+	 * Each entry answered in {@code Successful} or {@code Failed} as
+	 * {@code ChangeMessageVisibility} would answer it: an entry that asks for nothing
+	 * valid fails without reaching the core, and the others are changed in one call of
+	 * the core (on Redis one round trip) for each run of consecutive entries with the
+	 * same timeout, so that entries naming one message still act in their order.
 	 */
 	ObjectNode changeMessageVisibilityBatch(SqsAction.Call call) {
 		String queue = queue(call.request());
 		Batches.Answer answer = new Batches.Answer();
+		List<String> ids = new ArrayList<>();
+		List<Change> changes = new ArrayList<>();
 		for (SqsRequest entry : Batches.entries(call.request())) {
-			String id = entry.string("Id");
 			try {
-				changeVisibility(queue, entry);
-				answer.succeeded(id);
+				changes.add(change(entry));
+				ids.add(entry.string("Id"));
 			}
 			catch (SqsException ex) {
-				answer.failedUnlessQueueGone(id, ex);
+				answer.failed(entry.string("Id"), ex);
+			}
+		}
+		for (int from = 0, to; from < changes.size(); from = to) {
+			int seconds = changes.get(from).seconds();
+			to = from + 1;
+			while (to < changes.size() && changes.get(to).seconds() == seconds) {
+				to++;
+			}
+			List<MessageOperations.BatchEntry> run = new ArrayList<>(to - from);
+			for (Change change : changes.subList(from, to)) {
+				run.add(change.entry());
+			}
+			List<ByIdOutcome> outcomes = this.messages.changeLeaseAll(queue, run, seconds);
+			for (int i = from; i < to; i++) {
+				try {
+					changed(queue, changes.get(i).handle(), outcomes.get(i - from));
+					answer.succeeded(ids.get(i));
+				}
+				catch (SqsException ex) {
+					answer.failedUnlessQueueGone(ids.get(i), ex);
+				}
 			}
 		}
 		return answer.json();
 	}
 
-	/** Changes what {@code request} (or a batch entry) asks for on {@code queue}. */
-	private void changeVisibility(String queue, SqsRequest request) {
+	/**
+	 * What {@code request} (or a batch entry) asks for.
+	 * @throws SqsException if a parameter is missing or invalid
+	 */
+	private static Change change(SqsRequest request) {
 		String handle = request.required("ReceiptHandle");
 		Integer seconds = request.integer(VISIBILITY_TIMEOUT, 0, Limits.MAX_LEASE_SECONDS);
 		if (seconds == null) {
 			throw SqsError.MISSING_PARAMETER
 				.exception("The request must contain the parameter " + VISIBILITY_TIMEOUT + ".");
 		}
-		ByIdOutcome change = this.messages.changeLease(queue, LeaseReceiptHandles.id(handle), handle, seconds);
+		return new Change(new MessageOperations.BatchEntry(LeaseReceiptHandles.id(handle), handle), seconds);
+	}
+
+	/**
+	 * What a change by {@code handle} answers when the core changed it so.
+	 * @throws SqsException if it did not change the lease
+	 */
+	private void changed(String queue, String handle, ByIdOutcome change) {
 		switch (change) {
 			case DONE -> {
 			}
@@ -81,6 +122,17 @@ final class VisibilityActions extends QueueHandler {
 					+ "\" is no longer current: its visibility timeout lapsed and the message was received again "
 					+ "since (or is being received now).");
 		}
+	}
+
+	/**
+	 * One change asked for: the message and delivery its handle names, and the timeout.
+	 */
+	private record Change(MessageOperations.BatchEntry entry, int seconds) {
+
+		String handle() {
+			return this.entry.lease();
+		}
+
 	}
 
 }

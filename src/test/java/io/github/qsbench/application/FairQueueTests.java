@@ -161,12 +161,12 @@ class FairQueueTests extends OperationsPerStrategy {
 						int receive = delivered.receives.getAndIncrement();
 						List<Received> received = through.lease(queue, BATCH);
 						int answeredBefore = delivered.answered.getAndAdd(received.size());
-						List<MessageOperations.ToComplete> done = new ArrayList<>();
+						List<MessageOperations.BatchEntry> done = new ArrayList<>();
 						for (int i = 0; i < received.size(); i++) {
 							Received one = received.get(i);
 							delivered.add(one.id(), receive * BATCH + i + 1, answeredBefore + i + 1);
 
-							done.add(new MessageOperations.ToComplete(one.id(), LeaseTokens.token(one.lease())));
+							done.add(new MessageOperations.BatchEntry(one.id(), LeaseTokens.token(one.lease())));
 						}
 						if (!done.isEmpty()) {
 							through.completeAll(queue, done);

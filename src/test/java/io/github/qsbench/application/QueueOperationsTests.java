@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 import io.github.qsbench.application.fifo.InMemoryFifoGroups;
 import io.github.qsbench.application.messages.LongPoll;
-import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations.BatchEntry;
 import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.application.queues.InMemoryExplicitQueues;
 import io.github.qsbench.application.queues.QueueOperations;
@@ -143,11 +143,11 @@ class QueueOperationsTests {
 
 		assertThatExceptionOfType(InvalidRequestException.class)
 			.isThrownBy(() -> this.messages.completeAll("q",
-					List.of(new ToComplete(pushed.get(0).id(), null), new ToComplete(pushed.get(1).id(), "1.x"))))
+					List.of(new BatchEntry(pushed.get(0).id(), null), new BatchEntry(pushed.get(1).id(), "1.x"))))
 			.satisfies(ex -> assertThat(ex.title()).isEqualTo("Invalid lease"));
 
 		assertThat(this.messages.completeAll("q",
-				List.of(new ToComplete(pushed.get(0).id(), null), new ToComplete(pushed.get(1).id(), null))))
+				List.of(new BatchEntry(pushed.get(0).id(), null), new BatchEntry(pushed.get(1).id(), null))))
 			.containsExactly(Completion.COMPLETED, Completion.COMPLETED);
 		assertThat(counter("qs.messages.completed")).isEqualTo(2);
 	}

@@ -115,6 +115,25 @@ class CoreTimedQueueServiceTests {
 		assertThat(timed.seconds(ByIdOperation.DISCARD)).isEqualTo(TICK_NANOS / 1e9);
 	}
 
+	@Test
+	void changeLeaseAll_passedOnWhole_timedAsLeaseChanges() {
+		QueueServiceCore batching = (QueueServiceCore) Proxy.newProxyInstance(QueueServiceCore.class.getClassLoader(),
+				new Class<?>[] { QueueServiceCore.class }, (proxy, method, args) -> {
+					if (method.getName().equals("changeLeaseAll") && ((long[]) args[1]).length == 2
+							&& (long) args[3] == 60_000) {
+						return List.of(ByIdOutcome.DONE, ByIdOutcome.STALE_LEASE);
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
+		CoreTimedQueueService timed = new CoreTimedQueueService(batching, new SimpleMeterRegistry(),
+				() -> this.now += TICK_NANOS);
+
+		assertThat(timed.changeLeaseAll("q", new long[] { 1, 2 }, new int[] { 1, 1 }, 60_000))
+			.as("one call of the core's, not one per id")
+			.containsExactly(ByIdOutcome.DONE, ByIdOutcome.STALE_LEASE);
+		assertThat(timed.seconds(ByIdOperation.CHANGE_LEASE)).isEqualTo(TICK_NANOS / 1e9);
+	}
+
 	private void assertTimedOnce(String tag) {
 		assertThat(this.registry.get("qs.core").tag("operation", tag).functionCounter().count()).as(tag)
 			.isEqualTo(TICK_NANOS / 1e9);

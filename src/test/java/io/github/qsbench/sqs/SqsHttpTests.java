@@ -227,6 +227,38 @@ class SqsHttpTests extends SqsV2HttpTestBase {
 	}
 
 	@Test
+	void changeMessageVisibilityBatch_entriesActInTheirOrder_eachAnsweredOnItsOwn() {
+		String url = create("sdk-visibility-batch");
+		this.sqs.sendMessageBatch(b -> b.queueUrl(url).entries(entry("1", "a"), entry("2", "b"), entry("3", "c")));
+		Map<String, String> handles = new HashMap<>();
+		for (Message message : this.sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(3)).messages()) {
+			handles.put(message.body(), message.receiptHandle());
+		}
+		assertThat(handles).containsOnlyKeys("a", "b", "c");
+
+		ChangeMessageVisibilityBatchResponse batch = this.sqs.changeMessageVisibilityBatch(c -> c.queueUrl(url)
+			.entries(visibility("a-now", handles.get("a"), 0), visibility("b-long", handles.get("b"), 300),
+					visibility("b-shorter", handles.get("b"), 60), visibility("bogus", "not-a-handle", 10),
+					visibility("c-long", handles.get("c"), 300)));
+
+		assertThat(batch.successful()).extracting(ChangeMessageVisibilityBatchResultEntry::id)
+			.containsExactly("a-now", "b-long", "b-shorter", "c-long");
+		assertThat(batch.failed()).singleElement().satisfies(failure -> {
+			assertThat(failure.id()).isEqualTo("bogus");
+			assertThat(failure.code()).isEqualTo("ReceiptHandleIsInvalid");
+		});
+		assertThat(take(url)).as("visible at once").isEqualTo("a");
+		this.clock.advance(Duration.ofSeconds(59));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(take(url)).as("the later entry's 60 s, not the earlier one's 300").isEqualTo("b");
+		this.clock.advance(Duration.ofSeconds(239));
+		assertThat(this.sqs.receiveMessage(r -> r.queueUrl(url)).messages()).isEmpty();
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(take(url)).isEqualTo("c");
+	}
+
+	@Test
 	void fifo_groupsInOrder_oneInFlightPerGroup_deduplicatedWithTheOriginalsIdAndSequence() {
 		String url = this.sqs
 			.createQueue(q -> q.queueName("sdk-orders.fifo")
@@ -1011,6 +1043,14 @@ class SqsHttpTests extends SqsV2HttpTestBase {
 			.attributesAsStrings();
 		return List.of(Integer.parseInt(attributes.get("ApproximateNumberOfMessages")),
 				Integer.parseInt(attributes.get("ApproximateNumberOfMessagesNotVisible")));
+	}
+
+	private static ChangeMessageVisibilityBatchRequestEntry visibility(String id, String handle, int seconds) {
+		return ChangeMessageVisibilityBatchRequestEntry.builder()
+			.id(id)
+			.receiptHandle(handle)
+			.visibilityTimeout(seconds)
+			.build();
 	}
 
 	private static SendMessageBatchRequestEntry entry(String id, String body) {

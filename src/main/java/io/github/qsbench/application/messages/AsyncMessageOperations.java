@@ -16,7 +16,7 @@ import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.application.fair.FairQueues;
-import io.github.qsbench.application.messages.MessageOperations.ToComplete;
+import io.github.qsbench.application.messages.MessageOperations.BatchEntry;
 import io.github.qsbench.application.queues.Settings;
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.CapacityExceededException;
@@ -168,7 +168,7 @@ public final class AsyncMessageOperations {
 	 * {@link #push} does.
 	 * @throws InvalidRequestException as the blocking call, before anything is sent
 	 */
-	public CompletableFuture<List<Completion>> completeAll(String queue, List<ToComplete> entries) {
+	public CompletableFuture<List<Completion>> completeAll(String queue, List<BatchEntry> entries) {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
 		return this.async.completeAll(queue, MessageOperations.ids(entries), MessageOperations.deliveries(entries))

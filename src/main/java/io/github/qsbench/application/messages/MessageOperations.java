@@ -356,6 +356,19 @@ public class MessageOperations {
 				TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
 	}
 
+	/**
+	 * Changes the leases of 1 to {@value Limits#MAX_BATCH} delivered messages, each as
+	 * {@link #changeLease} would, all to end {@code leaseSeconds} from now, after every
+	 * lease token was checked: one that is not a token refuses the whole batch.
+	 * @return each entry's outcome, in order
+	 */
+	public List<ByIdOutcome> changeLeaseAll(String queue, List<BatchEntry> entries, int leaseSeconds) {
+		Checks.queueName(queue);
+		Checks.batch(entries.size());
+		return this.core.changeLeaseAll(queue, ids(entries), deliveries(entries),
+				TimeUnit.SECONDS.toMillis(Checks.leaseSeconds(leaseSeconds)));
+	}
+
 	/** Whether a poll would find a message now; leases nothing. */
 	public boolean hasReady(String queue) {
 		Checks.queueName(queue);
@@ -384,7 +397,7 @@ public class MessageOperations {
 	 * batch.
 	 * @return each entry's outcome, in order
 	 */
-	public List<Completion> completeAll(String queue, List<ToComplete> entries) {
+	public List<Completion> completeAll(String queue, List<BatchEntry> entries) {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
 		long[] ids = ids(entries);
@@ -400,7 +413,7 @@ public class MessageOperations {
 		return completions;
 	}
 
-	static long[] ids(List<ToComplete> entries) {
+	static long[] ids(List<BatchEntry> entries) {
 		long[] ids = new long[entries.size()];
 		for (int i = 0; i < ids.length; i++) {
 			ids[i] = entries.get(i).id();
@@ -412,10 +425,10 @@ public class MessageOperations {
 	 * The delivery each entry's lease token names (0: any).
 	 * @throws InvalidRequestException if one is not a token this service hands out
 	 */
-	static int[] deliveries(List<ToComplete> entries) {
+	static int[] deliveries(List<BatchEntry> entries) {
 		int[] deliveries = new int[entries.size()];
 		for (int i = 0; i < deliveries.length; i++) {
-			ToComplete entry = entries.get(i);
+			BatchEntry entry = entries.get(i);
 			deliveries[i] = LeaseTokens.delivery(entry.lease(), entry.id());
 		}
 		return deliveries;
@@ -452,10 +465,10 @@ public class MessageOperations {
 	}
 
 	/**
-	 * One entry of a batch completion: the message's id and, optionally, the lease token
-	 * of the delivery to complete.
+	 * One entry of a batch by id (a completion, a lease change): the message's id and,
+	 * optionally, the lease token of the delivery it acts on.
 	 */
-	public record ToComplete(long id, String lease) {
+	public record BatchEntry(long id, String lease) {
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.qsbench.core.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -503,6 +504,31 @@ class QueueServiceContractTests extends StrategyContract {
 		assertThat(this.service.completeAll("q", new long[] { last.message().id() }, new int[] { last.delivery() }))
 			.containsExactly(Completion.COMPLETED);
 		assertThat(this.service.queueCount()).isZero();
+	}
+
+	@Test
+	void changeLeaseAll_changesEachNamedDelivery_othersAnsweredAsByIdWould() {
+		Message changed = this.service.push("q", "changed");
+		Message stale = this.service.push("q", "stale");
+		List<Lease> leased = this.service.lease("q", 2);
+		Message waiting = this.service.push("q", "waiting");
+		int delivery = leased.get(0).delivery();
+
+		List<ByIdOutcome> outcomes = this.service.changeLeaseAll("q",
+				new long[] { changed.id(), stale.id(), waiting.id(), 999_999 },
+				new int[] { delivery, delivery + 1, QueueServiceCore.ANY_DELIVERY, QueueServiceCore.ANY_DELIVERY }, 0);
+
+		assertThat(outcomes).containsExactly(ByIdOutcome.DONE, ByIdOutcome.STALE_LEASE, ByIdOutcome.NOT_DELIVERED,
+				ByIdOutcome.NOT_FOUND);
+		assertThat(this.service.lease("q", 10)).as("the changed lease ended at once; the stale one holds")
+			.extracting((lease) -> lease.message().id(), Lease::delivery)
+			.containsExactlyInAnyOrder(tuple(changed.id(), 2), tuple(waiting.id(), 1));
+		assertThat(this.service.changeLeaseAll("q", new long[] { stale.id() },
+				new int[] { QueueServiceCore.ANY_DELIVERY }, 0))
+			.containsExactly(ByIdOutcome.DONE);
+		assertThat(this.service.lease("q", 10)).extracting((lease) -> lease.message().id(), Lease::delivery)
+			.containsExactly(tuple(stale.id(), 2));
+		assertThat(this.service.changeLeaseAll("q", new long[0], new int[0], 0)).isEmpty();
 	}
 
 	@Test
