@@ -228,9 +228,7 @@ final class FifoQueues implements Departures {
 			long delayMillis) {
 		boolean[] heads = this.sends.commit(queue, keys, sent, groups, now, this.clock.millis(), delayMillis);
 		if (heads == null) {
-			for (Sent one : sent) {
-				this.core.byId(queue, one.id(), ByIdOperation.DISCARD);
-			}
+			this.core.discardAll(queue, sent.stream().mapToLong(Sent::id).toArray());
 			throw new IllegalStateException("A send to queue '" + queue + "' took longer than "
 					+ this.sends.boundMillis() + " ms and was undone: try again");
 		}
