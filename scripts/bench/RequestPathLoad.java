@@ -1273,7 +1273,7 @@ public class RequestPathLoad {
 				}
 				else {
 					leases[q] = "*11\r\n" + bulkString("EVALSHA") + bulkString(lease) + bulkString("5") + queueKeys(q);
-					completes[q] = "*14\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("5")
+					completes[q] = "*13\r\n" + bulkString("EVALSHA") + bulkString(complete) + bulkString("5")
 							+ queueKeys(q) + bulkString("complete");
 				}
 			}
@@ -1310,13 +1310,12 @@ public class RequestPathLoad {
 					polls.increment();
 				}
 				connection.out.write(ascii(completes[q] + (streams ? bulkString(id)
-						: now + bulkString("30000") + bulkString(queue(q)) + bulkString(id) + bulkString("0"))));
+						: now + bulkString("30000") + bulkString(id) + bulkString("0"))));
 				connection.out.flush();
 				String outcome = connection.reply();
-				if (outcome.equals("*2")) {
-					// the strategy's script: the message's outcome, then whether the queue is now empty
+				if (outcome.equals("*1")) {
+					// the strategy's script: the message's outcome, in a list of one
 					outcome = connection.reply();
-					connection.reply();
 				}
 				if (!outcome.equals(":0")) {
 					connection.error(script + "complete.lua", outcome);

@@ -66,7 +66,9 @@
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
 #               from BASELINE_JAR, on the same Redis
-#   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR
+#   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR (built from this
+#               script's commit or later: complete.lua's arguments lost the queue's name there, and
+#               an older complete.lua answers every completion NOT_FOUND, counted as errors)
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'

@@ -432,7 +432,7 @@ public final class JettyHotPath {
 		void complete(String queue, String id, Response response, Callback callback) {
 			this.eval.of(response)
 				.op('c', queue, ascii(id), this.complete, keys(queue, "probe:queues"), ascii("complete"), now(),
-						ascii("30000"), ascii(queue), ascii(id), ZERO)
+						ascii("30000"), ascii(id), ZERO)
 				.whenComplete((reply, error) -> answering(() -> {
 					if (error != null) {
 						callback.failed(error);

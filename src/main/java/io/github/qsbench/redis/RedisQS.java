@@ -330,20 +330,19 @@ public final class RedisQS implements QueueServiceCore {
 	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		// an emptied queue's name stays in the registry until the next listing (queues())
 		// tidies it: no HLEN per completion
-		return completions(this.calls.run(COMPLETE, this.calls.keys(queue),
-				decideArgs(queue, ids, deliveries, operation, leaseMillis)), ids.length);
+		return completions(
+				this.calls.run(COMPLETE, this.calls.keys(queue), decideArgs(ids, deliveries, operation, leaseMillis)),
+				ids.length);
 	}
 
-	private byte[][] decideArgs(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
-		byte[] name = ascii(queue);
-		byte[][] args = new byte[4 + 2 * ids.length][];
+	private byte[][] decideArgs(long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
+		byte[][] args = new byte[3 + 2 * ids.length][];
 		args[0] = operation;
 		args[1] = ascii(now());
 		args[2] = ascii(leaseMillis);
-		args[3] = name;
 		for (int i = 0; i < ids.length; i++) {
-			args[4 + 2 * i] = ascii(ids[i]);
-			args[5 + 2 * i] = ascii(deliveries[i]);
+			args[3 + 2 * i] = ascii(ids[i]);
+			args[4 + 2 * i] = ascii(deliveries[i]);
 		}
 		return args;
 	}
@@ -572,7 +571,7 @@ public final class RedisQS implements QueueServiceCore {
 		private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
 			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
 			return RedisQS.this.calls.runAsync(COMPLETE, RedisQS.this.calls.keys(queue),
-					decideArgs(queue, ids, deliveries, COMPLETE_OPERATION, 0));
+					decideArgs(ids, deliveries, COMPLETE_OPERATION, 0));
 		}
 
 	}

@@ -5,11 +5,9 @@
 -- NOT_DELIVERED, another delivery than the one named STALE_LEASE. A discard removes it
 -- whatever its state.
 -- KEYS: ready, leased, delayed, bodies, deliveries (any more are not used)
--- ARGV: operation, now, leaseMillis, queue, then id, delivery (0: any) of each message
--- Returns each message's outcome (a Completion's code, below, pinned by RedisCodesTests),
--- then 0 (once 1 when the queue was emptied: the registry of queue names is now tidied by
--- the listing, RedisQS#queues, which the gauges' snapshot runs every second, not by each
--- completion, which saves an HLEN per message).
+-- ARGV: operation, now, leaseMillis, then id, delivery (0: any) of each message
+-- Returns each message's outcome (a Completion's code, below, pinned by RedisCodesTests). An
+-- emptied queue's name leaves the registry at the next listing (RedisQS#queues), not here.
 local COMPLETED, NOT_FOUND, NOT_DELIVERED, STALE_LEASE = 0, 1, 2, 3
 local operation = ARGV[1]
 local function decide(id, delivery)
@@ -51,8 +49,7 @@ local function decide(id, delivery)
   return COMPLETED
 end
 local out = {}
-for i = 5, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   out[#out + 1] = decide(ARGV[i], tonumber(ARGV[i + 1]))
 end
-out[#out + 1] = 0
 return out
