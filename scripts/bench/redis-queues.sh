@@ -13,6 +13,9 @@
 #           longer; the live page's sampler reads the gauges from the start)
 #   fifo    F FIFO queues of one message each, then the same at rest, where the FIFO settlement
 #           (FifoSettlement) also passes over every FIFO queue, at the same pace as the gauges
+#   batches the SQS face's batches of 10 on one standard queue (AWS JSON protocol), B of each in turn:
+#           SendMessageBatch, ReceiveMessage of 10, ChangeMessageVisibilityBatch, DeleteMessageBatch;
+#           each one's batches a second and the scripts Redis ran a batch (issue 49: one a batch)
 # At rest it prints how often each of those passes ran (from Redis's INFO commandstats: at rest only they
 # call HLEN and SSCAN).
 # Each part on a service and a Redis of its own.
@@ -22,9 +25,9 @@
 #
 # The services are target/queue-service-*.jar (or SERVICE_JAR) and BASELINE_JAR, started with
 # SERVICE_JAVA (default java) through scripts/lib/service.sh on the script's own Redis (Debian's
-# redis-server and redis-cli on the PATH). Environment: PARTS ("purge many fifo"), N (50000), STATES ("ready
-# inflight delayed"), Q (10000), R (5), F (3000), IDLE (10), ROUNDS (1), SERVICE_JAR, BASELINE_JAR,
-# SERVICE_JAVA.
+# redis-server and redis-cli on the PATH). Environment: PARTS ("purge many fifo batches"), N (50000),
+# STATES ("ready inflight delayed"), Q (10000), R (5), F (3000), IDLE (10), B (1000), ROUNDS (1),
+# SERVICE_JAR, BASELINE_JAR, SERVICE_JAVA.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -42,7 +45,7 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 	for build in "${order[@]}"; do
 		jar="${SERVICE_JAR:-}"
 		[[ "$build" == BASE ]] && jar="$BASELINE_JAR"
-		for part in ${PARTS:-purge many fifo}; do
+		for part in ${PARTS:-purge many fifo batches}; do
 			stop_shared_redis # a Redis of its own for each part
 			SERVICE_JAR="$jar" SERVICE_LOG="${TMPDIR:-/tmp}/redis-queues-$build.log" start_service redis -Xmx512m \
 				-- --qs.limits.max-messages-per-queue=$((2 * ${N:-50000}))
@@ -51,7 +54,8 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				port, jvm, redis, label, part = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 				redis_port = int(sys.argv[6])
 				n, states = int(os.environ.get("N", 50000)), os.environ.get("STATES", "ready inflight delayed").split()
-				q, r, f, idle = (int(os.environ.get(k, d)) for k, d in (("Q", 10000), ("R", 5), ("F", 3000), ("IDLE", 10)))
+				q, r, f, idle, b = (int(os.environ.get(k, d))
+				                    for k, d in (("Q", 10000), ("R", 5), ("F", 3000), ("IDLE", 10), ("B", 1000)))
 				http = http.client.HTTPConnection("127.0.0.1", port)
 				def call(method, path, body=None, expect=None):
 				    http.request(method, path, body, {"Content-Type": "application/json"} if body and body[0] == "{" else {})
@@ -118,6 +122,37 @@ for round in $(seq 1 "${ROUNDS:-1}"); do
 				             (200, 201))
 				        call("POST", f"/queues/fifo-{i}.fifo/messages?group=g", "x", 201)
 				    print(f"{label}: {f:,} FIFO queues: {at_rest(f, f)}")
+				elif part == "batches":
+				    def sqs(action, **body):
+				        http.request("POST", "/", json.dumps(body), {"Content-Type": "application/x-amz-json-1.0",
+				                                                     "X-Amz-Target": f"AmazonSQS.{action}"})
+				        answer = http.getresponse()
+				        data = json.loads(answer.read() or b"{}")
+				        assert answer.status == 200 and not data.get("Failed"), (action, answer.status, data)
+				        return data
+				    url = sqs("CreateQueue", QueueName="batches")["QueueUrl"]
+				    handles = []
+				    def send(_):
+				        sqs("SendMessageBatch", QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": "x" * 100} for i in range(10)])
+				    def receive(_):
+				        messages = sqs("ReceiveMessage", QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=600)["Messages"]
+				        assert len(messages) == 10
+				        handles.append([m["ReceiptHandle"] for m in messages])
+				    def change(i):
+				        sqs("ChangeMessageVisibilityBatch", QueueUrl=url,
+				            Entries=[{"Id": str(j), "ReceiptHandle": h, "VisibilityTimeout": 900} for j, h in enumerate(handles[i])])
+				    def delete(i):
+				        sqs("DeleteMessageBatch", QueueUrl=url, Entries=[{"Id": str(j), "ReceiptHandle": h} for j, h in enumerate(handles[i])])
+				    for action, step in (("SendMessageBatch", send), ("ReceiveMessage of 10", receive),
+				                         ("ChangeMessageVisibilityBatch", change), ("DeleteMessageBatch", delete)):
+				        before, start = calls(), time.monotonic()
+				        for i in range(b):
+				            step(i)
+				        took, after = time.monotonic() - start, calls()
+				        scripts = sum(after.get(c, 0) - before.get(c, 0) for c in ("evalsha", "eval")) / b
+				        print(f"{label}: {action}: {b / took:,.0f} batches a second, {scripts:.2f} scripts a batch", flush=True)
+				    left = sqs("GetQueueAttributes", QueueUrl=url, AttributeNames=["All"])["Attributes"]
+				    assert left["ApproximateNumberOfMessages"] == left["ApproximateNumberOfMessagesNotVisible"] == "0", left
 			EOF
 			stop_service
 		done
