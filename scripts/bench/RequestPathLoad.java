@@ -1277,13 +1277,16 @@ public class RequestPathLoad {
 							+ queueKeys(q) + bulkString("complete");
 				}
 			}
-			// lease.lua's ARGV after now: max and leaseMillis; the Streams one's: the longest lease
-			String leaseTail = streams ? bulkString("43200000") : bulkString("1") + bulkString("30000");
 			String script = streams ? "streams/" : "";
 			int emptyInARow = 0;
 			for (long n = first; !stop.get(); n++) {
 				int q = (int) (n % queues);
-				String now = bulkString(Long.toString(System.currentTimeMillis()));
+				long millis = System.currentTimeMillis();
+				String now = bulkString(Long.toString(millis));
+				// lease.lua's ARGV after now: max and when a lease of 30 s ends; the Streams one's:
+				// the longest lease
+				String leaseTail = streams ? bulkString("43200000")
+						: bulkString("1") + bulkString(Long.toString(millis + 30_000));
 				connection.out.write(ascii(leases[q] + now + leaseTail));
 				connection.out.flush();
 				String answer = connection.reply();

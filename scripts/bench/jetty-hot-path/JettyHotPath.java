@@ -381,6 +381,12 @@ public final class JettyHotPath {
 			return ascii(Long.toString(System.currentTimeMillis()));
 		}
 
+		/** lease.lua's arguments for one message leased for 30 s: now, 1 and when it ends. */
+		private static byte[][] leaseArgs() {
+			long now = System.currentTimeMillis();
+			return new byte[][] { ascii(Long.toString(now)), ascii("1"), ascii(Long.toString(now + 30_000)) };
+		}
+
 		/** The queue's keys as RedisQS names them, then {@code more}. */
 		static byte[][] keys(String queue, String... more) {
 			String prefix = "probe:{" + queue + "}:";
@@ -413,7 +419,7 @@ public final class JettyHotPath {
 		@Override
 		void poll(String queue, Response response, Callback callback) {
 			this.eval.of(response)
-				.op('l', queue, new byte[0], this.lease, keys(queue), now(), ascii("1"), ascii("30000"))
+				.op('l', queue, new byte[0], this.lease, keys(queue), leaseArgs())
 				.whenComplete((reply, error) -> answering(() -> {
 					if (error != null) {
 						callback.failed(error);

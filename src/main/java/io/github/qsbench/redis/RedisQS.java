@@ -208,7 +208,13 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** One run of the lease script. */
 	List<Lease> leaseNow(String queue, int max, long leaseMillis) {
-		return leases(this.calls.run(LEASE, this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis)));
+		return leases(this.calls.run(LEASE, this.calls.keys(queue), leaseArgs(max, leaseMillis)));
+	}
+
+	/** The lease script's arguments: now, max and when the leases end. */
+	private byte[][] leaseArgs(int max, long leaseMillis) {
+		long now = now();
+		return new byte[][] { ascii(now), ascii(max), ascii(now + leaseMillis) };
 	}
 
 	/** The lease script's answer, {id, delivery, body, ...}, as leases. */
@@ -553,7 +559,7 @@ public final class RedisQS implements QueueServiceCore {
 		public CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis) {
 			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
 			return RedisQS.this.calls
-				.<List<?>>runAsync(LEASE, RedisQS.this.calls.keys(queue), ascii(now()), ascii(max), ascii(leaseMillis))
+				.<List<?>>runAsync(LEASE, RedisQS.this.calls.keys(queue), leaseArgs(max, leaseMillis))
 				.thenApply(RedisQS::leases);
 		}
 

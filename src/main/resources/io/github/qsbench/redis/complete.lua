@@ -10,11 +10,13 @@
 -- emptied queue's name leaves the registry at the next listing (RedisQS#queues), not here.
 local COMPLETED, NOT_FOUND, NOT_DELIVERED, STALE_LEASE = 0, 1, 2, 3
 local operation = ARGV[1]
+-- The delivery is read as a number only where it is compared: a tonumber is a strtod (see
+-- lease.lua).
 local function decide(id, delivery)
   -- Any delivery completed, the common completion, decided without reading the count: a
   -- message in the leased set has been delivered (each script that adds one there counted
   -- its delivery first), and one there without a count is not found, as below.
-  if delivery == 0 and operation == 'complete' and redis.call('ZREM', KEYS[2], id) == 1 then
+  if delivery == '0' and operation == 'complete' and redis.call('ZREM', KEYS[2], id) == 1 then
     if redis.call('HDEL', KEYS[5], id) == 0 then
       return NOT_FOUND
     end
@@ -33,7 +35,7 @@ local function decide(id, delivery)
     if deliveries == 0 then
       return NOT_DELIVERED
     end
-    if delivery ~= 0 and delivery ~= deliveries then
+    if delivery ~= '0' and tonumber(delivery) ~= deliveries then
       return STALE_LEASE
     end
     if operation == 'change' then
@@ -50,6 +52,6 @@ local function decide(id, delivery)
 end
 local out = {}
 for i = 4, #ARGV, 2 do
-  out[#out + 1] = decide(ARGV[i], tonumber(ARGV[i + 1]))
+  out[#out + 1] = decide(ARGV[i], ARGV[i + 1])
 end
 return out

@@ -3,14 +3,14 @@
 -- delivery's number is counted in the deliveries hash and its lease end is its score in
 -- the leased set. One command per record for all of them, but the count of each delivery.
 -- KEYS: ready, leased, delayed, bodies, deliveries
--- ARGV: now, max, leaseMillis
+-- ARGV: now, max, leaseEnd (when the leases end: now and their length, added by the caller)
 -- Returns {id, delivery, body, id, delivery, body, ...}
-local now = tonumber(ARGV[1])
-local max = tonumber(ARGV[2])
-local ends = now + tonumber(ARGV[3])
+-- Redis's arguments are the strings given, never Lua numbers: Redis 7.0 formats a number
+-- with "%.17g" on each call, and a tonumber of an argument is a strtod, which together
+-- took 3-4% of Redis's time a push-lease-complete cycle (scripts/bench/redis-perf.sh)
+-- before the single-message paths stopped making them.
 -- One message, the common poll: the same order and records as below, without the tables.
-if max == 1 then
-  -- strings, not Lua numbers, for Redis's arguments: it formats a number anew each call
+if ARGV[2] == '1' then
   local id = redis.call('ZRANGE', KEYS[2], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', '0', '1')[1]
   if not id then
     id = redis.call('ZRANGE', KEYS[3], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', '0', '1')[1]
@@ -27,10 +27,13 @@ if max == 1 then
   if not body then
     return {}
   end
-  local delivery = redis.call('HINCRBY', KEYS[5], id, 1)
-  redis.call('ZADD', KEYS[2], ends, id)
+  local delivery = redis.call('HINCRBY', KEYS[5], id, '1')
+  redis.call('ZADD', KEYS[2], ARGV[3], id)
   return {tonumber(id), delivery, body}
 end
+local now = ARGV[1]
+local max = tonumber(ARGV[2])
+local ends = ARGV[3]
 -- Calls Redis with the values of list after args, in parts small enough for Lua's unpack
 -- (of an even size, so pairs stay whole), and returns the replies' elements in order.
 local function inParts(command, key, list)
@@ -45,7 +48,7 @@ local function inParts(command, key, list)
   end
   return replies
 end
-local ids = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, max)
+local ids = redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', '0', ARGV[2])
 if #ids < max then
   local due = redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE', 'LIMIT', 0, max - #ids)
   if #due > 0 then
@@ -72,7 +75,7 @@ for i, id in ipairs(ids) do
   local body = bodies[i]
   if body then
     out[#out + 1] = tonumber(id)
-    out[#out + 1] = redis.call('HINCRBY', KEYS[5], id, 1)
+    out[#out + 1] = redis.call('HINCRBY', KEYS[5], id, '1')
     out[#out + 1] = body
     leased[#leased + 1] = ends
     leased[#leased + 1] = id

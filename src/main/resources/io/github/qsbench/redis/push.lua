@@ -15,36 +15,43 @@ local held = redis.call('HLEN', KEYS[4])
 if held + count > tonumber(ARGV[4]) then
   return redis.error_reply('CAP the queue holds its maximum of messages')
 end
-local first = tonumber(ARGV[3])
--- the first id as Redis takes it: a Lua number given to redis.call is formatted anew each time
-local firstId = ARGV[3]
-if first == 0 then
-  first = redis.call('INCRBY', KEYS[6], count) - count + 1
+-- The first id as Redis takes it, a string: Redis 7.0 formats a Lua number given to
+-- redis.call with "%.17g" each time (see lease.lua), and one message takes its id by INCR,
+-- which needs no number.
+local first, firstId
+if ARGV[3] ~= '0' then
+  first, firstId = tonumber(ARGV[3]), ARGV[3]
+else
+  if count == 1 then
+    first = redis.call('INCR', KEYS[6])
+  else
+    first = redis.call('INCRBY', KEYS[6], count) - count + 1
+  end
   firstId = string.format('%d', first)
 end
-local delay = tonumber(ARGV[2])
 -- A delay is always announced; a ready push only when the ready list was empty.
-local announce = delay > 0
-if count == 1 and delay == 0 then
+local delayed = ARGV[2] ~= '0'
+local announce = delayed
+if count == 1 and not delayed then
   -- One message, not delayed, the common push: the same records as below, without the tables.
   redis.call('HSET', KEYS[4], firstId, ARGV[7])
   announce = redis.call('RPUSH', KEYS[1], firstId) == 1
 else
   -- One command per record for the whole batch, in parts small enough for Lua's unpack.
-  local due = tonumber(ARGV[1]) + delay
+  local due = tonumber(ARGV[1]) + tonumber(ARGV[2])
   for from = 1, count, 500 do
     local bodies, entries = {}, {}
     for i = from, math.min(from + 499, count) do
       local id = first + i - 1
       bodies[#bodies + 1] = id
       bodies[#bodies + 1] = ARGV[6 + i]
-      if delay > 0 then
+      if delayed then
         entries[#entries + 1] = due
       end
       entries[#entries + 1] = id
     end
     redis.call('HSET', KEYS[4], unpack(bodies))
-    if delay > 0 then
+    if delayed then
       redis.call('ZADD', KEYS[3], unpack(entries))
     elseif redis.call('RPUSH', KEYS[1], unpack(entries)) == #entries and from == 1 then
       announce = true
@@ -52,7 +59,7 @@ else
   end
 end
 if announce then
-  redis.call('PUBLISH', ARGV[6], delay .. ' ' .. ARGV[5])
+  redis.call('PUBLISH', ARGV[6], ARGV[2] .. ' ' .. ARGV[5])
 end
 local created = 0
 if held == 0 then
