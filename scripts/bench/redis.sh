@@ -68,7 +68,9 @@
 #               from BASELINE_JAR, on the same Redis
 #   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR (built from this
 #               script's commit or later: complete.lua's arguments lost the queue's name there, and
-#               an older complete.lua answers every completion NOT_FOUND, counted as errors)
+#               an older complete.lua answers every completion NOT_FOUND, counted as errors; an
+#               older lease.lua reads its third argument, now the lease's end, as a length, which
+#               costs it the same)
 # and with CLUSTER=1:
 #   cluster-3   one service on a Redis Cluster of 3 masters (no replicas), started by the script
 #               (--spring.data.redis.cluster.nodes); CPU is the JVM's + the 3 redis-servers'
