@@ -1,5 +1,11 @@
 package io.github.qsbench.redis;
 
+import static io.github.qsbench.redis.RedisMessageScripts.CHANGE_OPERATION;
+import static io.github.qsbench.redis.RedisMessageScripts.COMPLETE;
+import static io.github.qsbench.redis.RedisMessageScripts.COMPLETE_OPERATION;
+import static io.github.qsbench.redis.RedisMessageScripts.DISCARD_OPERATION;
+import static io.github.qsbench.redis.RedisMessageScripts.LEASE;
+import static io.github.qsbench.redis.RedisMessageScripts.PUSH;
 import static io.github.qsbench.redis.RedisQueueCalls.ascii;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
@@ -36,12 +41,6 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 public final class RedisQS implements QueueServiceCore {
 
-	private static final LuaScript PUSH = LuaScript.of(RedisQS.class, "push", ReturnType.MULTI);
-
-	private static final LuaScript LEASE = LuaScript.of(RedisQS.class, "lease", ReturnType.MULTI);
-
-	private static final LuaScript COMPLETE = LuaScript.of(RedisQS.class, "complete", ReturnType.MULTI);
-
 	private static final LuaScript COMPLETE_FENCED = LuaScript.of(RedisQS.class, "move-complete", ReturnType.INTEGER);
 
 	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
@@ -52,12 +51,6 @@ public final class RedisQS implements QueueServiceCore {
 
 	private static final LuaScript HELD = LuaScript.of(RedisQS.class, "held", ReturnType.INTEGER);
 
-	private static final byte[] COMPLETE_OPERATION = ascii("complete");
-
-	private static final byte[] CHANGE_OPERATION = ascii("change");
-
-	private static final byte[] DISCARD_OPERATION = ascii("discard");
-
 	private final RedisStore store;
 
 	private final RedisQueueCalls calls;
@@ -66,7 +59,8 @@ public final class RedisQS implements QueueServiceCore {
 
 	private final long leaseMillis;
 
-	private final byte[] maxPerQueue;
+	/** The push, lease and completion scripts' arguments and answers. */
+	private final RedisMessageScripts scripts;
 
 	private final boolean idLookup;
 
@@ -88,13 +82,16 @@ public final class RedisQS implements QueueServiceCore {
 		this.calls = new RedisQueueCalls(store, options.limits().maxMessagesPerQueue());
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
-		this.maxPerQueue = ascii(options.limits().maxMessagesPerQueue());
 		this.idLookup = options.idLookup();
 		this.ids = store.key("ids");
 		this.registry = store.key("queues");
 		this.announcements = new RedisPushAnnouncements(store);
+		this.scripts = new RedisMessageScripts(this.clock, options.limits().maxMessagesPerQueue(),
+				this.announcements.channel());
 		this.groups = store.groupCommit() ? new RedisGroupCommits(this) : null;
-		this.async = (store.runsAsync() && this.groups == null) ? new Async() : null;
+		this.async = (store.runsAsync() && this.groups == null)
+				? new RedisAsyncCore(this.calls, this.scripts, store.cluster(), this.idLookup, this.ids, this.registry)
+				: null;
 	}
 
 	/**
@@ -151,35 +148,11 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
 		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry),
-				pushArgs(queue, bodies, delayMillis, first));
-		if ((Long) answer.get(1) == 1) {
+				this.scripts.pushArgs(queue, bodies, delayMillis, first));
+		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return pushed(answer, bodies);
-	}
-
-	private byte[][] pushArgs(String queue, List<byte[]> bodies, long delayMillis, long first) {
-		byte[][] args = new byte[6 + bodies.size()][];
-		args[0] = ascii(now());
-		args[1] = ascii(delayMillis);
-		args[2] = ascii(first);
-		args[3] = this.maxPerQueue;
-		args[4] = ascii(queue);
-		args[5] = this.announcements.channel();
-		for (int i = 0; i < bodies.size(); i++) {
-			args[6 + i] = bodies.get(i);
-		}
-		return args;
-	}
-
-	/** The push script's answer, {firstId, created}, as the messages pushed. */
-	private static List<Message> pushed(List<?> answer, List<byte[]> bodies) {
-		long firstId = (Long) answer.get(0);
-		List<Message> pushed = new ArrayList<>(bodies.size());
-		for (int i = 0; i < bodies.size(); i++) {
-			pushed.add(new RedisMessage(firstId + i, bodies.get(i), 0));
-		}
-		return pushed;
+		return RedisMessageScripts.pushed(answer, bodies);
 	}
 
 	@Override
@@ -208,24 +181,8 @@ public final class RedisQS implements QueueServiceCore {
 
 	/** One run of the lease script. */
 	List<Lease> leaseNow(String queue, int max, long leaseMillis) {
-		return leases(this.calls.run(LEASE, this.calls.keys(queue), leaseArgs(max, leaseMillis)));
-	}
-
-	/** The lease script's arguments: now, max and when the leases end. */
-	private byte[][] leaseArgs(int max, long leaseMillis) {
-		long now = now();
-		return new byte[][] { ascii(now), ascii(max), ascii(now + leaseMillis) };
-	}
-
-	/** The lease script's answer, {id, delivery, body, ...}, as leases. */
-	private static List<Lease> leases(List<?> answer) {
-		List<Lease> leases = new ArrayList<>(answer.size() / 3);
-		for (int i = 0; i < answer.size(); i += 3) {
-			int delivery = ((Long) answer.get(i + 1)).intValue();
-			leases
-				.add(new Lease(new RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 2), delivery), delivery));
-		}
-		return leases;
+		return RedisMessageScripts
+			.leases(this.calls.run(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis)));
 	}
 
 	@Override
@@ -336,30 +293,8 @@ public final class RedisQS implements QueueServiceCore {
 	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		// an emptied queue's name stays in the registry until the next listing (queues())
 		// tidies it: no HLEN per completion
-		return completions(
-				this.calls.run(COMPLETE, this.calls.keys(queue), decideArgs(ids, deliveries, operation, leaseMillis)),
-				ids.length);
-	}
-
-	private byte[][] decideArgs(long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
-		byte[][] args = new byte[3 + 2 * ids.length][];
-		args[0] = operation;
-		args[1] = ascii(now());
-		args[2] = ascii(leaseMillis);
-		for (int i = 0; i < ids.length; i++) {
-			args[3 + 2 * i] = ascii(ids[i]);
-			args[4 + 2 * i] = ascii(deliveries[i]);
-		}
-		return args;
-	}
-
-	/** The completion script's answer, each message's code, as completions. */
-	private static List<Completion> completions(List<?> answer, int count) {
-		List<Completion> completions = new ArrayList<>(count);
-		for (int i = 0; i < count; i++) {
-			completions.add(RedisCodes.completion((Long) answer.get(i)));
-		}
-		return completions;
+		return RedisMessageScripts.completions(this.calls.run(COMPLETE, this.calls.keys(queue),
+				this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length);
 	}
 
 	/**
@@ -408,7 +343,8 @@ public final class RedisQS implements QueueServiceCore {
 		List<Peeked> seen = new ArrayList<>(answer.size() / 4);
 		for (int i = 0; i < answer.size(); i += 4) {
 			int deliveries = ((Long) answer.get(i + 2)).intValue();
-			seen.add(new Peeked(new RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 3), deliveries),
+			seen.add(new Peeked(
+					new RedisMessageScripts.RedisMessage((Long) answer.get(i), (byte[]) answer.get(i + 3), deliveries),
 					RedisCodes.state((Long) answer.get(i + 1)), deliveries));
 		}
 		seen.sort(Comparator.comparingLong(peeked -> peeked.message().id()));
@@ -519,69 +455,6 @@ public final class RedisQS implements QueueServiceCore {
 		return this.clock.millis();
 	}
 
-	/**
-	 * The scripts the blocking calls run, with the same keys and arguments, answered on
-	 * Lettuce's event loop.
-	 */
-	private final class Async implements AsyncCore {
-
-		@Override
-		public CompletableFuture<Message> push(String queue, byte[] body) {
-			List<byte[]> bodies = List.of(body);
-			return push(queue, bodies).thenApply(answer -> pushed(answer, bodies).get(0));
-		}
-
-		@Override
-		public CompletableFuture<List<Message>> pushAll(String queue, List<byte[]> bodies) {
-			return push(queue, bodies).thenApply(answer -> pushed(answer, bodies));
-		}
-
-		/**
-		 * As {@link RedisQS#pushNow}, answering the script's answer: on a cluster, the
-		 * ids are taken first and a queue the push filled again is registered after, each
-		 * a command of its own, chained on the connection taken here (Lettuce's thread,
-		 * which runs the chain, must not wait to take one).
-		 */
-		private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
-			List<byte[]> keys = RedisQS.this.calls.keys(queue, RedisQS.this.ids, RedisQS.this.registry);
-			if (!RedisQS.this.store.cluster()) {
-				return RedisQS.this.calls.runAsync(PUSH, keys, pushArgs(queue, bodies, 0, 0));
-			}
-			int count = bodies.size();
-			return RedisQS.this.calls.callAsync(redis -> redis.incrby(RedisQS.this.ids, count)
-				.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys, pushArgs(queue, bodies, 0, last - count + 1)))
-				.thenCompose(answer -> ((Long) answer.get(1) == 1)
-						? redis.sadd(RedisQS.this.registry, ascii(queue)).thenApply(added -> answer)
-						: CompletableFuture.completedFuture(answer)));
-		}
-
-		@Override
-		public CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis) {
-			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
-			return RedisQS.this.calls
-				.<List<?>>runAsync(LEASE, RedisQS.this.calls.keys(queue), leaseArgs(max, leaseMillis))
-				.thenApply(RedisQS::leases);
-		}
-
-		@Override
-		public CompletableFuture<Completion> complete(String queue, long id, int delivery) {
-			return complete(queue, new long[] { id }, new int[] { delivery })
-				.thenApply(answer -> completions(answer, 1).get(0));
-		}
-
-		@Override
-		public CompletableFuture<List<Completion>> completeAll(String queue, long[] ids, int[] deliveries) {
-			return complete(queue, ids, deliveries).thenApply(answer -> completions(answer, ids.length));
-		}
-
-		private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
-			QueueOptions.requireIdLookup(RedisQS.this.idLookup);
-			return RedisQS.this.calls.runAsync(COMPLETE, RedisQS.this.calls.keys(queue),
-					decideArgs(ids, deliveries, COMPLETE_OPERATION, 0));
-		}
-
-	}
-
 	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {
 
 		/** The stats script's answer. */
@@ -594,9 +467,6 @@ public final class RedisQS implements QueueServiceCore {
 			return new QueueStats(name, this.ready, this.inflight, this.delayed);
 		}
 
-	}
-
-	private record RedisMessage(long id, byte[] body, int deliveries) implements Message {
 	}
 
 }

@@ -1,0 +1,105 @@
+package io.github.qsbench.redis;
+
+import static io.github.qsbench.redis.RedisMessageScripts.COMPLETE;
+import static io.github.qsbench.redis.RedisMessageScripts.COMPLETE_OPERATION;
+import static io.github.qsbench.redis.RedisMessageScripts.LEASE;
+import static io.github.qsbench.redis.RedisMessageScripts.PUSH;
+import static io.github.qsbench.redis.RedisQueueCalls.ascii;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.github.qsbench.core.AsyncCore;
+import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
+import io.github.qsbench.core.QueueOptions;
+
+/**
+ * {@link RedisQS}'s push, lease and completion sent without waiting, through Lettuce: the
+ * scripts the blocking calls run, with the same keys and arguments, answered on Lettuce's
+ * event loop.
+ */
+final class RedisAsyncCore implements AsyncCore {
+
+	private final RedisQueueCalls calls;
+
+	private final RedisMessageScripts scripts;
+
+	private final boolean cluster;
+
+	private final boolean idLookup;
+
+	/** The id counter's key. */
+	private final byte[] ids;
+
+	/** The registry's key, the set of queues that may hold messages. */
+	private final byte[] registry;
+
+	RedisAsyncCore(RedisQueueCalls calls, RedisMessageScripts scripts, boolean cluster, boolean idLookup, byte[] ids,
+			byte[] registry) {
+		this.calls = calls;
+		this.scripts = scripts;
+		this.cluster = cluster;
+		this.idLookup = idLookup;
+		this.ids = ids;
+		this.registry = registry;
+	}
+
+	@Override
+	public CompletableFuture<Message> push(String queue, byte[] body) {
+		List<byte[]> bodies = List.of(body);
+		return push(queue, bodies).thenApply(answer -> RedisMessageScripts.pushed(answer, bodies).get(0));
+	}
+
+	@Override
+	public CompletableFuture<List<Message>> pushAll(String queue, List<byte[]> bodies) {
+		return push(queue, bodies).thenApply(answer -> RedisMessageScripts.pushed(answer, bodies));
+	}
+
+	/**
+	 * As {@link RedisQS}'s blocking push, answering the script's answer: on a cluster,
+	 * the ids are taken first and a queue the push filled again is registered after, each
+	 * a command of its own, chained on the connection taken here (Lettuce's thread, which
+	 * runs the chain, must not wait to take one).
+	 */
+	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
+		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
+		if (!this.cluster) {
+			return this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0));
+		}
+		int count = bodies.size();
+		return this.calls.callAsync(redis -> redis.incrby(this.ids, count)
+			.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
+					this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
+			.thenCompose(answer -> RedisMessageScripts.created(answer)
+					? redis.sadd(this.registry, ascii(queue)).thenApply(added -> answer)
+					: CompletableFuture.completedFuture(answer)));
+	}
+
+	@Override
+	public CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		return this.calls.<List<?>>runAsync(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis))
+			.thenApply(RedisMessageScripts::leases);
+	}
+
+	@Override
+	public CompletableFuture<Completion> complete(String queue, long id, int delivery) {
+		return complete(queue, new long[] { id }, new int[] { delivery })
+			.thenApply(answer -> RedisMessageScripts.completions(answer, 1).get(0));
+	}
+
+	@Override
+	public CompletableFuture<List<Completion>> completeAll(String queue, long[] ids, int[] deliveries) {
+		return complete(queue, ids, deliveries)
+			.thenApply(answer -> RedisMessageScripts.completions(answer, ids.length));
+	}
+
+	private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		return this.calls.runAsync(COMPLETE, this.calls.keys(queue),
+				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0));
+	}
+
+}
