@@ -20,12 +20,12 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class RedisMessageScripts {
 
-	static final LuaScript PUSH = LuaScript.of(RedisQS.class, "push", ReturnType.MULTI);
+	static final LuaScript PUSH = LuaScript.of(RedisMessageScripts.class, "push", ReturnType.MULTI);
 
-	static final LuaScript LEASE = LuaScript.of(RedisQS.class, "lease", ReturnType.MULTI);
+	static final LuaScript LEASE = LuaScript.of(RedisMessageScripts.class, "lease", ReturnType.MULTI);
 
 	/** Completes, changes leases and discards, by its first argument. */
-	static final LuaScript COMPLETE = LuaScript.of(RedisQS.class, "complete", ReturnType.MULTI);
+	static final LuaScript COMPLETE = LuaScript.of(RedisMessageScripts.class, "complete", ReturnType.MULTI);
 
 	static final byte[] COMPLETE_OPERATION = ascii("complete");
 
