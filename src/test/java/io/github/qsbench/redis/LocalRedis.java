@@ -2,6 +2,7 @@ package io.github.qsbench.redis;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,12 @@ import redis.embedded.RedisExecProvider;
  * <p>
  * A shutdown hook stops every server still running when the JVM exits, so a forgotten
  * {@link #close()} leaves no process behind on a shared machine.
+ * <p>
+ * The {@link #secured()} server is Redis as a managed service runs it: TLS and a user
+ * with a password. Its certificate ({@code tls/redis.crt} beside this class, for
+ * 127.0.0.1 and localhost, valid until 2126, the trust anchor too) and key were made with
+ * {@code openssl req -x509 -newkey rsa:2048 -nodes -keyout redis.key -out redis.crt -days 36500
+ * -subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost"}.
  */
 public final class LocalRedis implements AutoCloseable {
 
@@ -61,12 +68,33 @@ public final class LocalRedis implements AutoCloseable {
 
 	private static LocalRedis shared;
 
+	private static LocalRedis secured;
+
+	/** {@link #secured()}'s user, the one its clients authenticate as. */
+	public static final String USER = "qs";
+
+	/** {@link #USER}'s password. */
+	public static final String PASSWORD = "local-redis-password";
+
+	/**
+	 * {@link #USER}'s rules: the least a service in the namespace {@code qs:} (and any
+	 * namespace under it) needs, as docs/redis.md recommends: its keys and channels,
+	 * every command but the dangerous ones, and {@code INFO} for the health check.
+	 */
+	public static final List<String> USER_RULES = List.of("~qs:*", "&qs:*", "+@all", "-@dangerous", "+info");
+
+	/** The TLS certificate and key {@link #secured()} serves, on the test classpath. */
+	private static final List<String> TLS_FILES = List.of("redis.crt", "redis.key");
+
 	static {
 		Runtime.getRuntime()
 			.addShutdownHook(new Thread(() -> List.copyOf(RUNNING).forEach(LocalRedis::stop), "local-redis-stop"));
 	}
 
 	private final int port;
+
+	/** The port a {@link #secured()} server speaks TLS on, else 0. */
+	private final int tlsPort;
 
 	private final Path dir;
 
@@ -78,14 +106,18 @@ public final class LocalRedis implements AutoCloseable {
 
 	private Process process;
 
-	private LocalRedis(String server, int port, Path dir, List<String> extraArgs, boolean isShared) {
+	private LocalRedis(String server, int port, int tlsPort, Path dir, List<String> extraArgs, boolean isShared) {
 		this.port = port;
+		this.tlsPort = tlsPort;
 		this.dir = dir;
 		this.log = dir.resolve("redis.log");
 		this.isShared = isShared;
 		this.command = new ArrayList<>(List.of(server, "--bind", HOST, "--port", String.valueOf(port),
 				"--protected-mode", "no", "--daemonize", "no", "--dir", dir.toString(), "--logfile",
 				this.log.toString(), "--save", "", "--appendonly", "no"));
+		if (tlsPort != 0) {
+			this.command.addAll(securedArgs(tlsPort, dir));
+		}
 		this.command.addAll(extraArgs);
 	}
 
@@ -98,6 +130,21 @@ public final class LocalRedis implements AutoCloseable {
 			shared = start(false, List.of(), true);
 		}
 		return shared;
+	}
+
+	/**
+	 * The test JVM's in-memory server that speaks TLS on {@link #tlsPort()}, with
+	 * {@code tls/redis.crt}, to {@link #USER} (password {@link #PASSWORD}, rules
+	 * {@link #USER_RULES}). Its plain {@link #port()} serves only the default user, who
+	 * may only {@code PING} and {@code INFO} (this class's readiness check): a client
+	 * that does not authenticate can do nothing. Started on first use and stopped when
+	 * the JVM exits; never close it.
+	 */
+	public static synchronized LocalRedis secured() {
+		if (secured == null) {
+			secured = start(false, true, List.of(), true);
+		}
+		return secured;
 	}
 
 	/**
@@ -114,9 +161,18 @@ public final class LocalRedis implements AutoCloseable {
 	 * @param clusterBus whether the port + 10000 must be free too, for a cluster node
 	 */
 	static LocalRedis start(boolean clusterBus, List<String> extraArgs, boolean isShared) {
+		return start(clusterBus, false, extraArgs, isShared);
+	}
+
+	/**
+	 * @param tls whether it serves {@link #secured()}'s TLS and user too
+	 */
+	private static LocalRedis start(boolean clusterBus, boolean tls, List<String> extraArgs, boolean isShared) {
 		String server = Binary.PATH.toString();
 		for (int attempt = 1;; attempt++) {
-			LocalRedis redis = new LocalRedis(server, freePort(clusterBus), newDir(), extraArgs, isShared);
+			int port = freePort(clusterBus);
+			int tlsPort = tls ? freePortOtherThan(port) : 0;
+			LocalRedis redis = new LocalRedis(server, port, tlsPort, newDir(), extraArgs, isShared);
 			try {
 				redis.launch();
 				return redis;
@@ -140,6 +196,14 @@ public final class LocalRedis implements AutoCloseable {
 
 	public int port() {
 		return this.port;
+	}
+
+	/** The port a {@link #secured()} server speaks TLS on. */
+	public int tlsPort() {
+		if (this.tlsPort == 0) {
+			throw new IllegalStateException("redis-server on port " + this.port + " speaks no TLS; see secured()");
+		}
+		return this.tlsPort;
 	}
 
 	/**
@@ -346,6 +410,11 @@ public final class LocalRedis implements AutoCloseable {
 		throw new IllegalStateException("No free port found with its cluster bus port free too");
 	}
 
+	private static int freePortOtherThan(int taken) {
+		int port = freePort(false);
+		return (port != taken) ? port : freePortOtherThan(taken);
+	}
+
 	private static boolean isFree(int port) {
 		try {
 			new ServerSocket(port).close();
@@ -354,6 +423,31 @@ public final class LocalRedis implements AutoCloseable {
 		catch (IOException ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * The options of a {@link #secured()} server, its certificate and key copied into its
+	 * directory (redis-server reads files, not the classpath).
+	 */
+	private static List<String> securedArgs(int tlsPort, Path dir) {
+		for (String file : TLS_FILES) {
+			try (InputStream in = LocalRedis.class.getResourceAsStream("tls/" + file)) {
+				if (in == null) {
+					throw new IllegalStateException("No tls/" + file + " beside " + LocalRedis.class.getName());
+				}
+				Files.copy(in, dir.resolve(file));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		String certificate = dir.resolve("redis.crt").toString();
+		List<String> args = new ArrayList<>(List.of("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
+				certificate, "--tls-key-file", dir.resolve("redis.key").toString(), "--tls-ca-cert-file", certificate,
+				"--tls-auth-clients", "no", "--user", "default", "on", "nopass", "-@all", "+ping", "+info", "--user",
+				USER, "on", ">" + PASSWORD));
+		args.addAll(USER_RULES);
+		return args;
 	}
 
 	private static Path newDir() {

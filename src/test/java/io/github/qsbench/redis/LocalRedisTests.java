@@ -103,4 +103,16 @@ class LocalRedisTests {
 		assertThat(cluster.cli(ports.get(2), "GET", "{a}x")).isEmpty();
 	}
 
+	@Test
+	void secured_thePlainPortAnswersOnlyPingAndInfo_theUsersRules() {
+		LocalRedis redis = LocalRedis.secured();
+
+		assertThat(redis.cli("PING")).isEqualTo("PONG");
+		assertThat(redis.cli("GET", "qs:k")).startsWith("NOPERM");
+		assertThat(redis.cli("AUTH", LocalRedis.USER, "wrong")).startsWith("WRONGPASS");
+		assertThat(redis.cli("ACL", "GETUSER", LocalRedis.USER)).startsWith("NOPERM");
+		assertThat(redis.tlsPort()).isNotEqualTo(redis.port());
+		assertThat(LocalRedis.secured()).isSameAs(redis);
+	}
+
 }
