@@ -26,7 +26,7 @@ import org.springframework.mock.env.MockEnvironment;
  * it tried, what failed, and how to start one.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class RedisUnreachableFailureAnalyzerTests {
+class RedisConnectionFailureAnalyzerTests {
 
 	@Test
 	void defaults_localhost6379_andTheRefusal() {
@@ -86,7 +86,7 @@ class RedisUnreachableFailureAnalyzerTests {
 				new RedisConnectionFailureException("Unable to connect to Redis",
 						new RedisConnectionException("Unable to connect to localhost/<unresolved>:6379",
 								new ConnectException("Connection refused"))));
-		return new RedisUnreachableFailureAnalyzer(environment).analyze(refused);
+		return new RedisConnectionFailureAnalyzer(environment).analyze(refused);
 	}
 
 }

@@ -16,13 +16,13 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * same properties Spring Boot connects with: sentinels, else cluster nodes, else
  * {@code spring.data.redis.url}, else host and port (localhost:6379 by default).
  */
-class RedisUnreachableFailureAnalyzer extends AbstractFailureAnalyzer<RedisConnectionFailureException> {
+class RedisConnectionFailureAnalyzer extends AbstractFailureAnalyzer<RedisConnectionFailureException> {
 
 	private static final String PREFIX = "spring.data.redis.";
 
 	private final Environment environment;
 
-	RedisUnreachableFailureAnalyzer(Environment environment) {
+	RedisConnectionFailureAnalyzer(Environment environment) {
 		this.environment = environment;
 	}
 
