@@ -102,23 +102,48 @@ public final class LocalRedis implements AutoCloseable {
 
 	private final List<String> command;
 
+	private final Kind kind;
+
 	private final boolean isShared;
 
 	private Process process;
 
-	private LocalRedis(String server, int port, int tlsPort, Path dir, List<String> extraArgs, boolean isShared) {
+	private LocalRedis(String server, Kind kind, int port, int tlsPort, Path dir, List<String> extraArgs,
+			boolean isShared) {
+		this.kind = kind;
 		this.port = port;
 		this.tlsPort = tlsPort;
 		this.dir = dir;
 		this.log = dir.resolve("redis.log");
 		this.isShared = isShared;
-		this.command = new ArrayList<>(List.of(server, "--bind", HOST, "--port", String.valueOf(port),
-				"--protected-mode", "no", "--daemonize", "no", "--dir", dir.toString(), "--logfile",
-				this.log.toString(), "--save", "", "--appendonly", "no"));
-		if (tlsPort != 0) {
+		this.command = new ArrayList<>(List.of(server));
+		if (kind == Kind.SENTINEL) {
+			// a Sentinel rewrites its configuration file: one of its own, then the mode
+			this.command.addAll(List.of(sentinelConfig(dir).toString(), "--sentinel"));
+		}
+		this.command.addAll(
+				List.of("--bind", HOST, "--port", String.valueOf(port), "--protected-mode", "no", "--daemonize", "no",
+						"--dir", dir.toString(), "--logfile", this.log.toString(), "--save", "", "--appendonly", "no"));
+		if (kind == Kind.SECURED) {
 			this.command.addAll(securedArgs(tlsPort, dir));
 		}
 		this.command.addAll(extraArgs);
+	}
+
+	/** What a server is for, where that changes how it is started. */
+	enum Kind {
+
+		PLAIN,
+
+		/** A Redis Cluster node: its port + 10000, the cluster bus, must be free too. */
+		CLUSTER_NODE,
+
+		/** {@link #secured()}'s: TLS on a port of its own, and a user with a password. */
+		SECURED,
+
+		/** A Redis Sentinel: {@code --sentinel} with a configuration file of its own. */
+		SENTINEL
+
 	}
 
 	/**
@@ -127,7 +152,7 @@ public final class LocalRedis implements AutoCloseable {
 	 */
 	public static synchronized LocalRedis shared() {
 		if (shared == null) {
-			shared = start(false, List.of(), true);
+			shared = start(Kind.PLAIN, List.of(), true);
 		}
 		return shared;
 	}
@@ -142,7 +167,7 @@ public final class LocalRedis implements AutoCloseable {
 	 */
 	public static synchronized LocalRedis secured() {
 		if (secured == null) {
-			secured = start(false, true, List.of(), true);
+			secured = start(Kind.SECURED, List.of(), true);
 		}
 		return secured;
 	}
@@ -154,25 +179,15 @@ public final class LocalRedis implements AutoCloseable {
 	 * {@code "--appendonly", "yes", "--appendfsync", "always"}
 	 */
 	public static LocalRedis start(String... extraArgs) {
-		return start(false, List.of(extraArgs), false);
+		return start(Kind.PLAIN, List.of(extraArgs), false);
 	}
 
-	/**
-	 * @param clusterBus whether the port + 10000 must be free too, for a cluster node
-	 */
-	static LocalRedis start(boolean clusterBus, List<String> extraArgs, boolean isShared) {
-		return start(clusterBus, false, extraArgs, isShared);
-	}
-
-	/**
-	 * @param tls whether it serves {@link #secured()}'s TLS and user too
-	 */
-	private static LocalRedis start(boolean clusterBus, boolean tls, List<String> extraArgs, boolean isShared) {
+	static LocalRedis start(Kind kind, List<String> extraArgs, boolean isShared) {
 		String server = Binary.PATH.toString();
 		for (int attempt = 1;; attempt++) {
-			int port = freePort(clusterBus);
-			int tlsPort = tls ? freePortOtherThan(port) : 0;
-			LocalRedis redis = new LocalRedis(server, port, tlsPort, newDir(), extraArgs, isShared);
+			int port = freePort(kind == Kind.CLUSTER_NODE);
+			int tlsPort = (kind == Kind.SECURED) ? freePortOtherThan(port) : 0;
+			LocalRedis redis = new LocalRedis(server, kind, port, tlsPort, newDir(), extraArgs, isShared);
 			try {
 				redis.launch();
 				return redis;
@@ -351,10 +366,14 @@ public final class LocalRedis implements AutoCloseable {
 				+ READY_TIMEOUT.toSeconds() + " s; " + this.log + " ends:\n" + logTail());
 	}
 
-	/** Up, and done loading: PING answers {@code -LOADING} while an AOF is replayed. */
+	/**
+	 * Up, and done loading: PING answers {@code -LOADING} while an AOF is replayed. A
+	 * Sentinel loads nothing.
+	 */
 	private boolean isReady() {
 		try {
-			return "PONG".equals(call("PING")) && Resp.text(call("INFO", "persistence")).contains("loading:0");
+			return "PONG".equals(call("PING"))
+					&& (this.kind == Kind.SENTINEL || Resp.text(call("INFO", "persistence")).contains("loading:0"));
 		}
 		catch (UncheckedIOException ex) {
 			return false;
@@ -448,6 +467,15 @@ public final class LocalRedis implements AutoCloseable {
 				USER, "on", ">" + PASSWORD));
 		args.addAll(USER_RULES);
 		return args;
+	}
+
+	private static Path sentinelConfig(Path dir) {
+		try {
+			return Files.writeString(dir.resolve("sentinel.conf"), "");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static Path newDir() {

@@ -66,7 +66,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 		LocalRedisCluster cluster = new LocalRedisCluster(masters, isShared);
 		try {
 			for (int i = 0; i < count; i++) {
-				masters.add(LocalRedis.start(true, NODE_ARGS, false));
+				masters.add(LocalRedis.start(LocalRedis.Kind.CLUSTER_NODE, NODE_ARGS, false));
 			}
 			cluster.create();
 			cluster.awaitStateOk();
