@@ -3,6 +3,9 @@ package io.github.qsbench.rest;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
 
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -57,6 +60,23 @@ final class ApiProblem extends ErrorResponseException {
 				cap + " is reached; retry once consumers have completed messages.");
 		problem.getBody().setProperty("limit", ex.limit().property());
 		problem.getBody().setProperty("max", ex.max());
+		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+		return problem;
+	}
+
+	/**
+	 * The queue store (Redis) failed a request: it did not answer in time, could not be
+	 * reached, or refused it (a replica promoted, too few replicas to write). Retrying is
+	 * the client's way through, as from SQS's {@code ServiceUnavailable}; what the
+	 * request may have changed before it failed is said, since a push retried may then be
+	 * stored twice.
+	 */
+	static ApiProblem storeUnavailable(DataAccessException ex) {
+		String what = (ex instanceof QueryTimeoutException) ? "did not answer in time"
+				: (ex instanceof DataAccessResourceFailureException) ? "could not be reached" : "refused the request";
+		ApiProblem problem = new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Queue store unavailable",
+				"The queue store " + what + "; retry. A push that failed so may have been stored, and be stored "
+						+ "twice when retried.");
 		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
 		return problem;
 	}

@@ -5,18 +5,24 @@ import io.github.qsbench.application.queues.MoveTaskException;
 import io.github.qsbench.core.CapacityExceededException;
 import io.swagger.v3.oas.annotations.Hidden;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * The application layer's refusals as problem details, for Spring MVC and for
- * {@link HotRouteHandler} alike ({@link #of}). Hidden from the OpenAPI description, where
- * each operation documents its own errors.
+ * The application layer's refusals, and its store's failures, as problem details, for
+ * Spring MVC and for {@link HotRouteHandler} alike ({@link #of}). Hidden from the OpenAPI
+ * description, where each operation documents its own errors.
  */
 @Hidden
 @RestControllerAdvice
 class ApplicationProblems {
+
+	private static final Logger logger = LoggerFactory.getLogger(ApplicationProblems.class);
 
 	@ExceptionHandler
 	ErrorResponse invalid(InvalidRequestException ex) {
@@ -45,6 +51,20 @@ class ApplicationProblems {
 		return ApiProblem.full(ex);
 	}
 
+	@ExceptionHandler
+	ErrorResponse storeFailed(DataAccessException ex) {
+		return storeUnavailable(ex);
+	}
+
+	/**
+	 * A 503 for the client; for the operator one line with the store's own words (a
+	 * failover answers many requests so, and the cause is one).
+	 */
+	private static ErrorResponse storeUnavailable(DataAccessException ex) {
+		logger.warn("The queue store failed a request: {}", ex.getMostSpecificCause().toString());
+		return ApiProblem.storeUnavailable(ex);
+	}
+
 	/**
 	 * The problem an exception of the hot routes answers, as Spring MVC's resolvers would
 	 * answer it through this class.
@@ -60,6 +80,9 @@ class ApplicationProblems {
 		}
 		if (ex instanceof CapacityExceededException full) {
 			return ApiProblem.full(full);
+		}
+		if (ex instanceof DataAccessException failed) {
+			return storeUnavailable(failed);
 		}
 		return null;
 	}

@@ -89,7 +89,13 @@ enum SqsError {
 	/** A cap under {@code qs.limits} is reached: SQS's answer to a limit. */
 	OVER_LIMIT("OverLimit", "OverLimit", 403),
 
-	INTERNAL_ERROR("InternalError", "InternalError", 500);
+	INTERNAL_ERROR("InternalError", "InternalError", 500),
+
+	/**
+	 * A temporary failure: the queue store (Redis) did not serve the request. The AWS
+	 * SDKs retry it.
+	 */
+	SERVICE_UNAVAILABLE("ServiceUnavailable", "ServiceUnavailable", 503);
 
 	private final String code;
 

@@ -6,6 +6,8 @@ import io.github.qsbench.core.CapacityExceededException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
+
 /**
  * A request the SQS face refuses, answered as SQS answers: the error's status and
  * {@code {"__type":"com.amazonaws.sqs#<Code>","message":"..."}} (or the query protocol's
@@ -29,8 +31,9 @@ final class SqsException extends RuntimeException {
 
 	/**
 	 * What either protocol answers for a failure out of an action: SQS's own errors as
-	 * they are, the application's refusals as SQS's errors of the same meaning, and
-	 * anything else as {@code InternalError}, logged.
+	 * they are, the application's refusals as SQS's errors of the same meaning, the
+	 * store's failures as {@code ServiceUnavailable}, and anything else as
+	 * {@code InternalError}, logged.
 	 * @param action the action, for the log
 	 */
 	static SqsException answering(RuntimeException failure, String action) {
@@ -43,6 +46,12 @@ final class SqsException extends RuntimeException {
 		if (failure instanceof CapacityExceededException cap) {
 			return SqsError.OVER_LIMIT
 				.exception("A cap is reached (" + cap.limit().property() + ", " + cap.max() + "): nothing was sent.");
+		}
+		if (failure instanceof DataAccessException store) {
+			logger.warn("SQS action {}: the queue store failed it: {}", action,
+					store.getMostSpecificCause().toString());
+			return SqsError.SERVICE_UNAVAILABLE.exception("The queue store did not serve the request; retry. A "
+					+ "message sent so may have been stored, and be stored twice when retried.");
 		}
 		logger.error("SQS action {} failed", action, failure);
 		return SqsError.INTERNAL_ERROR.exception("The service failed to process the request.");
