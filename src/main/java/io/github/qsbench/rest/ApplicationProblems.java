@@ -3,10 +3,8 @@ package io.github.qsbench.rest;
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.application.queues.MoveTaskException;
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.http.StoreFailureLog;
 import io.swagger.v3.oas.annotations.Hidden;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.web.ErrorResponse;
@@ -21,8 +19,6 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @Hidden
 @RestControllerAdvice
 class ApplicationProblems {
-
-	private static final Logger logger = LoggerFactory.getLogger(ApplicationProblems.class);
 
 	@ExceptionHandler
 	ErrorResponse invalid(InvalidRequestException ex) {
@@ -56,12 +52,9 @@ class ApplicationProblems {
 		return storeUnavailable(ex);
 	}
 
-	/**
-	 * A 503 for the client; for the operator one line with the store's own words (a
-	 * failover answers many requests so, and the cause is one).
-	 */
+	/** A 503 for the client; for the operator, the store's own words. */
 	private static ErrorResponse storeUnavailable(DataAccessException ex) {
-		logger.warn("The queue store failed a request: {}", ex.getMostSpecificCause().toString());
+		StoreFailureLog.failed("a REST request", ex);
 		return ApiProblem.storeUnavailable(ex);
 	}
 

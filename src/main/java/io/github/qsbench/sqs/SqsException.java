@@ -2,6 +2,7 @@ package io.github.qsbench.sqs;
 
 import io.github.qsbench.application.InvalidRequestException;
 import io.github.qsbench.core.CapacityExceededException;
+import io.github.qsbench.http.StoreFailureLog;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,7 @@ final class SqsException extends RuntimeException {
 				.exception("A cap is reached (" + cap.limit().property() + ", " + cap.max() + "): nothing was sent.");
 		}
 		if (failure instanceof DataAccessException store) {
-			logger.warn("SQS action {}: the queue store failed it: {}", action,
-					store.getMostSpecificCause().toString());
+			StoreFailureLog.failed("SQS action " + action, store);
 			return SqsError.SERVICE_UNAVAILABLE.exception("The queue store did not serve the request; retry. A "
 					+ "message sent so may have been stored, and be stored twice when retried.");
 		}
