@@ -73,8 +73,8 @@ import json, sys
 acked = json.load(open(sys.argv[1]))["acked"]
 held = {int(line) for line in open(sys.argv[2]) if line.strip()}
 killed = float(sys.argv[3])
-lost = [i for i, _ in acked if i not in held]
-recent = sum(1 for _, at in acked if at > killed - 1)
+lost = [i for i, *_ in acked if i not in held]
+recent = sum(1 for _, at, _ in acked if at > killed - 1)
 print(f"{sys.argv[4]:<9} {sys.argv[5]:>5} {len(acked):>8} {len(held):>8} {len(lost):>10} {recent:>14}")
 PY
 		kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null || true
