@@ -204,17 +204,7 @@ class RedisConnectionFailureAnalyzerTests {
 	 * both, joined by a comma).
 	 */
 	private static String[] secured(String... overrides) {
-		LocalRedis redis = LocalRedis.secured();
-		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("spring.data.redis.host", redis.host());
-		properties.put("spring.data.redis.port", String.valueOf(redis.tlsPort()));
-		properties.put("spring.data.redis.username", LocalRedis.USER);
-		properties.put("spring.data.redis.password", LocalRedis.PASSWORD);
-		properties.put("spring.data.redis.ssl.enabled", "true");
-		properties.put("spring.data.redis.ssl.bundle", "local-redis");
-		properties.put("spring.ssl.bundle.pem.local-redis.truststore.certificate",
-				"classpath:io/github/qsbench/redis/tls/redis.crt");
-		properties.put("qs.redis.namespace", "qs:" + TestCores.newNamespace());
+		Map<String, String> properties = new LinkedHashMap<>(OnSecuredRedis.Initializer.properties());
 		for (String override : overrides) {
 			String[] nameValue = override.split("=", 2);
 			properties.put(nameValue[0], nameValue[1]);

@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.qsbench.core.TestCores;
@@ -33,19 +34,30 @@ public @interface OnSecuredRedis {
 	/** Points {@code spring.data.redis.*} at the secured redis-server's TLS port. */
 	class Initializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
+		/**
+		 * The properties that point the service at the secured redis-server's TLS port as
+		 * its user, with a namespace of their own under {@code qs:}.
+		 */
+		public static Map<String, String> properties() {
+			LocalRedis redis = LocalRedis.secured();
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("spring.data.redis.host", redis.host());
+			properties.put("spring.data.redis.port", String.valueOf(redis.tlsPort()));
+			properties.put("spring.data.redis.username", LocalRedis.USER);
+			properties.put("spring.data.redis.password", LocalRedis.PASSWORD);
+			properties.put("spring.data.redis.ssl.enabled", "true");
+			properties.put("spring.data.redis.ssl.bundle", "local-redis");
+			properties.put("spring.ssl.bundle.pem.local-redis.truststore.certificate",
+					"classpath:io/github/qsbench/redis/tls/redis.crt");
+			properties.put("qs.redis.namespace", "qs:" + TestCores.newNamespace());
+			return properties;
+		}
+
 		@Override
 		public void initialize(ConfigurableApplicationContext context) {
-			LocalRedis redis = LocalRedis.secured();
 			context.getEnvironment()
 				.getPropertySources()
-				.addFirst(new MapPropertySource("securedRedis",
-						Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", redis.tlsPort(),
-								"spring.data.redis.username", LocalRedis.USER, "spring.data.redis.password",
-								LocalRedis.PASSWORD, "spring.data.redis.ssl.enabled", true,
-								"spring.data.redis.ssl.bundle", "local-redis",
-								"spring.ssl.bundle.pem.local-redis.truststore.certificate",
-								"classpath:io/github/qsbench/redis/tls/redis.crt", "qs.redis.namespace",
-								"qs:" + TestCores.newNamespace())));
+				.addFirst(new MapPropertySource("securedRedis", Map.copyOf(properties())));
 		}
 
 	}
