@@ -8,8 +8,8 @@ import javax.net.ssl.SSLException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.NestedExceptionUtils;
-import org.springframework.dao.DataAccessException;
 import org.springframework.core.env.Environment;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
@@ -143,7 +143,7 @@ class RedisConnectionFailureAnalyzer extends AbstractFailureAnalyzer<DataAccessE
 					+ "host and " + PREFIX + "port)";
 		}
 		return new Where(described, "Start one there: redis-server --port " + port
-				+ " (on Debian or Ubuntu, apt-get install " + "redis-server first)");
+				+ " (on Debian or Ubuntu, apt-get install redis-server first)");
 	}
 
 	private boolean speaksTls() {
