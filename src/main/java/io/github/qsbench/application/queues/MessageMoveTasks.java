@@ -103,6 +103,16 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 	/** The steps, on {@link #mover}. */
 	private final PeriodicPass steps;
 
+	/**
+	 * Makes a stop and a step's taking of its claimed tasks as {@link #mine} one before
+	 * the other: a stop then waits for the step only if that step moves messages, and a
+	 * step after the stop moves none.
+	 */
+	private final Object stepping = new Object();
+
+	/** Whether {@link #stop} ran since {@link #start}; guarded by {@link #stepping}. */
+	private boolean stopped;
+
 	/** Tasks kept in this instance's memory; the parameters as below. */
 	public MessageMoveTasks(QueueOperations operations, QueueServiceCore core, QueueEvents events,
 			InstantSource clock) {
@@ -243,10 +253,15 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 		if (tasks.isEmpty()) {
 			return 0;
 		}
+		synchronized (this.stepping) {
+			if (this.stopped) {
+				return 0; // what this look claimed, another instance takes over
+			}
+			tasks.forEach(task -> this.mine.put(task.handle(), task));
+		}
 		long now = this.clock.millis();
 		int moved = 0;
 		for (MoveTaskStore.Running task : tasks) {
-			this.mine.put(task.handle(), task);
 			MovePace pace = this.paces.computeIfAbsent(task.handle(),
 					handle -> new MovePace(task.task().maxPerSecond(), task.task().startedMillis()));
 			MoveTaskSteps.Stepped stepped = this.taskSteps.step(task, pace, now);
@@ -264,17 +279,31 @@ public final class MessageMoveTasks implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void start() {
+		synchronized (this.stepping) {
+			this.stopped = false;
+		}
 		this.steps.start();
 	}
 
 	/**
 	 * Ends the steps, waiting for one under way to finish its move, so no message is left
 	 * half moved; the tasks this instance runs fail with {@value #STOPPED} (a stop is not
-	 * a death: no other instance takes them over).
+	 * a death: no other instance takes them over). With no task of its own it waits for
+	 * nothing: a look for tasks to claim moves no message, and may be stuck in a store
+	 * that does not answer (Redis down), which would hold the shutdown up to its
+	 * time-out.
 	 */
 	@Override
 	public void stop() {
-		if (!this.steps.stop()) {
+		boolean moving;
+		synchronized (this.stepping) {
+			if (!this.steps.stop()) {
+				return;
+			}
+			this.stopped = true;
+			moving = !this.mine.isEmpty();
+		}
+		if (!moving) {
 			return;
 		}
 		try {

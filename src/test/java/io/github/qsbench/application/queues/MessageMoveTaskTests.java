@@ -2,12 +2,16 @@ package io.github.qsbench.application.queues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.InvalidRequestException;
@@ -312,6 +316,62 @@ class MessageMoveTaskTests extends OperationsPerStrategy {
 	/**
 	 * Pushes the bodies to a queue and lets each lease lapse once: each a dead letter.
 	 */
+	/**
+	 * A step after a stop moves nothing, not even of a task it takes over: the stop
+	 * failed what was this instance's, and another instance takes over the rest.
+	 */
+	@Test
+	void aStepAfterTheStop_movesNothing() {
+		deadLetter("q1", "a", "b");
+		MessageMoveTask started = this.tasks.start("dlq", "dest", null);
+		MessageMoveTasks other = new MessageMoveTasks(this.operations, this.core,
+				new QueueMetrics(this.registry, this.core), this.clock, this.stores.moveTasks());
+		other.start();
+		other.stop();
+		this.clock.advance(Duration.ofMillis(MessageMoveTasks.HEARTBEAT_TIMEOUT_MILLIS + 1));
+
+		assertThat(other.step()).isZero();
+
+		assertThat(this.tasks.task(started.handle()).orElseThrow().moved()).isZero();
+		assertThat(drain("dest")).isEmpty();
+		other.destroy();
+	}
+
+	/**
+	 * A stop with no task of its own waits for no look at the store, which may be stuck
+	 * in a store that does not answer (Redis down) for as long as its time-out: it
+	 * returns while the look is still stuck.
+	 */
+	@Test
+	void stopWithNoTaskOfItsOwn_returnsWhileALookIsStuck() throws Exception {
+		CountDownLatch looking = new CountDownLatch(1);
+		CountDownLatch answered = new CountDownLatch(1);
+		MoveTaskStore store = this.stores.moveTasks();
+		MoveTaskStore stuck = (MoveTaskStore) Proxy.newProxyInstance(MoveTaskStore.class.getClassLoader(),
+				new Class<?>[] { MoveTaskStore.class }, (proxy, method, args) -> {
+					if (method.getName().equals("claim")) {
+						looking.countDown();
+						answered.await();
+					}
+					try {
+						return method.invoke(store, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+		MessageMoveTasks stuckTasks = new MessageMoveTasks(this.operations, this.core,
+				new QueueMetrics(this.registry, this.core), this.clock, stuck);
+		stuckTasks.start();
+		assertThat(looking.await(30, TimeUnit.SECONDS)).isTrue();
+
+		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> stuckTasks.stop());
+
+		assertThat(answered.getCount()).as("the look still stuck").isOne();
+		answered.countDown();
+		stuckTasks.destroy();
+	}
+
 	private void deadLetter(String queue, String... bodies) {
 		for (String body : bodies) {
 			this.messages.push(queue, utf8(body));
