@@ -252,6 +252,36 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	/**
+	 * Stalls the server (SIGSTOP), as a Redis that no longer answers: it keeps its
+	 * connections open and reads nothing until {@link #resume()}.
+	 */
+	public void stall() {
+		signal("STOP");
+	}
+
+	/** Lets the {@link #stall() stalled} server run again (SIGCONT). */
+	public void resume() {
+		signal("CONT");
+	}
+
+	private synchronized void signal(String name) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).inheritIO()
+				.start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + name + " of redis-server on port " + this.port + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
 	 * Starts the killed server again on the same port, directory and options, so it
 	 * replays its AOF or RDB; returns once it has finished loading them.
 	 */

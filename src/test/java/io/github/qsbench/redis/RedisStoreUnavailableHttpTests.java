@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.QueueServiceApplication;
@@ -102,6 +103,31 @@ class RedisStoreUnavailableHttpTests {
 				.singleElement()
 				.satisfies((message) -> assertThat(message.body()).isEqualTo("sent"));
 		}
+	}
+
+	/**
+	 * A Redis that answers nothing (stopped, or a network that drops its packets) holds a
+	 * request for the redis profile's command timeout, 5 s, not Lettuce's default minute:
+	 * then 503, and the service serves again as soon as Redis does.
+	 */
+	@Test
+	void stalled_503AfterTheCommandTimeout_thenServedAgain() {
+		HttpClientSupport http = http();
+		redis.stall();
+		try {
+			long start = System.nanoTime();
+			HttpResponse<String> push = http.post("/queues/stalled/messages", "while stalled");
+			Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+			assertThat(push.statusCode()).as(push.body()).isEqualTo(503);
+			assertThat(JsonPath.<String>read(push.body(), "$.detail"))
+				.startsWith("The queue store did not answer in time");
+			assertThat(waited).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(9));
+		}
+		finally {
+			redis.resume();
+		}
+		assertThat(http.post("/queues/stalled/messages", "after").statusCode()).isEqualTo(201);
 	}
 
 	/** No replica, so every write is refused: {@code NOREPLICAS}. */
