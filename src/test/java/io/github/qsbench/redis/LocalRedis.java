@@ -124,8 +124,8 @@ public final class LocalRedis implements AutoCloseable {
 		this.command.addAll(
 				List.of("--bind", HOST, "--port", String.valueOf(port), "--protected-mode", "no", "--daemonize", "no",
 						"--dir", dir.toString(), "--logfile", this.log.toString(), "--save", "", "--appendonly", "no"));
-		if (kind == Kind.SECURED) {
-			this.command.addAll(securedArgs(tlsPort, dir));
+		if (kind.isSecured()) {
+			this.command.addAll(securedArgs(tlsPort, dir, kind == Kind.SECURED_CLUSTER_NODE));
 		}
 		this.command.addAll(extraArgs);
 	}
@@ -142,7 +142,19 @@ public final class LocalRedis implements AutoCloseable {
 		SECURED,
 
 		/** A Redis Sentinel: {@code --sentinel} with a configuration file of its own. */
-		SENTINEL
+		SENTINEL,
+
+		/**
+		 * A {@link #SECURED} Redis Cluster node whose cluster bus speaks TLS too
+		 * ({@code tls-cluster}), on its TLS port + 10000; it tells TLS clients of its
+		 * peers' TLS ports. Its default user may run {@code CLUSTER} as well, so that
+		 * {@link LocalRedisCluster} makes the cluster over the plain port.
+		 */
+		SECURED_CLUSTER_NODE;
+
+		boolean isSecured() {
+			return this == SECURED || this == SECURED_CLUSTER_NODE;
+		}
 
 	}
 
@@ -186,7 +198,7 @@ public final class LocalRedis implements AutoCloseable {
 		String server = Binary.PATH.toString();
 		for (int attempt = 1;; attempt++) {
 			int port = freePort(kind == Kind.CLUSTER_NODE);
-			int tlsPort = (kind == Kind.SECURED) ? freePortOtherThan(port) : 0;
+			int tlsPort = kind.isSecured() ? freePortOtherThan(port, kind == Kind.SECURED_CLUSTER_NODE) : 0;
 			LocalRedis redis = new LocalRedis(server, kind, port, tlsPort, newDir(), extraArgs, isShared);
 			try {
 				redis.launch();
@@ -213,7 +225,9 @@ public final class LocalRedis implements AutoCloseable {
 		return this.port;
 	}
 
-	/** The port a {@link #secured()} server speaks TLS on. */
+	/**
+	 * The port a {@link #secured()} server (or a secured cluster's node) speaks TLS on.
+	 */
 	public int tlsPort() {
 		if (this.tlsPort == 0) {
 			throw new IllegalStateException("redis-server on port " + this.port + " speaks no TLS; see secured()");
@@ -459,9 +473,9 @@ public final class LocalRedis implements AutoCloseable {
 		throw new IllegalStateException("No free port found with its cluster bus port free too");
 	}
 
-	private static int freePortOtherThan(int taken) {
-		int port = freePort(false);
-		return (port != taken) ? port : freePortOtherThan(taken);
+	private static int freePortOtherThan(int taken, boolean clusterBus) {
+		int port = freePort(clusterBus);
+		return (port != taken && port != taken + CLUSTER_BUS_OFFSET) ? port : freePortOtherThan(taken, clusterBus);
 	}
 
 	private static boolean isFree(int port) {
@@ -475,10 +489,11 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	/**
-	 * The options of a {@link #secured()} server, its certificate and key copied into its
-	 * directory (redis-server reads files, not the classpath).
+	 * The options of a {@link #secured()} server or a secured cluster's node, its
+	 * certificate and key copied into its directory (redis-server reads files, not the
+	 * classpath). A node's peers present the same certificate on the bus.
 	 */
-	private static List<String> securedArgs(int tlsPort, Path dir) {
+	private static List<String> securedArgs(int tlsPort, Path dir, boolean clusterNode) {
 		for (String file : TLS_FILES) {
 			try (InputStream in = LocalRedis.class.getResourceAsStream("tls/" + file)) {
 				if (in == null) {
@@ -493,8 +508,11 @@ public final class LocalRedis implements AutoCloseable {
 		String certificate = dir.resolve("redis.crt").toString();
 		List<String> args = new ArrayList<>(List.of("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
 				certificate, "--tls-key-file", dir.resolve("redis.key").toString(), "--tls-ca-cert-file", certificate,
-				"--tls-auth-clients", "no", "--user", "default", "on", "nopass", "-@all", "+ping", "+info", "--user",
-				USER, "on", ">" + PASSWORD));
+				"--tls-auth-clients", "no", "--user", "default", "on", "nopass", "-@all", "+ping", "+info"));
+		if (clusterNode) {
+			args.addAll(List.of("+cluster", "--tls-cluster", "yes"));
+		}
+		args.addAll(List.of("--user", USER, "on", ">" + PASSWORD));
 		args.addAll(USER_RULES);
 		return args;
 	}

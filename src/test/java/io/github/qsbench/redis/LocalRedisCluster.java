@@ -29,13 +29,18 @@ public final class LocalRedisCluster implements AutoCloseable {
 
 	private static LocalRedisCluster shared;
 
+	private static LocalRedisCluster secured;
+
 	private final List<LocalRedis> masters;
 
 	private final boolean isShared;
 
-	private LocalRedisCluster(List<LocalRedis> masters, boolean isShared) {
+	private final boolean isSecured;
+
+	private LocalRedisCluster(List<LocalRedis> masters, boolean isShared, boolean isSecured) {
 		this.masters = masters;
 		this.isShared = isShared;
+		this.isSecured = isSecured;
 	}
 
 	/**
@@ -44,9 +49,22 @@ public final class LocalRedisCluster implements AutoCloseable {
 	 */
 	public static synchronized LocalRedisCluster shared3() {
 		if (shared == null) {
-			shared = start(3, true);
+			shared = start(3, true, false);
 		}
 		return shared;
+	}
+
+	/**
+	 * The test JVM's three-master cluster served as {@link LocalRedis#secured()} is: its
+	 * clients and its bus over TLS, its clients as {@link LocalRedis#USER}; its
+	 * {@link #nodes()} are the TLS ports. Created on first use and stopped when the JVM
+	 * exits; never close it.
+	 */
+	public static synchronized LocalRedisCluster secured3() {
+		if (secured == null) {
+			secured = start(3, true, true);
+		}
+		return secured;
 	}
 
 	/**
@@ -55,18 +73,19 @@ public final class LocalRedisCluster implements AutoCloseable {
 	 * the fewest {@code redis-cli --cluster create} accepts
 	 */
 	public static LocalRedisCluster start(int masters) {
-		return start(masters, false);
+		return start(masters, false, false);
 	}
 
-	private static LocalRedisCluster start(int count, boolean isShared) {
+	private static LocalRedisCluster start(int count, boolean isShared, boolean isSecured) {
 		if (count < 3) {
 			throw new IllegalArgumentException("Redis Cluster needs at least 3 masters, not " + count);
 		}
 		List<LocalRedis> masters = new ArrayList<>();
-		LocalRedisCluster cluster = new LocalRedisCluster(masters, isShared);
+		LocalRedisCluster cluster = new LocalRedisCluster(masters, isShared, isSecured);
+		LocalRedis.Kind kind = isSecured ? LocalRedis.Kind.SECURED_CLUSTER_NODE : LocalRedis.Kind.CLUSTER_NODE;
 		try {
 			for (int i = 0; i < count; i++) {
-				masters.add(LocalRedis.start(LocalRedis.Kind.CLUSTER_NODE, NODE_ARGS, false));
+				masters.add(LocalRedis.start(kind, NODE_ARGS, false));
 			}
 			cluster.create();
 			cluster.awaitStateOk();
@@ -78,11 +97,19 @@ public final class LocalRedisCluster implements AutoCloseable {
 		}
 	}
 
-	/** The masters as cluster clients name them ({@code host:port}). */
+	/**
+	 * The masters as cluster clients name them ({@code host:port}): a secured cluster's
+	 * TLS ports.
+	 */
 	public List<String> nodes() {
-		return this.masters.stream().map((master) -> LocalRedis.HOST + ":" + master.port()).toList();
+		return clientPorts().stream().map((port) -> LocalRedis.HOST + ":" + port).toList();
 	}
 
+	private List<Integer> clientPorts() {
+		return this.masters.stream().map((master) -> this.isSecured ? master.tlsPort() : master.port()).toList();
+	}
+
+	/** The masters' plain ports, which {@link #cli} speaks to. */
 	public List<Integer> ports() {
 		return this.masters.stream().map(LocalRedis::port).toList();
 	}
@@ -129,7 +156,8 @@ public final class LocalRedisCluster implements AutoCloseable {
 
 	/**
 	 * Gives each master an equal range of the slots, in order, and a config epoch of its
-	 * own, then has the first meet the others.
+	 * own, then has the first meet the others at the ports their buses follow (a secured
+	 * node's bus is its TLS port + 10000).
 	 */
 	private void create() {
 		int count = this.masters.size();
@@ -141,8 +169,8 @@ public final class LocalRedisCluster implements AutoCloseable {
 			expectOk(this.masters.get(i), addSlots);
 			expectOk(this.masters.get(i), List.of("CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1)));
 		}
-		for (LocalRedis other : this.masters.subList(1, count)) {
-			expectOk(this.masters.get(0), List.of("CLUSTER", "MEET", LocalRedis.HOST, String.valueOf(other.port())));
+		for (int port : clientPorts().subList(1, count)) {
+			expectOk(this.masters.get(0), List.of("CLUSTER", "MEET", LocalRedis.HOST, String.valueOf(port)));
 		}
 	}
 

@@ -43,13 +43,25 @@ public @interface OnSecuredRedis {
 			Map<String, String> properties = new LinkedHashMap<>();
 			properties.put("spring.data.redis.host", redis.host());
 			properties.put("spring.data.redis.port", String.valueOf(redis.tlsPort()));
+			properties.putAll(credentials());
+			properties.put("qs.redis.namespace", "qs:" + TestCores.newNamespace());
+			return properties;
+		}
+
+		/**
+		 * What a client of {@link LocalRedis#secured()} or
+		 * {@link LocalRedisCluster#secured3()} needs besides where they are: TLS,
+		 * trusting their certificate, and their user's credentials. Its namespace must be
+		 * under {@code qs:}.
+		 */
+		public static Map<String, String> credentials() {
+			Map<String, String> properties = new LinkedHashMap<>();
 			properties.put("spring.data.redis.username", LocalRedis.USER);
 			properties.put("spring.data.redis.password", LocalRedis.PASSWORD);
 			properties.put("spring.data.redis.ssl.enabled", "true");
 			properties.put("spring.data.redis.ssl.bundle", "local-redis");
 			properties.put("spring.ssl.bundle.pem.local-redis.truststore.certificate",
 					"classpath:io/github/qsbench/redis/tls/redis.crt");
-			properties.put("qs.redis.namespace", "qs:" + TestCores.newNamespace());
 			return properties;
 		}
 

@@ -63,16 +63,30 @@ class RedisInstancesHttpTests {
 	/** Where the instances keep their queues. */
 	enum Topology {
 
-		STANDALONE, CLUSTER;
+		STANDALONE, CLUSTER,
 
-		String[] connection() {
-			if (this == CLUSTER) {
-				return new String[] {
-						"--spring.data.redis.cluster.nodes=" + String.join(",", LocalRedisCluster.shared3().nodes()) };
-			}
-			LocalRedis redis = LocalRedis.shared();
-			return new String[] { "--spring.data.redis.host=" + redis.host(),
-					"--spring.data.redis.port=" + redis.port() };
+		/**
+		 * A cluster as managed services run one: TLS to every node and on the bus, a user
+		 * with a password.
+		 */
+		SECURED_CLUSTER;
+
+		List<String> connection() {
+			return switch (this) {
+				case STANDALONE -> List.of("--spring.data.redis.host=" + LocalRedis.shared().host(),
+						"--spring.data.redis.port=" + LocalRedis.shared().port());
+				case CLUSTER -> List.of(nodes(LocalRedisCluster.shared3()));
+				case SECURED_CLUSTER -> {
+					List<String> args = new ArrayList<>(List.of(nodes(LocalRedisCluster.secured3())));
+					OnSecuredRedis.Initializer.credentials()
+						.forEach((name, value) -> args.add("--" + name + "=" + value));
+					yield args;
+				}
+			};
+		}
+
+		private static String nodes(LocalRedisCluster cluster) {
+			return "--spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodes());
 		}
 
 	}
@@ -101,13 +115,14 @@ class RedisInstancesHttpTests {
 	}
 
 	private static List<ConfigurableApplicationContext> start(Topology topology) {
-		String namespace = TestCores.newNamespace();
+		String namespace = "qs:" + TestCores.newNamespace(); // under the secured
+																// cluster's user's keys
 		MutableClock clock = new MutableClock();
 		List<ConfigurableApplicationContext> started = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			List<String> args = new ArrayList<>(
 					List.of("--server.port=0", "--qs.redis.namespace=" + namespace, "--qs.lease-timeout=30s"));
-			args.addAll(List.of(topology.connection()));
+			args.addAll(topology.connection());
 			started.add(new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
 				.initializers((context) -> ((GenericApplicationContext) context).registerBean(MutableClock.class,
 						() -> clock, (definition) -> definition.setPrimary(true)))
