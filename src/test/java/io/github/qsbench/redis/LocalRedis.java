@@ -603,20 +603,22 @@ public final class LocalRedis implements AutoCloseable {
 
 		/**
 		 * The version {@code redis-server --version} prints, which also proves the binary
-		 * runs here.
+		 * runs here: Redis's, or Valkey's (its {@code redis-server} link), which serves
+		 * the same commands.
 		 */
 		private static String version(Path binary) {
 			try {
 				Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
 				String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-				if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0
-						|| !output.startsWith("Redis server v=")) {
+				String server = output.startsWith("Redis server v=") ? "Redis"
+						: output.startsWith("Valkey server v=") ? "Valkey" : null;
+				if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0 || server == null) {
 					process.destroyForcibly();
 					throw new IllegalStateException(binary + " --version does not run here: " + output
 							+ "; install a redis-server on the PATH (apt-get install redis-server)");
 				}
-				return "Redis "
-						+ output.substring("Redis server v=".length(), output.indexOf(' ', "Redis server v=".length()));
+				int from = (server + " server v=").length();
+				return server + " " + output.substring(from, output.indexOf(' ', from));
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
