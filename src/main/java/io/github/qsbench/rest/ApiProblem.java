@@ -68,15 +68,15 @@ final class ApiProblem extends ErrorResponseException {
 	 * The queue store (Redis) failed a request: it did not answer in time, could not be
 	 * reached, or refused it (a replica promoted, too few replicas to write). Retrying is
 	 * the client's way through, as from SQS's {@code ServiceUnavailable}; what the
-	 * request may have changed before it failed is said, since a push retried may then be
-	 * stored twice.
+	 * request may have changed before it failed is said (Redis may still run a call it
+	 * read), since a push retried may then be stored twice.
 	 */
 	static ApiProblem storeUnavailable(DataAccessException ex) {
 		String what = (ex instanceof QueryTimeoutException) ? "did not answer in time"
 				: (ex instanceof DataAccessResourceFailureException) ? "could not be reached" : "refused the request";
 		ApiProblem problem = new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "Queue store unavailable",
 				"The queue store " + what + "; retry. A push that failed so may have been stored, and be stored "
-						+ "twice when retried.");
+						+ "twice when retried; a poll may have leased a message, which comes back when its lease ends.");
 		problem.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
 		return problem;
 	}

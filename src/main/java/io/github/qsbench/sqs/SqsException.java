@@ -51,7 +51,8 @@ final class SqsException extends RuntimeException {
 		if (failure instanceof DataAccessException store) {
 			StoreFailureLog.failed("SQS action " + action, store);
 			return SqsError.SERVICE_UNAVAILABLE.exception("The queue store did not serve the request; retry. A "
-					+ "message sent so may have been stored, and be stored twice when retried.");
+					+ "message sent so may have been stored, and be stored twice when retried; a receive may have "
+					+ "leased messages, which come back when their visibility timeout ends.");
 		}
 		logger.error("SQS action {} failed", action, failure);
 		return SqsError.INTERNAL_ERROR.exception("The service failed to process the request.");

@@ -9,6 +9,7 @@ import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.http.HttpClientSupport;
 import io.github.qsbench.sqs.SqsClients;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * A Redis that refuses writes, as a master does with fewer in-sync replicas than its
@@ -36,6 +38,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 @Timeout(60)
 class RedisStoreUnavailableHttpTests {
 
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	private static final MutableClock clock = new MutableClock();
+
 	private static LocalRedis redis;
 
 	private static ConfigurableApplicationContext service;
@@ -44,8 +50,11 @@ class RedisStoreUnavailableHttpTests {
 	static void start() {
 		redis = LocalRedis.start();
 		service = new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
-			.run("--server.port=0", "--qs.redis.namespace=" + TestCores.newNamespace(),
-					"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port());
+			.initializers((context) -> ((GenericApplicationContext) context).registerBean(MutableClock.class,
+					() -> clock, (definition) -> definition.setPrimary(true)))
+			.run("--server.port=0", "--qs.lease-timeout=" + LEASE.toSeconds() + "s",
+					"--qs.redis.namespace=" + TestCores.newNamespace(), "--spring.data.redis.host=" + redis.host(),
+					"--spring.data.redis.port=" + redis.port());
 	}
 
 	@AfterAll
@@ -108,26 +117,37 @@ class RedisStoreUnavailableHttpTests {
 	/**
 	 * A Redis that answers nothing (stopped, or a network that drops its packets) holds a
 	 * request for the redis profile's command timeout, 5 s, not Lettuce's default minute:
-	 * then 503, and the service serves again as soon as Redis does.
+	 * then 503. What Redis had read it still runs once it answers again, as the 503's
+	 * detail says: the push answered so is stored, and the message the poll answered so
+	 * leased comes back when that lease ends, delivered once more. Nothing is lost.
 	 */
 	@Test
-	void stalled_503AfterTheCommandTimeout_thenServedAgain() {
+	void stalled_503AfterTheCommandTimeout_whatRedisReadRunsAfter_nothingLost() {
 		HttpClientSupport http = http();
+		long before = JsonPath.parse(http.post("/queues/stalled/messages", "before").body()).read("$.id", Long.class);
 		redis.stall();
 		try {
 			long start = System.nanoTime();
-			HttpResponse<String> push = http.post("/queues/stalled/messages", "while stalled");
+			HttpResponse<String> poll = http.get("/queues/stalled/messages");
 			Duration waited = Duration.ofNanos(System.nanoTime() - start);
-
-			assertThat(push.statusCode()).as(push.body()).isEqualTo(503);
-			assertThat(JsonPath.<String>read(push.body(), "$.detail"))
+			assertThat(poll.statusCode()).as(poll.body()).isEqualTo(503);
+			assertThat(JsonPath.<String>read(poll.body(), "$.detail"))
 				.startsWith("The queue store did not answer in time");
 			assertThat(waited).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(9));
+			assertThat(http.post("/queues/stalled/messages", "while stalled").statusCode()).isEqualTo(503);
 		}
 		finally {
 			redis.resume();
 		}
-		assertThat(http.post("/queues/stalled/messages", "after").statusCode()).isEqualTo(201);
+
+		HttpResponse<String> stored = http.get("/queues/stalled/messages");
+		assertThat(JsonPath.<String>read(stored.body(), "$.body")).as(stored.body()).isEqualTo("while stalled");
+		assertThat(http.get("/queues/stalled/messages").statusCode()).as("the first leased by the 503's poll")
+			.isEqualTo(204);
+		clock.advance(LEASE.plusSeconds(1));
+		HttpResponse<String> back = http.get("/queues/stalled/messages");
+		assertThat(JsonPath.parse(back.body()).read("$.id", Long.class)).isEqualTo(before);
+		assertThat(JsonPath.<Integer>read(back.body(), "$.deliveries")).isEqualTo(2);
 	}
 
 	/** No replica, so every write is refused: {@code NOREPLICAS}. */
@@ -142,7 +162,8 @@ class RedisStoreUnavailableHttpTests {
 		assertThat(JsonPath.<String>read(response.body(), "$.title")).isEqualTo("Queue store unavailable");
 		assertThat(JsonPath.<String>read(response.body(), "$.detail"))
 			.isEqualTo("The queue store refused the request; retry. A push that failed so may have been stored, "
-					+ "and be stored twice when retried.");
+					+ "and be stored twice when retried; a poll may have leased a message, which comes back when its "
+					+ "lease ends.");
 	}
 
 	private static int port() {
