@@ -8,8 +8,9 @@ import java.util.stream.IntStream;
 /**
  * A Redis Cluster of real {@code redis-server} masters, no replicas, on free ports of
  * 127.0.0.1, so that the Redis strategy's tests meet the cluster's own rules: keys of one
- * script in one hash slot, {@code MOVED} redirections. Either the test JVM's
- * {@link #shared3() shared} three-master cluster or one of a test's own ({@link #start}).
+ * script in one hash slot, {@code MOVED} redirections. The test JVM's {@link #shared3()
+ * shared} three-master cluster, its {@link #secured3() secured} one (TLS and a user), or
+ * one of a test's own ({@link #start}).
  * <p>
  * Each master is a {@link LocalRedis} in a directory of its own, so the same shutdown
  * hook stops whatever is still running when the JVM exits. The cluster is made with the
@@ -57,8 +58,9 @@ public final class LocalRedisCluster implements AutoCloseable {
 	/**
 	 * The test JVM's three-master cluster served as {@link LocalRedis#secured()} is: its
 	 * clients and its bus over TLS, its clients as {@link LocalRedis#USER}; its
-	 * {@link #nodes()} are the TLS ports. Created on first use and stopped when the JVM
-	 * exits; never close it.
+	 * {@link #nodes()} are the TLS ports. Its {@link #cli} may run only {@code CLUSTER},
+	 * {@code PING} and {@code INFO} (the nodes' default user). Created on first use and
+	 * stopped when the JVM exits; never close it.
 	 */
 	public static synchronized LocalRedisCluster secured3() {
 		if (secured == null) {
