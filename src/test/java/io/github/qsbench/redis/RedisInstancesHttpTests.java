@@ -115,8 +115,8 @@ class RedisInstancesHttpTests {
 	}
 
 	private static List<ConfigurableApplicationContext> start(Topology topology) {
-		String namespace = "qs:" + TestCores.newNamespace(); // under the secured
-																// cluster's user's keys
+		// under qs:, the keys the secured cluster's user may touch
+		String namespace = "qs:" + TestCores.newNamespace();
 		MutableClock clock = new MutableClock();
 		List<ConfigurableApplicationContext> started = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
