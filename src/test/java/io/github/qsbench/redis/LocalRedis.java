@@ -117,15 +117,18 @@ public final class LocalRedis implements AutoCloseable {
 		this.log = dir.resolve("redis.log");
 		this.isShared = isShared;
 		this.command = new ArrayList<>(List.of(server));
-		if (kind == Kind.SENTINEL) {
+		if (kind.isSentinel()) {
 			// a Sentinel rewrites its configuration file: one of its own, then the mode
 			this.command.addAll(List.of(sentinelConfig(dir).toString(), "--sentinel"));
 		}
 		this.command.addAll(
 				List.of("--bind", HOST, "--port", String.valueOf(port), "--protected-mode", "no", "--daemonize", "no",
 						"--dir", dir.toString(), "--logfile", this.log.toString(), "--save", "", "--appendonly", "no"));
-		if (kind.isSecured()) {
-			this.command.addAll(securedArgs(tlsPort, dir, kind == Kind.SECURED_CLUSTER_NODE));
+		if (kind.speaksTls()) {
+			this.command.addAll(tlsArgs(tlsPort, dir));
+		}
+		if (kind != Kind.SECURED_SENTINEL && kind.speaksTls()) {
+			this.command.addAll(userArgs(kind == Kind.SECURED_CLUSTER_NODE));
 		}
 		this.command.addAll(extraArgs);
 	}
@@ -150,10 +153,22 @@ public final class LocalRedis implements AutoCloseable {
 		 * peers' TLS ports. Its default user may run {@code CLUSTER} as well, so that
 		 * {@link LocalRedisCluster} makes the cluster over the plain port.
 		 */
-		SECURED_CLUSTER_NODE;
+		SECURED_CLUSTER_NODE,
 
-		boolean isSecured() {
-			return this == SECURED || this == SECURED_CLUSTER_NODE;
+		/**
+		 * A {@link #SENTINEL} of {@link #SECURED} servers: TLS on a port of its own for
+		 * its clients, and to the servers it watches ({@code tls-replication}). It has no
+		 * users of its own; it authenticates to the servers as {@code sentinel auth-user}
+		 * says.
+		 */
+		SECURED_SENTINEL;
+
+		boolean speaksTls() {
+			return this == SECURED || this == SECURED_CLUSTER_NODE || this == SECURED_SENTINEL;
+		}
+
+		boolean isSentinel() {
+			return this == SENTINEL || this == SECURED_SENTINEL;
 		}
 
 	}
@@ -198,7 +213,7 @@ public final class LocalRedis implements AutoCloseable {
 		String server = Binary.PATH.toString();
 		for (int attempt = 1;; attempt++) {
 			int port = freePort(kind == Kind.CLUSTER_NODE);
-			int tlsPort = kind.isSecured() ? freePortOtherThan(port, kind == Kind.SECURED_CLUSTER_NODE) : 0;
+			int tlsPort = kind.speaksTls() ? freePortOtherThan(port, kind == Kind.SECURED_CLUSTER_NODE) : 0;
 			LocalRedis redis = new LocalRedis(server, kind, port, tlsPort, newDir(), extraArgs, isShared);
 			try {
 				redis.launch();
@@ -226,7 +241,8 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	/**
-	 * The port a {@link #secured()} server (or a secured cluster's node) speaks TLS on.
+	 * The port a {@link #secured()} server (or a secured cluster's node or Sentinel)
+	 * speaks TLS on.
 	 */
 	public int tlsPort() {
 		if (this.tlsPort == 0) {
@@ -417,7 +433,7 @@ public final class LocalRedis implements AutoCloseable {
 	private boolean isReady() {
 		try {
 			return "PONG".equals(call("PING"))
-					&& (this.kind == Kind.SENTINEL || Resp.text(call("INFO", "persistence")).contains("loading:0"));
+					&& (this.kind.isSentinel() || Resp.text(call("INFO", "persistence")).contains("loading:0"));
 		}
 		catch (UncheckedIOException ex) {
 			return false;
@@ -489,11 +505,12 @@ public final class LocalRedis implements AutoCloseable {
 	}
 
 	/**
-	 * The options of a {@link #secured()} server or a secured cluster's node, its
-	 * certificate and key copied into its directory (redis-server reads files, not the
-	 * classpath). A node's peers present the same certificate on the bus.
+	 * TLS on {@code tlsPort} with {@code tls/redis.crt} (the trust anchor too), copied
+	 * into the server's directory (redis-server reads files, not the classpath); clients
+	 * present no certificate. Replication, and a Sentinel's links to the servers it
+	 * watches, speak TLS too: they present the same certificate.
 	 */
-	private static List<String> securedArgs(int tlsPort, Path dir, boolean clusterNode) {
+	private static List<String> tlsArgs(int tlsPort, Path dir) {
 		for (String file : TLS_FILES) {
 			try (InputStream in = LocalRedis.class.getResourceAsStream("tls/" + file)) {
 				if (in == null) {
@@ -506,9 +523,18 @@ public final class LocalRedis implements AutoCloseable {
 			}
 		}
 		String certificate = dir.resolve("redis.crt").toString();
-		List<String> args = new ArrayList<>(List.of("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
-				certificate, "--tls-key-file", dir.resolve("redis.key").toString(), "--tls-ca-cert-file", certificate,
-				"--tls-auth-clients", "no", "--user", "default", "on", "nopass", "-@all", "+ping", "+info"));
+		return List.of("--tls-port", String.valueOf(tlsPort), "--tls-cert-file", certificate, "--tls-key-file",
+				dir.resolve("redis.key").toString(), "--tls-ca-cert-file", certificate, "--tls-auth-clients", "no",
+				"--tls-replication", "yes");
+	}
+
+	/**
+	 * The users of a {@link #secured()} server or a secured cluster's node: a default
+	 * user who may only {@code PING} and {@code INFO}, and {@link #USER}; a node's bus
+	 * speaks TLS too.
+	 */
+	private static List<String> userArgs(boolean clusterNode) {
+		List<String> args = new ArrayList<>(List.of("--user", "default", "on", "nopass", "-@all", "+ping", "+info"));
 		if (clusterNode) {
 			args.addAll(List.of("+cluster", "--tls-cluster", "yes"));
 		}

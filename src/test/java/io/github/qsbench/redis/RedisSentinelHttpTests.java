@@ -19,10 +19,13 @@ import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.http.HttpClientSupport;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -34,35 +37,61 @@ import org.springframework.context.support.GenericApplicationContext;
  * {@code spring.data.redis.sentinel.*} properties: it serves as on one Redis, and follows
  * a failover by itself. On a failover the Sentinel demotes the old master and drops its
  * clients; the service's connections ask the Sentinel again and reach the new master,
- * where every message acknowledged before is, ready, leased or completed as it was.
+ * where every message acknowledged before is, ready, leased or completed as it was. Run
+ * plain, and {@link Setup#SECURED secured} as managed services run Sentinel.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisSentinelHttpTests.Setup.class)
 @Timeout(120)
 class RedisSentinelHttpTests {
 
-	private static LocalRedisSentinel sentinel;
+	/** How the servers and the Sentinel are reached. */
+	enum Setup {
 
-	private static ConfigurableApplicationContext service;
+		PLAIN,
 
-	private static final MutableClock clock = new MutableClock();
+		/**
+		 * Everything over TLS, the service as {@link LocalRedis#USER}, the Sentinel and
+		 * the replication as a user of their own
+		 * ({@link LocalRedisSentinel#startSecured()}).
+		 */
+		SECURED
 
-	@BeforeAll
-	static void start() {
-		sentinel = LocalRedisSentinel.start();
-		service = new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
-			.initializers((context) -> ((GenericApplicationContext) context).registerBean(MutableClock.class,
-					() -> clock, (definition) -> definition.setPrimary(true)))
-			.run("--server.port=0", "--qs.lease-timeout=30s", "--qs.redis.namespace=" + TestCores.newNamespace(),
-					"--spring.data.redis.sentinel.master=" + LocalRedisSentinel.MASTER,
-					"--spring.data.redis.sentinel.nodes=" + sentinel.nodes());
 	}
 
-	@AfterAll
-	static void stop() {
-		if (service != null) {
-			service.close();
+	@Parameter
+	Setup setup;
+
+	private LocalRedisSentinel sentinel;
+
+	private ConfigurableApplicationContext service;
+
+	private final MutableClock clock = new MutableClock();
+
+	@BeforeEach
+	void start() {
+		this.sentinel = (this.setup == Setup.SECURED) ? LocalRedisSentinel.startSecured() : LocalRedisSentinel.start();
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--qs.lease-timeout=30s",
+				// under qs:, the keys the secured servers' user may touch
+				"--qs.redis.namespace=qs:" + TestCores.newNamespace(),
+				"--spring.data.redis.sentinel.master=" + LocalRedisSentinel.MASTER,
+				"--spring.data.redis.sentinel.nodes=" + this.sentinel.nodes()));
+		if (this.setup == Setup.SECURED) {
+			OnSecuredRedis.Initializer.credentials().forEach((name, value) -> args.add("--" + name + "=" + value));
 		}
-		if (sentinel != null) {
-			sentinel.close();
+		this.service = new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
+			.initializers((context) -> ((GenericApplicationContext) context).registerBean(MutableClock.class,
+					() -> this.clock, (definition) -> definition.setPrimary(true)))
+			.run(args.toArray(String[]::new));
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.service != null) {
+			this.service.close();
+		}
+		if (this.sentinel != null) {
+			this.sentinel.close();
 		}
 	}
 
@@ -89,10 +118,10 @@ class RedisSentinelHttpTests {
 		for (int i = 0; i < 10; i++) {
 			leased.add(poll(http));
 		}
-		LocalRedis before = sentinel.master();
+		LocalRedis before = this.sentinel.master();
 		awaitReplicaInSync(before);
 
-		LocalRedis after = sentinel.failover();
+		LocalRedis after = this.sentinel.failover();
 
 		assertThat(after).isNotSameAs(before);
 		await().atMost(Duration.ofSeconds(30))
@@ -103,11 +132,11 @@ class RedisSentinelHttpTests {
 		}
 		CompletableFuture<HttpResponse<String>> waiting = http.sendAsync("/queues/woken/messages?wait=20");
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> service.getBean(LongPolls.class).waiting().getOrDefault("woken", 0) == 1);
+			.until(() -> this.service.getBean(LongPolls.class).waiting().getOrDefault("woken", 0) == 1);
 		http.post("/queues/woken/messages", "wake up");
 		assertThat(JsonPath.<String>read(waiting.get(10, TimeUnit.SECONDS).body(), "$.body")).isEqualTo("wake up");
 
-		clock.advance(Duration.ofSeconds(31));
+		this.clock.advance(Duration.ofSeconds(31));
 		Map<Long, Integer> deliveries = new HashMap<>();
 		for (HttpResponse<String> polled = http.get("/queues/ha/messages"); polled.statusCode() == 200; polled = http
 			.get("/queues/ha/messages")) {
@@ -121,7 +150,7 @@ class RedisSentinelHttpTests {
 			.containsExactlyInAnyOrderElementsOf(expected);
 		leased.forEach(
 				(id) -> assertThat(deliveries.get(id)).as("a lease that lapsed: its second delivery").isEqualTo(2));
-		assertThat(after.cli("ROLE")).startsWith("master");
+		assertThat(after.cli("INFO", "replication")).contains("role:master");
 	}
 
 	/**
@@ -157,8 +186,8 @@ class RedisSentinelHttpTests {
 		return JsonPath.parse(response.body()).read("$.id", Long.class);
 	}
 
-	private static HttpClientSupport http() {
-		return new HttpClientSupport(((WebServerApplicationContext) service).getWebServer().getPort());
+	private HttpClientSupport http() {
+		return new HttpClientSupport(((WebServerApplicationContext) this.service).getWebServer().getPort());
 	}
 
 }
