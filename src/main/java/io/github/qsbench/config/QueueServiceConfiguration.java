@@ -81,7 +81,12 @@ class QueueServiceConfiguration {
 	@Bean
 	@Lazy
 	RedisStore redisStore(QueueServiceProperties properties, RedisConnectionFactory connections) {
-		return RedisStore.of(connections, properties.redis().namespace(), properties.redis().groupCommit());
+		QueueServiceProperties.Redis redis = properties.redis();
+		RedisStore store = RedisStore.of(connections, redis.namespace(), redis.groupCommit());
+		if (redis.replicasToAcknowledge() > 0) {
+			store.replicatedBy(redis.replicasToAcknowledge(), redis.replicationTimeout());
+		}
+		return store;
 	}
 
 	/** Where queues created explicitly and their own settings are kept. */

@@ -80,8 +80,22 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	 * through an instance are coalesced into one script each (a group commit; off by
 	 * default: on 2 cores it saved scripts but cost more CPU per message than it saved,
 	 * docs/redis.md)
+	 * @param replicasToAcknowledge how many replicas must have a push before it is
+	 * answered (Redis's {@code WAIT}; 0, the default: answered once the master has it,
+	 * which a failover may lose); standalone Redis and Sentinel
+	 * @param replicationTimeout how long a push waits for them before it is answered 503;
+	 * under {@code spring.data.redis.timeout}
 	 */
-	public record Redis(@DefaultValue("qs:") String namespace, @DefaultValue("false") boolean groupCommit) {
+	public record Redis(@DefaultValue("qs:") String namespace, @DefaultValue("false") boolean groupCommit,
+			@DefaultValue("0") int replicasToAcknowledge, @DefaultValue("1s") Duration replicationTimeout) {
+
+		public Redis {
+			if (replicasToAcknowledge < 0 || replicationTimeout.isNegative() || replicationTimeout.isZero()) {
+				throw new IllegalArgumentException("qs.redis.replicas-to-acknowledge must be 0 or more and "
+						+ "qs.redis.replication-timeout positive, not " + replicasToAcknowledge + " and "
+						+ replicationTimeout);
+			}
+		}
 
 	}
 

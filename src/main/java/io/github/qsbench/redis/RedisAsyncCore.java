@@ -58,15 +58,16 @@ final class RedisAsyncCore implements AsyncCore {
 	}
 
 	/**
-	 * As {@link RedisQS}'s blocking push, answering the script's answer: on a cluster,
-	 * the ids are taken first and a queue the push filled again is registered after, each
-	 * a command of its own, chained on the connection taken here (Lettuce's thread, which
-	 * runs the chain, must not wait to take one).
+	 * As {@link RedisQS}'s blocking push, answering the script's answer once the replicas
+	 * asked for have it ({@link RedisStore#replicatedBy}): on a cluster, the ids are
+	 * taken first and a queue the push filled again is registered after, each a command
+	 * of its own, chained on the connection taken here (Lettuce's thread, which runs the
+	 * chain, must not wait to take one).
 	 */
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0));
+			return this.calls.replicated(this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
 		return this.calls.callAsync(redis -> redis.incrby(this.ids, count)

@@ -144,7 +144,8 @@ public final class RedisQS implements QueueServiceCore {
 	/**
 	 * One run of the push script, the messages' ids from {@code first} on (0: the script
 	 * takes them from the counter, which only a standalone Redis reaches from a queue's
-	 * slot).
+	 * slot); answered once the replicas asked for have it
+	 * ({@link RedisStore#replicatedBy}).
 	 */
 	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
 		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry),
@@ -152,7 +153,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return RedisMessageScripts.pushed(answer, bodies);
+		return this.calls.replicated(RedisMessageScripts.pushed(answer, bodies));
 	}
 
 	@Override

@@ -91,6 +91,16 @@ final class RedisQueueCalls {
 		}
 	}
 
+	/** {@link RedisStore#replicated(CompletableFuture)}. */
+	<T> CompletableFuture<T> replicated(CompletableFuture<T> written) {
+		return this.store.replicated(written);
+	}
+
+	/** {@link RedisStore#replicated(Object)}. */
+	<T> T replicated(T answer) {
+		return this.store.replicated(answer);
+	}
+
 	/** The push script's refusal ("CAP") as the cap it reached; any other unchanged. */
 	private RuntimeException refusal(Throwable failure) {
 		Throwable cause = AsyncCore.cause(failure);

@@ -1,6 +1,7 @@
 package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +20,7 @@ import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
@@ -66,6 +68,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	private final boolean groupCommit;
 
+	/**
+	 * What holds a push's answer until replicas have it, or {@code null}: answered once
+	 * the master has it ({@link #replicatedBy}).
+	 */
+	private ReplicationBarrier replication;
+
 	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
 
 	/** The subscribed connection, once a channel was subscribed; guarded by this. */
@@ -101,6 +109,50 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	public static RedisStore of(RedisConnectionFactory connections, String namespace, boolean groupCommit) {
 		boolean cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
 		return new RedisStore(connections, cluster, namespace, groupCommit);
+	}
+
+	/**
+	 * Holds every push's answer (REST, SQS, batches, FIFO sends) until {@code replicas}
+	 * replicas have it ({@link ReplicationBarrier}), within {@code timeout}, else answers
+	 * it as a store failure; once, before the store serves.
+	 * @throws IllegalStateException on a cluster, or a connection factory other than
+	 * Lettuce's
+	 */
+	public void replicatedBy(int replicas, Duration timeout) {
+		if (this.cluster || !(this.connections instanceof LettuceConnectionFactory lettuce)
+				|| !(lettuce.getRequiredNativeClient() instanceof RedisClient client)) {
+			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs a standalone Redis or Sentinel, "
+					+ "through Lettuce: on a Redis Cluster, set min-replicas-to-write on its masters instead");
+		}
+		this.replication = new ReplicationBarrier(client, key("replicated"), replicas, timeout);
+	}
+
+	/**
+	 * {@code written}'s answer, once the replicas asked for ({@link #replicatedBy}) have
+	 * it; at once without them.
+	 */
+	<T> CompletableFuture<T> replicated(CompletableFuture<T> written) {
+		ReplicationBarrier barrier = this.replication;
+		if (barrier == null) {
+			return written;
+		}
+		return written.thenCompose(answer -> barrier.afterWritesSoFar()
+			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
+			.thenApply(replicated -> answer));
+	}
+
+	/** {@link #replicated(CompletableFuture)}, waiting on the caller's thread. */
+	<T> T replicated(T answer) {
+		if (this.replication == null) {
+			return answer;
+		}
+		try {
+			return replicated(CompletableFuture.completedFuture(answer)).join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = AsyncCore.cause(ex);
+			throw (cause instanceof RuntimeException failure) ? failure : ex;
+		}
 	}
 
 	/** Whether the redis strategy runs group commits ({@link GroupCommit}). */
@@ -312,9 +364,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		}
 	}
 
-	/** Ends the subscription, if any. */
+	/** Ends the subscription, if any, and the replication barrier's connection. */
 	@Override
 	public synchronized void close() {
+		if (this.replication != null) {
+			this.replication.close();
+		}
 		this.listeners.clear();
 		if (this.subscription != null) {
 			this.subscription.close();

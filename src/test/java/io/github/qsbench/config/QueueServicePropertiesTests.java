@@ -52,6 +52,19 @@ class QueueServicePropertiesTests {
 			.hasRootCauseMessage("qs.lease-timeout must be positive, was PT0S");
 	}
 
+	@Test
+	void replicasToAcknowledge_offByDefault_negativeOrNoTimeoutRefused() {
+		assertThat(bind(Map.of()).redis().replicasToAcknowledge()).isZero();
+		assertThat(bind(Map.of()).redis().replicationTimeout()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(bind(Map.of("qs.redis.replicas-to-acknowledge", "2")).redis().replicasToAcknowledge()).isEqualTo(2);
+		assertThatThrownBy(() -> bind(Map.of("qs.redis.replicas-to-acknowledge", "-1")))
+			.hasRootCauseMessage("qs.redis.replicas-to-acknowledge must be 0 or more and "
+					+ "qs.redis.replication-timeout positive, not -1 and PT1S");
+		assertThatThrownBy(() -> bind(Map.of("qs.redis.replication-timeout", "0s")))
+			.hasRootCauseMessage("qs.redis.replicas-to-acknowledge must be 0 or more and "
+					+ "qs.redis.replication-timeout positive, not 0 and PT0S");
+	}
+
 	private static QueueServiceProperties bind(Map<String, String> properties) {
 		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("qs",
 				QueueServiceProperties.class);

@@ -114,6 +114,11 @@ public final class LocalRedisSentinel implements AutoCloseable {
 		return this.isSecured ? redis.tlsPort() : redis.port();
 	}
 
+	/** The two servers, master and replica in either order. */
+	public List<LocalRedis> servers() {
+		return this.servers;
+	}
+
 	/** The server that is master now, by the Sentinel's word. */
 	public LocalRedis master() {
 		List<String> address = List.of(this.sentinel.cli("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER).split("\n"));

@@ -1,6 +1,7 @@
 package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -93,6 +94,25 @@ class RedisQSTests {
 		RedisQS grouped = (RedisQS) TestCores.store(TestCores.newNamespace(), true).open(this.options);
 		this.made.add(grouped);
 		assertThat(grouped.async()).isEmpty();
+	}
+
+	/**
+	 * A cluster's writes are on as many masters as it has shards, which one {@code WAIT}
+	 * cannot cover: pushes acknowledged by replicas are refused there, saying what to
+	 * set.
+	 */
+	@Test
+	void replicatedBy_onACluster_refused() {
+		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+		try {
+			assertThatThrownBy(() -> new RedisStore(connections, true, TestCores.newNamespace()).replicatedBy(1,
+					Duration.ofSeconds(1)))
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("min-replicas-to-write");
+		}
+		finally {
+			connections.destroy();
+		}
 	}
 
 	/**

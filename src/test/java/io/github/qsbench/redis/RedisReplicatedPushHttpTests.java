@@ -1,0 +1,162 @@
+package io.github.qsbench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import com.jayway.jsonpath.JsonPath;
+import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.core.TestCores;
+import io.github.qsbench.http.HttpClientSupport;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * {@code qs.redis.replicas-to-acknowledge=1} on Redis Sentinel: a push is answered 201
+ * only once the replica has it, so losing the master loses no push that was answered 201.
+ * A push the replica does not acknowledge in time (it is stalled, SIGSTOP) is answered
+ * 503: the master has it and serves it, but it was not acknowledged. Without the setting,
+ * the pushes made while the replica is stalled are answered 201 and lost with the master.
+ */
+@Timeout(120)
+class RedisReplicatedPushHttpTests {
+
+	private static final String QUEUE = "/queues/replicated/messages";
+
+	private LocalRedisSentinel sentinel;
+
+	private ConfigurableApplicationContext service;
+
+	private HttpClientSupport http;
+
+	@BeforeEach
+	void start() {
+		this.sentinel = LocalRedisSentinel.start();
+		this.service = new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
+			.run("--server.port=0", "--qs.redis.namespace=" + TestCores.newNamespace(),
+					"--qs.redis.replicas-to-acknowledge=1", "--qs.redis.replication-timeout=1s",
+					"--spring.data.redis.sentinel.master=" + LocalRedisSentinel.MASTER,
+					"--spring.data.redis.sentinel.nodes=" + this.sentinel.nodes());
+		this.http = new HttpClientSupport(((WebServerApplicationContext) this.service).getWebServer().getPort());
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.service != null) {
+			this.service.close();
+		}
+		if (this.sentinel != null) {
+			this.sentinel.close();
+		}
+	}
+
+	/**
+	 * A push, and a delayed one (the blocking path, where the push is asynchronous),
+	 * while the replica is stalled: each answered 503 after the 1 s timeout; both kept by
+	 * the master and served once the replica runs again.
+	 */
+	@Test
+	void aStalledReplica_pushesAnswered503AfterTheTimeout_servedOnceItRuns() {
+		LocalRedis replica = replica();
+		replica.stall();
+		HttpResponse<String> refused;
+		HttpResponse<String> refusedDelayed;
+		long start = System.nanoTime();
+		try {
+			refused = this.http.post(QUEUE, "unacknowledged");
+			refusedDelayed = this.http.post(QUEUE + "?delay=1", "unacknowledged, delayed");
+		}
+		finally {
+			replica.resume();
+		}
+		for (HttpResponse<String> response : List.of(refused, refusedDelayed)) {
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
+			assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1800),
+				Duration.ofSeconds(10));
+
+		assertThat(this.http.post(QUEUE, "acknowledged").statusCode()).isEqualTo(201);
+		assertThat(JsonPath.<List<String>>read(this.http.get(QUEUE + "?peek=10").body(), "$.messages[*].body"))
+			.as("the master kept the pushes answered 503; the replica runs again")
+			.containsExactlyInAnyOrder("unacknowledged", "unacknowledged, delayed", "acknowledged");
+	}
+
+	/**
+	 * 10 pushes answered 201; then the replica stalls and the master drops its link (so
+	 * nothing more reaches the replica, not even into its socket's buffer): 3 more pushes
+	 * are answered 503. The master is killed (SIGKILL), the replica runs again and the
+	 * Sentinel promotes it: each of the 10 is there, once, and the 3 are lost with the
+	 * master. Without the setting the 3 are answered 201, and lost all the same.
+	 */
+	@Test
+	void theMasterLost_everyPushAnswered201Kept() {
+		List<String> acknowledged = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			assertThat(push("before-" + i, acknowledged)).isEqualTo(201);
+		}
+		LocalRedis master = this.sentinel.master();
+		LocalRedis replica = replica();
+		replica.stall();
+		try {
+			assertThat(master.cli("CLIENT", "KILL", "TYPE", "replica")).isEqualTo("1");
+			for (int i = 0; i < 3; i++) {
+				assertThat(push("while-stalled-" + i, acknowledged)).isEqualTo(503);
+			}
+			master.kill9();
+		}
+		finally {
+			replica.resume();
+		}
+
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.sentinel.master() == replica
+					// a poll: a push would wait for a replica, which the new master lacks
+					&& this.http.get("/queues/probe/messages").statusCode() == 204);
+		assertThat(bodies()).as("every push answered 201, once; the 3 answered 503 lost with the master")
+			.containsExactlyInAnyOrderElementsOf(acknowledged);
+	}
+
+	/** Pushes {@code body}, noted in {@code acknowledged} if answered 201. */
+	private int push(String body, List<String> acknowledged) {
+		HttpResponse<String> pushed = this.http.post(QUEUE, body);
+		if (pushed.statusCode() == 201) {
+			acknowledged.add(body);
+		}
+		return pushed.statusCode();
+	}
+
+	private LocalRedis replica() {
+		LocalRedis master = this.sentinel.master();
+		return this.sentinel.servers().stream().filter((server) -> server != master).findFirst().orElseThrow();
+	}
+
+	/** Every message of the queue, polled and completed, in order. */
+	private List<String> bodies() {
+		List<String> bodies = new ArrayList<>();
+		Set<Long> ids = new HashSet<>();
+		for (HttpResponse<String> polled = this.http.get(QUEUE); polled.statusCode() == 200; polled = this.http
+			.get(QUEUE)) {
+			long id = JsonPath.parse(polled.body()).read("$.id", Long.class);
+			assertThat(ids.add(id)).as("delivered once: %s", id).isTrue();
+			bodies.add(JsonPath.read(polled.body(), "$.body"));
+			assertThat(this.http.delete(QUEUE + "/" + id).statusCode()).isEqualTo(204);
+		}
+		return bodies;
+	}
+
+}
