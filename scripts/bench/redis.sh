@@ -46,6 +46,11 @@
 #   waiting     the service of "service" with consumers that long-poll (--wait 1: ?wait=1, as Gatling's
 #               waiting preset polls): each poll looks at once and waits only when nothing is ready;
 #               only when named
+#   replicated  one service on a Redis of its own that has a replica (--replicaof), pushes answered
+#               once the master has them; CPU is the JVM's + both redis-servers'; only when named
+#   acknowledged  the same, with qs.redis.replicas-to-acknowledge=1: each push answered once the
+#               replica has it (Redis's WAIT, one round for the pushes that asked meanwhile): what
+#               that durability costs beside "replicated"; only when named
 #   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
 #               alone, the reference for the bound below; CPU is the JVM's
 #   async-probe issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in its redis mode: push, poll and
@@ -233,7 +238,8 @@ start_cluster1() {
 flush_redis() {
 	local port
 	for port in "${REDIS_PORTS[@]}"; do
-		"$REDIS_CLI" -p "$port" flushall >/dev/null
+		# a replica is emptied by its master's FLUSHALL, and refuses its own
+		[[ " ${REPLICA_PORTS[*]:-} " == *" $port "* ]] || "$REDIS_CLI" -p "$port" flushall >/dev/null
 	done
 }
 
@@ -302,6 +308,21 @@ fi
 if wants group-probe; then
 	start_probe GROUP "redis-group:$REDIS_PORT"
 fi
+if wants replicated || wants acknowledged; then
+	REPLICATED_PORT="$(free_port)"
+	start_redis "$REPLICATED_PORT"
+	REPLICATED_PID="$REDIS_PID"
+	REPLICA_PORTS=("$(free_port)")
+	start_redis "${REPLICA_PORTS[0]}" --replicaof 127.0.0.1 "$REPLICATED_PORT"
+	REPLICATED_PIDS="$REPLICATED_PID,$REDIS_PID"
+	for _ in $(seq 1 300); do
+		"$REDIS_CLI" -p "${REPLICA_PORTS[0]}" info replication | grep -q '^master_link_status:up' && break
+		sleep 0.1
+	done
+	wants replicated && start_on_redis R --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REPLICATED_PORT"
+	wants acknowledged && start_on_redis K --spring.data.redis.host=127.0.0.1 \
+		--spring.data.redis.port="$REPLICATED_PORT" --qs.redis.replicas-to-acknowledge=1
+fi
 if wants in-process; then
 	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
 fi
@@ -314,8 +335,10 @@ if [[ "$CLUSTER" == 1 ]]; then
 	fi
 fi
 
-# target SETUP: sets TARGET (RequestPathLoad's mode, ports and pids), JVMS and REDISES (pids, comma-separated).
+# target SETUP: sets TARGET (RequestPathLoad's mode, ports and pids), JVMS and REDISES (pids,
+# comma-separated), and STATS_PORT (the Redis whose INFO commandstats the cell keeps).
 target() {
+	STATS_PORT="$REDIS_PORT"
 	case "$1" in
 		redis) JVMS="" REDISES="$STANDALONE_PID" TARGET=(--mode redis --port "$REDIS_PORT") ;;
 		redis-lua)
@@ -347,6 +370,10 @@ target() {
 		waiting) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$A_PORT") ;;
 		waiting-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$F_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
+		replicated | acknowledged)
+			STATS_PORT="$REPLICATED_PORT" REDISES="$REPLICATED_PIDS"
+			if [[ "$1" == replicated ]]; then JVMS="$R_PID" TARGET=(--mode queue --port "$R_PORT"); else JVMS="$K_PID" TARGET=(--mode queue --port "$K_PORT"); fi
+			;;
 		cluster-3)
 			JVMS="$C_PID" REDISES="$(
 				IFS=,
@@ -405,10 +432,10 @@ for round in $(seq 1 "$ROUNDS"); do
 			done
 			cell="$setup-$producers+$consumers-$round"
 			load="$(cut -d' ' -f1 /proc/loadavg)"
-			"$REDIS_CLI" -p "$REDIS_PORT" config resetstat >/dev/null
+			"$REDIS_CLI" -p "$STATS_PORT" config resetstat >/dev/null
 			"${CLIENT[@]}" "${TARGET[@]}" --producers "$producers" --consumers "$consumers" --warmup "$SETTLE" \
 				--seconds "$DURATION" >"$OUT/$cell.json" 2>"$OUT/$cell.err" || true
-			"$REDIS_CLI" -p "$REDIS_PORT" info commandstats >"$OUT/$cell.commandstats" || true
+			"$REDIS_CLI" -p "$STATS_PORT" info commandstats >"$OUT/$cell.commandstats" || true
 			flush_redis
 			python3 - "$OUT" "$cell" "$setup" "$producers+$consumers" "$round" "$load" "$JVMS" "$REDISES" <<-'EOF'
 				import json, os, sys

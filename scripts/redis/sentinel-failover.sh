@@ -4,22 +4,28 @@
 # from the probe (scripts/redis/durability_probe.py, 4 writers); FAILOVER_AT seconds in, the
 # operator's `SENTINEL FAILOVER`. The old master stays up: until the Sentinel demotes it (and drops
 # its clients, which then ask the Sentinel again) it still takes writes, which its demotion throws
-# away. With min-replicas-to-write 1 (and min-replicas-max-lag 1) it refuses them instead, once its
-# replica stops following it: the service answers those pushes 503 and the probe retries nothing.
-# Printed per round: pushes acknowledged (201), held by the new master afterwards, lost
-# (acknowledged and gone, by body), ids acknowledged twice (a lost write's id given again by the new
-# master), the longest time without an acknowledgement (s), refused (other answers, by status).
+# away. The setups (SETUPS, each in turn, every round):
+#   none          Redis's defaults and the service's;
+#   min-replicas  min-replicas-to-write 1 (and min-replicas-max-lag 1): the master refuses writes
+#                 once its replica stops following it, which the service answers 503;
+#   acknowledged  the service's qs.redis.replicas-to-acknowledge=1: a push is answered 201 only once
+#                 the replica has it (Redis's WAIT), else 503.
+# The probe retries nothing. Printed per round: pushes acknowledged (201), held by the new master
+# afterwards, lost (acknowledged and gone, by body), ids acknowledged twice (a lost write's id given
+# again by the new master), the longest time without an acknowledgement (s), refused (other answers,
+# by status).
 #
-#   flock /tmp/qs-bench.lock scripts/redis/sentinel-failover.sh          # MIN_REPLICAS "0 1"
-#   MIN_REPLICAS=1 ROUNDS=3 scripts/redis/sentinel-failover.sh
+#   flock /tmp/qs-bench.lock scripts/redis/sentinel-failover.sh
+#   SETUPS=acknowledged ROUNDS=3 scripts/redis/sentinel-failover.sh
 #
-# Environment: MIN_REPLICAS ("0 1"), ROUNDS (1), LOAD_SECONDS (15), FAILOVER_AT (3), SERVICE_JAR,
-# SERVICE_JAVA. Needs redis-server and redis-cli (apt-get install redis-server) and a built jar.
+# Environment: SETUPS ("none min-replicas acknowledged"), ROUNDS (1), LOAD_SECONDS (15),
+# FAILOVER_AT (3), SERVICE_JAR, SERVICE_JAVA. Needs redis-server and redis-cli
+# (apt-get install redis-server) and a built jar.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=../lib/service.sh
 source "$ROOT/scripts/lib/service.sh"
-MIN_REPLICAS="${MIN_REPLICAS:-0 1}"
+SETUPS="${SETUPS:-none min-replicas acknowledged}"
 ROUNDS="${ROUNDS:-1}"
 LOAD_SECONDS="${LOAD_SECONDS:-15}"
 FAILOVER_AT="${FAILOVER_AT:-3}"
@@ -60,9 +66,15 @@ linked() { redis-cli -p "$1" info replication | grep -q '^master_link_status:up'
 known() { redis-cli -p "$1" sentinel replicas "$MASTER" | grep -qx "$2"; }
 master_is() { [[ "$(redis-cli -p "$1" sentinel get-master-addr-by-name "$MASTER" | tail -1)" == "$2" ]]; }
 
-printf '%-12s %5s %8s %8s %8s %8s %7s  %s\n' min-replicas round acked held lost "ids x2" "gap s" refused | tee "$OUT/summary.txt"
+printf '%-12s %5s %8s %8s %8s %8s %7s  %s\n' setup round acked held lost "ids x2" "gap s" refused | tee "$OUT/summary.txt"
 for round in $(seq "$ROUNDS"); do
-	for min in $MIN_REPLICAS; do
+	for setup in $SETUPS; do
+		case "$setup" in
+		none) min=0 ack=0 ;;
+		min-replicas) min=1 ack=0 ;;
+		acknowledged) min=0 ack=1 ;;
+		*) echo "unknown setup $setup: none, min-replicas or acknowledged" >&2; exit 2 ;;
+		esac
 		dir="$(mktemp -d)"
 		read -r master replica sentinel <<<"$(free_port) $(free_port) $(free_port)"
 		guard=(--min-replicas-to-write "$min" --min-replicas-max-lag 1)
@@ -74,19 +86,19 @@ for round in $(seq "$ROUNDS"); do
 			--sentinel down-after-milliseconds "$MASTER" 1000 --sentinel failover-timeout "$MASTER" 10000
 		await 30 linked "$replica"
 		await 30 known "$sentinel" "$replica"
-		SERVICE_LOG="$OUT/service-$min-$round.log" start_service redis -Xmx256m -- \
+		SERVICE_LOG="$OUT/service-$setup-$round.log" start_service redis -Xmx256m -- \
 			--spring.data.redis.sentinel.master="$MASTER" --spring.data.redis.sentinel.nodes=127.0.0.1:"$sentinel" \
-			--qs.redis.namespace=failover: >/dev/null
+			--qs.redis.namespace=failover: --qs.redis.replicas-to-acknowledge="$ack" >/dev/null
 		python3 "$ROOT/scripts/redis/durability_probe.py" --ports "$PORT" --queue failover \
-			--seconds "$LOAD_SECONDS" >"$OUT/acked-$min-$round.json" &
+			--seconds "$LOAD_SECONDS" >"$OUT/acked-$setup-$round.json" &
 		probe=$!
 		sleep "$FAILOVER_AT"
 		redis-cli -p "$sentinel" sentinel failover "$MASTER" >/dev/null
 		wait "$probe"
 		await 30 master_is "$sentinel" "$replica"
 		await 30 linked "$master"
-		redis-cli -p "$replica" --raw hgetall 'failover:{failover}:bodies' >"$OUT/held-$min-$round.txt"
-		python3 - "$OUT/acked-$min-$round.json" "$OUT/held-$min-$round.txt" "$min" "$round" <<'PY' | tee -a "$OUT/summary.txt"
+		redis-cli -p "$replica" --raw hgetall 'failover:{failover}:bodies' >"$OUT/held-$setup-$round.txt"
+		python3 - "$OUT/acked-$setup-$round.json" "$OUT/held-$setup-$round.txt" "$setup" "$round" <<'PY' | tee -a "$OUT/summary.txt"
 import collections, json, re, sys
 probe = json.load(open(sys.argv[1]))
 acked = probe["acked"]
