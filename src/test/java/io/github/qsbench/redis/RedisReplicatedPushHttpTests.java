@@ -53,13 +53,11 @@ class RedisReplicatedPushHttpTests {
 		this.http = new HttpClientSupport(((WebServerApplicationContext) this.service).getWebServer().getPort());
 	}
 
+	/** The service first, then the servers it is connected to; either may be null. */
 	@AfterEach
 	void stop() {
-		if (this.service != null) {
-			this.service.close();
-		}
-		if (this.sentinel != null) {
-			this.sentinel.close();
+		try (LocalRedisSentinel closedLast = this.sentinel; ConfigurableApplicationContext closedFirst = this.service) {
+			// closed in reverse order
 		}
 	}
 
