@@ -82,7 +82,7 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	 * docs/redis.md)
 	 * @param replicasToAcknowledge how many replicas must have a push before it is
 	 * answered (Redis's {@code WAIT}; 0, the default: answered once the master has it,
-	 * which a failover may lose); standalone Redis and Sentinel
+	 * which a failover may lose); in a cluster, replicas of the queue's master
 	 * @param replicationTimeout how long a push waits for them before it is answered 503;
 	 * under {@code spring.data.redis.timeout}
 	 */

@@ -67,15 +67,17 @@ final class RedisAsyncCore implements AsyncCore {
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.replicated(this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
+			return this.calls.replicated(queue,
+					this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
-		return this.calls.callAsync(redis -> redis.incrby(this.ids, count)
-			.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
-					this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
-			.thenCompose(answer -> RedisMessageScripts.created(answer)
-					? redis.sadd(this.registry, ascii(queue)).thenApply(added -> answer)
-					: CompletableFuture.completedFuture(answer)));
+		return this.calls.replicated(queue,
+				this.calls.callAsync(redis -> redis.incrby(this.ids, count)
+					.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
+							this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
+					.thenCompose(answer -> RedisMessageScripts.created(answer)
+							? redis.sadd(this.registry, ascii(queue)).thenApply(added -> answer)
+							: CompletableFuture.completedFuture(answer))));
 	}
 
 	@Override

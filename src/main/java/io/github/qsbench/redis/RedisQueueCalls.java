@@ -91,14 +91,14 @@ final class RedisQueueCalls {
 		}
 	}
 
-	/** {@link RedisStore#replicated(CompletableFuture)}. */
-	<T> CompletableFuture<T> replicated(CompletableFuture<T> written) {
-		return this.store.replicated(written);
+	/** {@link RedisStore#replicated(String, CompletableFuture)}. */
+	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
+		return this.store.replicated(queue, written);
 	}
 
-	/** {@link RedisStore#replicated(Object)}. */
-	<T> T replicated(T answer) {
-		return this.store.replicated(answer);
+	/** {@link RedisStore#replicated(String, Object)}. */
+	<T> T replicated(String queue, T answer) {
+		return this.store.replicated(queue, answer);
 	}
 
 	/** The push script's refusal ("CAP") as the cap it reached; any other unchanged. */

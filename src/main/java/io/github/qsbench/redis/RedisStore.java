@@ -20,7 +20,6 @@ import io.github.qsbench.core.ExternalStore;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueServiceCore;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
@@ -72,7 +71,10 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * What holds a push's answer until replicas have it, or {@code null}: answered once
 	 * the master has it ({@link #replicatedBy}).
 	 */
-	private ReplicationBarrier replication;
+	private ReplicaAcknowledgements replication;
+
+	/** The suffix of the key a queue's push may mark replication with. */
+	private static final List<String> REPLICATED = List.of("replicated");
 
 	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
 
@@ -113,41 +115,39 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/**
 	 * Holds every push's answer (REST, SQS, batches, FIFO sends) until {@code replicas}
-	 * replicas have it ({@link ReplicationBarrier}), within {@code timeout}, else answers
-	 * it as a store failure; once, before the store serves.
-	 * @throws IllegalStateException on a cluster, or a connection factory other than
-	 * Lettuce's
+	 * replicas of its master have it ({@link ReplicaAcknowledgements}), within
+	 * {@code timeout}, else answers it as a store failure; once, before the store serves.
+	 * @throws IllegalStateException on a connection factory other than Lettuce's
 	 */
 	public void replicatedBy(int replicas, Duration timeout) {
-		if (this.cluster || !(this.connections instanceof LettuceConnectionFactory lettuce)
-				|| !(lettuce.getRequiredNativeClient() instanceof RedisClient client)) {
-			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs a standalone Redis or Sentinel, "
-					+ "through Lettuce: on a Redis Cluster, set min-replicas-to-write on its masters instead");
+		if (!(this.connections instanceof LettuceConnectionFactory lettuce)) {
+			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs Lettuce's connections");
 		}
-		this.replication = new ReplicationBarrier(client, key("replicated"), replicas, timeout);
+		this.replication = ReplicaAcknowledgements.of(lettuce.getRequiredNativeClient(), replicas, timeout);
 	}
 
 	/**
 	 * {@code written}'s answer, once the replicas asked for ({@link #replicatedBy}) have
-	 * it; at once without them.
+	 * it and every write before it on the master of {@code queue}; at once without them.
 	 */
-	<T> CompletableFuture<T> replicated(CompletableFuture<T> written) {
-		ReplicationBarrier barrier = this.replication;
-		if (barrier == null) {
+	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
+		ReplicaAcknowledgements replicas = this.replication;
+		if (replicas == null) {
 			return written;
 		}
-		return written.thenCompose(answer -> barrier.afterWritesSoFar()
+		byte[] marker = queueKeys(queue, REPLICATED).get(0);
+		return written.thenCompose(answer -> replicas.afterWritesSoFar(marker)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
 			.thenApply(replicated -> answer));
 	}
 
-	/** {@link #replicated(CompletableFuture)}, waiting on the caller's thread. */
-	<T> T replicated(T answer) {
+	/** {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread. */
+	<T> T replicated(String queue, T answer) {
 		if (this.replication == null) {
 			return answer;
 		}
 		try {
-			return replicated(CompletableFuture.completedFuture(answer)).join();
+			return replicated(queue, CompletableFuture.completedFuture(answer)).join();
 		}
 		catch (CompletionException ex) {
 			Throwable cause = AsyncCore.cause(ex);
@@ -364,11 +364,16 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		}
 	}
 
-	/** Ends the subscription, if any, and the replication barrier's connection. */
+	/** Ends the subscription, if any, and the replicas' acknowledgements' connection. */
 	@Override
 	public synchronized void close() {
 		if (this.replication != null) {
-			this.replication.close();
+			try {
+				this.replication.close();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Closing the replicas' acknowledgements' connection failed", ex);
+			}
 		}
 		this.listeners.clear();
 		if (this.subscription != null) {

@@ -4,38 +4,37 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.qsbench.core.AsyncCore;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 
 import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
- * Holds a write's answer until Redis's replicas have it: Redis's {@code WAIT}, one round
- * for every write that asked while the round before was out (a group commit for
+ * Holds a write's answer until one master's replicas have it: Redis's {@code WAIT}, one
+ * round for every write that asked while the round before was out (a group commit for
  * replication). Without it an answer means only that the master has the write, and a
  * failover to a replica that had not received it loses it (docs/redis.md, Durability).
  * <p>
  * {@code WAIT} blocks the connection it runs on, so it runs on a connection of its own
  * rather than the shared one every request uses; and it counts only its connection's own
- * writes, so each round first writes a marker ({@code INCR} of the namespace's
- * {@code replicated} key). Redis sends its replicas one stream of writes, in the order it
- * ran them: once the replicas acknowledge the marker, they have every write whose answer
- * came back before the marker was sent, which is every write that asked for this round. A
- * round that ends with fewer replicas than asked fails its writes with
- * {@link NotReplicatedException}: the master has them, and they are served unless the
- * master is lost, but they were not acknowledged.
- * <p>
- * Standalone Redis or Sentinel only: a cluster's writes are on as many masters as it has
- * shards.
+ * writes, so each round first writes a marker: a key of the master's, named by the write
+ * that opened the round, which expires by itself. A master sends its replicas one stream
+ * of writes, in the order it ran them: once the replicas acknowledge the marker, they
+ * have every write whose answer came back before the marker was sent, which is every
+ * write that asked for this round. A round that ends with fewer replicas than asked fails
+ * its writes with {@link NotReplicatedException}: the master has them, and serves them
+ * unless it is lost, but they were not acknowledged.
  */
-final class ReplicationBarrier implements AutoCloseable {
+final class ReplicationBarrier {
+
+	/** How long a round's marker outlives it: any time longer than a round. */
+	private static final SetArgs MARKER_LIFE = SetArgs.Builder.px(60_000);
+
+	private static final byte[] MARKED = new byte[0];
 
 	private final StatefulRedisConnection<byte[], byte[]> connection;
-
-	private final byte[] marker;
 
 	private final int replicas;
 
@@ -44,33 +43,35 @@ final class ReplicationBarrier implements AutoCloseable {
 	/** The round the writes asking now wait for; guarded by this. */
 	private CompletableFuture<Void> next;
 
+	/** The marker {@link #next} writes; guarded by this. */
+	private byte[] nextMarker;
+
 	/** Whether a round is out; guarded by this. */
 	private boolean roundOut;
 
 	/**
-	 * @param client the client of the shared connection, whose default address (a server,
-	 * or a Sentinel's master) this barrier's connection reaches too
-	 * @param marker the key each round writes, in the service's namespace
+	 * @param connection a connection to the master, of no other use (its owner closes it)
 	 * @param replicas how many replicas must acknowledge a write before its answer
 	 * @param timeout how long a round waits for them
 	 */
-	ReplicationBarrier(RedisClient client, byte[] marker, int replicas, Duration timeout) {
-		this.connection = client.connect(ByteArrayCodec.INSTANCE);
-		this.marker = marker;
+	ReplicationBarrier(StatefulRedisConnection<byte[], byte[]> connection, int replicas, Duration timeout) {
+		this.connection = connection;
 		this.replicas = replicas;
 		this.timeoutMillis = timeout.toMillis();
 	}
 
 	/**
-	 * A stage that completes once {@link #replicas} replicas have every write answered
-	 * before this call, or fails with {@link NotReplicatedException} (or Redis's
+	 * A stage that completes once {@link #replicas} replicas have every write this master
+	 * answered before this call, or fails with {@link NotReplicatedException} (or Redis's
 	 * failure); it completes on Lettuce's event loop.
+	 * @param marker a key of this master's, which the round writes if this call opens it
 	 */
-	CompletableFuture<Void> afterWritesSoFar() {
+	CompletableFuture<Void> afterWritesSoFar(byte[] marker) {
 		CompletableFuture<Void> round;
 		synchronized (this) {
 			if (this.next == null) {
 				this.next = new CompletableFuture<>();
+				this.nextMarker = marker;
 			}
 			round = this.next;
 			if (this.roundOut) {
@@ -79,7 +80,7 @@ final class ReplicationBarrier implements AutoCloseable {
 			this.roundOut = true;
 			this.next = null;
 		}
-		send(round);
+		send(round, marker);
 		return round;
 	}
 
@@ -87,9 +88,9 @@ final class ReplicationBarrier implements AutoCloseable {
 	 * Sends a round's marker and its {@code WAIT}, pipelined; when {@code WAIT} answers,
 	 * ends the round and sends the next one if writes asked meanwhile.
 	 */
-	private void send(CompletableFuture<Void> round) {
+	private void send(CompletableFuture<Void> round, byte[] marker) {
 		RedisAsyncCommands<byte[], byte[]> redis = this.connection.async();
-		RedisFuture<Long> marked = redis.incr(this.marker);
+		RedisFuture<String> marked = redis.set(marker, MARKED, MARKER_LIFE);
 		redis.waitForReplication(this.replicas, this.timeoutMillis).whenComplete((acknowledged, failure) -> {
 			// one connection answers in order: the marker's answer came first
 			Throwable problem = (failure != null) ? failure
@@ -105,20 +106,17 @@ final class ReplicationBarrier implements AutoCloseable {
 				round.complete(null);
 			}
 			CompletableFuture<Void> following;
+			byte[] followingMarker;
 			synchronized (this) {
 				following = this.next;
+				followingMarker = this.nextMarker;
 				this.next = null;
 				this.roundOut = following != null;
 			}
 			if (following != null) {
-				send(following);
+				send(following, followingMarker);
 			}
 		});
-	}
-
-	@Override
-	public void close() {
-		this.connection.close();
 	}
 
 	/**

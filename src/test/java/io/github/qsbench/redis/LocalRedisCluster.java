@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A Redis Cluster of real {@code redis-server} masters, no replicas, on free ports of
- * 127.0.0.1, so that the Redis strategy's tests meet the cluster's own rules: keys of one
- * script in one hash slot, {@code MOVED} redirections. The test JVM's {@link #shared3()
- * shared} three-master cluster, its {@link #secured3() secured} one (TLS and a user), or
- * one of a test's own ({@link #start}).
+ * A Redis Cluster of real {@code redis-server} masters, without replicas or with one each
+ * ({@link #startWithReplicas}), on free ports of 127.0.0.1, so that the Redis strategy's
+ * tests meet the cluster's own rules: keys of one script in one hash slot, {@code MOVED}
+ * redirections. The test JVM's {@link #shared3() shared} three-master cluster, its
+ * {@link #secured3() secured} one (TLS and a user), or one of a test's own
+ * ({@link #start}).
  * <p>
  * Each master is a {@link LocalRedis} in a directory of its own, so the same shutdown
  * hook stops whatever is still running when the JVM exits. The cluster is made with the
@@ -33,6 +34,12 @@ public final class LocalRedisCluster implements AutoCloseable {
 	private static LocalRedisCluster secured;
 
 	private final List<LocalRedis> masters;
+
+	/**
+	 * The replica of each master, in the masters' order; none but for
+	 * {@link #startWithReplicas}.
+	 */
+	private final List<LocalRedis> replicas = new ArrayList<>();
 
 	private final boolean isShared;
 
@@ -78,6 +85,49 @@ public final class LocalRedisCluster implements AutoCloseable {
 		return start(masters, false, false);
 	}
 
+	/**
+	 * A cluster of the caller's own with a replica for each master
+	 * ({@code CLUSTER REPLICATE}), returned once each replica is in sync; the caller
+	 * closes it.
+	 */
+	public static LocalRedisCluster startWithReplicas(int masters) {
+		LocalRedisCluster cluster = start(masters);
+		try {
+			for (LocalRedis master : cluster.masters) {
+				LocalRedis replica = LocalRedis.start(LocalRedis.Kind.CLUSTER_NODE, NODE_ARGS, false);
+				cluster.replicas.add(replica);
+				expectOk(master, List.of("CLUSTER", "MEET", LocalRedis.HOST, String.valueOf(replica.port())));
+			}
+			for (int i = 0; i < masters; i++) {
+				String masterId = Resp.text(cluster.masters.get(i).call("CLUSTER", "MYID")).trim();
+				LocalRedis replica = cluster.replicas.get(i);
+				long deadline = System.nanoTime() + STATE_OK_TIMEOUT.toNanos();
+				// the replica must have heard of its master by gossip before it may
+				// follow it
+				while (!"OK".equals(replica.call("CLUSTER", "REPLICATE", masterId))) {
+					if (System.nanoTime() > deadline) {
+						throw new IllegalStateException("Port " + replica.port() + " never knew master " + masterId);
+					}
+					LocalRedis.pause();
+				}
+			}
+			for (LocalRedis replica : cluster.replicas) {
+				long deadline = System.nanoTime() + STATE_OK_TIMEOUT.toNanos();
+				while (!Resp.text(replica.call("INFO", "replication")).contains("master_link_status:up")) {
+					if (System.nanoTime() > deadline) {
+						throw new IllegalStateException("The replica on port " + replica.port() + " is not in sync");
+					}
+					LocalRedis.pause();
+				}
+			}
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw ex;
+		}
+	}
+
 	private static LocalRedisCluster start(int count, boolean isShared, boolean isSecured) {
 		if (count < 3) {
 			throw new IllegalArgumentException("Redis Cluster needs at least 3 masters, not " + count);
@@ -109,6 +159,20 @@ public final class LocalRedisCluster implements AutoCloseable {
 
 	private List<Integer> clientPorts() {
 		return this.masters.stream().map((master) -> this.isSecured ? master.tlsPort() : master.port()).toList();
+	}
+
+	/**
+	 * The replica of the master that serves {@code slot}; only of a cluster made by
+	 * {@link #startWithReplicas}.
+	 */
+	public LocalRedis replicaServing(int slot) {
+		int count = this.masters.size();
+		for (int i = 0; i < count; i++) {
+			if (slot >= SLOTS * i / count && slot < SLOTS * (i + 1) / count) {
+				return this.replicas.get(i);
+			}
+		}
+		throw new IllegalArgumentException("No slot " + slot);
 	}
 
 	/** The masters' plain ports, which {@link #cli} speaks to. */
@@ -153,6 +217,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 		if (this.isShared) {
 			throw new IllegalStateException("The shared cluster is stopped when the JVM exits; do not close it");
 		}
+		this.replicas.forEach(LocalRedis::close);
 		this.masters.forEach(LocalRedis::close);
 	}
 

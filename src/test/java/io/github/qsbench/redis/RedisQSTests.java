@@ -28,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.lettuce.core.cluster.SlotHash;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -97,22 +99,51 @@ class RedisQSTests {
 	}
 
 	/**
-	 * A cluster's writes are on as many masters as it has shards, which one {@code WAIT}
-	 * cannot cover: pushes acknowledged by replicas are refused there, saying what to
-	 * set.
+	 * On a cluster with a replica for each master, a push waits for the replica of its
+	 * queue's master: with that replica stalled (SIGSTOP), a push to the queue, blocking
+	 * or asynchronous, is refused once the timeout passes, but kept; a queue on another
+	 * master is served as before; once the replica runs again, pushes are answered.
 	 */
 	@Test
-	void replicatedBy_onACluster_refused() {
-		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
-		try {
-			assertThatThrownBy(() -> new RedisStore(connections, true, TestCores.newNamespace()).replicatedBy(1,
-					Duration.ofSeconds(1)))
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessageContaining("min-replicas-to-write");
+	void replicatedBy_onAClusterWithReplicas_aPushWaitsForItsQueuesMastersReplica() {
+		try (LocalRedisCluster cluster = LocalRedisCluster.startWithReplicas(3)) {
+			LettuceConnectionFactory connections = LocalRedisConnections.cluster(cluster);
+			RedisStore store = new RedisStore(connections, true, TestCores.newNamespace());
+			store.replicatedBy(1, Duration.ofMillis(500));
+			RedisQS redis = (RedisQS) store.open(this.options);
+			try {
+				LocalRedis replica = cluster.replicaServing(slotOf(store, "waits"));
+				String elsewhere = "elsewhere";
+				for (int i = 0; cluster.replicaServing(slotOf(store, elsewhere)) == replica; i++) {
+					elsewhere = "elsewhere-" + i;
+				}
+				redis.pushAll("waits", TestBodies.utf8("acknowledged"));
+				replica.stall();
+				try {
+					assertThatThrownBy(() -> redis.pushAll("waits", TestBodies.utf8("blocking")))
+						.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+					assertThatThrownBy(
+							() -> redis.async().orElseThrow().pushAll("waits", TestBodies.utf8("async")).join())
+						.hasCauseInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+					redis.pushAll(elsewhere, TestBodies.utf8("another master's replica runs"));
+				}
+				finally {
+					replica.resume();
+				}
+				redis.pushAll("waits", TestBodies.utf8("acknowledged again"));
+				assertThat(redis.queue("waits").orElseThrow().ready()).as("the pushes refused were kept by the master")
+					.isEqualTo(4);
+			}
+			finally {
+				redis.close();
+				store.close();
+				connections.destroy();
+			}
 		}
-		finally {
-			connections.destroy();
-		}
+	}
+
+	private static int slotOf(RedisStore store, String queue) {
+		return SlotHash.getSlot(store.queueKeys(queue, List.of("ready")).get(0));
 	}
 
 	/**
