@@ -73,6 +73,18 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	private ReplicaAcknowledgements replication;
 
+	/**
+	 * On a cluster, the key a push marks replication with on the id counter's master, or
+	 * {@code null}. A push takes its ids there, a write of its own: a failover that lost
+	 * it would give the same ids again, to a queue that may still hold them.
+	 */
+	private byte[] idsMarker;
+
+	/**
+	 * The name of the id counter every push takes its messages' ids from ({@link #key}).
+	 */
+	static final String IDS = "ids";
+
 	/** The suffix of the key a queue's push may mark replication with. */
 	private static final List<String> REPLICATED = List.of("replicated");
 
@@ -123,6 +135,8 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		if (!(this.connections instanceof LettuceConnectionFactory lettuce)) {
 			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs Lettuce's connections");
 		}
+		this.idsMarker = this.cluster ? ReplicaAcknowledgements.besideOnItsSlot(this.namespace + IDS, ":replicated")
+				: null;
 		this.replication = ReplicaAcknowledgements.of(lettuce.getRequiredNativeClient(), replicas, timeout);
 	}
 
@@ -135,8 +149,9 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		if (replicas == null) {
 			return written;
 		}
-		byte[] marker = queueKeys(queue, REPLICATED).get(0);
-		return written.thenCompose(answer -> replicas.afterWritesSoFar(marker)
+		byte[][] markers = (this.idsMarker == null) ? new byte[][] { queueKeys(queue, REPLICATED).get(0) }
+				: new byte[][] { queueKeys(queue, REPLICATED).get(0), this.idsMarker };
+		return written.thenCompose(answer -> replicas.afterWritesSoFar(markers)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
 			.thenApply(replicated -> answer));
 	}

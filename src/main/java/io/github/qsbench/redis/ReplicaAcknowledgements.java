@@ -1,6 +1,10 @@
 package io.github.qsbench.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,11 +84,43 @@ final class ReplicaAcknowledgements implements AutoCloseable {
 
 	/**
 	 * A stage that completes once the replicas asked for have every write answered before
-	 * this call by the master {@code marker} is on ({@link ReplicationBarrier}).
-	 * @param marker a key of the queue pushed to, which a round may write
+	 * this call by the masters the markers are on ({@link ReplicationBarrier}): one round
+	 * a master, however many of the markers it serves.
+	 * @param markers a key of each master whose writes must be replicated, which a round
+	 * may write
 	 */
-	CompletableFuture<Void> afterWritesSoFar(byte[] marker) {
-		return this.barrierOf.apply(marker).thenCompose((barrier) -> barrier.afterWritesSoFar(marker));
+	CompletableFuture<Void> afterWritesSoFar(byte[]... markers) {
+		if (markers.length == 1) {
+			return this.barrierOf.apply(markers[0]).thenCompose((barrier) -> barrier.afterWritesSoFar(markers[0]));
+		}
+		List<CompletableFuture<ReplicationBarrier>> barriers = Arrays.stream(markers).map(this.barrierOf).toList();
+		return CompletableFuture.allOf(barriers.toArray(CompletableFuture[]::new)).thenCompose((all) -> {
+			Map<ReplicationBarrier, byte[]> markerOf = new IdentityHashMap<>();
+			for (int i = 0; i < markers.length; i++) {
+				markerOf.putIfAbsent(barriers.get(i).join(), markers[i]);
+			}
+			return CompletableFuture.allOf(markerOf.entrySet()
+				.stream()
+				.map((master) -> master.getKey().afterWritesSoFar(master.getValue()))
+				.toArray(CompletableFuture[]::new));
+		});
+	}
+
+	/**
+	 * A key on {@code key}'s cluster slot, for a marker beside a key of the whole
+	 * namespace: {@code key} made the hash tag, or followed by {@code suffix} if it has
+	 * one already.
+	 * @throws IllegalStateException if braces in {@code key} leave no such name (a
+	 * namespace with braces of its own)
+	 */
+	static byte[] besideOnItsSlot(String key, String suffix) {
+		String beside = (key.indexOf('{') >= 0) ? key + suffix : "{" + key + "}" + suffix;
+		byte[] marker = beside.getBytes(StandardCharsets.UTF_8);
+		if (SlotHash.getSlot(marker) != SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8))) {
+			throw new IllegalStateException("No key named beside " + key + " shares its cluster slot: "
+					+ "qs.redis.replicas-to-acknowledge on a cluster needs a namespace whose braces are a hash tag");
+		}
+		return marker;
 	}
 
 	@Override

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.Capacity;
@@ -102,37 +103,49 @@ class RedisQSTests {
 	 * On a cluster with a replica for each master, a push waits for the replica of its
 	 * queue's master: with that replica stalled (SIGSTOP), a push to the queue, blocking
 	 * or asynchronous, is refused once the timeout passes, but kept; a queue on another
-	 * master is served as before; once the replica runs again, pushes are answered.
+	 * master is served as before; once the replica runs again, pushes are answered. It
+	 * waits for the replica of the id counter's master too, where it took its ids.
 	 */
 	@Test
-	void replicatedBy_onAClusterWithReplicas_aPushWaitsForItsQueuesMastersReplica() {
+	void replicatedBy_onAClusterWithReplicas_aPushWaitsForItsQueuesAndItsIdsMastersReplicas() {
 		try (LocalRedisCluster cluster = LocalRedisCluster.startWithReplicas(3)) {
 			LettuceConnectionFactory connections = LocalRedisConnections.cluster(cluster);
 			RedisStore store = new RedisStore(connections, true, TestCores.newNamespace());
 			store.replicatedBy(1, Duration.ofMillis(500));
 			RedisQS redis = (RedisQS) store.open(this.options);
 			try {
-				LocalRedis replica = cluster.replicaServing(slotOf(store, "waits"));
-				String elsewhere = "elsewhere";
-				for (int i = 0; cluster.replicaServing(slotOf(store, elsewhere)) == replica; i++) {
-					elsewhere = "elsewhere-" + i;
-				}
-				redis.pushAll("waits", TestBodies.utf8("acknowledged"));
+				// three masters: the id counter's, the queue's, and one serving neither
+				LocalRedis idsReplica = cluster.replicaServing(SlotHash.getSlot(store.key(RedisStore.IDS)));
+				String waits = queueWhoseReplica(cluster, store, "waits", (replica) -> replica != idsReplica);
+				LocalRedis replica = cluster.replicaServing(slotOf(store, waits));
+				String elsewhere = queueWhoseReplica(cluster, store, "elsewhere",
+						(other) -> other != idsReplica && other != replica);
+				redis.pushAll(waits, TestBodies.utf8("acknowledged"));
 				replica.stall();
 				try {
-					assertThatThrownBy(() -> redis.pushAll("waits", TestBodies.utf8("blocking")))
+					assertThatThrownBy(() -> redis.pushAll(waits, TestBodies.utf8("blocking")))
 						.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 					assertThatThrownBy(
-							() -> redis.async().orElseThrow().pushAll("waits", TestBodies.utf8("async")).join())
+							() -> redis.async().orElseThrow().pushAll(waits, TestBodies.utf8("async")).join())
 						.hasCauseInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 					redis.pushAll(elsewhere, TestBodies.utf8("another master's replica runs"));
 				}
 				finally {
 					replica.resume();
 				}
-				redis.pushAll("waits", TestBodies.utf8("acknowledged again"));
-				assertThat(redis.queue("waits").orElseThrow().ready()).as("the pushes refused were kept by the master")
-					.isEqualTo(4);
+				// a failover that lost the counter's writes would give their ids again
+				idsReplica.stall();
+				try {
+					assertThatThrownBy(() -> redis.pushAll(waits, TestBodies.utf8("ids unacknowledged")))
+						.as("a push waits for the id counter's master's replica too")
+						.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+				}
+				finally {
+					idsReplica.resume();
+				}
+				redis.pushAll(waits, TestBodies.utf8("acknowledged again"));
+				assertThat(redis.queue(waits).orElseThrow().ready()).as("the pushes refused were kept by the master")
+					.isEqualTo(5);
 			}
 			finally {
 				redis.close();
@@ -140,6 +153,16 @@ class RedisQSTests {
 				connections.destroy();
 			}
 		}
+	}
+
+	/** The first of {@code name}, {@code name-0}, ... whose master's replica passes. */
+	private static String queueWhoseReplica(LocalRedisCluster cluster, RedisStore store, String name,
+			Predicate<LocalRedis> wanted) {
+		String queue = name;
+		for (int i = 0; !wanted.test(cluster.replicaServing(slotOf(store, queue))); i++) {
+			queue = name + "-" + i;
+		}
+		return queue;
 	}
 
 	private static int slotOf(RedisStore store, String queue) {
