@@ -67,11 +67,11 @@ final class RedisAsyncCore implements AsyncCore {
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.replicated(queue,
+			return this.calls.pushReplicated(queue,
 					this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
-		return this.calls.replicated(queue,
+		return this.calls.pushReplicated(queue,
 				this.calls.callAsync(redis -> redis.incrby(this.ids, count)
 					.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
 							this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
@@ -83,8 +83,10 @@ final class RedisAsyncCore implements AsyncCore {
 	@Override
 	public CompletableFuture<List<Lease>> lease(String queue, int max, long leaseMillis) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return this.calls.<List<?>>runAsync(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis))
+		CompletableFuture<List<Lease>> leased = this.calls
+			.<List<?>>runAsync(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis))
 			.thenApply(RedisMessageScripts::leases);
+		return leased.thenCompose((leases) -> leases.isEmpty() ? leased : this.calls.replicated(queue, leased));
 	}
 
 	@Override
@@ -101,8 +103,8 @@ final class RedisAsyncCore implements AsyncCore {
 
 	private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return this.calls.runAsync(COMPLETE, this.calls.keys(queue),
-				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0));
+		return this.calls.replicated(queue, this.calls.runAsync(COMPLETE, this.calls.keys(queue),
+				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0)));
 	}
 
 }

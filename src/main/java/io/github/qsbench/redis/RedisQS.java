@@ -153,7 +153,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return this.calls.replicated(queue, RedisMessageScripts.pushed(answer, bodies));
+		return this.calls.pushReplicated(queue, RedisMessageScripts.pushed(answer, bodies));
 	}
 
 	@Override
@@ -180,10 +180,15 @@ public final class RedisQS implements QueueServiceCore {
 		return leaseNow(queue, max, leaseMillis);
 	}
 
-	/** One run of the lease script. */
+	/**
+	 * One run of the lease script, answered once the replicas asked for have the leases
+	 * ({@link RedisStore#replicatedBy}): a failover that lost one would deliver its
+	 * message again while the lease runs.
+	 */
 	List<Lease> leaseNow(String queue, int max, long leaseMillis) {
-		return RedisMessageScripts
+		List<Lease> leases = RedisMessageScripts
 			.leases(this.calls.run(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis)));
+		return leases.isEmpty() ? leases : this.calls.replicated(queue, leases);
 	}
 
 	@Override
@@ -211,8 +216,8 @@ public final class RedisQS implements QueueServiceCore {
 		}
 		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
 		keys.add(move.tasks());
-		long answer = this.calls.run(COMPLETE_FENCED, keys, ascii(id), ascii(delivery), ascii(move.handle()),
-				ascii(move.owner()), ascii(move.line()));
+		long answer = this.calls.replicated(queue, this.calls.<Long>run(COMPLETE_FENCED, keys, ascii(id),
+				ascii(delivery), ascii(move.handle()), ascii(move.owner()), ascii(move.line())));
 		return (answer == RedisCodes.FENCED) ? Optional.empty() : Optional.of(RedisCodes.completion(answer));
 	}
 
@@ -233,8 +238,8 @@ public final class RedisQS implements QueueServiceCore {
 		return switch (operation) {
 			case CHANGE_LEASE -> ByIdOutcome.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 			case DISCARD -> ByIdOutcome.of(decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0));
-			case END_DELAY -> ByIdOutcome.doneIf((Long) this.calls.run(END_DELAY, this.calls.keys(queue), ascii(id),
-					ascii(queue), this.announcements.channel()) == 1);
+			case END_DELAY -> ByIdOutcome.doneIf(this.calls.replicated(queue, this.calls.<Long>run(END_DELAY,
+					this.calls.keys(queue), ascii(id), ascii(queue), this.announcements.channel())) == 1);
 		};
 	}
 
@@ -290,12 +295,16 @@ public final class RedisQS implements QueueServiceCore {
 		return decide(queue, new long[] { id }, new int[] { delivery }, operation, leaseMillis).get(0);
 	}
 
-	/** One run of the completion script, which decides as {@code Completion.decide}. */
+	/**
+	 * One run of the completion script, which decides as {@code Completion.decide};
+	 * answered once the replicas asked for have it ({@link RedisStore#replicatedBy}): a
+	 * failover that lost a completion would deliver its message again.
+	 */
 	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		// an emptied queue's name stays in the registry until the next listing (queues())
 		// tidies it: no HLEN per completion
-		return RedisMessageScripts.completions(this.calls.run(COMPLETE, this.calls.keys(queue),
-				this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length);
+		return this.calls.replicated(queue, RedisMessageScripts.completions(this.calls.run(COMPLETE,
+				this.calls.keys(queue), this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length));
 	}
 
 	/**

@@ -141,28 +141,51 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * {@code written}'s answer, once the replicas asked for ({@link #replicatedBy}) have
-	 * it and every write before it on the master of {@code queue}; at once without them.
+	 * A push's answer, {@code written}, once the replicas asked for
+	 * ({@link #replicatedBy}) have it and every write before it on the master of
+	 * {@code queue} and, on a cluster, of the id counter it took its ids from; at once
+	 * without them.
+	 */
+	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
+		if (this.replication == null || this.idsMarker == null) {
+			return replicated(queue, written);
+		}
+		return acknowledged(written, queueKeys(queue, REPLICATED).get(0), this.idsMarker);
+	}
+
+	/**
+	 * {@link #pushReplicated(String, CompletableFuture)}, waiting on the caller's thread.
+	 */
+	<T> T pushReplicated(String queue, T answer) {
+		return (this.replication == null) ? answer
+				: joined(pushReplicated(queue, CompletableFuture.completedFuture(answer)));
+	}
+
+	/**
+	 * A lease's or a completion's answer, {@code written}, once the replicas asked for
+	 * ({@link #replicatedBy}) have it and every write before it on the master of
+	 * {@code queue}; at once without them.
 	 */
 	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
+		return (this.replication == null) ? written : acknowledged(written, queueKeys(queue, REPLICATED).get(0));
+	}
+
+	/** {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread. */
+	<T> T replicated(String queue, T answer) {
+		return (this.replication == null) ? answer
+				: joined(replicated(queue, CompletableFuture.completedFuture(answer)));
+	}
+
+	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[]... markers) {
 		ReplicaAcknowledgements replicas = this.replication;
-		if (replicas == null) {
-			return written;
-		}
-		byte[][] markers = (this.idsMarker == null) ? new byte[][] { queueKeys(queue, REPLICATED).get(0) }
-				: new byte[][] { queueKeys(queue, REPLICATED).get(0), this.idsMarker };
 		return written.thenCompose(answer -> replicas.afterWritesSoFar(markers)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
 			.thenApply(replicated -> answer));
 	}
 
-	/** {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread. */
-	<T> T replicated(String queue, T answer) {
-		if (this.replication == null) {
-			return answer;
-		}
+	private static <T> T joined(CompletableFuture<T> acknowledged) {
 		try {
-			return replicated(queue, CompletableFuture.completedFuture(answer)).join();
+			return acknowledged.join();
 		}
 		catch (CompletionException ex) {
 			Throwable cause = AsyncCore.cause(ex);
