@@ -124,10 +124,14 @@ public final class RedisQS implements QueueServiceCore {
 		return pushNow(queue, bodies, delayMillis);
 	}
 
-	/** One {@code INCRBY} of the id counter, which every push takes its ids from too. */
+	/**
+	 * One {@code INCRBY} of the id counter, which every push takes its ids from too; once
+	 * the replicas asked for have it ({@link RedisStore#idsReplicated}).
+	 */
 	@Override
 	public long reserveIds(int count) {
-		return this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, count)) - count + 1;
+		long last = this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, count));
+		return this.calls.idsReplicated(last) - count + 1;
 	}
 
 	/** One run of the push script, outside any group commit. */
@@ -153,7 +157,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return this.calls.pushReplicated(queue, RedisMessageScripts.pushed(answer, bodies));
+		return this.calls.replicated(queue, RedisMessageScripts.pushed(answer, bodies));
 	}
 
 	@Override

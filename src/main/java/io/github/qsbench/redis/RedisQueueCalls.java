@@ -91,14 +91,14 @@ final class RedisQueueCalls {
 		}
 	}
 
-	/** {@link RedisStore#pushReplicated(String, CompletableFuture)}. */
-	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
-		return this.store.pushReplicated(queue, written);
+	/** {@link RedisStore#idsReplicated(CompletableFuture)}. */
+	<T> CompletableFuture<T> idsReplicated(CompletableFuture<T> taken) {
+		return this.store.idsReplicated(taken);
 	}
 
-	/** {@link RedisStore#pushReplicated(String, Object)}. */
-	<T> T pushReplicated(String queue, T answer) {
-		return this.store.pushReplicated(queue, answer);
+	/** {@link RedisStore#idsReplicated(Object)}. */
+	<T> T idsReplicated(T taken) {
+		return this.store.idsReplicated(taken);
 	}
 
 	/** {@link RedisStore#replicated(String, CompletableFuture)}. */

@@ -74,9 +74,10 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	private ReplicaAcknowledgements replication;
 
 	/**
-	 * On a cluster, the key a push marks replication with on the id counter's master, or
-	 * {@code null}. A push takes its ids there, a write of its own: a failover that lost
-	 * it would give the same ids again, to a queue that may still hold them.
+	 * On a cluster, with replicas to acknowledge, the key that marks replication on the
+	 * id counter's master, or {@code null}. A push takes its ids there, a write of its
+	 * own: a failover that lost it would give the same ids again, to a queue that may
+	 * still hold them ({@link #idsReplicated}).
 	 */
 	private byte[] idsMarker;
 
@@ -141,30 +142,25 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * A push's answer, {@code written}, once the replicas asked for
-	 * ({@link #replicatedBy}) have it and every write before it on the master of
-	 * {@code queue} and, on a cluster, of the id counter it took its ids from; at once
-	 * without them.
+	 * Ids taken from the counter, {@code taken}, once the replicas asked for
+	 * ({@link #replicatedBy}) have them: on a cluster, where the counter's master is not
+	 * the queue's, so a push writes its messages only with ids a failover cannot give
+	 * again; at once without them, or on a standalone Redis, where the push script takes
+	 * its ids beside the queue.
 	 */
-	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
-		if (this.replication == null || this.idsMarker == null) {
-			return replicated(queue, written);
-		}
-		return acknowledged(written, queueKeys(queue, REPLICATED).get(0), this.idsMarker);
+	<T> CompletableFuture<T> idsReplicated(CompletableFuture<T> taken) {
+		return (this.idsMarker == null) ? taken : acknowledged(taken, this.idsMarker);
+	}
+
+	/** {@link #idsReplicated(CompletableFuture)}, waiting on the caller's thread. */
+	<T> T idsReplicated(T taken) {
+		return (this.idsMarker == null) ? taken : joined(idsReplicated(CompletableFuture.completedFuture(taken)));
 	}
 
 	/**
-	 * {@link #pushReplicated(String, CompletableFuture)}, waiting on the caller's thread.
-	 */
-	<T> T pushReplicated(String queue, T answer) {
-		return (this.replication == null) ? answer
-				: joined(pushReplicated(queue, CompletableFuture.completedFuture(answer)));
-	}
-
-	/**
-	 * A lease's or a completion's answer, {@code written}, once the replicas asked for
-	 * ({@link #replicatedBy}) have it and every write before it on the master of
-	 * {@code queue}; at once without them.
+	 * A push's, a lease's or a completion's answer, {@code written}, once the replicas
+	 * asked for ({@link #replicatedBy}) have it and every write before it on the master
+	 * of {@code queue}; at once without them.
 	 */
 	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
 		return (this.replication == null) ? written : acknowledged(written, queueKeys(queue, REPLICATED).get(0));
@@ -176,9 +172,9 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 				: joined(replicated(queue, CompletableFuture.completedFuture(answer)));
 	}
 
-	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[]... markers) {
+	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[] marker) {
 		ReplicaAcknowledgements replicas = this.replication;
-		return written.thenCompose(answer -> replicas.afterWritesSoFar(markers)
+		return written.thenCompose(answer -> replicas.afterWritesSoFar(marker)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
 			.thenApply(replicated -> answer));
 	}

@@ -2,9 +2,6 @@ package io.github.qsbench.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,26 +81,12 @@ final class ReplicaAcknowledgements implements AutoCloseable {
 
 	/**
 	 * A stage that completes once the replicas asked for have every write answered before
-	 * this call by the masters the markers are on ({@link ReplicationBarrier}): one round
-	 * a master, however many of the markers it serves.
-	 * @param markers a key of each master whose writes must be replicated, which a round
+	 * this call by the master {@code marker} is on ({@link ReplicationBarrier}).
+	 * @param marker a key of the queue pushed to, or beside the id counter, which a round
 	 * may write
 	 */
-	CompletableFuture<Void> afterWritesSoFar(byte[]... markers) {
-		if (markers.length == 1) {
-			return this.barrierOf.apply(markers[0]).thenCompose((barrier) -> barrier.afterWritesSoFar(markers[0]));
-		}
-		List<CompletableFuture<ReplicationBarrier>> barriers = Arrays.stream(markers).map(this.barrierOf).toList();
-		return CompletableFuture.allOf(barriers.toArray(CompletableFuture[]::new)).thenCompose((all) -> {
-			Map<ReplicationBarrier, byte[]> markerOf = new IdentityHashMap<>();
-			for (int i = 0; i < markers.length; i++) {
-				markerOf.putIfAbsent(barriers.get(i).join(), markers[i]);
-			}
-			return CompletableFuture.allOf(markerOf.entrySet()
-				.stream()
-				.map((master) -> master.getKey().afterWritesSoFar(master.getValue()))
-				.toArray(CompletableFuture[]::new));
-		});
+	CompletableFuture<Void> afterWritesSoFar(byte[] marker) {
+		return this.barrierOf.apply(marker).thenCompose((barrier) -> barrier.afterWritesSoFar(marker));
 	}
 
 	/**
