@@ -154,14 +154,10 @@ REDIS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/qs-redis.XXXXXX")"
 REDIS_PIDS=()
 REDIS_PORTS=()
 cleanup() {
-	stop_service_as A
-	stop_service_as B
-	stop_service_as C
-	stop_service_as D
-	stop_service_as E
-	stop_service_as F
-	stop_service_as G
-	local pid
+	local name pid
+	for name in A B C D E F G R K; do # every start_service_as / start_on_redis name below
+		stop_service_as "$name"
+	done
 	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-} ${GROUP_PID:-}; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
