@@ -3,8 +3,9 @@
 # consumer-pause, connection-cut and overload on one strategy per family (thesis:
 # synchronized, lanes: lane-locked, Redis: redis), then the redis strategy's own faults
 # (service-sigterm, redis-instance-kill, redis-instance-kill-move, redis-kill with appendfsync
-# always and everysec, redis-pause, redis-cluster-kill). Each run takes the benchmark lock (FAULT_LOCK,
-# /tmp/qs-bench.lock) for itself only, so a shared machine waits for one short run at a time.
+# always and everysec, redis-pause, redis-cluster-kill plain and acknowledged). Each run takes the
+# benchmark lock (FAULT_LOCK, /tmp/qs-bench.lock) for itself only, so a shared machine waits for one
+# short run at a time.
 # Exits 1 if any run broke its guarantee (every run goes on regardless); the table says which.
 #
 #   ./mvnw -DskipTests package && scripts/faults/run-all.sh
@@ -77,6 +78,7 @@ run redis-kill.sh always
 run redis-kill.sh everysec
 run redis-pause.sh
 run redis-cluster-kill.sh
+run redis-cluster-kill.sh acknowledged
 
 table
 exit "$failed"

@@ -182,6 +182,14 @@ fault_cluster_master() {
 		}'
 }
 
+# fault_cluster_replica PORT: prints the port of a replica of the master on PORT.
+fault_cluster_replica() {
+	local master
+	master="$(redis-cli -p "$1" cluster myid)"
+	redis-cli -p "$1" cluster nodes | awk -v master="$master" '
+		$3 ~ /slave/ && $4 == master { split($2, address, "[:@]"); print address[2]; exit }'
+}
+
 # fault_end [HistoryCheck options...]: waits for the loads, stops the services, checks every
 # history of the run and appends "fault, strategy, status, report" to FAULT_RESULTS; returns the
 # checker's status (0: the guarantee held).
