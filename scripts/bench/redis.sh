@@ -68,6 +68,13 @@
 #   group-probe inline-probe with the operations of all the requests one pass read, on any queues, sent
 #               at the pass's end as one call of the probe's own script (group.lua: a group commit
 #               across queues in which no thread waits; redis-group mode); only when named
+#   netty-probe the probe's routes on Netty's HTTP server (scripts/bench/jetty-hot-path/NettyLoop.java)
+#               with Lettuce given the server's own event loop, a connection on it: one thread reads
+#               each request, writes its command, reads the reply and writes the answer, as in
+#               inline-probe, but through Lettuce (netty-shared way); only when named
+#   netty-apart-probe  the same with Lettuce on its own event loops and one shared connection, as the
+#               service uses it: each request handed to Lettuce's loop and back (netty-apart way);
+#               only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
 #   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
 #               from BASELINE_JAR, on the same Redis
@@ -158,7 +165,7 @@ cleanup() {
 	for name in A B C D E F G R K; do # every start_service_as / start_on_redis name below
 		stop_service_as "$name"
 	done
-	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-} ${GROUP_PID:-}; do
+	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-} ${GROUP_PID:-} ${NETTY_PID:-} ${NETTY_APART_PID:-}; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	done
@@ -304,6 +311,12 @@ fi
 if wants group-probe; then
 	start_probe GROUP "redis-group:$REDIS_PORT"
 fi
+if wants netty-probe; then
+	start_probe NETTY "netty-shared:$REDIS_PORT"
+fi
+if wants netty-apart-probe; then
+	start_probe NETTY_APART "netty-apart:$REDIS_PORT"
+fi
 if wants replicated || wants acknowledged; then
 	REPLICATED_PORT="$(free_port)"
 	start_redis "$REPLICATED_PORT"
@@ -355,6 +368,10 @@ target() {
 		inline-probe) JVMS="$INLINE_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$INLINE_PORT") ;;
 		pass-probe) JVMS="$PASS_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$PASS_PORT") ;;
 		group-probe) JVMS="$GROUP_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$GROUP_PORT") ;;
+		netty-probe) JVMS="$NETTY_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$NETTY_PORT") ;;
+		netty-apart-probe)
+			JVMS="$NETTY_APART_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$NETTY_APART_PORT")
+			;;
 		redis-lua-base)
 			JVMS="" REDISES="$STANDALONE_PID"
 			TARGET=(--mode redis-lua --port "$REDIS_PORT" --scripts "$REDIS_DIR/base-scripts")
@@ -552,10 +569,11 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	            print(f"  Redis: the floor {split(floor)}")
 	        if lua:
 	            print(f"  the strategy's scripts / that floor: {interval(lua, floor, 'redis')}; {rounds(lua, floor, 'redis')}")
-	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe"):
+	    for probe in ("async-probe", "inline-probe", "pass-probe", "group-probe", "netty-probe", "netty-apart-probe"):
 	        if lua and by[(probe, c)]:
-	            print(f"probed at {c}: {probe} / the scripts driven directly: {mean(by[(probe, c)], 'cycles') / mean(lua, 'cycles'):.2f} "
-	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar")
+	            print(f"probed at {c}: {probe} / the scripts driven directly: {interval(by[(probe, c)], lua, 'cycles')} "
+	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar; "
+	                  f"{rounds(by[(probe, c)], lua, 'cycles')}")
 	    for streams, what in (("redis-streams", "Redis Streams"),
 	                          ("redis-streams-lua", "Redis Streams with the scripts' checks (cap, lapsed leases, delays)")):
 	        if raw and by[(streams, c)]:

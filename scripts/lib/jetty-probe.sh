@@ -1,16 +1,18 @@
 # shellcheck shell=bash
-# Builds issue 48's Jetty probe (scripts/bench/jetty-hot-path/JettyHotPath.java) against the
-# packaged service's classes, shared by the scripts that run it (source it, do not run it):
+# Builds issue 48's Jetty probe (scripts/bench/jetty-hot-path/JettyHotPath.java, its Netty ways in
+# NettyLoop.java) against the packaged service's classes, shared by the scripts that run it (source
+# it, do not run it):
 #
 #   source "$ROOT/scripts/lib/jetty-probe.sh"
 #   jetty_probe "$OUT/probe" "$SERVICE_JAR" "${SERVICE_JAVA:-java}" -Xmx512m
-#   "${PROBE[@]}" "$port" 1 core &      # or servlet [virtual], or redis|redis-inline|redis-pass|redis-group:<redis port>
+#   "${PROBE[@]}" "$port" 1 core &      # or servlet [virtual], or redis|redis-inline|redis-pass|redis-group|
+#                                         # netty-shared|netty-apart:<redis port> (NettyLoop.java)
 #
 # jetty_probe DIR JAR JAVA [JVM options...]
-#   Resolves Jetty at the version the project's Spring Boot parent manages (the Maven wrapper, into
-#   DIR; not a dependency of the service), unpacks JAR's classes and libraries (not Tomcat's or the
-#   servlet API Tomcat bundles) and compiles the probe with JAVA's javac. Sets PROBE, the command
-#   that starts it with those JVM options.
+#   Resolves Jetty and Netty's HTTP codec at the versions the project's Spring Boot parent manages
+#   (the Maven wrapper, into DIR; not dependencies of the service), unpacks JAR's classes and
+#   libraries (not Tomcat's or the servlet API Tomcat bundles) and compiles the probe with JAVA's
+#   javac. Sets PROBE, the command that starts it with those JVM options.
 jetty_probe() {
 	local dir="$1" jar="$2" java="$3"
 	shift 3
@@ -26,6 +28,7 @@ jetty_probe() {
 		  <dependencies>
 		    <dependency><groupId>org.eclipse.jetty</groupId><artifactId>jetty-server</artifactId></dependency>
 		    <dependency><groupId>org.eclipse.jetty.ee11</groupId><artifactId>jetty-ee11-servlet</artifactId></dependency>
+		    <dependency><groupId>io.netty</groupId><artifactId>netty-codec-http</artifactId></dependency>
 		  </dependencies>
 		</project>
 	POM
@@ -37,7 +40,7 @@ jetty_probe() {
 	done
 	for lib in "$dir"/jetty-lib/*.jar; do classpath+=":$lib"; done
 	"$(dirname "$(readlink -f "$(command -v "$java")")")/javac" -nowarn -cp "$classpath" -d "$dir/classes" \
-		"$root/scripts/bench/jetty-hot-path/JettyHotPath.java" 2>&1 | grep -v -e '^Note:' -e 'warning' || true
+		"$root"/scripts/bench/jetty-hot-path/*.java 2>&1 | grep -v -e '^Note:' -e 'warning' || true
 	cp "$root"/scripts/bench/jetty-hot-path/*.lua "$dir/classes/"
 	PROBE=("$java" "$@" -cp "$classpath" JettyHotPath)
 }

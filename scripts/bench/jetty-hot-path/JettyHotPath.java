@@ -92,7 +92,10 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * of the selector read written together at the end of the pass (pipelined);
  * <li>{@code redis-group:<port>}: the same, with the operations of all the requests one
  * pass read sent at its end as one script ({@code group.lua}, on any queues): a group
- * commit across queues in which no thread waits.
+ * commit across queues in which no thread waits;
+ * <li>{@code netty-shared:<port>} and {@code netty-apart:<port>}: the redis way on Netty's
+ * HTTP server, with Lettuce on the server's own event loops or on its own
+ * ({@link NettyLoop}).
  * </ul>
  * scripts/bench/jetty-hot-path.sh and redis.sh's {@code async-probe} setup run it; the
  * figures are in docs/request-path-profile.md and docs/redis.md.
@@ -133,6 +136,10 @@ public final class JettyHotPath {
 		int port = Integer.parseInt(args[0]);
 		int selectors = (args.length > 1) ? Integer.parseInt(args[1]) : 1;
 		String way = (args.length > 2) ? args[2] : "core";
+		if (way.startsWith("netty-")) {
+			NettyLoop.serve(port, selectors, way);
+			return;
+		}
 		QueuedThreadPool pool = new QueuedThreadPool(16, 4) {
 			@Override
 			public void execute(Runnable job) {
