@@ -51,6 +51,8 @@
 #   acknowledged  the same, with qs.redis.replicas-to-acknowledge=1: each push answered once the
 #               replica has it (Redis's WAIT, one round for the pushes that asked meanwhile): what
 #               that durability costs beside "replicated"; only when named
+#   acknowledged-pushes  the same with qs.redis.acknowledged-writes=pushes too: pushes wait for the
+#               replica, leases and completions do not; only when named
 #   in-process  the same service jar on its default in-process strategy (no Redis): the HTTP path
 #               alone, the reference for the bound below; CPU is the JVM's
 #   async-probe issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in its redis mode: push, poll and
@@ -162,7 +164,7 @@ REDIS_PIDS=()
 REDIS_PORTS=()
 cleanup() {
 	local name pid
-	for name in A B C D E F G R K; do # every start_service_as / start_on_redis name below
+	for name in A B C D E F G R K P; do # every start_service_as / start_on_redis name below
 		stop_service_as "$name"
 	done
 	for pid in ${ASYNC_PID:-} ${INLINE_PID:-} ${PASS_PID:-} ${GROUP_PID:-} ${NETTY_PID:-} ${NETTY_APART_PID:-}; do
@@ -317,7 +319,7 @@ fi
 if wants netty-apart-probe; then
 	start_probe NETTY_APART "netty-apart:$REDIS_PORT"
 fi
-if wants replicated || wants acknowledged; then
+if wants replicated || wants acknowledged || wants acknowledged-pushes; then
 	REPLICATED_PORT="$(free_port)"
 	start_redis "$REPLICATED_PORT"
 	REPLICATED_PID="$REDIS_PID"
@@ -331,6 +333,9 @@ if wants replicated || wants acknowledged; then
 	wants replicated && start_on_redis R --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REPLICATED_PORT"
 	wants acknowledged && start_on_redis K --spring.data.redis.host=127.0.0.1 \
 		--spring.data.redis.port="$REPLICATED_PORT" --qs.redis.replicas-to-acknowledge=1
+	wants acknowledged-pushes && start_on_redis P --spring.data.redis.host=127.0.0.1 \
+		--spring.data.redis.port="$REPLICATED_PORT" --qs.redis.replicas-to-acknowledge=1 \
+		--qs.redis.acknowledged-writes=pushes
 fi
 if wants in-process; then
 	SERVICE_LOG="$OUT/service-E.log" start_service_as E "" "-Xms$HEAP" "-Xmx$HEAP" "${JVM_ARGS[@]}" -- "${APP_ARGS[@]}"
@@ -383,9 +388,13 @@ target() {
 		waiting) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$A_PORT") ;;
 		waiting-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$F_PORT") ;;
 		2-services) JVMS="$A_PID,$B_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT,$B_PORT") ;;
-		replicated | acknowledged)
+		replicated | acknowledged | acknowledged-pushes)
 			STATS_PORT="$REPLICATED_PORT" REDISES="$REPLICATED_PIDS"
-			if [[ "$1" == replicated ]]; then JVMS="$R_PID" TARGET=(--mode queue --port "$R_PORT"); else JVMS="$K_PID" TARGET=(--mode queue --port "$K_PORT"); fi
+			case "$1" in
+				replicated) JVMS="$R_PID" TARGET=(--mode queue --port "$R_PORT") ;;
+				acknowledged) JVMS="$K_PID" TARGET=(--mode queue --port "$K_PORT") ;;
+				*) JVMS="$P_PID" TARGET=(--mode queue --port "$P_PORT") ;;
+			esac
 			;;
 		cluster-3)
 			JVMS="$C_PID" REDISES="$(
@@ -574,6 +583,14 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	            print(f"probed at {c}: {probe} / the scripts driven directly: {interval(by[(probe, c)], lua, 'cycles')} "
 	                  f"(JVM {mean(by[(probe, c)], 'jvm'):.0f} µs/cycle): what that design reaches beside the first bar; "
 	                  f"{rounds(by[(probe, c)], lua, 'cycles')}")
+	    replicated = by[("replicated", c)]
+	    for acknowledged in ("acknowledged", "acknowledged-pushes"):
+	        if replicated and by[(acknowledged, c)]:
+	            print(f"durability at {c}: {acknowledged} / replicated, cycles/s: "
+	                  f"{interval(by[(acknowledged, c)], replicated, 'cycles')}; {rounds(by[(acknowledged, c)], replicated, 'cycles')}")
+	    if by[("acknowledged", c)] and by[("acknowledged-pushes", c)]:
+	        print(f"durability at {c}: acknowledged-pushes / acknowledged, cycles/s: "
+	              f"{interval(by[('acknowledged-pushes', c)], by[('acknowledged', c)], 'cycles')}")
 	    for streams, what in (("redis-streams", "Redis Streams"),
 	                          ("redis-streams-lua", "Redis Streams with the scripts' checks (cap, lapsed leases, delays)")):
 	        if raw and by[(streams, c)]:

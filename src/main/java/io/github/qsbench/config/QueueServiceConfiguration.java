@@ -84,7 +84,8 @@ class QueueServiceConfiguration {
 		QueueServiceProperties.Redis redis = properties.redis();
 		RedisStore store = RedisStore.of(connections, redis.namespace(), redis.groupCommit());
 		if (redis.replicasToAcknowledge() > 0) {
-			store.replicatedBy(redis.replicasToAcknowledge(), redis.replicationTimeout());
+			store.replicatedBy(redis.replicasToAcknowledge(), redis.replicationTimeout(),
+					redis.acknowledgedWrites() == QueueServiceProperties.AcknowledgedWrites.PUSHES);
 		}
 		return store;
 	}

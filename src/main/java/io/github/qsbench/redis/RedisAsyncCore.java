@@ -68,11 +68,11 @@ final class RedisAsyncCore implements AsyncCore {
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.replicated(queue,
+			return this.calls.pushReplicated(queue,
 					this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
-		return this.calls.replicated(queue,
+		return this.calls.pushReplicated(queue,
 				this.calls
 					.callAsync(redis -> this.calls.idsReplicated(redis.incrby(this.ids, count).toCompletableFuture())
 						.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
@@ -88,7 +88,7 @@ final class RedisAsyncCore implements AsyncCore {
 		CompletableFuture<List<Lease>> leased = this.calls
 			.<List<?>>runAsync(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis))
 			.thenApply(RedisMessageScripts::leases);
-		return leased.thenCompose((leases) -> leases.isEmpty() ? leased : this.calls.replicated(queue, leased));
+		return leased.thenCompose((leases) -> leases.isEmpty() ? leased : this.calls.changeReplicated(queue, leased));
 	}
 
 	@Override
@@ -105,7 +105,7 @@ final class RedisAsyncCore implements AsyncCore {
 
 	private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return this.calls.replicated(queue, this.calls.runAsync(COMPLETE, this.calls.keys(queue),
+		return this.calls.changeReplicated(queue, this.calls.runAsync(COMPLETE, this.calls.keys(queue),
 				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0)));
 	}
 

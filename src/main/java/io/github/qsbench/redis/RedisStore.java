@@ -74,6 +74,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	private ReplicaAcknowledgements replication;
 
 	/**
+	 * Whether only pushes wait for the replicas ({@link #replicatedBy}): leases and
+	 * completions are then answered once the master has them.
+	 */
+	private boolean pushesOnly;
+
+	/**
 	 * On a cluster, with replicas to acknowledge, the key that marks replication on the
 	 * id counter's master, or {@code null}. A push takes its ids there, a write of its
 	 * own: a failover that lost it would give the same ids again, to a queue that may
@@ -129,16 +135,22 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	/**
 	 * Holds every push's answer (REST, SQS, batches, FIFO sends) until {@code replicas}
 	 * replicas of its master have it ({@link ReplicaAcknowledgements}), within
-	 * {@code timeout}, else answers it as a store failure; once, before the store serves.
+	 * {@code timeout}, else answers it as a store failure; so too every lease and
+	 * completion (and lease change, discard, end of delay), unless {@code pushesOnly}.
+	 * Once, before the store serves.
+	 * @param pushesOnly whether leases and completions are answered once the master has
+	 * them: a failover may then undo one, so that its message is delivered again (as a
+	 * lapsed lease is), under a delivery number already given; no push answered is lost
 	 * @throws IllegalStateException on a connection factory other than Lettuce's
 	 */
-	public void replicatedBy(int replicas, Duration timeout) {
+	public void replicatedBy(int replicas, Duration timeout, boolean pushesOnly) {
 		if (!(this.connections instanceof LettuceConnectionFactory lettuce)) {
 			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs Lettuce's connections");
 		}
 		this.idsMarker = this.cluster ? ReplicaAcknowledgements.besideOnItsSlot(this.namespace + IDS, ":replicated")
 				: null;
 		this.replication = ReplicaAcknowledgements.of(lettuce.getRequiredNativeClient(), replicas, timeout);
+		this.pushesOnly = pushesOnly;
 	}
 
 	/**
@@ -158,18 +170,37 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * A push's, a lease's or a completion's answer, {@code written}, once the replicas
-	 * asked for ({@link #replicatedBy}) have it and every write before it on the master
-	 * of {@code queue}; at once without them.
+	 * A push's answer, {@code written}, once the replicas asked for
+	 * ({@link #replicatedBy}) have it and every write before it on the master of
+	 * {@code queue}; at once without them.
 	 */
-	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
+	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
 		return (this.replication == null) ? written : acknowledged(written, queueKeys(queue, REPLICATED).get(0));
 	}
 
-	/** {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread. */
-	<T> T replicated(String queue, T answer) {
+	/**
+	 * {@link #pushReplicated(String, CompletableFuture)}, waiting on the caller's thread.
+	 */
+	<T> T pushReplicated(String queue, T answer) {
 		return (this.replication == null) ? answer
-				: joined(replicated(queue, CompletableFuture.completedFuture(answer)));
+				: joined(pushReplicated(queue, CompletableFuture.completedFuture(answer)));
+	}
+
+	/**
+	 * A lease's or a completion's answer (or a lease change's, a discard's, the end of a
+	 * delay's), {@code written}, as {@link #pushReplicated(String, CompletableFuture)}
+	 * unless only pushes wait ({@link #replicatedBy}).
+	 */
+	<T> CompletableFuture<T> changeReplicated(String queue, CompletableFuture<T> written) {
+		return this.pushesOnly ? written : pushReplicated(queue, written);
+	}
+
+	/**
+	 * {@link #changeReplicated(String, CompletableFuture)}, waiting on the caller's
+	 * thread.
+	 */
+	<T> T changeReplicated(String queue, T answer) {
+		return this.pushesOnly ? answer : pushReplicated(queue, answer);
 	}
 
 	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[] marker) {

@@ -65,6 +65,14 @@ class QueueServicePropertiesTests {
 					+ "qs.redis.replication-timeout positive, not 0 and PT0S");
 	}
 
+	@Test
+	void acknowledgedWrites_allByDefault_pushesBound() {
+		assertThat(bind(Map.of()).redis().acknowledgedWrites())
+			.isEqualTo(QueueServiceProperties.AcknowledgedWrites.ALL);
+		assertThat(bind(Map.of("qs.redis.acknowledged-writes", "pushes")).redis().acknowledgedWrites())
+			.isEqualTo(QueueServiceProperties.AcknowledgedWrites.PUSHES);
+	}
+
 	private static QueueServiceProperties bind(Map<String, String> properties) {
 		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("qs",
 				QueueServiceProperties.class);

@@ -112,7 +112,7 @@ class RedisQSTests {
 		try (LocalRedisCluster cluster = LocalRedisCluster.startWithReplicas(3)) {
 			LettuceConnectionFactory connections = LocalRedisConnections.cluster(cluster);
 			RedisStore store = new RedisStore(connections, true, TestCores.newNamespace());
-			store.replicatedBy(1, Duration.ofMillis(500));
+			store.replicatedBy(1, Duration.ofMillis(500), false);
 			RedisQS redis = (RedisQS) store.open(this.options);
 			try {
 				// three masters: the id counter's, the queue's, and one serving neither

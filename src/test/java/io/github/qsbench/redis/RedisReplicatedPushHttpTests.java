@@ -44,12 +44,25 @@ class RedisReplicatedPushHttpTests {
 	@BeforeEach
 	void start() {
 		this.sentinel = LocalRedisSentinel.start();
-		this.service = new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
+		this.service = service("all");
+		this.http = http(this.service);
+	}
+
+	/**
+	 * A service on the Sentinel's master whose {@code acknowledged} writes wait for 1
+	 * replica.
+	 */
+	private ConfigurableApplicationContext service(String acknowledged) {
+		return new SpringApplicationBuilder(QueueServiceApplication.class).profiles("redis")
 			.run("--server.port=0", "--qs.redis.namespace=" + TestCores.newNamespace(),
 					"--qs.redis.replicas-to-acknowledge=1", "--qs.redis.replication-timeout=1s",
+					"--qs.redis.acknowledged-writes=" + acknowledged,
 					"--spring.data.redis.sentinel.master=" + LocalRedisSentinel.MASTER,
 					"--spring.data.redis.sentinel.nodes=" + this.sentinel.nodes());
-		this.http = new HttpClientSupport(((WebServerApplicationContext) this.service).getWebServer().getPort());
+	}
+
+	private static HttpClientSupport http(ConfigurableApplicationContext service) {
+		return new HttpClientSupport(((WebServerApplicationContext) service).getWebServer().getPort());
 	}
 
 	/** The service first, then the servers it is connected to; either may be null. */
@@ -123,6 +136,38 @@ class RedisReplicatedPushHttpTests {
 			.containsExactly("leased");
 		assertThat(JsonPath.<List<String>>read(peeked, "$.messages[*].state")).as("and leased the second")
 			.containsExactly("inflight");
+	}
+
+	/**
+	 * With {@code qs.redis.acknowledged-writes=pushes}, while the replica is stalled: a
+	 * lease and a completion are answered 200 and 204 (they waited, they would be 503, as
+	 * above), and a push is still answered 503 after the timeout.
+	 */
+	@Test
+	void pushesOnly_aStalledReplica_leasesAndCompletionsAnsweredAtOnce_pushes503() {
+		try (ConfigurableApplicationContext pushesOnly = service("pushes")) {
+			HttpClientSupport http = http(pushesOnly);
+			assertThat(http.post(QUEUE, "completed").statusCode()).isEqualTo(201);
+			assertThat(http.post(QUEUE, "leased").statusCode()).isEqualTo(201);
+			long id = JsonPath.parse(http.get(QUEUE).body()).read("$.id", Long.class);
+			LocalRedis replica = replica();
+			replica.stall();
+			HttpResponse<String> completion;
+			HttpResponse<String> lease;
+			HttpResponse<String> push;
+			try {
+				completion = http.delete(QUEUE + "/" + id);
+				lease = http.get(QUEUE);
+				push = http.post(QUEUE, "unacknowledged");
+			}
+			finally {
+				replica.resume();
+			}
+			assertThat(completion.statusCode()).as(completion.body()).isEqualTo(204);
+			assertThat(lease.statusCode()).as(lease.body()).isEqualTo(200);
+			assertThat(JsonPath.<String>read(lease.body(), "$.body")).isEqualTo("leased");
+			assertThat(push.statusCode()).as(push.body()).isEqualTo(503);
+		}
 	}
 
 	/**
