@@ -208,7 +208,9 @@ public final class HistoryChecker {
 					completionsOf.getOrDefault(entry.getKey(), List.of()), changes);
 			if (!found.isEmpty()) {
 				duplicated.add(entry.getKey());
-				found.forEach((anomaly) -> note(anomalies, anomaly));
+				// at-least-once allows them: noted as redeliveries, not counted below
+				found.forEach((anomaly) -> note(anomalies, (guarantee == Delivery.AT_LEAST_ONCE)
+						? anomaly.replaceFirst("^duplicated: ", "redelivered, as at-least-once allows: ") : anomaly));
 			}
 		}
 		Map<String, Long> completedFrom = new HashMap<>();
