@@ -80,10 +80,10 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	 * through an instance are coalesced into one script each (a group commit; off by
 	 * default: on 2 cores it saved scripts but cost more CPU per message than it saved,
 	 * docs/redis.md)
-	 * @param replicasToAcknowledge how many replicas must have a push, a lease or a
-	 * completion before it is answered (Redis's {@code WAIT}; 0, the default: answered
-	 * once the master has it, which a failover may lose); in a cluster, replicas of the
-	 * queue's master
+	 * @param replicasToAcknowledge how many replicas must have a push, a lease, a
+	 * completion, a queue's settings or a move task before it is answered (Redis's
+	 * {@code WAIT}; 0, the default: answered once the master has it, which a failover may
+	 * lose); in a cluster, replicas of the queue's master
 	 * @param replicationTimeout how long an answer waits for them before it is answered
 	 * 503; under {@code spring.data.redis.timeout}
 	 * @param acknowledgedWrites which answers wait for those replicas: every one (the

@@ -68,11 +68,11 @@ final class RedisAsyncCore implements AsyncCore {
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.pushReplicated(queue,
+			return this.calls.replicated(queue,
 					this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
-		return this.calls.pushReplicated(queue,
+		return this.calls.replicated(queue,
 				this.calls
 					.callAsync(redis -> this.calls.idsReplicated(redis.incrby(this.ids, count).toCompletableFuture())
 						.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,

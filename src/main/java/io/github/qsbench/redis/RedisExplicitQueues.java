@@ -72,6 +72,9 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 
 	private static final List<String> SETTINGS = List.of("settings");
 
+	/** The name of the set of explicit queues' names ({@link RedisStore#key}). */
+	private static final String REGISTRY = "explicit";
+
 	private static final String LEASE = "leaseSeconds";
 
 	private static final String DELAY = "delaySeconds";
@@ -147,7 +150,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	RedisExplicitQueues(RedisStore store) {
 		this.store = store;
-		this.registry = store.key("explicit");
+		this.registry = store.key(REGISTRY);
 		this.subscription = store.subscribe(CHANGED, new Drops());
 	}
 
@@ -168,7 +171,8 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	/**
 	 * One script, which counts the tags the change would leave and refuses it whole past
 	 * {@value QueueTags#MAX_TAGS}; on a cluster one more round trip, the name's
-	 * {@code SADD}.
+	 * {@code SADD}. Answered once the replicas asked for have the change
+	 * ({@link RedisStore#replicatedBy}).
 	 */
 	@Override
 	public boolean configure(String queue, QueueSettings.Change change) {
@@ -229,10 +233,13 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
 		}
 		drop(queue);
-		return created == 1;
+		return replicated(queue, created == 1);
 	}
 
-	/** One script; on a cluster up to three more round trips, see {@link #unregister}. */
+	/**
+	 * One script; on a cluster up to three more round trips, see {@link #unregister}.
+	 * Answered once the replicas asked for have it ({@link RedisStore#replicatedBy}).
+	 */
 	@Override
 	public boolean remove(String queue) {
 		byte[] name = RedisStore.utf8(queue);
@@ -241,7 +248,16 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			unregister(name, settings(queue));
 		}
 		drop(queue);
-		return existed == 1;
+		return replicated(queue, existed == 1);
+	}
+
+	/**
+	 * {@code answer} once the replicas asked for have the queue's settings and, on a
+	 * cluster, the set of names: a failover that lost them would undo a creation, a
+	 * change (a dead-letter policy, a queue policy) or a deletion that was answered.
+	 */
+	private boolean replicated(String queue, boolean answer) {
+		return this.store.namespaceReplicated(REGISTRY, this.store.replicated(queue, answer));
 	}
 
 	/**

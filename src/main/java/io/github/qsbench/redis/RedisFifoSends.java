@@ -73,7 +73,7 @@ final class RedisFifoSends implements FifoSends {
 		List<String> suffixes = List.of(KEYS.get(0), RedisFifoState.WINDOW.get(0), RedisFifoState.WINDOW.get(1),
 				RedisFifoGroups.QUEUE_KEYS.get(0), RedisFifoGroups.QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED);
 		// the send's answer: once the replicas asked for have it
-		List<Object> answer = this.store.pushReplicated(queue, this.store.<List<Object>>run(COMMIT,
+		List<Object> answer = this.store.replicated(queue, this.store.<List<Object>>run(COMMIT,
 				this.store.queueKeys(queue, suffixes), args.toArray(byte[][]::new)));
 		if ((Long) answer.get(0) == 0) {
 			return null;

@@ -46,6 +46,12 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	private static final List<String> TASKS = List.of("moves");
 
+	/** The hash of the tasks' sources by handle ({@link RedisStore#key}). */
+	private static final String HANDLES = "moves:handles";
+
+	/** The set of sources with an active task ({@link RedisStore#key}). */
+	private static final String ACTIVE_SOURCES = "moves:active";
+
 	private static final byte[] ACTIVE = RedisStore.utf8("active");
 
 	private final RedisStore store;
@@ -70,8 +76,8 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	RedisMoveTasks(RedisStore store) {
 		this.store = store;
-		this.handles = store.key("moves:handles");
-		this.active = store.key("moves:active");
+		this.handles = store.key(HANDLES);
+		this.active = store.key(ACTIVE_SOURCES);
 	}
 
 	@Override
@@ -104,7 +110,10 @@ final class RedisMoveTasks implements MoveTaskStore {
 				return redis.setCommands().sAdd(this.active, source);
 			});
 		}
-		return true;
+		// a failover that lost the task's record, or a cluster's handle or active
+		// source, would lose a task that was answered as started
+		return this.store.namespaceReplicated(HANDLES,
+				this.store.namespaceReplicated(ACTIVE_SOURCES, this.store.replicated(record.source(), true)));
 	}
 
 	@Override
@@ -132,7 +141,8 @@ final class RedisMoveTasks implements MoveTaskStore {
 		if (source == null) {
 			return Optional.empty();
 		}
-		String found = RedisStore.utf8(this.store.<byte[]>run(CANCEL, keys(source), RedisStore.utf8(handle)));
+		String found = RedisStore
+			.utf8(this.store.replicated(source, this.store.<byte[]>run(CANCEL, keys(source), RedisStore.utf8(handle))));
 		if (found.isEmpty()) {
 			return Optional.empty();
 		}

@@ -157,7 +157,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return this.calls.pushReplicated(queue, RedisMessageScripts.pushed(answer, bodies));
+		return this.calls.replicated(queue, RedisMessageScripts.pushed(answer, bodies));
 	}
 
 	@Override

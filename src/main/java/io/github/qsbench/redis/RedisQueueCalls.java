@@ -101,14 +101,14 @@ final class RedisQueueCalls {
 		return this.store.idsReplicated(taken);
 	}
 
-	/** {@link RedisStore#pushReplicated(String, CompletableFuture)}. */
-	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
-		return this.store.pushReplicated(queue, written);
+	/** {@link RedisStore#replicated(String, CompletableFuture)}. */
+	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
+		return this.store.replicated(queue, written);
 	}
 
-	/** {@link RedisStore#pushReplicated(String, Object)}. */
-	<T> T pushReplicated(String queue, T answer) {
-		return this.store.pushReplicated(queue, answer);
+	/** {@link RedisStore#replicated(String, Object)}. */
+	<T> T replicated(String queue, T answer) {
+		return this.store.replicated(queue, answer);
 	}
 
 	/** {@link RedisStore#changeReplicated(String, CompletableFuture)}. */

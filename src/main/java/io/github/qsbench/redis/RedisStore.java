@@ -170,29 +170,42 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * A push's answer, {@code written}, once the replicas asked for
-	 * ({@link #replicatedBy}) have it and every write before it on the master of
-	 * {@code queue}; at once without them.
+	 * A push's answer, or a queue's settings' or move task's, {@code written}, once the
+	 * replicas asked for ({@link #replicatedBy}) have it and every write before it on the
+	 * master of {@code queue}; at once without them.
 	 */
-	<T> CompletableFuture<T> pushReplicated(String queue, CompletableFuture<T> written) {
+	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
 		return (this.replication == null) ? written : acknowledged(written, queueKeys(queue, REPLICATED).get(0));
 	}
 
 	/**
-	 * {@link #pushReplicated(String, CompletableFuture)}, waiting on the caller's thread.
+	 * {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread.
 	 */
-	<T> T pushReplicated(String queue, T answer) {
+	<T> T replicated(String queue, T answer) {
 		return (this.replication == null) ? answer
-				: joined(pushReplicated(queue, CompletableFuture.completedFuture(answer)));
+				: joined(replicated(queue, CompletableFuture.completedFuture(answer)));
+	}
+
+	/**
+	 * {@code answer}, once the replicas asked for ({@link #replicatedBy}) have every
+	 * write made so far to the key {@code name} of the whole namespace ({@link #key}): on
+	 * a cluster, where such a key (a registry of names) is on a master of its own; at
+	 * once without them, or on a standalone Redis, whose one master the queue's round
+	 * ({@link #replicated(String, Object)}) covers.
+	 */
+	<T> T namespaceReplicated(String name, T answer) {
+		return (this.replication == null || !this.cluster) ? answer
+				: joined(acknowledged(CompletableFuture.completedFuture(answer),
+						ReplicaAcknowledgements.besideOnItsSlot(this.namespace + name, ":replicated")));
 	}
 
 	/**
 	 * A lease's or a completion's answer (or a lease change's, a discard's, the end of a
-	 * delay's), {@code written}, as {@link #pushReplicated(String, CompletableFuture)}
-	 * unless only pushes wait ({@link #replicatedBy}).
+	 * delay's), {@code written}, as {@link #replicated(String, CompletableFuture)} unless
+	 * only pushes wait ({@link #replicatedBy}).
 	 */
 	<T> CompletableFuture<T> changeReplicated(String queue, CompletableFuture<T> written) {
-		return this.pushesOnly ? written : pushReplicated(queue, written);
+		return this.pushesOnly ? written : replicated(queue, written);
 	}
 
 	/**
@@ -200,7 +213,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * thread.
 	 */
 	<T> T changeReplicated(String queue, T answer) {
-		return this.pushesOnly ? answer : pushReplicated(queue, answer);
+		return this.pushesOnly ? answer : replicated(queue, answer);
 	}
 
 	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[] marker) {

@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import io.github.qsbench.application.queues.QueueSettings;
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.Capacity;
 import io.github.qsbench.core.CapacityExceededException;
@@ -105,7 +106,8 @@ class RedisQSTests {
 	 * or asynchronous, is refused once the timeout passes, but kept; a queue on another
 	 * master is served as before; once the replica runs again, pushes are answered. It
 	 * first waits for the replica of the id counter's master, where it took its ids, and
-	 * writes nothing if they are not acknowledged: a failover could give them again.
+	 * writes nothing if they are not acknowledged: a failover could give them again. A
+	 * queue's settings wait for the replica of the master of the set of names too.
 	 */
 	@Test
 	void replicatedBy_onAClusterWithReplicas_aPushWaitsForItsIdsThenItsQueuesMastersReplicas() {
@@ -153,6 +155,25 @@ class RedisQSTests {
 					.as("the pushes refused for their queue kept by the master, not those refused for their ids")
 					.isEqualTo(4);
 				assertThat(redis.queue(elsewhere).orElseThrow().ready()).isEqualTo(1);
+
+				// a queue's settings wait for its master's replica and, on a cluster, for
+				// that
+				// of the set of explicit queues' names
+				LocalRedis namesReplica = cluster.replicaServing(SlotHash.getSlot(store.key("explicit")));
+				String configured = queueWhoseReplica(cluster, store, "configured", (other) -> other != namesReplica);
+				QueueSettings.Change lease = new QueueSettings.Change(60L, null, null, null);
+				try (RedisExplicitQueues explicit = store.explicitQueues()) {
+					namesReplica.stall();
+					try {
+						assertThatThrownBy(() -> explicit.configure(configured, lease))
+							.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+					}
+					finally {
+						namesReplica.resume();
+					}
+					assertThat(explicit.names()).as("kept by the masters").contains(configured);
+					assertThat(explicit.own(configured).leaseSeconds()).isEqualTo(60L);
+				}
 			}
 			finally {
 				redis.close();

@@ -3,6 +3,7 @@ package io.github.qsbench.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,6 +137,45 @@ class RedisReplicatedPushHttpTests {
 			.containsExactly("leased");
 		assertThat(JsonPath.<List<String>>read(peeked, "$.messages[*].state")).as("and leased the second")
 			.containsExactly("inflight");
+	}
+
+	/**
+	 * A queue's settings and a move task's start while the replica is stalled: each
+	 * answered 503 after the timeout (a failover could undo them), and each kept by the
+	 * master, which the replica gets once it runs again.
+	 */
+	@Test
+	void aStalledReplica_settingsAndMoveTaskStartsAnswered503_keptByTheMaster() {
+		assertThat(put("/queues/replicated-dlq", "{}").statusCode()).isEqualTo(201);
+		assertThat(
+				put("/queues/replicated", "{\"deadLetterQueue\":\"replicated-dlq\",\"maxDeliveries\":1}").statusCode())
+			.isEqualTo(201);
+		LocalRedis replica = replica();
+		replica.stall();
+		HttpResponse<String> settings;
+		HttpResponse<String> moveTask;
+		try {
+			settings = put("/queues/replicated", "{\"leaseSeconds\":60}");
+			moveTask = this.http.send("/queues/replicated-dlq/redrive", "POST", BodyPublishers.ofString("{}"),
+					"application/json", "Prefer", "respond-async");
+		}
+		finally {
+			replica.resume();
+		}
+		for (HttpResponse<String> response : List.of(settings, moveTask)) {
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
+		}
+		assertThat(JsonPath.<Integer>read(this.http.get("/queues/replicated").body(), "$.settings.leaseSeconds"))
+			.as("the master kept the change")
+			.isEqualTo(60);
+		assertThat(JsonPath.<List<String>>read(this.http.get("/queues/replicated-dlq/redrive/tasks").body(),
+				"$.tasks[*].source"))
+			.as("and the task")
+			.containsExactly("replicated-dlq");
+	}
+
+	private HttpResponse<String> put(String path, String json) {
+		return this.http.send(path, "PUT", BodyPublishers.ofString(json), "application/json");
 	}
 
 	/**
