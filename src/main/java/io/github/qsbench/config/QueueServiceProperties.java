@@ -110,8 +110,8 @@ public record QueueServiceProperties(@DefaultValue("concurrent-atomic") Strategy
 	public enum AcknowledgedWrites {
 
 		/**
-		 * Pushes, leases and completions, and lease changes, discards and ends of delay:
-		 * a failover loses no push answered and undoes no lease or completion answered.
+		 * Pushes, leases and completions, and lease changes and discards: a failover
+		 * loses no push answered and undoes no lease or completion answered.
 		 */
 		ALL,
 

@@ -47,10 +47,15 @@ final class RedisFairGroups implements FairGroups {
 		this.registry = store.key("fair:queues");
 	}
 
+	/**
+	 * Answered once the replicas asked for have it ({@link RedisStore#replicatedBy}): it
+	 * is part of a push, whose message stays held until its group releases it, so a
+	 * failover that kept the push and lost this would hold the message for a year.
+	 */
 	@Override
 	public boolean append(String queue, String group, long id) {
-		return this.store.<Long>run(APPEND, keys(queue), ascii(id), RedisStore.utf8(group), listPrefix(queue),
-				ascii(NOISY_MIN), ascii(NOISY_PERCENT)) == 1;
+		return this.store.replicated(queue, this.store.<Long>run(APPEND, keys(queue), ascii(id), RedisStore.utf8(group),
+				listPrefix(queue), ascii(NOISY_MIN), ascii(NOISY_PERCENT))) == 1;
 	}
 
 	@Override

@@ -234,7 +234,11 @@ public final class RedisQS implements QueueServiceCore {
 
 	/**
 	 * One run of a script each: a lease change and a discard are branches of the
-	 * completion script, the end of a delay a script of its own.
+	 * completion script, the end of a delay a script of its own. The end of a delay waits
+	 * for the replicas asked for even when only pushes do
+	 * ({@link RedisStore#replicatedBy}): it is the second half of a push held until
+	 * released (a fair queue's, a FIFO group's head, a dead-letter copy), and a failover
+	 * that undid it would hold that message for a year.
 	 */
 	@Override
 	public ByIdOutcome byId(String queue, long id, ByIdOperation operation, int delivery, long leaseMillis) {
@@ -242,7 +246,7 @@ public final class RedisQS implements QueueServiceCore {
 		return switch (operation) {
 			case CHANGE_LEASE -> ByIdOutcome.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 			case DISCARD -> ByIdOutcome.of(decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0));
-			case END_DELAY -> ByIdOutcome.doneIf(this.calls.changeReplicated(queue, this.calls.<Long>run(END_DELAY,
+			case END_DELAY -> ByIdOutcome.doneIf(this.calls.replicated(queue, this.calls.<Long>run(END_DELAY,
 					this.calls.keys(queue), ascii(id), ascii(queue), this.announcements.channel())) == 1);
 		};
 	}

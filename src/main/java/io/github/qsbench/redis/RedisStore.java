@@ -136,8 +136,8 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * Holds every push's answer (REST, SQS, batches, FIFO sends) until {@code replicas}
 	 * replicas of its master have it ({@link ReplicaAcknowledgements}), within
 	 * {@code timeout}, else answers it as a store failure; so too every lease and
-	 * completion (and lease change, discard, end of delay), unless {@code pushesOnly}.
-	 * Once, before the store serves.
+	 * completion (and lease change, discard), unless {@code pushesOnly}. Once, before the
+	 * store serves.
 	 * @param pushesOnly whether leases and completions are answered once the master has
 	 * them: a failover may then undo one, so that its message is delivered again (as a
 	 * lapsed lease is), under a delivery number already given; no push answered is lost
@@ -200,9 +200,9 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/**
-	 * A lease's or a completion's answer (or a lease change's, a discard's, the end of a
-	 * delay's), {@code written}, as {@link #replicated(String, CompletableFuture)} unless
-	 * only pushes wait ({@link #replicatedBy}).
+	 * A lease's or a completion's answer (or a lease change's, a discard's),
+	 * {@code written}, as {@link #replicated(String, CompletableFuture)} unless only
+	 * pushes wait ({@link #replicatedBy}).
 	 */
 	<T> CompletableFuture<T> changeReplicated(String queue, CompletableFuture<T> written) {
 		return this.pushesOnly ? written : replicated(queue, written);

@@ -1,6 +1,7 @@
 package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpRequest.BodyPublishers;
@@ -11,6 +12,10 @@ import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.qsbench.QueueServiceApplication;
+import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.application.fifo.FifoGroups;
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.QueueServiceCore;
 import io.github.qsbench.core.TestCores;
 import io.github.qsbench.http.HttpClientSupport;
 
@@ -207,6 +212,23 @@ class RedisReplicatedPushHttpTests {
 			assertThat(lease.statusCode()).as(lease.body()).isEqualTo(200);
 			assertThat(JsonPath.<String>read(lease.body(), "$.body")).isEqualTo("leased");
 			assertThat(push.statusCode()).as(push.body()).isEqualTo(503);
+
+			// what finishes a push held until released waits too: a fair queue's group
+			// entry, the end of the delay (a failover that undid either would hold the
+			// message for a year)
+			long held = JsonPath.parse(http.post(QUEUE + "?delay=60", "held").body()).read("$.id", Long.class);
+			QueueServiceCore core = pushesOnly.getBean(QueueServiceCore.class);
+			FairGroups fair = pushesOnly.getBean(FifoGroups.class).fair();
+			replica.stall();
+			try {
+				assertThatThrownBy(() -> core.byId("replicated", held, ByIdOperation.END_DELAY))
+					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+				assertThatThrownBy(() -> fair.append("replicated", "tenant", held))
+					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+			}
+			finally {
+				replica.resume();
+			}
 		}
 	}
 
