@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import io.github.qsbench.application.fair.FairGroups;
 
@@ -36,6 +37,10 @@ final class RedisFairGroups implements FairGroups {
 	private static final List<String> QUEUE_KEYS = List.of("fair:released", "fair:heldOf", "fair:count", "fair:total",
 			"fair:round", "fair:holds");
 
+	private static final List<String> HOLDING_KEYS = Stream
+		.concat(QUEUE_KEYS.stream(), Stream.of(RedisQueueCalls.READY, RedisQueueCalls.DELAYED))
+		.toList();
+
 	private static final String LIST = "fair:list:";
 
 	private final RedisStore store;
@@ -48,14 +53,17 @@ final class RedisFairGroups implements FairGroups {
 	}
 
 	/**
-	 * Answered once the replicas asked for have it ({@link RedisStore#replicatedBy}): it
-	 * is part of a push, whose message stays held until its group releases it, so a
-	 * failover that kept the push and lost this would hold the message for a year.
+	 * One script, which also ends the hold of a message it releases. Answered once the
+	 * replicas asked for have it ({@link RedisStore#replicatedBy}): it is part of a push,
+	 * whose message stays held until its group releases it, so a failover that kept the
+	 * push and lost this would hold the message for a year.
 	 */
 	@Override
 	public boolean append(String queue, String group, long id) {
-		return this.store.replicated(queue, this.store.<Long>run(APPEND, keys(queue), ascii(id), RedisStore.utf8(group),
-				listPrefix(queue), ascii(NOISY_MIN), ascii(NOISY_PERCENT))) == 1;
+		return this.store.replicated(queue,
+				this.store.<Long>run(APPEND, holdingKeys(queue), ascii(id), RedisStore.utf8(group), listPrefix(queue),
+						ascii(NOISY_MIN), ascii(NOISY_PERCENT), RedisStore.utf8(queue),
+						this.store.key(RedisPushAnnouncements.PUSHED))) == 1;
 	}
 
 	@Override
@@ -63,9 +71,11 @@ final class RedisFairGroups implements FairGroups {
 		return this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue)) == 1;
 	}
 
+	/** One script, which also ends the holds of the messages it releases. */
 	@Override
 	public long[] release(String queue, int max) {
-		List<?> ids = this.store.run(RELEASE, keys(queue), ascii(max), listPrefix(queue));
+		List<?> ids = this.store.run(RELEASE, holdingKeys(queue), ascii(max), listPrefix(queue), RedisStore.utf8(queue),
+				this.store.key(RedisPushAnnouncements.PUSHED));
 		long[] released = new long[ids.size()];
 		for (int i = 0; i < released.length; i++) {
 			released[i] = number(ids.get(i));
@@ -124,8 +134,21 @@ final class RedisFairGroups implements FairGroups {
 		return true;
 	}
 
+	/** Its scripts end the holds themselves, with the groups' records: one step. */
+	@Override
+	public boolean endsHolds() {
+		return true;
+	}
+
 	private List<byte[]> keys(String queue) {
 		return this.store.queueKeys(queue, QUEUE_KEYS);
+	}
+
+	/**
+	 * The groups' keys, then the core's ready list and delayed set, whose holds end here.
+	 */
+	private List<byte[]> holdingKeys(String queue) {
+		return this.store.queueKeys(queue, HOLDING_KEYS);
 	}
 
 	/** The prefix of the queue's held lists' keys, on its slot. */

@@ -25,8 +25,11 @@ final class RedisQueueCalls {
 	 * A queue's keys, in the order every script takes them: KEYS[1] ready, KEYS[2]
 	 * leased, KEYS[3] delayed, KEYS[4] bodies, KEYS[5] deliveries.
 	 */
-	private static final List<String> QUEUE_KEY_NAMES = List.of("ready", "leased", RedisQueueCalls.DELAYED,
-			RedisQueueCalls.BODIES, "deliveries");
+	private static final List<String> QUEUE_KEY_NAMES = List.of(RedisQueueCalls.READY, "leased",
+			RedisQueueCalls.DELAYED, RedisQueueCalls.BODIES, "deliveries");
+
+	/** The suffix of a queue's ready list, whose head a lease takes. */
+	static final String READY = "ready";
 
 	/**
 	 * The suffix of a queue's delayed set, where a held message waits: the FIFO scripts

@@ -34,7 +34,7 @@ public interface FairGroups {
 
 	/**
 	 * Adds message {@code id}, pushed held, to its group: released (counted, for the
-	 * caller to end its hold) if the group is quiet, else held.
+	 * caller to end its hold unless {@link #endsHolds}) if the group is quiet, else held.
 	 * @return whether it was released
 	 */
 	boolean append(String queue, String group, long id);
@@ -48,9 +48,20 @@ public interface FairGroups {
 	/**
 	 * Releases up to {@code max} held messages, one group after another (round robin over
 	 * the groups holding messages back), counting them released.
-	 * @return their ids, for the caller to end their hold
+	 * @return their ids, for the caller to end their hold unless {@link #endsHolds}
 	 */
 	long[] release(String queue, int max);
+
+	/**
+	 * Whether {@link #append} and {@link #release} end the holds of the messages they
+	 * release themselves, in the same step as their records (a store shared by instances,
+	 * where an instance killed between the two steps would leave a message counted
+	 * released and held for a year); a message gone meanwhile is then left out. Else the
+	 * caller ends them ({@link io.github.qsbench.core.ByIdOperation#END_DELAY}).
+	 */
+	default boolean endsHolds() {
+		return false;
+	}
 
 	/** The queue's groups, counted. */
 	Counts counts(String queue);

@@ -29,11 +29,12 @@ import io.github.qsbench.core.QueueStats;
  * <p>
  * A grouped message sent without a delay is pushed held, then put in its group
  * ({@link FairGroups#append}): if the group is quiet it is released at once (its hold
- * ended: ready, wherever the core puts it), else it stays held. A receive that finds
- * fewer ready messages than it asks for (nothing else waits) releases held messages, one
- * group after another, and leases again ({@link #release}). So quiet groups' messages are
- * delivered first, and a noisy group is not capped: its messages go whenever nothing else
- * waits. A group counts what it has released until each leaves the queue ({@link #left}:
+ * ended: ready, wherever the core puts it; by the groups' store in the same step, where
+ * it {@link FairGroups#endsHolds}), else it stays held. A receive that finds fewer ready
+ * messages than it asks for (nothing else waits) releases held messages, one group after
+ * another, and leases again ({@link #release}). So quiet groups' messages are delivered
+ * first, and a noisy group is not capped: its messages go whenever nothing else waits. A
+ * group counts what it has released until each leaves the queue ({@link #left}:
  * completed, moved to a dead-letter queue, purged, expired); the rule counts released
  * messages, ready or in flight, where SQS counts in-flight ones.
  *
@@ -180,7 +181,10 @@ public final class FairQueues implements Departures {
 		for (int i = 0; i < pushed.size(); i++) {
 			String group = messages.get(i).group();
 			long id = pushed.get(i).id();
-			if ((group == null || this.groups.append(queue, group, id))
+			if (group != null && this.groups.endsHolds()) {
+				this.groups.append(queue, group, id);
+			}
+			else if ((group == null || this.groups.append(queue, group, id))
 					&& !this.core.byId(queue, id, ByIdOperation.END_DELAY).done() && group != null) {
 				this.groups.remove(queue, id); // purged meanwhile
 			}
@@ -197,9 +201,11 @@ public final class FairQueues implements Departures {
 		if (ids.length == 0) {
 			return List.of();
 		}
-		for (long id : ids) {
-			if (!this.core.byId(queue, id, ByIdOperation.END_DELAY).done()) {
-				this.groups.remove(queue, id); // removed meanwhile (purged, expired)
+		if (!this.groups.endsHolds()) {
+			for (long id : ids) {
+				if (!this.core.byId(queue, id, ByIdOperation.END_DELAY).done()) {
+					this.groups.remove(queue, id); // removed meanwhile (purged, expired)
+				}
 			}
 		}
 		return this.core.lease(queue, max, leaseMillis);

@@ -1,0 +1,78 @@
+package io.github.qsbench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
+
+import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.QueueOptions;
+import io.github.qsbench.core.QueueStats;
+import io.github.qsbench.core.TestBodies;
+import io.github.qsbench.core.TestCores;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fair-queue groups' scripts end the holds of the messages they release in the same
+ * step as their records ({@link FairGroups#endsHolds}): nothing is left for a caller to
+ * do, so an instance killed right after a release or an append strands no message counted
+ * released and held for a year.
+ */
+class RedisFairGroupsTests {
+
+	private static final long HOLD = TimeUnit.DAYS.toMillis(365);
+
+	private final RedisStore store = TestCores.store(TestCores.newNamespace());
+
+	private final RedisQS core = (RedisQS) this.store
+		.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), true));
+
+	private final FairGroups groups = this.store.fifoGroups().fair();
+
+	@AfterEach
+	void close() {
+		this.core.close();
+	}
+
+	@Test
+	void appendOfAQuietGroup_endsTheHoldItself() {
+		long id = held("quiet");
+		assertThat(this.groups.endsHolds()).isTrue();
+		assertThat(this.groups.append("q", "tenant", id)).isTrue();
+		assertThat(stats()).as("ready with no end of delay asked").isEqualTo(new QueueStats("q", 1, 0, 0));
+	}
+
+	@Test
+	void releaseOfANoisyGroupsMessage_endsTheHoldItself_skipsOneGoneMeanwhile() {
+		for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+			assertThat(this.groups.append("q", "noisy", held("released-" + i))).isTrue();
+		}
+		long gone = held("gone");
+		long kept = held("kept");
+		assertThat(this.groups.append("q", "noisy", gone)).as("held: the group is noisy").isFalse();
+		assertThat(this.groups.append("q", "noisy", kept)).isFalse();
+		assertThat(this.core.byId("q", gone, ByIdOperation.DISCARD).done()).isTrue();
+
+		assertThat(this.groups.release("q", 2)).as("the one gone left out").containsExactly(kept);
+		assertThat(stats()).as("ready with no end of delay asked")
+			.isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 1, 0, 0));
+		FairGroups.Counts counts = this.groups.counts("q");
+		assertThat(counts.held()).isZero();
+		assertThat(counts.released()).isEqualTo(FairGroups.NOISY_MIN + 1);
+	}
+
+	/** A message pushed held, as a fair queue pushes one. */
+	private long held(String body) {
+		return this.core.pushAll("q", TestBodies.utf8(body), HOLD).get(0).id();
+	}
+
+	private QueueStats stats() {
+		return this.core.queue("q").orElseThrow();
+	}
+
+}
