@@ -59,6 +59,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * standard ones: a push to one is one SQS {@code SendMessage} naming one of
  * {@code --groups} groups of the producer thread's own (so that its order of sends is the
  * group's order, recorded as the line's {@code group}) and its value as deduplication id.
+ * With {@code --fair true}, each REST push to a standard queue names one of
+ * {@code --groups} groups of the producer thread's own ({@code ?group=}, or a batch
+ * entry's {@code group}): the queues are fair queues, whose messages of noisy groups are
+ * held and released by receives that find nothing else ready (SQS pushes stay ungrouped).
  * With {@code --move N}, N values are sent (in batches of ten, recorded) to a dead-letter
  * queue ({@code <prefix>-dlq}) before the load, and {@code --move-after} seconds into it
  * a {@code move} line records a {@code StartMessageMoveTask} from it to the first queue
@@ -124,6 +128,9 @@ public class HistoryLoad {
 
 	static int groups = 3;
 
+	/** Whether REST pushes to standard queues name message groups (fair queues). */
+	static boolean fair = false;
+
 	/** Messages put in the dead-letter queue a move task moves to the first queue (0: none). */
 	static int move = 0;
 
@@ -172,6 +179,7 @@ public class HistoryLoad {
 				case "--max-ready" -> maxReady = Long.parseLong(value);
 				case "--fifo-queues" -> fifoQueues = Integer.parseInt(value);
 				case "--groups" -> groups = Integer.parseInt(value);
+				case "--fair" -> fair = Boolean.parseBoolean(value);
 				case "--move" -> move = Integer.parseInt(value);
 				case "--move-rate" -> moveRate = Integer.parseInt(value);
 				case "--move-after" -> moveAfter = Double.parseDouble(value);
@@ -385,15 +393,22 @@ public class HistoryLoad {
 			Map<String, Object> line = line("rest", (values.size() == 1) ? "push" : "push-batch", queue);
 			line.put("values", values);
 			HttpRequest.Builder request;
+			String group = fair ? this.client + "-g" + this.random.nextInt(groups) : null;
 			if (values.size() == 1) {
-				request = HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue + "/messages"))
+				request = HttpRequest
+					.newBuilder(URI.create(base() + "/queues/" + queue + "/messages"
+							+ ((group != null) ? "?group=" + group : "")))
 					.header("Content-Type", "text/plain")
 					.POST(HttpRequest.BodyPublishers.ofString(values.get(0)));
 			}
 			else {
+				List<Object> entries = new ArrayList<>(values);
+				if (group != null) {
+					entries.replaceAll(value -> Map.of("body", value, "group", group));
+				}
 				request = HttpRequest.newBuilder(URI.create(base() + "/queues/" + queue + "/messages/batch"))
 					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("messages", values))));
+					.POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("messages", entries))));
 			}
 			Answer answer = timed(line, request, timeoutMs);
 			if (answer.status == 201) {
