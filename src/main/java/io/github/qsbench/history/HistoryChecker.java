@@ -204,13 +204,14 @@ public final class HistoryChecker {
 			}
 		}
 		for (Map.Entry<String, List<Seen>> entry : deliveries.entrySet()) {
-			List<String> found = leaseAnomalies(entry.getKey(), entry.getValue(),
+			// at-least-once allows them: noted as redeliveries, not counted below
+			String kind = (guarantee == Delivery.AT_LEAST_ONCE) ? "redelivered, as at-least-once allows: "
+					: "duplicated: ";
+			List<String> found = leaseAnomalies(kind + entry.getKey(), entry.getValue(),
 					completionsOf.getOrDefault(entry.getKey(), List.of()), changes);
 			if (!found.isEmpty()) {
 				duplicated.add(entry.getKey());
-				// at-least-once allows them: noted as redeliveries, not counted below
-				found.forEach((anomaly) -> note(anomalies, (guarantee == Delivery.AT_LEAST_ONCE)
-						? anomaly.replaceFirst("^duplicated: ", "redelivered, as at-least-once allows: ") : anomaly));
+				found.forEach((anomaly) -> note(anomalies, anomaly));
 			}
 		}
 		Map<String, Long> completedFrom = new HashMap<>();
@@ -288,9 +289,11 @@ public final class HistoryChecker {
 	}
 
 	/**
-	 * The lease queue's rules for one message's deliveries and acknowledged completions.
+	 * The lease queue's rules for one message's deliveries and acknowledged completions,
+	 * each anomaly found a sentence that begins with {@code named}: its kind and the
+	 * message's value.
 	 */
-	private static List<String> leaseAnomalies(String value, List<Seen> deliveries, List<Completed> completed,
+	private static List<String> leaseAnomalies(String named, List<Seen> deliveries, List<Completed> completed,
 			Map<String, List<Operation>> changes) {
 		List<String> found = new ArrayList<>();
 		for (int i = 0; i < deliveries.size(); i++) {
@@ -298,11 +301,11 @@ public final class HistoryChecker {
 			for (int j = 0; j < deliveries.size(); j++) {
 				Delivered b = deliveries.get(j).delivery();
 				if (j > i && a.delivery() == b.delivery()) {
-					found.add("duplicated: " + value + " was delivered twice as delivery " + a.delivery());
+					found.add(named + " was delivered twice as delivery " + a.delivery());
 				}
 				if (b.delivery() > a.delivery() && deliveries.get(j).returned() + SLACK_NANOS < leaseEnd(a, changes)) {
-					found.add("duplicated: " + value + " was delivered again (delivery " + b.delivery()
-							+ ") while delivery " + a.delivery() + "'s lease was certainly alive");
+					found.add(named + " was delivered again (delivery " + b.delivery() + ") while delivery "
+							+ a.delivery() + "'s lease was certainly alive");
 				}
 			}
 		}
@@ -310,7 +313,7 @@ public final class HistoryChecker {
 			for (Seen seen : deliveries) {
 				Delivered delivery = seen.delivery();
 				if (delivery.leaseFrom() > completion.op().returned()) {
-					found.add("duplicated: " + value + " was delivered (delivery " + delivery.delivery()
+					found.add(named + " was delivered (delivery " + delivery.delivery()
 							+ ") after a completion of it was acknowledged");
 				}
 			}
@@ -321,8 +324,8 @@ public final class HistoryChecker {
 						&& (completion.op().invoke() < other.op().invoke()
 								|| (completion.op().invoke() == other.op().invoke()
 										&& completion.lease().compareTo(other.lease()) < 0))) {
-					found.add("duplicated: " + value + " was completed twice (leases " + completion.lease() + " and "
-							+ other.lease() + ")");
+					found.add(named + " was completed twice (leases " + completion.lease() + " and " + other.lease()
+							+ ")");
 				}
 			}
 		}
