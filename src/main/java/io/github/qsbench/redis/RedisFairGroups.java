@@ -53,17 +53,17 @@ final class RedisFairGroups implements FairGroups {
 	}
 
 	/**
-	 * One script, which also ends the hold of a message it releases. Answered once the
-	 * replicas asked for have it ({@link RedisStore#replicatedBy}): it is part of a push,
-	 * whose message stays held until its group releases it, so a failover that kept the
-	 * push and lost this would hold the message for a year.
+	 * One script, which also ends the hold of a message it releases, or makes the hold of
+	 * one it holds {@link #HOLD_MILLIS} longer. Answered once the replicas asked for have
+	 * it ({@link RedisStore#replicatedBy}): it is part of a push, so a failover that kept
+	 * the push and lost this would deliver the message in no group.
 	 */
 	@Override
 	public boolean append(String queue, String group, long id) {
 		return this.store.replicated(queue,
 				this.store.<Long>run(APPEND, holdingKeys(queue), ascii(id), RedisStore.utf8(group), listPrefix(queue),
 						ascii(NOISY_MIN), ascii(NOISY_PERCENT), RedisStore.utf8(queue),
-						this.store.key(RedisPushAnnouncements.PUSHED))) == 1;
+						this.store.key(RedisPushAnnouncements.PUSHED), ascii(HOLD_MILLIS))) == 1;
 	}
 
 	@Override

@@ -3,12 +3,12 @@ package io.github.qsbench.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
 import io.github.qsbench.core.TestBodies;
@@ -21,16 +21,17 @@ import org.junit.jupiter.api.Test;
  * The fair-queue groups' scripts end the holds of the messages they release in the same
  * step as their records ({@link FairGroups#endsHolds}): nothing is left for a caller to
  * do, so an instance killed right after a release or an append strands no message counted
- * released and held for a year.
+ * released and held for a year. A push holds a message only a moment until its append
+ * starts a noisy group's long hold, so one killed before the append strands none either.
  */
 class RedisFairGroupsTests {
 
-	private static final long HOLD = TimeUnit.DAYS.toMillis(365);
-
 	private final RedisStore store = TestCores.store(TestCores.newNamespace());
 
+	private final MutableClock clock = new MutableClock();
+
 	private final RedisQS core = (RedisQS) this.store
-		.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, InstantSource.system(), true));
+		.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
 
 	private final FairGroups groups = this.store.fifoGroups().fair();
 
@@ -66,9 +67,36 @@ class RedisFairGroupsTests {
 		assertThat(counts.released()).isEqualTo(FairGroups.NOISY_MIN + 1);
 	}
 
-	/** A message pushed held, as a fair queue pushes one. */
+	@Test
+	void appendOfANoisyGroup_holdsItUntilReleased() {
+		for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+			assertThat(this.groups.append("q", "noisy", held("released-" + i))).isTrue();
+		}
+		long noisy = held("noisy");
+		assertThat(this.groups.append("q", "noisy", noisy)).isFalse();
+		assertThat(this.core.lease("q", 100, TimeUnit.HOURS.toMillis(1))).as("the released ones, leased an hour")
+			.hasSize(FairGroups.NOISY_MIN);
+
+		this.clock.advance(Duration.ofMillis(FairGroups.PUSH_HOLD_MILLIS + 1));
+		assertThat(this.core.lease("q", 100)).as("still held after its push's moment").isEmpty();
+		assertThat(this.groups.release("q", 1)).containsExactly(noisy);
+		assertThat(this.core.lease("q", 100)).extracting((lease) -> lease.message().id()).containsExactly(noisy);
+	}
+
+	@Test
+	void aPushWhoseAppendNeverCame_isDeliveredAfterItsMoment() {
+		long stranded = held("pusher killed before its append");
+		assertThat(this.core.lease("q", 1)).isEmpty();
+
+		this.clock.advance(Duration.ofMillis(FairGroups.PUSH_HOLD_MILLIS + 1));
+		assertThat(this.core.lease("q", 1)).extracting((lease) -> lease.message().id()).containsExactly(stranded);
+		assertThat(this.groups.append("q", "late", stranded)).as("no longer held: left in no group").isFalse();
+		assertThat(this.groups.counts("q")).isEqualTo(FairGroups.Counts.NONE);
+	}
+
+	/** A message pushed held, as a fair queue on Redis pushes one. */
 	private long held(String body) {
-		return this.core.pushAll("q", TestBodies.utf8(body), HOLD).get(0).id();
+		return this.core.pushAll("q", TestBodies.utf8(body), FairGroups.PUSH_HOLD_MILLIS).get(0).id();
 	}
 
 	private QueueStats stats() {

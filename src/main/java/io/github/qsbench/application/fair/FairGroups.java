@@ -1,6 +1,7 @@
 package io.github.qsbench.application.fair;
 
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where standard queues keep their fair-queue groups ({@link FairQueues}): per queue and
@@ -24,6 +25,17 @@ public interface FairGroups {
 	/** SQS's "more than 10% of the queue's in-flight messages". */
 	int NOISY_PERCENT = 10;
 
+	/** How long a noisy group's message is held: until released, in effect. */
+	long HOLD_MILLIS = TimeUnit.DAYS.toMillis(365);
+
+	/**
+	 * How long a push holds a grouped message before {@link #append} puts it in its
+	 * group, where the store {@link #endsHolds}: an instance killed between the two
+	 * leaves the message in no group, held only this long, then delivered as an ungrouped
+	 * one is. Elsewhere a push holds it for {@link #HOLD_MILLIS}.
+	 */
+	long PUSH_HOLD_MILLIS = TimeUnit.SECONDS.toMillis(30);
+
 	/**
 	 * Whether a group with {@code released} messages released, in a queue with
 	 * {@code total} released grouped messages, is noisy.
@@ -34,7 +46,9 @@ public interface FairGroups {
 
 	/**
 	 * Adds message {@code id}, pushed held, to its group: released (counted, for the
-	 * caller to end its hold unless {@link #endsHolds}) if the group is quiet, else held.
+	 * caller to end its hold unless {@link #endsHolds}) if the group is quiet, else held
+	 * (where the store ends holds, its push's hold made {@link #HOLD_MILLIS} longer
+	 * here).
 	 * @return whether it was released
 	 */
 	boolean append(String queue, String group, long id);
@@ -57,7 +71,9 @@ public interface FairGroups {
 	 * release themselves, in the same step as their records (a store shared by instances,
 	 * where an instance killed between the two steps would leave a message counted
 	 * released and held for a year); a message gone meanwhile is then left out. Else the
-	 * caller ends them ({@link io.github.qsbench.core.ByIdOperation#END_DELAY}).
+	 * caller ends them ({@link io.github.qsbench.core.ByIdOperation#END_DELAY}). Such a
+	 * store also starts a noisy group's long hold in {@link #append}, so that a push is
+	 * held only {@link #PUSH_HOLD_MILLIS} until then.
 	 */
 	default boolean endsHolds() {
 		return false;

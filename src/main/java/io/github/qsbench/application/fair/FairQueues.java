@@ -47,9 +47,6 @@ import io.github.qsbench.core.QueueStats;
  */
 public final class FairQueues implements Departures {
 
-	/** How long a held message is held: until released, in effect. */
-	static final long HOLD_MILLIS = TimeUnit.DAYS.toMillis(365);
-
 	/** How often the queues other instances announced are read again, at most. */
 	static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -177,15 +174,16 @@ public final class FairQueues implements Departures {
 	 */
 	public List<Message> push(String queue, List<OutgoingMessage> messages, List<byte[]> stored) {
 		learn(queue);
-		List<Message> pushed = this.core.pushAll(queue, stored, HOLD_MILLIS);
+		List<Message> pushed = this.core.pushAll(queue, stored,
+				this.groups.endsHolds() ? FairGroups.PUSH_HOLD_MILLIS : FairGroups.HOLD_MILLIS);
 		for (int i = 0; i < pushed.size(); i++) {
 			String group = messages.get(i).group();
 			long id = pushed.get(i).id();
-			if (group != null && this.groups.endsHolds()) {
-				this.groups.append(queue, group, id);
+			if (group == null) {
+				this.core.byId(queue, id, ByIdOperation.END_DELAY);
 			}
-			else if ((group == null || this.groups.append(queue, group, id))
-					&& !this.core.byId(queue, id, ByIdOperation.END_DELAY).done() && group != null) {
+			else if (this.groups.append(queue, group, id) && !this.groups.endsHolds()
+					&& !this.core.byId(queue, id, ByIdOperation.END_DELAY).done()) {
 				this.groups.remove(queue, id); // purged meanwhile
 			}
 		}
