@@ -60,21 +60,22 @@ final class RedisAsyncCore implements AsyncCore {
 	/**
 	 * As {@link RedisQS}'s blocking push, answering the script's answer once the replicas
 	 * asked for have it ({@link RedisStore#replicatedBy}): on a cluster, the ids are
-	 * taken first (and replicated: {@link RedisStore#idsReplicated}) and a queue the push
-	 * filled again is registered after, each a command of its own, chained on the
-	 * connection taken here (Lettuce's thread, which runs the chain, must not wait to
+	 * taken first (and replicated: {@link AcknowledgedWrites#idsReplicated}) and a queue
+	 * the push filled again is registered after, each a command of its own, chained on
+	 * the connection taken here (Lettuce's thread, which runs the chain, must not wait to
 	 * take one).
 	 */
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
 		if (!this.cluster) {
-			return this.calls.replicated(queue,
-					this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
+			return this.calls.acknowledged()
+				.replicated(queue, this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
 		int count = bodies.size();
-		return this.calls.replicated(queue,
-				this.calls
-					.callAsync(redis -> this.calls.idsReplicated(redis.incrby(this.ids, count).toCompletableFuture())
+		return this.calls.acknowledged()
+			.replicated(queue,
+					this.calls.callAsync(redis -> this.calls.acknowledged()
+						.idsReplicated(redis.incrby(this.ids, count).toCompletableFuture())
 						.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
 								this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
 						.thenCompose(answer -> RedisMessageScripts.created(answer)
@@ -88,7 +89,8 @@ final class RedisAsyncCore implements AsyncCore {
 		CompletableFuture<List<Lease>> leased = this.calls
 			.<List<?>>runAsync(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis))
 			.thenApply(RedisMessageScripts::leases);
-		return leased.thenCompose((leases) -> leases.isEmpty() ? leased : this.calls.changeReplicated(queue, leased));
+		return leased.thenCompose(
+				(leases) -> leases.isEmpty() ? leased : this.calls.acknowledged().changeReplicated(queue, leased));
 	}
 
 	@Override
@@ -105,8 +107,9 @@ final class RedisAsyncCore implements AsyncCore {
 
 	private CompletableFuture<List<?>> complete(String queue, long[] ids, int[] deliveries) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		return this.calls.changeReplicated(queue, this.calls.runAsync(COMPLETE, this.calls.keys(queue),
-				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0)));
+		return this.calls.acknowledged()
+			.changeReplicated(queue, this.calls.runAsync(COMPLETE, this.calls.keys(queue),
+					this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0)));
 	}
 
 }

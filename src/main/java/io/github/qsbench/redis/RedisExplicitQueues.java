@@ -257,7 +257,8 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 * change (a dead-letter policy, a queue policy) or a deletion that was answered.
 	 */
 	private boolean replicated(String queue, boolean answer) {
-		return this.store.namespaceReplicated(REGISTRY, this.store.replicated(queue, answer));
+		return this.store.acknowledged()
+			.namespaceReplicated(REGISTRY, this.store.acknowledged().replicated(queue, answer));
 	}
 
 	/**

@@ -60,10 +60,11 @@ final class RedisFairGroups implements FairGroups {
 	 */
 	@Override
 	public boolean append(String queue, String group, long id) {
-		return this.store.replicated(queue,
-				this.store.<Long>run(APPEND, holdingKeys(queue), ascii(id), RedisStore.utf8(group), listPrefix(queue),
-						ascii(NOISY_MIN), ascii(NOISY_PERCENT), RedisStore.utf8(queue),
-						this.store.key(RedisPushAnnouncements.PUSHED), ascii(HOLD_MILLIS))) == 1;
+		return this.store.acknowledged()
+			.replicated(queue,
+					this.store.<Long>run(APPEND, holdingKeys(queue), ascii(id), RedisStore.utf8(group),
+							listPrefix(queue), ascii(NOISY_MIN), ascii(NOISY_PERCENT), RedisStore.utf8(queue),
+							this.store.key(RedisPushAnnouncements.PUSHED), ascii(HOLD_MILLIS))) == 1;
 	}
 
 	@Override

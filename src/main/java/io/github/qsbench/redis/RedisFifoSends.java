@@ -73,8 +73,9 @@ final class RedisFifoSends implements FifoSends {
 		List<String> suffixes = List.of(KEYS.get(0), RedisFifoState.WINDOW.get(0), RedisFifoState.WINDOW.get(1),
 				RedisFifoGroups.QUEUE_KEYS.get(0), RedisFifoGroups.QUEUE_KEYS.get(1), RedisQueueCalls.DELAYED);
 		// the send's answer: once the replicas asked for have it
-		List<Object> answer = this.store.replicated(queue, this.store.<List<Object>>run(COMMIT,
-				this.store.queueKeys(queue, suffixes), args.toArray(byte[][]::new)));
+		List<Object> answer = this.store.acknowledged()
+			.replicated(queue, this.store.<List<Object>>run(COMMIT, this.store.queueKeys(queue, suffixes),
+					args.toArray(byte[][]::new)));
 		if ((Long) answer.get(0) == 0) {
 			return null;
 		}

@@ -112,8 +112,9 @@ final class RedisMoveTasks implements MoveTaskStore {
 		}
 		// a failover that lost the task's record, or a cluster's handle or active
 		// source, would lose a task that was answered as started
-		return this.store.namespaceReplicated(HANDLES,
-				this.store.namespaceReplicated(ACTIVE_SOURCES, this.store.replicated(record.source(), true)));
+		return this.store.acknowledged()
+			.namespaceReplicated(HANDLES, this.store.acknowledged()
+				.namespaceReplicated(ACTIVE_SOURCES, this.store.acknowledged().replicated(record.source(), true)));
 	}
 
 	@Override
@@ -141,8 +142,8 @@ final class RedisMoveTasks implements MoveTaskStore {
 		if (source == null) {
 			return Optional.empty();
 		}
-		String found = RedisStore
-			.utf8(this.store.replicated(source, this.store.<byte[]>run(CANCEL, keys(source), RedisStore.utf8(handle))));
+		String found = RedisStore.utf8(this.store.acknowledged()
+			.replicated(source, this.store.<byte[]>run(CANCEL, keys(source), RedisStore.utf8(handle))));
 		if (found.isEmpty()) {
 			return Optional.empty();
 		}

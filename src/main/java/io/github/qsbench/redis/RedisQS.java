@@ -126,12 +126,12 @@ public final class RedisQS implements QueueServiceCore {
 
 	/**
 	 * One {@code INCRBY} of the id counter, which every push takes its ids from too; once
-	 * the replicas asked for have it ({@link RedisStore#idsReplicated}).
+	 * the replicas asked for have it ({@link AcknowledgedWrites#idsReplicated}).
 	 */
 	@Override
 	public long reserveIds(int count) {
 		long last = this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, count));
-		return this.calls.idsReplicated(last) - count + 1;
+		return this.calls.acknowledged().idsReplicated(last) - count + 1;
 	}
 
 	/** One run of the push script, outside any group commit. */
@@ -157,7 +157,7 @@ public final class RedisQS implements QueueServiceCore {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return this.calls.replicated(queue, RedisMessageScripts.pushed(answer, bodies));
+		return this.calls.acknowledged().replicated(queue, RedisMessageScripts.pushed(answer, bodies));
 	}
 
 	@Override
@@ -192,7 +192,7 @@ public final class RedisQS implements QueueServiceCore {
 	List<Lease> leaseNow(String queue, int max, long leaseMillis) {
 		List<Lease> leases = RedisMessageScripts
 			.leases(this.calls.run(LEASE, this.calls.keys(queue), this.scripts.leaseArgs(max, leaseMillis)));
-		return leases.isEmpty() ? leases : this.calls.changeReplicated(queue, leases);
+		return leases.isEmpty() ? leases : this.calls.acknowledged().changeReplicated(queue, leases);
 	}
 
 	@Override
@@ -220,8 +220,9 @@ public final class RedisQS implements QueueServiceCore {
 		}
 		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
 		keys.add(move.tasks());
-		long answer = this.calls.changeReplicated(queue, this.calls.<Long>run(COMPLETE_FENCED, keys, ascii(id),
-				ascii(delivery), ascii(move.handle()), ascii(move.owner()), ascii(move.line())));
+		long answer = this.calls.acknowledged()
+			.changeReplicated(queue, this.calls.<Long>run(COMPLETE_FENCED, keys, ascii(id), ascii(delivery),
+					ascii(move.handle()), ascii(move.owner()), ascii(move.line())));
 		return (answer == RedisCodes.FENCED) ? Optional.empty() : Optional.of(RedisCodes.completion(answer));
 	}
 
@@ -246,8 +247,9 @@ public final class RedisQS implements QueueServiceCore {
 		return switch (operation) {
 			case CHANGE_LEASE -> ByIdOutcome.of(decide(queue, id, delivery, CHANGE_OPERATION, leaseMillis));
 			case DISCARD -> ByIdOutcome.of(decide(queue, id, ANY_DELIVERY, DISCARD_OPERATION, 0));
-			case END_DELAY -> ByIdOutcome.doneIf(this.calls.replicated(queue, this.calls.<Long>run(END_DELAY,
-					this.calls.keys(queue), ascii(id), ascii(queue), this.announcements.channel())) == 1);
+			case END_DELAY -> ByIdOutcome.doneIf(this.calls.acknowledged()
+				.replicated(queue, this.calls.<Long>run(END_DELAY, this.calls.keys(queue), ascii(id), ascii(queue),
+						this.announcements.channel())) == 1);
 		};
 	}
 
@@ -311,8 +313,9 @@ public final class RedisQS implements QueueServiceCore {
 	private List<Completion> decide(String queue, long[] ids, int[] deliveries, byte[] operation, long leaseMillis) {
 		// an emptied queue's name stays in the registry until the next listing (queues())
 		// tidies it: no HLEN per completion
-		return this.calls.changeReplicated(queue, RedisMessageScripts.completions(this.calls.run(COMPLETE,
-				this.calls.keys(queue), this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length));
+		return this.calls.acknowledged()
+			.changeReplicated(queue, RedisMessageScripts.completions(this.calls.run(COMPLETE, this.calls.keys(queue),
+					this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length));
 	}
 
 	/**

@@ -94,34 +94,11 @@ final class RedisQueueCalls {
 		}
 	}
 
-	/** {@link RedisStore#idsReplicated(CompletableFuture)}. */
-	<T> CompletableFuture<T> idsReplicated(CompletableFuture<T> taken) {
-		return this.store.idsReplicated(taken);
-	}
-
-	/** {@link RedisStore#idsReplicated(Object)}. */
-	<T> T idsReplicated(T taken) {
-		return this.store.idsReplicated(taken);
-	}
-
-	/** {@link RedisStore#replicated(String, CompletableFuture)}. */
-	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
-		return this.store.replicated(queue, written);
-	}
-
-	/** {@link RedisStore#replicated(String, Object)}. */
-	<T> T replicated(String queue, T answer) {
-		return this.store.replicated(queue, answer);
-	}
-
-	/** {@link RedisStore#changeReplicated(String, CompletableFuture)}. */
-	<T> CompletableFuture<T> changeReplicated(String queue, CompletableFuture<T> written) {
-		return this.store.changeReplicated(queue, written);
-	}
-
-	/** {@link RedisStore#changeReplicated(String, Object)}. */
-	<T> T changeReplicated(String queue, T answer) {
-		return this.store.changeReplicated(queue, answer);
+	/**
+	 * Which of the calls' answers wait for replicas ({@link RedisStore#replicatedBy}).
+	 */
+	AcknowledgedWrites acknowledged() {
+		return this.store.acknowledged();
 	}
 
 	/** The push script's refusal ("CAP") as the cap it reached; any other unchanged. */

@@ -67,33 +67,13 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	private final boolean groupCommit;
 
-	/**
-	 * What holds a push's answer until replicas have it, or {@code null}: answered once
-	 * the master has it ({@link #replicatedBy}).
-	 */
-	private ReplicaAcknowledgements replication;
-
-	/**
-	 * Whether only pushes wait for the replicas ({@link #replicatedBy}): leases and
-	 * completions are then answered once the master has them.
-	 */
-	private boolean pushesOnly;
-
-	/**
-	 * On a cluster, with replicas to acknowledge, the key that marks replication on the
-	 * id counter's master, or {@code null}. A push takes its ids there, a write of its
-	 * own: a failover that lost it would give the same ids again, to a queue that may
-	 * still hold them ({@link #idsReplicated}).
-	 */
-	private byte[] idsMarker;
+	/** Which answers wait for replicas ({@link #replicatedBy}): none until asked. */
+	private AcknowledgedWrites acknowledged = AcknowledgedWrites.NONE;
 
 	/**
 	 * The name of the id counter every push takes its messages' ids from ({@link #key}).
 	 */
 	static final String IDS = "ids";
-
-	/** The suffix of the key a queue's push may mark replication with. */
-	private static final List<String> REPLICATED = List.of("replicated");
 
 	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
 
@@ -147,90 +127,13 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		if (!(this.connections instanceof LettuceConnectionFactory lettuce)) {
 			throw new IllegalStateException("qs.redis.replicas-to-acknowledge needs Lettuce's connections");
 		}
-		this.idsMarker = this.cluster ? ReplicaAcknowledgements.besideOnItsSlot(this.namespace + IDS, ":replicated")
-				: null;
-		this.replication = ReplicaAcknowledgements.of(lettuce.getRequiredNativeClient(), replicas, timeout);
-		this.pushesOnly = pushesOnly;
+		this.acknowledged = AcknowledgedWrites.of(this, lettuce.getRequiredNativeClient(), replicas, timeout,
+				pushesOnly);
 	}
 
-	/**
-	 * Ids taken from the counter, {@code taken}, once the replicas asked for
-	 * ({@link #replicatedBy}) have them: on a cluster, where the counter's master is not
-	 * the queue's, so a push writes its messages only with ids a failover cannot give
-	 * again; at once without them, or on a standalone Redis, where the push script takes
-	 * its ids beside the queue.
-	 */
-	<T> CompletableFuture<T> idsReplicated(CompletableFuture<T> taken) {
-		return (this.idsMarker == null) ? taken : acknowledged(taken, this.idsMarker);
-	}
-
-	/** {@link #idsReplicated(CompletableFuture)}, waiting on the caller's thread. */
-	<T> T idsReplicated(T taken) {
-		return (this.idsMarker == null) ? taken : joined(idsReplicated(CompletableFuture.completedFuture(taken)));
-	}
-
-	/**
-	 * A push's answer, or a queue's settings' or move task's, {@code written}, once the
-	 * replicas asked for ({@link #replicatedBy}) have it and every write before it on the
-	 * master of {@code queue}; at once without them.
-	 */
-	<T> CompletableFuture<T> replicated(String queue, CompletableFuture<T> written) {
-		return (this.replication == null) ? written : acknowledged(written, queueKeys(queue, REPLICATED).get(0));
-	}
-
-	/**
-	 * {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread.
-	 */
-	<T> T replicated(String queue, T answer) {
-		return (this.replication == null) ? answer
-				: joined(replicated(queue, CompletableFuture.completedFuture(answer)));
-	}
-
-	/**
-	 * {@code answer}, once the replicas asked for ({@link #replicatedBy}) have every
-	 * write made so far to the key {@code name} of the whole namespace ({@link #key}): on
-	 * a cluster, where such a key (a registry of names) is on a master of its own; at
-	 * once without them, or on a standalone Redis, whose one master the queue's round
-	 * ({@link #replicated(String, Object)}) covers.
-	 */
-	<T> T namespaceReplicated(String name, T answer) {
-		return (this.replication == null || !this.cluster) ? answer
-				: joined(acknowledged(CompletableFuture.completedFuture(answer),
-						ReplicaAcknowledgements.besideOnItsSlot(this.namespace + name, ":replicated")));
-	}
-
-	/**
-	 * A lease's or a completion's answer (or a lease change's, a discard's),
-	 * {@code written}, as {@link #replicated(String, CompletableFuture)} unless only
-	 * pushes wait ({@link #replicatedBy}).
-	 */
-	<T> CompletableFuture<T> changeReplicated(String queue, CompletableFuture<T> written) {
-		return this.pushesOnly ? written : replicated(queue, written);
-	}
-
-	/**
-	 * {@link #changeReplicated(String, CompletableFuture)}, waiting on the caller's
-	 * thread.
-	 */
-	<T> T changeReplicated(String queue, T answer) {
-		return this.pushesOnly ? answer : replicated(queue, answer);
-	}
-
-	private <T> CompletableFuture<T> acknowledged(CompletableFuture<T> written, byte[] marker) {
-		ReplicaAcknowledgements replicas = this.replication;
-		return written.thenCompose(answer -> replicas.afterWritesSoFar(marker)
-			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(translated(failure)))
-			.thenApply(replicated -> answer));
-	}
-
-	private static <T> T joined(CompletableFuture<T> acknowledged) {
-		try {
-			return acknowledged.join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = AsyncCore.cause(ex);
-			throw (cause instanceof RuntimeException failure) ? failure : ex;
-		}
+	/** Which answers wait for replicas, and the wait ({@link #replicatedBy}). */
+	AcknowledgedWrites acknowledged() {
+		return this.acknowledged;
 	}
 
 	/** Whether the redis strategy runs group commits ({@link GroupCommit}). */
@@ -373,7 +276,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	}
 
 	/** A failure of an asynchronous call as the blocking call would have thrown it. */
-	private static RuntimeException translated(Throwable failure) {
+	static RuntimeException translated(Throwable failure) {
 		Throwable cause = AsyncCore.cause(failure);
 		if (cause instanceof DataAccessException access) {
 			return LuaScript.refusal(access);
@@ -445,14 +348,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	/** Ends the subscription, if any, and the replicas' acknowledgements' connection. */
 	@Override
 	public synchronized void close() {
-		if (this.replication != null) {
-			try {
-				this.replication.close();
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Closing the replicas' acknowledgements' connection failed", ex);
-			}
-		}
+		this.acknowledged.close();
 		this.listeners.clear();
 		if (this.subscription != null) {
 			this.subscription.close();
