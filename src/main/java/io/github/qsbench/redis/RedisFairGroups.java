@@ -67,9 +67,16 @@ final class RedisFairGroups implements FairGroups {
 							this.store.key(RedisPushAnnouncements.PUSHED), ascii(HOLD_MILLIS))) == 1;
 	}
 
+	/**
+	 * One script, answered as the completion (or discard) it follows is
+	 * ({@link AcknowledgedWrites#changeReplicated}): a failover that kept the completion
+	 * and lost this would count the message released in its group for good, so the group
+	 * would be judged noisy sooner.
+	 */
 	@Override
 	public boolean remove(String queue, long id) {
-		return this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue)) == 1;
+		return this.store.acknowledged()
+			.changeReplicated(queue, this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue))) == 1;
 	}
 
 	/** One script, which also ends the holds of the messages it releases. */

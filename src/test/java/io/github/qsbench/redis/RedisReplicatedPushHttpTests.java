@@ -1,6 +1,7 @@
 package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -113,7 +114,8 @@ class RedisReplicatedPushHttpTests {
 
 	/**
 	 * A lease and a completion while the replica is stalled: each answered 503 after the
-	 * timeout, and each done by the master, which the replica gets once it runs again.
+	 * timeout, and each done by the master, which the replica gets once it runs again; a
+	 * fair queue's group removal waits as a completion does.
 	 */
 	@Test
 	void aStalledReplica_leasesAndCompletionsAnswered503_doneByTheMaster() {
@@ -142,6 +144,19 @@ class RedisReplicatedPushHttpTests {
 			.containsExactly("leased");
 		assertThat(JsonPath.<List<String>>read(peeked, "$.messages[*].state")).as("and leased the second")
 			.containsExactly("inflight");
+
+		// and so does a fair queue's group removal, which follows a completion
+		long grouped = JsonPath.parse(this.http.post(QUEUE + "?delay=60", "grouped").body()).read("$.id", Long.class);
+		FairGroups fair = this.service.getBean(FifoGroups.class).fair();
+		assertThat(fair.append("replicated", "tenant", grouped)).isTrue();
+		replica.stall();
+		try {
+			assertThatThrownBy(() -> fair.remove("replicated", grouped))
+				.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+		}
+		finally {
+			replica.resume();
+		}
 	}
 
 	/**
@@ -225,6 +240,9 @@ class RedisReplicatedPushHttpTests {
 					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 				assertThatThrownBy(() -> fair.append("replicated", "tenant", held))
 					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+				assertThatCode(() -> fair.remove("replicated", held))
+					.as("a group's removal follows a completion: answered at once")
+					.doesNotThrowAnyException();
 			}
 			finally {
 				replica.resume();
