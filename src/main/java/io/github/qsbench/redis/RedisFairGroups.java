@@ -41,6 +41,21 @@ final class RedisFairGroups implements FairGroups {
 		.concat(QUEUE_KEYS.stream(), Stream.of(RedisQueueCalls.READY, RedisQueueCalls.DELAYED))
 		.toList();
 
+	/**
+	 * The groups' keys, then the core's ready list and delayed set, whose holds end here,
+	 * and its bodies hash, where a release looks for messages gone.
+	 */
+	private static final List<String> RELEASE_KEYS = Stream
+		.concat(HOLDING_KEYS.stream(), Stream.of(RedisQueueCalls.BODIES))
+		.toList();
+
+	/**
+	 * How many released ids a release looks at for messages gone whose removal from their
+	 * group never came (fair-release.lua): a few, drawn at random, so that its cost stays
+	 * bounded and, over releases, every one is looked at.
+	 */
+	private static final byte[] HEAL_SAMPLE = ascii(3);
+
 	private static final String LIST = "fair:list:";
 
 	private final RedisStore store;
@@ -79,11 +94,15 @@ final class RedisFairGroups implements FairGroups {
 			.changeReplicated(queue, this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue))) == 1;
 	}
 
-	/** One script, which also ends the holds of the messages it releases. */
+	/**
+	 * One script, which also ends the holds of the messages it releases, and first takes
+	 * out of their groups a few released messages gone whose removal never came (an
+	 * instance killed between a completion and {@link #remove}).
+	 */
 	@Override
 	public long[] release(String queue, int max) {
-		List<?> ids = this.store.run(RELEASE, holdingKeys(queue), ascii(max), listPrefix(queue), RedisStore.utf8(queue),
-				this.store.key(RedisPushAnnouncements.PUSHED));
+		List<?> ids = this.store.run(RELEASE, this.store.queueKeys(queue, RELEASE_KEYS), ascii(max), listPrefix(queue),
+				RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED), HEAL_SAMPLE);
 		long[] released = new long[ids.size()];
 		for (int i = 0; i < released.length; i++) {
 			released[i] = number(ids.get(i));

@@ -3,9 +3,24 @@
 -- the core's ready list, as end-delay.lua does) in this one step, so that no instance killed
 -- midway leaves one counted released and held for a year. One gone meanwhile (purged) leaves
 -- its group and is not counted.
--- KEYS: as fair-append's
--- ARGV: max, the prefix of the groups' held lists, queue, channel
+-- First it looks at ARGV[5] released ids drawn at random (HRANDFIELD: the cost is bounded however
+-- many the queue has) and takes out of its group, as fair-remove.lua would have, each whose
+-- message the core no longer holds: an instance killed between a message's completion and its
+-- removal from its group leaves the group counting it for good, judged noisy sooner. Taken out
+-- twice is taken out once (fair-remove.lua finds it gone).
+-- KEYS: as fair-append's, then the core's bodies hash
+-- ARGV: max, the prefix of the groups' held lists, queue, channel, how many released ids to look at
 -- Returns the released ids.
+local sample = redis.call('HRANDFIELD', KEYS[1], ARGV[5], 'WITHVALUES')
+for i = 1, #sample, 2 do
+  if redis.call('HEXISTS', KEYS[9], sample[i]) == 0 then
+    redis.call('HDEL', KEYS[1], sample[i])
+    if redis.call('HINCRBY', KEYS[3], sample[i + 1], -1) <= 0 then
+      redis.call('HDEL', KEYS[3], sample[i + 1])
+    end
+    redis.call('DECR', KEYS[4])
+  end
+end
 local out = {}
 local max = tonumber(ARGV[1])
 local announce = false

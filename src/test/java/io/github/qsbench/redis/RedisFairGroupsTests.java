@@ -94,6 +94,24 @@ class RedisFairGroupsTests {
 		assertThat(this.groups.counts("q")).isEqualTo(FairGroups.Counts.NONE);
 	}
 
+	@Test
+	void aRelease_takesOutOfItsGroupAMessageGoneWhoseRemovalNeverCame() {
+		long completed = held("completed, its instance killed before the removal");
+		assertThat(this.groups.append("q", "tenant", completed)).isTrue();
+		assertThat(this.core.complete("q", this.core.lease("q", 1).get(0).message())).isTrue();
+		long ready = held("ready");
+		assertThat(this.groups.append("q", "tenant", ready)).isTrue();
+		assertThat(this.groups.counts("q").released()).as("the completed one still counted").isEqualTo(2);
+
+		assertThat(this.groups.release("q", 1)).as("nothing held").isEmpty();
+		FairGroups.Counts counts = this.groups.counts("q");
+		assertThat(counts.released()).as("the one the core still holds").isEqualTo(1);
+		assertThat(counts.groups()).isEqualTo(1);
+		assertThat(this.groups.remove("q", ready)).isTrue();
+		assertThat(this.groups.remove("q", completed)).as("taken out once").isFalse();
+		assertThat(this.groups.counts("q")).isEqualTo(FairGroups.Counts.NONE);
+	}
+
 	/** A message pushed held, as a fair queue on Redis pushes one. */
 	private long held(String body) {
 		return this.core.pushAll("q", TestBodies.utf8(body), FairGroups.PUSH_HOLD_MILLIS).get(0).id();
