@@ -24,7 +24,7 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class RedisFairGroups implements FairGroups {
 
-	private static final LuaScript APPEND = LuaScript.of(RedisFairGroups.class, "fair-append", ReturnType.INTEGER);
+	private static final LuaScript APPEND = LuaScript.of(RedisFairGroups.class, "fair-append", ReturnType.MULTI);
 
 	private static final LuaScript REMOVE = LuaScript.of(RedisFairGroups.class, "fair-remove", ReturnType.INTEGER);
 
@@ -68,18 +68,32 @@ final class RedisFairGroups implements FairGroups {
 	}
 
 	/**
-	 * One script, which also ends the hold of a message it releases, or makes the hold of
-	 * one it holds {@link #HOLD_MILLIS} longer. Answered once the replicas asked for have
-	 * it ({@link RedisStore#replicatedBy}): it is part of a push, so a failover that kept
-	 * the push and lost this would deliver the message in no group.
+	 * One script for the whole push, which also ends the holds of the messages it
+	 * releases, or makes the holds of those it holds {@link #HOLD_MILLIS} longer.
+	 * Answered once the replicas asked for have it ({@link RedisStore#replicatedBy}): it
+	 * is part of a push, so a failover that kept the push and lost this would deliver the
+	 * messages in no group.
 	 */
 	@Override
-	public boolean append(String queue, String group, long id) {
-		return this.store.acknowledged()
-			.replicated(queue,
-					this.store.<Long>run(APPEND, holdingKeys(queue), ascii(id), RedisStore.utf8(group),
-							listPrefix(queue), ascii(NOISY_MIN), ascii(NOISY_PERCENT), RedisStore.utf8(queue),
-							this.store.key(RedisPushAnnouncements.PUSHED), ascii(HOLD_MILLIS))) == 1;
+	public boolean[] append(String queue, List<String> groups, long[] ids) {
+		byte[][] args = new byte[6 + 2 * ids.length][];
+		args[0] = listPrefix(queue);
+		args[1] = ascii(NOISY_MIN);
+		args[2] = ascii(NOISY_PERCENT);
+		args[3] = RedisStore.utf8(queue);
+		args[4] = this.store.key(RedisPushAnnouncements.PUSHED);
+		args[5] = ascii(HOLD_MILLIS);
+		for (int i = 0; i < ids.length; i++) {
+			args[6 + 2 * i] = ascii(ids[i]);
+			args[7 + 2 * i] = RedisStore.utf8((groups.get(i) != null) ? groups.get(i) : "");
+		}
+		List<?> answer = this.store.acknowledged()
+			.replicated(queue, this.store.<List<?>>run(APPEND, holdingKeys(queue), args));
+		boolean[] released = new boolean[ids.length];
+		for (int i = 0; i < released.length; i++) {
+			released[i] = number(answer.get(i)) == 1;
+		}
+		return released;
 	}
 
 	/**

@@ -3,6 +3,8 @@ package io.github.qsbench.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.application.fair.FairGroups;
@@ -44,19 +46,19 @@ class RedisFairGroupsTests {
 	void appendOfAQuietGroup_endsTheHoldItself() {
 		long id = held("quiet");
 		assertThat(this.groups.endsHolds()).isTrue();
-		assertThat(this.groups.append("q", "tenant", id)).isTrue();
+		assertThat(appended("tenant", id)).isTrue();
 		assertThat(stats()).as("ready with no end of delay asked").isEqualTo(new QueueStats("q", 1, 0, 0));
 	}
 
 	@Test
 	void releaseOfANoisyGroupsMessage_endsTheHoldItself_skipsOneGoneMeanwhile() {
 		for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
-			assertThat(this.groups.append("q", "noisy", held("released-" + i))).isTrue();
+			assertThat(appended("noisy", held("released-" + i))).isTrue();
 		}
 		long gone = held("gone");
 		long kept = held("kept");
-		assertThat(this.groups.append("q", "noisy", gone)).as("held: the group is noisy").isFalse();
-		assertThat(this.groups.append("q", "noisy", kept)).isFalse();
+		assertThat(appended("noisy", gone)).as("held: the group is noisy").isFalse();
+		assertThat(appended("noisy", kept)).isFalse();
 		assertThat(this.core.byId("q", gone, ByIdOperation.DISCARD).done()).isTrue();
 
 		assertThat(this.groups.release("q", 2)).as("the one gone left out").containsExactly(kept);
@@ -70,10 +72,10 @@ class RedisFairGroupsTests {
 	@Test
 	void appendOfANoisyGroup_holdsItUntilReleased() {
 		for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
-			assertThat(this.groups.append("q", "noisy", held("released-" + i))).isTrue();
+			assertThat(appended("noisy", held("released-" + i))).isTrue();
 		}
 		long noisy = held("noisy");
-		assertThat(this.groups.append("q", "noisy", noisy)).isFalse();
+		assertThat(appended("noisy", noisy)).isFalse();
 		assertThat(this.core.lease("q", 100, TimeUnit.HOURS.toMillis(1))).as("the released ones, leased an hour")
 			.hasSize(FairGroups.NOISY_MIN);
 
@@ -90,17 +92,17 @@ class RedisFairGroupsTests {
 
 		this.clock.advance(Duration.ofMillis(FairGroups.PUSH_HOLD_MILLIS + 1));
 		assertThat(this.core.lease("q", 1)).extracting((lease) -> lease.message().id()).containsExactly(stranded);
-		assertThat(this.groups.append("q", "late", stranded)).as("no longer held: left in no group").isFalse();
+		assertThat(appended("late", stranded)).as("no longer held: left in no group").isFalse();
 		assertThat(this.groups.counts("q")).isEqualTo(FairGroups.Counts.NONE);
 	}
 
 	@Test
 	void aRelease_takesOutOfItsGroupAMessageGoneWhoseRemovalNeverCame() {
 		long completed = held("completed, its instance killed before the removal");
-		assertThat(this.groups.append("q", "tenant", completed)).isTrue();
+		assertThat(appended("tenant", completed)).isTrue();
 		assertThat(this.core.complete("q", this.core.lease("q", 1).get(0).message())).isTrue();
 		long ready = held("ready");
-		assertThat(this.groups.append("q", "tenant", ready)).isTrue();
+		assertThat(appended("tenant", ready)).isTrue();
 		assertThat(this.groups.counts("q").released()).as("the completed one still counted").isEqualTo(2);
 
 		assertThat(this.groups.release("q", 1)).as("nothing held").isEmpty();
@@ -110,6 +112,31 @@ class RedisFairGroupsTests {
 		assertThat(this.groups.remove("q", ready)).isTrue();
 		assertThat(this.groups.remove("q", completed)).as("taken out once").isFalse();
 		assertThat(this.groups.counts("q")).isEqualTo(FairGroups.Counts.NONE);
+	}
+
+	@Test
+	void oneAppendForAWholePush_ungroupedQuietAndNoisyInOrder() {
+		for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+			assertThat(appended("noisy", held("released-" + i))).isTrue();
+		}
+		long ungrouped = held("ungrouped");
+		long quiet = held("quiet");
+		long noisy = held("noisy");
+		long gone = held("gone");
+		assertThat(this.core.byId("q", gone, ByIdOperation.DISCARD).done()).isTrue();
+
+		assertThat(this.groups.append("q", Arrays.asList(null, "quiet", "noisy", "quiet"),
+				new long[] { ungrouped, quiet, noisy, gone }))
+			.containsExactly(true, true, false, false);
+		assertThat(stats()).as("the ungrouped and the quiet one's holds ended, the noisy one held")
+			.isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 2, 0, 1));
+		FairGroups.Counts counts = this.groups.counts("q");
+		assertThat(counts.released()).as("the ungrouped one in no group").isEqualTo(FairGroups.NOISY_MIN + 1);
+		assertThat(counts.held()).isEqualTo(1);
+	}
+
+	private boolean appended(String group, long id) {
+		return this.groups.append("q", List.of(group), new long[] { id })[0];
 	}
 
 	/** A message pushed held, as a fair queue on Redis pushes one. */

@@ -148,7 +148,7 @@ class RedisReplicatedPushHttpTests {
 		// and so does a fair queue's group removal, which follows a completion
 		long grouped = JsonPath.parse(this.http.post(QUEUE + "?delay=60", "grouped").body()).read("$.id", Long.class);
 		FairGroups fair = this.service.getBean(FifoGroups.class).fair();
-		assertThat(fair.append("replicated", "tenant", grouped)).isTrue();
+		assertThat(fair.append("replicated", List.of("tenant"), new long[] { grouped })[0]).isTrue();
 		replica.stall();
 		try {
 			assertThatThrownBy(() -> fair.remove("replicated", grouped))
@@ -238,7 +238,7 @@ class RedisReplicatedPushHttpTests {
 			try {
 				assertThatThrownBy(() -> core.byId("replicated", held, ByIdOperation.END_DELAY))
 					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
-				assertThatThrownBy(() -> fair.append("replicated", "tenant", held))
+				assertThatThrownBy(() -> fair.append("replicated", List.of("tenant"), new long[] { held }))
 					.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 				assertThatCode(() -> fair.remove("replicated", held))
 					.as("a group's removal follows a completion: answered at once")

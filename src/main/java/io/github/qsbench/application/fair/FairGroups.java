@@ -1,5 +1,6 @@
 package io.github.qsbench.application.fair;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -45,13 +46,16 @@ public interface FairGroups {
 	}
 
 	/**
-	 * Adds message {@code id}, pushed held, to its group: released (counted, for the
-	 * caller to end its hold unless {@link #endsHolds}) if the group is quiet, else held
-	 * (where the store ends holds, its push's hold made {@link #HOLD_MILLIS} longer
-	 * here).
-	 * @return whether it was released
+	 * Adds the messages of one push, pushed held, to their groups, in order: one without
+	 * a group ({@code null}) or of a quiet group released (counted in its group, for the
+	 * caller to end its hold unless {@link #endsHolds}), one of a noisy group held (where
+	 * the store ends holds, its push's hold made {@link #HOLD_MILLIS} longer here). One
+	 * call for the whole push: on Redis one script, one round trip.
+	 * @param groups each message's group, or {@code null}
+	 * @param ids the messages' ids, in the same order
+	 * @return per message, whether it was released
 	 */
-	boolean append(String queue, String group, long id);
+	boolean[] append(String queue, List<String> groups, long[] ids);
 
 	/**
 	 * Takes message {@code id} out of its group, released or held.

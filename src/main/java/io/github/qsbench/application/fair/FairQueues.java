@@ -176,15 +176,15 @@ public final class FairQueues implements Departures {
 		learn(queue);
 		List<Message> pushed = this.core.pushAll(queue, stored,
 				this.groups.endsHolds() ? FairGroups.PUSH_HOLD_MILLIS : FairGroups.HOLD_MILLIS);
-		for (int i = 0; i < pushed.size(); i++) {
-			String group = messages.get(i).group();
-			long id = pushed.get(i).id();
-			if (group == null) {
-				this.core.byId(queue, id, ByIdOperation.END_DELAY);
-			}
-			else if (this.groups.append(queue, group, id) && !this.groups.endsHolds()
-					&& !this.core.byId(queue, id, ByIdOperation.END_DELAY).done()) {
-				this.groups.remove(queue, id); // purged meanwhile
+		List<String> groupOf = messages.stream().map(OutgoingMessage::group).toList();
+		long[] ids = pushed.stream().mapToLong(Message::id).toArray();
+		boolean[] released = this.groups.append(queue, groupOf, ids);
+		if (!this.groups.endsHolds()) {
+			for (int i = 0; i < ids.length; i++) {
+				if (released[i] && !this.core.byId(queue, ids[i], ByIdOperation.END_DELAY).done()
+						&& groupOf.get(i) != null) {
+					this.groups.remove(queue, ids[i]); // purged meanwhile
+				}
 			}
 		}
 		return pushed;

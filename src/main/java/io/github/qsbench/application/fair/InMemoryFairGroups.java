@@ -3,6 +3,7 @@ package io.github.qsbench.application.fair;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,23 +17,15 @@ public final class InMemoryFairGroups implements FairGroups {
 	private final Map<String, Groups> queues = new ConcurrentHashMap<>();
 
 	@Override
-	public boolean append(String queue, String group, long id) {
-		Groups groups = this.queues.computeIfAbsent(queue, name -> new Groups());
-		synchronized (groups) {
-			Group one = groups.byName.computeIfAbsent(group, Group::new);
-			if (FairGroups.noisy(one.released, groups.released)) {
-				one.held.add(id);
-				groups.held.put(id, one);
-				if (one.held.size() == 1) {
-					groups.holding.add(one);
-				}
-				return false;
+	public boolean[] append(String queue, List<String> groups, long[] ids) {
+		Groups queueGroups = this.queues.computeIfAbsent(queue, name -> new Groups());
+		boolean[] released = new boolean[ids.length];
+		synchronized (queueGroups) {
+			for (int i = 0; i < ids.length; i++) {
+				released[i] = (groups.get(i) == null) || queueGroups.append(groups.get(i), ids[i]);
 			}
-			one.released++;
-			groups.released++;
-			groups.releasedOf.put(id, one);
-			return true;
 		}
+		return released;
 	}
 
 	@Override
@@ -122,6 +115,23 @@ public final class InMemoryFairGroups implements FairGroups {
 		final ArrayDeque<Group> holding = new ArrayDeque<>();
 
 		long released;
+
+		/** Message {@code id} in {@code group}: released if it is quiet, else held. */
+		boolean append(String group, long id) {
+			Group one = this.byName.computeIfAbsent(group, Group::new);
+			if (FairGroups.noisy(one.released, this.released)) {
+				one.held.add(id);
+				this.held.put(id, one);
+				if (one.held.size() == 1) {
+					this.holding.add(one);
+				}
+				return false;
+			}
+			one.released++;
+			this.released++;
+			this.releasedOf.put(id, one);
+			return true;
+		}
 
 		void dropIfEmpty(Group group) {
 			if (group.released == 0 && group.held.isEmpty()) {
