@@ -203,10 +203,9 @@ public final class HistoryChecker {
 				completionsOf.computeIfAbsent(value, (v) -> new ArrayList<>()).add(completion);
 			}
 		}
+		// at-least-once allows them: noted as redeliveries, not counted below
+		String kind = (guarantee == Delivery.AT_LEAST_ONCE) ? "redelivered, as at-least-once allows: " : "duplicated: ";
 		for (Map.Entry<String, List<Seen>> entry : deliveries.entrySet()) {
-			// at-least-once allows them: noted as redeliveries, not counted below
-			String kind = (guarantee == Delivery.AT_LEAST_ONCE) ? "redelivered, as at-least-once allows: "
-					: "duplicated: ";
 			List<String> found = leaseAnomalies(kind + entry.getKey(), entry.getValue(),
 					completionsOf.getOrDefault(entry.getKey(), List.of()), changes);
 			if (!found.isEmpty()) {

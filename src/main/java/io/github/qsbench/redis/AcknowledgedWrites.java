@@ -3,9 +3,6 @@ package io.github.qsbench.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-
-import io.github.qsbench.core.AsyncCore;
 
 import io.lettuce.core.AbstractRedisClient;
 
@@ -83,7 +80,8 @@ final class AcknowledgedWrites implements AutoCloseable {
 
 	/** {@link #idsReplicated(CompletableFuture)}, waiting on the caller's thread. */
 	<T> T idsReplicated(T taken) {
-		return (this.idsMarker == null) ? taken : joined(idsReplicated(CompletableFuture.completedFuture(taken)));
+		return (this.idsMarker == null) ? taken
+				: RedisStore.joined(idsReplicated(CompletableFuture.completedFuture(taken)));
 	}
 
 	/**
@@ -100,7 +98,8 @@ final class AcknowledgedWrites implements AutoCloseable {
 	 * {@link #replicated(String, CompletableFuture)}, waiting on the caller's thread.
 	 */
 	<T> T replicated(String queue, T answer) {
-		return (this.replicas == null) ? answer : joined(replicated(queue, CompletableFuture.completedFuture(answer)));
+		return (this.replicas == null) ? answer
+				: RedisStore.joined(replicated(queue, CompletableFuture.completedFuture(answer)));
 	}
 
 	/**
@@ -112,7 +111,7 @@ final class AcknowledgedWrites implements AutoCloseable {
 	 */
 	<T> T namespaceReplicated(String name, T answer) {
 		return (this.replicas == null || !this.store.cluster()) ? answer
-				: joined(acknowledged(CompletableFuture.completedFuture(answer),
+				: RedisStore.joined(acknowledged(CompletableFuture.completedFuture(answer),
 						ReplicaAcknowledgements.besideOnItsSlot(this.store.namespace() + name, ":replicated")));
 	}
 
@@ -138,16 +137,6 @@ final class AcknowledgedWrites implements AutoCloseable {
 		return written.thenCompose(answer -> waiting.afterWritesSoFar(marker)
 			.exceptionallyCompose(failure -> CompletableFuture.failedFuture(RedisStore.translated(failure)))
 			.thenApply(replicated -> answer));
-	}
-
-	private static <T> T joined(CompletableFuture<T> acknowledged) {
-		try {
-			return acknowledged.join();
-		}
-		catch (CompletionException ex) {
-			Throwable cause = AsyncCore.cause(ex);
-			throw (cause instanceof RuntimeException failure) ? failure : ex;
-		}
 	}
 
 	/** Closes the replicas' acknowledgements' connection, if any. */

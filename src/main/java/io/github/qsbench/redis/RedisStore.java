@@ -228,15 +228,23 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 				return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
 					.thenApply(done -> each.stream().map(CompletableFuture::join).toList());
 			});
-			try {
-				answers.addAll(sent.join());
-			}
-			catch (CompletionException ex) {
-				Throwable cause = AsyncCore.cause(ex);
-				throw (cause instanceof RuntimeException failure) ? failure : ex;
-			}
+			answers.addAll(joined(sent));
 		}
 		return answers;
+	}
+
+	/**
+	 * The stage's answer, waited for on the caller's thread; its failure thrown as the
+	 * blocking call would throw it (unwrapped from the stage's wrapping).
+	 */
+	static <T> T joined(CompletableFuture<T> stage) {
+		try {
+			return stage.join();
+		}
+		catch (CompletionException ex) {
+			Throwable cause = AsyncCore.cause(ex);
+			throw (cause instanceof RuntimeException failure) ? failure : ex;
+		}
 	}
 
 	/** A script's keys and arguments: one of {@link #runEach}'s runs. */
