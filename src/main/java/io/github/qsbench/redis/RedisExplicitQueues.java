@@ -397,7 +397,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 * Drops cached entries as the channel says, on the subscription's thread: the queue a
 	 * message names, or every entry when the subscription is made (again).
 	 */
-	private final class Drops implements RedisStore.ChannelListener {
+	private final class Drops implements RedisChannels.ChannelListener {
 
 		@Override
 		public void message(byte[] body) {

@@ -5,11 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.qsbench.application.fifo.FifoGroups;
@@ -24,11 +22,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
@@ -37,15 +32,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
  * One Redis, standalone or a cluster, as every Redis class of the service reaches it: the
  * one call helper (a call on a shared connection, Redis's refusals translated), the one
  * key scheme (every key starts with the namespace; a queue's keys carry its name as the
- * hash tag, so a cluster keeps a queue on one slot), and the one subscription, on which
- * the pushes ({@link RedisQS}) and the settings changes ({@link RedisExplicitQueues}) are
- * heard. Instances on one Redis with the same namespace serve the same queues.
- *
- * <p>
- * The subscription is one connection for all channels, made on the first
- * {@link #subscribe}; Lettuce subscribes it again after a lost connection, and each
- * channel's listener is then told ({@link ChannelListener#subscribed}), since what was
- * published meanwhile was lost.
+ * hash tag, so a cluster keeps a queue on one slot), and the one subscription
+ * ({@link RedisChannels}), on which the pushes ({@link RedisQS}) and the settings changes
+ * ({@link RedisExplicitQueues}) are heard. Instances on one Redis with the same namespace
+ * serve the same queues.
  */
 public final class RedisStore implements ExternalStore, AutoCloseable {
 
@@ -75,10 +65,8 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	static final String IDS = "ids";
 
-	private final Map<String, ChannelListener> listeners = new ConcurrentHashMap<>();
-
-	/** The subscribed connection, once a channel was subscribed; guarded by this. */
-	private RedisConnection subscription;
+	/** The one subscription, for every channel. */
+	private final RedisChannels channels;
 
 	/**
 	 * @param connections Redis, standalone or a cluster
@@ -99,6 +87,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		this.cluster = cluster;
 		this.namespace = namespace;
 		this.groupCommit = groupCommit;
+		this.channels = new RedisChannels(connections);
 	}
 
 	/** On the connections Spring Boot made, a cluster if they are cluster-aware. */
@@ -316,52 +305,17 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/**
 	 * Hears the namespace's channel {@code name} (its key, {@link #key}) until the answer
-	 * is closed. A second listener for one channel replaces the first.
+	 * is closed ({@link RedisChannels#subscribe}).
 	 */
-	public synchronized AutoCloseable subscribe(String name, ChannelListener listener) {
-		byte[] channel = key(name);
-		String channelName = new String(channel, StandardCharsets.UTF_8);
-		this.listeners.put(channelName, listener);
-		if (this.subscription == null) {
-			RedisConnection connection = this.connections.getConnection();
-			try {
-				connection.subscribe(new Dispatch(), channel);
-			}
-			catch (RuntimeException ex) {
-				this.listeners.remove(channelName);
-				connection.close();
-				throw ex;
-			}
-			this.subscription = connection;
-		}
-		else {
-			this.subscription.getSubscription().subscribe(channel);
-		}
-		return () -> unsubscribe(channelName, listener);
-	}
-
-	private synchronized void unsubscribe(String channelName, ChannelListener listener) {
-		if (!this.listeners.remove(channelName, listener) || this.subscription == null) {
-			return;
-		}
-		if (this.listeners.isEmpty()) {
-			this.subscription.close();
-			this.subscription = null;
-		}
-		else {
-			this.subscription.getSubscription().unsubscribe(utf8(channelName));
-		}
+	AutoCloseable subscribe(String name, RedisChannels.ChannelListener listener) {
+		return this.channels.subscribe(key(name), listener);
 	}
 
 	/** Ends the subscription, if any, and the replicas' acknowledgements' connection. */
 	@Override
-	public synchronized void close() {
+	public void close() {
 		this.acknowledged.close();
-		this.listeners.clear();
-		if (this.subscription != null) {
-			this.subscription.close();
-			this.subscription = null;
-		}
+		this.channels.close();
 	}
 
 	static byte[] utf8(String text) {
@@ -370,41 +324,6 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	static String utf8(byte[] bytes) {
 		return new String(bytes, StandardCharsets.UTF_8);
-	}
-
-	/** What hears one channel, on the subscription's thread. */
-	public interface ChannelListener {
-
-		void message(byte[] body);
-
-		/**
-		 * The channel was subscribed: first, or again after a lost connection, whose
-		 * messages were lost with it.
-		 */
-		default void subscribed() {
-		}
-
-	}
-
-	/** Hands each message and subscription to its channel's listener. */
-	private final class Dispatch implements MessageListener, SubscriptionListener {
-
-		@Override
-		public void onMessage(Message message, byte[] pattern) {
-			ChannelListener listener = RedisStore.this.listeners.get(utf8(message.getChannel()));
-			if (listener != null) {
-				listener.message(message.getBody());
-			}
-		}
-
-		@Override
-		public void onChannelSubscribed(byte[] channel, long count) {
-			ChannelListener listener = RedisStore.this.listeners.get(utf8(channel));
-			if (listener != null) {
-				listener.subscribed();
-			}
-		}
-
 	}
 
 }
