@@ -11,22 +11,21 @@ import org.springframework.data.redis.connection.ReturnType;
 /**
  * FIFO sends in progress recorded in Redis (see {@link FifoSends}). Per queue, on its
  * slot: {@code fifo:sending} (a sorted set: each message id a send recorded, by its
- * claim's time on the service's clock) and {@code fifo:settling} (the ids a settlement
- * took, by when). A commit is one script ({@code fifo-commit.lua}) on the keys of the
- * window ({@link RedisFifoState}), of the groups ({@link RedisFifoGroups}), the core's
- * delayed set ({@link RedisQS}) and these, so an answer written, a message in its group
- * (released if it is the head) and its record gone are one step; it is refused once the
- * record is gone or {@link RedisFifoState#PENDING_MILLIS} old, which is when the send's
- * pending claims lapse and a take ({@code fifo-take.lua}) may have it. A taken record
- * stays, restamped, until the settlement forgets it after its discard, so a settlement
- * that dies midway is taken over after the bound.
+ * claim's time on the service's clock), written by the claim's script
+ * ({@code fifo-claim.lua}, {@link RedisFifoState}), and {@code fifo:settling} (the ids a
+ * settlement took, by when). A commit is one script ({@code fifo-commit.lua}) on the keys
+ * of the window ({@link RedisFifoState}), of the groups ({@link RedisFifoGroups}), the
+ * core's delayed set ({@link RedisQS}) and these, so an answer written, a message in its
+ * group (released if it is the head) and its record gone are one step; it is refused once
+ * the record is gone or {@link RedisFifoState#PENDING_MILLIS} old, which is when the
+ * send's pending claims lapse and a take ({@code fifo-take.lua}) may have it. A taken
+ * record stays, restamped, until the settlement forgets it after its discard, so a
+ * settlement that dies midway is taken over after the bound.
  */
 final class RedisFifoSends implements FifoSends {
 
 	/** The keys of the sends in progress and of those taken, on the queue's slot. */
 	static final List<String> KEYS = List.of("fifo:sending", "fifo:settling");
-
-	private static final LuaScript RECORD = LuaScript.of(RedisFifoSends.class, "fifo-record", ReturnType.INTEGER);
 
 	private static final LuaScript COMMIT = LuaScript.of(RedisFifoSends.class, "fifo-commit", ReturnType.MULTI);
 
@@ -36,8 +35,11 @@ final class RedisFifoSends implements FifoSends {
 
 	private final RedisStore store;
 
+	private final RedisFifoState state;
+
 	RedisFifoSends(RedisStore store) {
 		this.store = store;
+		this.state = new RedisFifoState(store);
 	}
 
 	@Override
@@ -45,10 +47,15 @@ final class RedisFifoSends implements FifoSends {
 		return RedisFifoState.PENDING_MILLIS;
 	}
 
+	/**
+	 * One script, the claim's ({@code fifo-claim.lua}), which takes the ids and records
+	 * them too; on a cluster, whose id counter is on a slot of its own, after an
+	 * {@code INCRBY} of one id per key ({@link RedisStore#reserveIds}).
+	 */
 	@Override
-	public void record(String queue, long firstId, int count, long claimedMillis) {
-		this.store.run(RECORD, this.store.queueKeys(queue, KEYS.subList(0, 1)), ascii(claimedMillis), ascii(firstId),
-				ascii(count));
+	public Claimed claim(String queue, List<String> keys, long nowMillis) {
+		long reserved = this.store.cluster() ? this.store.reserveIds(keys.size()) : 0;
+		return this.state.claimRecording(queue, keys, nowMillis, reserved);
 	}
 
 	@Override

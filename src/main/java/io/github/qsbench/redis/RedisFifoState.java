@@ -12,6 +12,7 @@ import java.util.List;
 import io.github.qsbench.application.Received;
 import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.application.fifo.FifoSends;
 import io.github.qsbench.application.fifo.FifoState;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
@@ -58,6 +59,10 @@ final class RedisFifoState implements FifoState {
 	 */
 	static final List<String> WINDOW = ALL.subList(1, 3);
 
+	/** Those of a claim that records the send ({@link #claimRecording}). */
+	private static final List<String> RECORDING = List.of(ALL.get(0), ALL.get(1), ALL.get(2),
+			RedisFifoSends.KEYS.get(0));
+
 	private final RedisStore store;
 
 	RedisFifoState(RedisStore store) {
@@ -66,16 +71,32 @@ final class RedisFifoState implements FifoState {
 
 	@Override
 	public Claim claim(String queue, List<String> keys, long nowMillis) {
-		byte[][] args = new byte[3 + keys.size()][];
+		return claim(queue, keys, nowMillis, this.store.queueKeys(queue, ALL), 0).claim();
+	}
+
+	/**
+	 * A claim that also records the messages of the keys it claims as sends in progress
+	 * ({@link RedisFifoSends#claim}), under the ids from {@code firstId} on, or, if it is
+	 * 0, under ids the script takes from the counter (a standalone Redis): one script.
+	 */
+	FifoSends.Claimed claimRecording(String queue, List<String> keys, long nowMillis, long firstId) {
+		return claim(queue, keys, nowMillis, this.store.queueKeys(queue, RECORDING, this.store.key(RedisStore.IDS)),
+				firstId);
+	}
+
+	private FifoSends.Claimed claim(String queue, List<String> keys, long nowMillis, List<byte[]> scriptKeys,
+			long firstId) {
+		byte[][] args = new byte[4 + keys.size()][];
 		args[0] = ascii(nowMillis);
 		args[1] = ascii(WINDOW_MILLIS);
 		args[2] = ascii(PENDING_MILLIS);
+		args[3] = ascii(firstId);
 		for (int i = 0; i < keys.size(); i++) {
-			args[3 + i] = RedisStore.utf8(keys.get(i));
+			args[4 + i] = RedisStore.utf8(keys.get(i));
 		}
-		List<Object> answer = this.store.run(CLAIM, this.store.queueKeys(queue, ALL), args);
+		List<Object> answer = this.store.run(CLAIM, scriptKeys, args);
 		List<Sent> found = new ArrayList<>(keys.size());
-		for (Object one : answer.subList(1, answer.size())) {
+		for (Object one : answer.subList(2, answer.size())) {
 			String value = RedisStore.utf8((byte[]) one);
 			if (value.isEmpty()) {
 				found.add(null);
@@ -89,7 +110,7 @@ final class RedisFifoState implements FifoState {
 						Long.parseLong(value.substring(colon + 1))));
 			}
 		}
-		return new Claim(found, Long.parseLong(RedisStore.utf8((byte[]) answer.get(0))));
+		return new FifoSends.Claimed(new Claim(found, number(answer.get(0))), number(answer.get(1)));
 	}
 
 	@Override
@@ -174,6 +195,10 @@ final class RedisFifoState implements FifoState {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	private static long number(Object answer) {
+		return Long.parseLong(RedisStore.utf8((byte[]) answer));
 	}
 
 	private static byte[] ascii(long number) {

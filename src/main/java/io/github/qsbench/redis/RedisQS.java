@@ -124,14 +124,10 @@ public final class RedisQS implements QueueServiceCore {
 		return pushNow(queue, bodies, delayMillis);
 	}
 
-	/**
-	 * One {@code INCRBY} of the id counter, which every push takes its ids from too; once
-	 * the replicas asked for have it ({@link AcknowledgedWrites#idsReplicated}).
-	 */
+	/** One {@code INCRBY} of the id counter ({@link RedisStore#reserveIds}). */
 	@Override
 	public long reserveIds(int count) {
-		long last = this.calls.call(redis -> redis.stringCommands().incrBy(this.ids, count));
-		return this.calls.acknowledged().idsReplicated(last) - count + 1;
+		return this.store.reserveIds(count);
 	}
 
 	/** One run of the push script, outside any group commit. */

@@ -183,6 +183,17 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Takes {@code count} ids from the counter every push takes its ids from
+	 * ({@link #IDS}), one {@code INCRBY}, answered once the replicas asked for have them
+	 * ({@link AcknowledgedWrites#idsReplicated}).
+	 * @return the first of them
+	 */
+	long reserveIds(int count) {
+		long last = call(redis -> redis.stringCommands().incrBy(key(IDS), count));
+		return this.acknowledged.idsReplicated(last) - count + 1;
+	}
+
 	/** Runs {@code script} as {@link #call} does. */
 	public <T> T run(LuaScript script, List<byte[]> keys, byte[]... args) {
 		return call(redis -> script.run(redis, keys, args));

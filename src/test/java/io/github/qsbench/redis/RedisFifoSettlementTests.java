@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import io.github.qsbench.application.fifo.FifoHeads;
+import io.github.qsbench.application.Sent;
 import io.github.qsbench.application.fifo.FifoSends;
+import io.github.qsbench.application.fifo.FifoState;
 import io.github.qsbench.core.Eviction;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.TestCores;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,19 +59,19 @@ class RedisFifoSettlementTests {
 	}
 
 	/**
-	 * Queue {@code i} records {@code i % 3} cut messages from id {@code 1000 i} on: a
-	 * take past the bound answers each queue its own ids, and a second take nothing until
-	 * the bound has passed again for the records taken and not forgotten.
+	 * Queue {@code i} claims {@code i % 3} keys, recording as many cut messages: a take
+	 * past the bound answers each queue its own ids, and a second take nothing until the
+	 * bound has passed again for the records taken and not forgotten.
 	 */
 	@ParameterizedTest(name = "cluster {0}")
 	@ValueSource(booleans = { false, true })
 	void take_moreQueuesThanOneWindow_eachQueueItsOwnRecords(boolean cluster) {
 		FifoSends sends = new RedisFifoSends(store(cluster));
 		List<String> queues = names();
+		long[] firstIds = new long[QUEUES];
 		for (int i = 0; i < QUEUES; i++) {
-			if (i % 3 > 0) {
-				sends.record(queues.get(i), 1000L * i, i % 3, this.clock.millis());
-			}
+			List<String> keys = IntStream.range(0, i % 3).mapToObj(n -> "key-" + n).toList();
+			firstIds[i] = sends.claim(queues.get(i), keys, this.clock.millis()).firstId();
 		}
 
 		assertThat(sends.take(queues, this.clock.millis())).as("within the bound")
@@ -78,7 +81,7 @@ class RedisFifoSettlementTests {
 
 		assertThat(taken).hasSize(QUEUES);
 		for (int i = 0; i < QUEUES; i++) {
-			long first = 1000L * i;
+			long first = firstIds[i];
 			assertThat(taken.get(i)).as(queues.get(i))
 				.containsExactlyInAnyOrderElementsOf(IntStream.range(0, i % 3).mapToObj(n -> first + n).toList());
 		}
@@ -90,6 +93,40 @@ class RedisFifoSettlementTests {
 		this.clock.advance(Duration.ofMillis(sends.boundMillis()));
 		assertThat(sends.take(queues, this.clock.millis())).as("forgotten")
 			.isEqualTo(Collections.nCopies(QUEUES, List.of()));
+	}
+
+	/**
+	 * A send's claim records the messages of the keys it claims, under ids from the
+	 * core's counter, and only those: none while a key is pending, none for a key already
+	 * answered; so a settlement discards no id a send did not push, and a push takes no
+	 * id a claim recorded.
+	 */
+	@ParameterizedTest(name = "cluster {0}")
+	@ValueSource(booleans = { false, true })
+	void claim_recordsOnlyTheKeysItClaims(boolean cluster) {
+		RedisStore store = store(cluster);
+		FifoSends sends = new RedisFifoSends(store);
+		FifoState state = new RedisFifoState(store);
+		String queue = names().get(0);
+		long now = this.clock.millis();
+
+		FifoSends.Claimed first = sends.claim(queue, List.of("a", "b"), now);
+		FifoSends.Claimed blocked = sends.claim(queue, List.of("b", "c"), now);
+		Sent original = new Sent(first.firstId(), first.claim().firstSequence());
+		state.settle(queue, List.of("a"), List.of(original), now);
+		FifoSends.Claimed again = sends.claim(queue, List.of("a", "d"), now);
+		long pushedAfter = this.core.push(queue, new byte[] { 1 }).id();
+		this.clock.advance(Duration.ofMillis(sends.boundMillis()));
+
+		assertThat(first.claim().found()).containsExactly(null, null);
+		assertThat(blocked.claim().found()).containsExactly(FifoState.PENDING, null);
+		assertThat(blocked.firstId()).isZero();
+		assertThat(again.claim().found()).containsExactly(original, null);
+		assertThat(again.firstId()).isGreaterThan(first.firstId() + 1);
+		assertThat(pushedAfter).isGreaterThan(again.firstId());
+		assertThat(sends.take(List.of(queue), this.clock.millis())).singleElement()
+			.asInstanceOf(InstanceOfAssertFactories.list(Long.class))
+			.containsExactlyInAnyOrder(first.firstId(), first.firstId() + 1, again.firstId());
 	}
 
 	/**

@@ -149,7 +149,9 @@ final class FifoQueues implements Departures {
 		}
 		synchronized (this.monitors.computeIfAbsent(queue, name -> new Object())) {
 			long now = this.clock.millis();
-			Claimed claim = claim(queue, distinct);
+			FifoSends.Claimed claiming = claim(queue, distinct);
+			FifoState.Claim claim = claiming.claim();
+			long firstId = claiming.firstId();
 			Map<String, Sent> answerOf = new HashMap<>();
 			List<String> claimed = new ArrayList<>();
 			List<String> groupOf = new ArrayList<>();
@@ -169,14 +171,15 @@ final class FifoQueues implements Departures {
 						StoredMessage.encode(identified.get(firstOfKey.get(distinct.get(k))), now, sequence, maxBytes));
 			}
 			List<Message> pushed;
-			long firstId = (this.sends == null || stored.isEmpty()) ? 0 : this.core.reserveIds(stored.size());
 			try {
-				if (firstId > 0) {
-					this.sends.record(queue, firstId, stored.size(), claim.atMillis());
+				if (stored.isEmpty()) {
+					pushed = List.of();
+				}
+				else if (firstId > 0) {
 					pushed = this.core.pushAs(queue, firstId, stored, HOLD_MILLIS);
 				}
 				else {
-					pushed = stored.isEmpty() ? List.of() : this.core.pushAll(queue, stored, HOLD_MILLIS);
+					pushed = this.core.pushAll(queue, stored, HOLD_MILLIS);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -245,17 +248,19 @@ final class FifoQueues implements Departures {
 
 	/**
 	 * Claims the keys, waiting while another instance's send holds one of them: its
-	 * answer comes once it settles, or its claim lapses.
+	 * answer comes once it settles, or its claim lapses. Where sends are recorded, the
+	 * claim records the messages of the keys it claims ({@link FifoSends#claim}).
 	 * @throws IllegalStateException if a key stays pending past
 	 * {@link #PENDING_WAIT_MILLIS}
 	 */
-	private Claimed claim(String queue, List<String> keys) {
+	private FifoSends.Claimed claim(String queue, List<String> keys) {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PENDING_WAIT_MILLIS);
 		while (true) {
 			long at = this.clock.millis();
-			FifoState.Claim claim = this.state.claim(queue, keys, at);
-			if (!claim.found().contains(FifoState.PENDING)) {
-				return new Claimed(claim.found(), claim.firstSequence(), at);
+			FifoSends.Claimed claim = (this.sends != null) ? this.sends.claim(queue, keys, at)
+					: new FifoSends.Claimed(this.state.claim(queue, keys, at), 0);
+			if (!claim.claim().found().contains(FifoState.PENDING)) {
+				return claim;
 			}
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException(
@@ -410,10 +415,6 @@ final class FifoQueues implements Departures {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("Every JDK has SHA-256", ex);
 		}
-	}
-
-	/** A claim, and when it was made: the time its pending keys lapse from. */
-	private record Claimed(List<Sent> found, long firstSequence, long atMillis) {
 	}
 
 	/** What a send answers: one per message, and what the caller wakes and counts. */

@@ -26,10 +26,15 @@ public interface FifoSends {
 	long boundMillis();
 
 	/**
-	 * Records the messages of a send claimed at {@code claimedMillis}, before they are
-	 * pushed under the ids from {@code firstId} on.
+	 * Claims a send's deduplication keys at {@code nowMillis}, as {@link FifoState#claim}
+	 * does, and records the messages of the keys it claims, one per key in order, under
+	 * ids it takes from the core's counter
+	 * ({@link io.github.qsbench.core.QueueServiceCore#reserveIds}), before they are
+	 * pushed under them ({@link io.github.qsbench.core.QueueServiceCore#pushAs}): one
+	 * step where the store reaches the counter beside the queue. A claim that finds a key
+	 * pending records nothing.
 	 */
-	void record(String queue, long firstId, int count, long claimedMillis);
+	Claimed claim(String queue, List<String> keys, long nowMillis);
 
 	/**
 	 * Commits a send's messages, all or none: each claimed key of {@code keys} answered
@@ -56,5 +61,12 @@ public interface FifoSends {
 
 	/** Forgets these ids' records, taken or not. */
 	void forget(String queue, List<Long> ids);
+
+	/**
+	 * A send's claim, and the first id of the messages it recorded, in the order of its
+	 * keys claimed (0: none).
+	 */
+	record Claimed(FifoState.Claim claim, long firstId) {
+	}
 
 }
