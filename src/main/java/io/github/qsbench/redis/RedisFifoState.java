@@ -80,8 +80,7 @@ final class RedisFifoState implements FifoState {
 	 * 0, under ids the script takes from the counter (a standalone Redis): one script.
 	 */
 	FifoSends.Claimed claimRecording(String queue, List<String> keys, long nowMillis, long firstId) {
-		return claim(queue, keys, nowMillis, this.store.queueKeys(queue, RECORDING, this.store.key(RedisStore.IDS)),
-				firstId);
+		return claim(queue, keys, nowMillis, this.store.queueKeys(queue, RECORDING, this.store.idsKey()), firstId);
 	}
 
 	private FifoSends.Claimed claim(String queue, List<String> keys, long nowMillis, List<byte[]> scriptKeys,

@@ -83,7 +83,7 @@ public final class RedisQS implements QueueServiceCore {
 		this.clock = options.clock();
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.idLookup = options.idLookup();
-		this.ids = store.key(RedisStore.IDS);
+		this.ids = store.idsKey();
 		this.registry = store.key("queues");
 		this.announcements = new RedisPushAnnouncements(store);
 		this.scripts = new RedisMessageScripts(this.clock, options.limits().maxMessagesPerQueue(),

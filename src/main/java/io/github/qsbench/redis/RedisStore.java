@@ -65,6 +65,11 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	static final String IDS = "ids";
 
+	/**
+	 * The id counter's key ({@link #IDS}), made once: a cluster's pushes each read it.
+	 */
+	private final byte[] ids;
+
 	/** The one subscription, for every channel. */
 	private final RedisChannels channels;
 
@@ -87,6 +92,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		this.cluster = cluster;
 		this.namespace = namespace;
 		this.groupCommit = groupCommit;
+		this.ids = key(IDS);
 		this.channels = new RedisChannels(connections);
 	}
 
@@ -190,7 +196,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 * @return the first of them
 	 */
 	long reserveIds(int count) {
-		long last = call(redis -> redis.stringCommands().incrBy(key(IDS), count));
+		long last = call(redis -> redis.stringCommands().incrBy(this.ids, count));
 		return this.acknowledged.idsReplicated(last) - count + 1;
 	}
 
@@ -291,6 +297,11 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		}
 		DataAccessException access = (cause instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
 		return LuaScript.refusal((access != null) ? access : new RedisSystemException(cause.getMessage(), cause));
+	}
+
+	/** The id counter's key, which the push scripts on a standalone Redis reach. */
+	byte[] idsKey() {
+		return this.ids;
 	}
 
 	/** A key of the whole namespace (on a slot of its own in a cluster). */
