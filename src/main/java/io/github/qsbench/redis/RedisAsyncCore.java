@@ -60,10 +60,10 @@ final class RedisAsyncCore implements AsyncCore {
 	/**
 	 * As {@link RedisQS}'s blocking push, answering the script's answer once the replicas
 	 * asked for have it ({@link RedisStore#replicatedBy}): on a cluster, the ids are
-	 * taken first (and replicated: {@link AcknowledgedWrites#idsReplicated}) and a queue
-	 * the push filled again is registered after, each a command of its own, chained on
-	 * the connection taken here (Lettuce's thread, which runs the chain, must not wait to
-	 * take one).
+	 * taken first (from the instance's block, or by a command that reserves a new one:
+	 * {@link RedisStore#reserveIds(int)}) and a queue the push filled again is registered
+	 * after, a command of its own, chained on the connection taken here (Lettuce's
+	 * thread, which runs the chain, must not wait to take one).
 	 */
 	private CompletableFuture<List<?>> push(String queue, List<byte[]> bodies) {
 		List<byte[]> keys = this.calls.keys(queue, this.ids, this.registry);
@@ -71,16 +71,13 @@ final class RedisAsyncCore implements AsyncCore {
 			return this.calls.acknowledged()
 				.replicated(queue, this.calls.runAsync(PUSH, keys, this.scripts.pushArgs(queue, bodies, 0, 0)));
 		}
-		int count = bodies.size();
 		return this.calls.acknowledged()
-			.replicated(queue,
-					this.calls.callAsync(redis -> this.calls.acknowledged()
-						.idsReplicated(redis.incrby(this.ids, count).toCompletableFuture())
-						.thenCompose(last -> PUSH.<List<?>>runAsync(redis, keys,
-								this.scripts.pushArgs(queue, bodies, 0, last - count + 1)))
-						.thenCompose(answer -> RedisMessageScripts.created(answer)
-								? redis.sadd(this.registry, ascii(queue)).thenApply(added -> answer)
-								: CompletableFuture.completedFuture(answer))));
+			.replicated(queue, this.calls.callAsync(redis -> this.calls.reserveIds(redis, bodies.size())
+				.thenCompose(
+						first -> PUSH.<List<?>>runAsync(redis, keys, this.scripts.pushArgs(queue, bodies, 0, first)))
+				.thenCompose(answer -> RedisMessageScripts.created(answer)
+						? redis.sadd(this.registry, ascii(queue)).thenApply(added -> answer)
+						: CompletableFuture.completedFuture(answer))));
 	}
 
 	@Override

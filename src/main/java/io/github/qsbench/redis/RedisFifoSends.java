@@ -49,8 +49,9 @@ final class RedisFifoSends implements FifoSends {
 
 	/**
 	 * One script, the claim's ({@code fifo-claim.lua}), which takes the ids and records
-	 * them too; on a cluster, whose id counter is on a slot of its own, after an
-	 * {@code INCRBY} of one id per key ({@link RedisStore#reserveIds}).
+	 * them too; on a cluster, whose id counter is on a slot of its own, with one id per
+	 * key reserved first ({@link RedisStore#reserveIds(int)}: from the instance's block,
+	 * else a round trip).
 	 */
 	@Override
 	public Claimed claim(String queue, List<String> keys, long nowMillis) {

@@ -124,7 +124,7 @@ public final class RedisQS implements QueueServiceCore {
 		return pushNow(queue, bodies, delayMillis);
 	}
 
-	/** One {@code INCRBY} of the id counter ({@link RedisStore#reserveIds}). */
+	/** Ids from the counter, a block at a time ({@link RedisStore#reserveIds(int)}). */
 	@Override
 	public long reserveIds(int count) {
 		return this.store.reserveIds(count);

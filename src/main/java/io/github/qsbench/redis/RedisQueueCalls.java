@@ -94,6 +94,11 @@ final class RedisQueueCalls {
 		}
 	}
 
+	/** {@link RedisStore#reserveIds(RedisClusterAsyncCommands, int)}. */
+	CompletableFuture<Long> reserveIds(RedisClusterAsyncCommands<byte[], byte[]> redis, int count) {
+		return this.store.reserveIds(redis, count);
+	}
+
 	/**
 	 * Which of the calls' answers wait for replicas ({@link RedisStore#replicatedBy}).
 	 */

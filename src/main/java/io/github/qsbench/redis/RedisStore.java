@@ -70,6 +70,11 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	private final byte[] ids;
 
+	/**
+	 * The ids this instance reserved and has not given yet ({@link #reserveIds(int)}).
+	 */
+	private final IdBlocks idBlocks = new IdBlocks();
+
 	/** The one subscription, for every channel. */
 	private final RedisChannels channels;
 
@@ -191,13 +196,28 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 
 	/**
 	 * Takes {@code count} ids from the counter every push takes its ids from
-	 * ({@link #IDS}), one {@code INCRBY}, answered once the replicas asked for have them
+	 * ({@link #IDS}): from this instance's block of them ({@link IdBlocks}), else by one
+	 * {@code INCRBY} of a new block, answered once the replicas asked for have it
 	 * ({@link AcknowledgedWrites#idsReplicated}).
 	 * @return the first of them
 	 */
 	long reserveIds(int count) {
-		long last = call(redis -> redis.stringCommands().incrBy(this.ids, count));
-		return this.acknowledged.idsReplicated(last) - count + 1;
+		long first = this.idBlocks.take(count);
+		if (first != 0) {
+			return first;
+		}
+		long last = call(redis -> redis.stringCommands().incrBy(this.ids, count + IdBlocks.BLOCK));
+		return this.idBlocks.keep(this.acknowledged.idsReplicated(last), count);
+	}
+
+	/** {@link #reserveIds(int)} without waiting, on {@code redis}. */
+	CompletableFuture<Long> reserveIds(RedisClusterAsyncCommands<byte[], byte[]> redis, int count) {
+		long first = this.idBlocks.take(count);
+		if (first != 0) {
+			return CompletableFuture.completedFuture(first);
+		}
+		return this.acknowledged.idsReplicated(redis.incrby(this.ids, count + IdBlocks.BLOCK).toCompletableFuture())
+			.thenApply(last -> this.idBlocks.keep(last, count));
 	}
 
 	/** Runs {@code script} as {@link #call} does. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -105,9 +106,10 @@ class RedisQSTests {
 	 * queue's master: with that replica stalled (SIGSTOP), a push to the queue, blocking
 	 * or asynchronous, is refused once the timeout passes, but kept; a queue on another
 	 * master is served as before; once the replica runs again, pushes are answered. It
-	 * first waits for the replica of the id counter's master, where it took its ids, and
-	 * writes nothing if they are not acknowledged: a failover could give them again. A
-	 * queue's settings wait for the replica of the master of the set of names too.
+	 * first waits for the replica of the id counter's master where it reserved ids, and
+	 * writes nothing if they are not acknowledged: a failover could give them again; ids
+	 * from a block reserved before wait for nothing. A queue's settings wait for the
+	 * replica of the master of the set of names too.
 	 */
 	@Test
 	void replicatedBy_onAClusterWithReplicas_aPushWaitsForItsIdsThenItsQueuesMastersReplicas() {
@@ -136,16 +138,18 @@ class RedisQSTests {
 				finally {
 					replica.resume();
 				}
-				// a failover that lost the counter's writes would give their ids again
+				// a failover that lost the counter's writes would give their ids again: a
+				// reservation of ids waits for the counter's master's replica, a push
+				// served from the block reserved (and acknowledged) before does not
 				idsReplica.stall();
 				try {
-					assertThatThrownBy(() -> redis.pushAll(waits, TestBodies.utf8("ids unacknowledged")))
-						.as("a push waits for the id counter's master's replica too")
+					redis.pushAll(waits, TestBodies.utf8("ids from the acknowledged block"));
+					List<byte[]> pastTheBlock = Collections.nCopies(IdBlocks.BLOCK + 1, new byte[] { 'x' });
+					assertThatThrownBy(() -> redis.pushAll(waits, pastTheBlock))
+						.as("a push that reserves ids waits for the id counter's master's replica too")
 						.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
-					assertThatThrownBy(() -> redis.async()
-						.orElseThrow()
-						.pushAll(elsewhere, TestBodies.utf8("async, ids unacknowledged"))
-						.join()).hasCauseInstanceOf(ReplicationBarrier.NotReplicatedException.class);
+					assertThatThrownBy(() -> redis.async().orElseThrow().pushAll(elsewhere, pastTheBlock).join())
+						.hasCauseInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 				}
 				finally {
 					idsReplica.resume();
@@ -153,7 +157,7 @@ class RedisQSTests {
 				redis.pushAll(waits, TestBodies.utf8("acknowledged again"));
 				assertThat(redis.queue(waits).orElseThrow().ready())
 					.as("the pushes refused for their queue kept by the master, not those refused for their ids")
-					.isEqualTo(4);
+					.isEqualTo(5);
 				assertThat(redis.queue(elsewhere).orElseThrow().ready()).isEqualTo(1);
 
 				// a queue's settings wait for its master's replica and, on a cluster, for

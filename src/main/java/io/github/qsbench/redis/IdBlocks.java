@@ -1,0 +1,80 @@
+package io.github.qsbench.redis;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Message ids taken from the shared counter a block at a time
+ * ({@link RedisStore#reserveIds(int)}). A cluster's push cannot reach the counter from
+ * its queue's slot, so each push took its ids by an {@code INCRBY} of their own, a round
+ * trip before its script; one {@code INCRBY} of {@link #BLOCK} more than a push asks for
+ * leaves ids that the pushes of the next moments take here, with none.
+ * <p>
+ * Ids stay unique: every range the counter gives is this instance's alone, and a range is
+ * handed out once, under this object's lock. They no longer rise across instances in the
+ * order of the pushes (one instance's block may be older than another's), which nothing
+ * relies on: a queue's order is its ready list's, FIFO sequence numbers have counters of
+ * their own, and the browser's merge by id was an instant's order across instances
+ * already. Ids a block held when it was given up are never used: gaps.
+ * <p>
+ * A block serves for at most {@link #MAX_AGE_NANOS}. Redis replicates asynchronously, so
+ * a failover may lose the counter's last increments and give their ids again (without
+ * {@code qs.redis.replicas-to-acknowledge}); a block no older than the lag a replicated
+ * Redis is run with ({@code min-replicas-max-lag 1}) keeps that exposure what it was when
+ * each push took its ids just before it pushed.
+ */
+final class IdBlocks {
+
+	/** Ids a reservation takes beyond the caller's: a thousand pushes' worth. */
+	static final int BLOCK = 1000;
+
+	/** How long after its reservation a block still serves. */
+	static final long MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final LongSupplier nanoTime;
+
+	/** The block's next id; it is empty when past {@link #last}. Guarded by this. */
+	private long next = 1;
+
+	/** The block's last id. Guarded by this. */
+	private long last;
+
+	/** When the block was reserved, on {@link #nanoTime}. Guarded by this. */
+	private long reservedAt;
+
+	IdBlocks() {
+		this(System::nanoTime);
+	}
+
+	IdBlocks(LongSupplier nanoTime) {
+		this.nanoTime = nanoTime;
+	}
+
+	/**
+	 * The first of {@code count} ids from the block, or 0 if it holds fewer or is too
+	 * old: then reserve {@code count + BLOCK} ids and {@link #keep} them.
+	 */
+	synchronized long take(int count) {
+		if (this.last - this.next + 1 < count || this.nanoTime.getAsLong() - this.reservedAt > MAX_AGE_NANOS) {
+			return 0;
+		}
+		long first = this.next;
+		this.next += count;
+		return first;
+	}
+
+	/**
+	 * A reservation of {@code count + BLOCK} ids, up to {@code reservedLast}: the first
+	 * {@code count} are the caller's, the rest the block, in place of what was left of
+	 * the one before (a gap).
+	 * @return the first of the caller's ids
+	 */
+	synchronized long keep(long reservedLast, int count) {
+		long first = reservedLast - BLOCK - count + 1;
+		this.next = first + count;
+		this.last = reservedLast;
+		this.reservedAt = this.nanoTime.getAsLong();
+		return first;
+	}
+
+}
