@@ -32,6 +32,17 @@ public interface QueueServiceView {
 	 */
 	long lastId();
 
+	/**
+	 * How long after {@link #lastId()} answered a push may still take an id at or below
+	 * it: 0 where every push takes the next id as it is made, so that a message with an
+	 * id at or below it was pushed before; a store whose instances hand out ids from
+	 * blocks reserved beforehand answers how long a block serves. Retention dates a
+	 * message by its id, this much later.
+	 */
+	default long lastIdLagMillis() {
+		return 0;
+	}
+
 	/** How many queues exist, read without taking any lock. */
 	int queueCount();
 

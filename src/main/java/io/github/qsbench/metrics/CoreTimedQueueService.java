@@ -309,6 +309,11 @@ public final class CoreTimedQueueService implements QueueServiceCore {
 	}
 
 	@Override
+	public long lastIdLagMillis() {
+		return this.core.lastIdLagMillis();
+	}
+
+	@Override
 	public int queueCount() {
 		return this.core.queueCount();
 	}

@@ -28,7 +28,7 @@ final class IdBlocks {
 	/** Ids a reservation takes beyond the caller's: a thousand pushes' worth. */
 	static final int BLOCK = 1000;
 
-	/** How long after its reservation a block still serves. */
+	/** How long after its reservation was sent a block still serves. */
 	static final long MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private final LongSupplier nanoTime;
@@ -63,17 +63,26 @@ final class IdBlocks {
 		return first;
 	}
 
+	/** The time to pass to {@link #keep}, taken before the reservation is sent. */
+	long reserving() {
+		return this.nanoTime.getAsLong();
+	}
+
 	/**
 	 * A reservation of {@code count + BLOCK} ids, up to {@code reservedLast}: the first
 	 * {@code count} are the caller's, the rest the block, in place of what was left of
-	 * the one before (a gap).
+	 * the one before (a gap). Its age counts from {@code sentAt} ({@link #reserving}),
+	 * before Redis ran it, so that no id of the block is given later than
+	 * {@link #MAX_AGE_NANOS} after the counter passed it, whatever the reply's delay
+	 * ({@link RedisQS#lastIdLagMillis}); the caller's own are pushed at once, as when
+	 * each push took its ids just before it pushed.
 	 * @return the first of the caller's ids
 	 */
-	synchronized long keep(long reservedLast, int count) {
+	synchronized long keep(long reservedLast, int count, long sentAt) {
 		long first = reservedLast - BLOCK - count + 1;
 		this.next = first + count;
 		this.last = reservedLast;
-		this.reservedAt = this.nanoTime.getAsLong();
+		this.reservedAt = sentAt;
 		return first;
 	}
 

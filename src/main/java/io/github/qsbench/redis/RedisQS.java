@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
@@ -372,6 +373,15 @@ public final class RedisQS implements QueueServiceCore {
 	public long lastId() {
 		byte[] last = this.calls.call(redis -> redis.stringCommands().get(this.ids));
 		return (last != null) ? Long.parseLong(new String(last, StandardCharsets.US_ASCII)) : 0;
+	}
+
+	/**
+	 * How long a block of ids serves ({@link IdBlocks}): a cluster's pushes, and move
+	 * tasks' copies everywhere, take their ids from one.
+	 */
+	@Override
+	public long lastIdLagMillis() {
+		return TimeUnit.NANOSECONDS.toMillis(IdBlocks.MAX_AGE_NANOS);
 	}
 
 	@Override

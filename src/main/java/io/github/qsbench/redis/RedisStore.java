@@ -206,8 +206,9 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		if (first != 0) {
 			return first;
 		}
+		long sentAt = this.idBlocks.reserving();
 		long last = call(redis -> redis.stringCommands().incrBy(this.ids, count + IdBlocks.BLOCK));
-		return this.idBlocks.keep(this.acknowledged.idsReplicated(last), count);
+		return this.idBlocks.keep(this.acknowledged.idsReplicated(last), count, sentAt);
 	}
 
 	/** {@link #reserveIds(int)} without waiting, on {@code redis}. */
@@ -216,8 +217,9 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		if (first != 0) {
 			return CompletableFuture.completedFuture(first);
 		}
+		long sentAt = this.idBlocks.reserving();
 		return this.acknowledged.idsReplicated(redis.incrby(this.ids, count + IdBlocks.BLOCK).toCompletableFuture())
-			.thenApply(last -> this.idBlocks.keep(last, count));
+			.thenApply(last -> this.idBlocks.keep(last, count, sentAt));
 	}
 
 	/** Runs {@code script} as {@link #call} does. */

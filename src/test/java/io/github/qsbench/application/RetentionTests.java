@@ -40,6 +40,13 @@ class RetentionTests extends OperationsPerStrategy {
 		Sent young = this.messages.push("q", utf8("young"));
 		assertThat(this.retention.expire()).isZero();
 		this.clock.advance(RETENTION.dividedBy(2));
+		long lag = this.core.lastIdLagMillis();
+		if (lag > 0) {
+			// a store that hands out ids in blocks: an id sampled now may be pushed up to
+			// the lag later
+			assertThat(this.retention.expire()).as("not before the ids' lag").isZero();
+			this.clock.advance(Duration.ofMillis(lag));
+		}
 
 		assertThat(this.retention.expire()).isEqualTo(3);
 		assertThat(this.registry.get("qs.messages.expired").tag("state", "ready").counter().count()).isOne();

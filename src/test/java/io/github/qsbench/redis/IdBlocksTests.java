@@ -60,6 +60,17 @@ class IdBlocksTests {
 		assertThat(this.blocks.take(1)).isEqualTo(IdBlocks.BLOCK + 3);
 	}
 
+	@Test
+	void aBlocksAgeCountsFromWhenItsReservationWasSentNotFromTheReply() {
+		long sentAt = this.blocks.reserving();
+		this.nanos.addAndGet(IdBlocks.MAX_AGE_NANOS);
+		long first = this.blocks.keep(this.counter.addAndGet(1 + IdBlocks.BLOCK), 1, sentAt);
+		assertThat(first).as("the caller's id, whatever the delay").isEqualTo(1);
+		assertThat(this.blocks.take(1)).isEqualTo(2);
+		this.nanos.addAndGet(1);
+		assertThat(this.blocks.take(1)).as("a reply a second late leaves the block no time").isZero();
+	}
+
 	/**
 	 * Four threads each taking ids in runs of 1 to 7, reserving a block where the one
 	 * kept cannot serve them (concurrent reservations race to keep theirs): every id
@@ -108,7 +119,8 @@ class IdBlocksTests {
 
 	/** A reservation as {@link RedisStore#reserveIds(int)} makes one. */
 	private long reserve(int count) {
-		return this.blocks.keep(this.counter.addAndGet(count + IdBlocks.BLOCK), count);
+		long sentAt = this.blocks.reserving();
+		return this.blocks.keep(this.counter.addAndGet(count + IdBlocks.BLOCK), count, sentAt);
 	}
 
 }

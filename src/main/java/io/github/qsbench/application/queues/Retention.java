@@ -68,7 +68,8 @@ public final class Retention implements SmartLifecycle {
 	 * Drops, from every queue with a retention, the messages pushed longer ago than it,
 	 * whatever their state: a holder of one gets {@link Completion#NOT_FOUND}. Push times
 	 * come from a {@link PushTimeline} sampled here, so a message goes at most a sampling
-	 * interval (a second, for retentions of a few hours) after its time, never before; it
+	 * interval (a second, for retentions of a few hours) after its time, and the core's
+	 * {@link QueueServiceCore#lastIdLagMillis lag} (a second on Redis), never before; it
 	 * is found by a browse of its queue's head (the oldest messages), so one held behind
 	 * more than {@value Sweep#SCAN} younger deliveries waits until it gets nearer the
 	 * head. Not to be called concurrently with itself.
@@ -80,11 +81,14 @@ public final class Retention implements SmartLifecycle {
 			return 0;
 		}
 		long now = this.clock.millis();
-		long longest = TimeUnit.SECONDS.toMillis(Collections.max(retentions.values()));
+		// every id up to a sample's was pushed by its time, or by the lag after it where
+		// ids come in blocks: each cut-off that much earlier
+		long lag = this.core.lastIdLagMillis();
+		long longest = TimeUnit.SECONDS.toMillis(Collections.max(retentions.values())) + lag;
 		this.timeline.sample(now, this.core.lastId(), longest);
 		Sweep expired = new Sweep(this.core, this.departures);
 		retentions.forEach((queue, seconds) -> {
-			long lastId = this.timeline.lastIdAtOrBefore(now - TimeUnit.SECONDS.toMillis(seconds));
+			long lastId = this.timeline.lastIdAtOrBefore(now - TimeUnit.SECONDS.toMillis(seconds) - lag);
 			if (lastId > 0) {
 				expired.discardAll(queue, lastId);
 			}
