@@ -71,18 +71,21 @@ final class IdBlocks {
 	/**
 	 * A reservation of {@code count + BLOCK} ids, up to {@code reservedLast}: the first
 	 * {@code count} are the caller's, the rest the block, in place of what was left of
-	 * the one before (a gap). Its age counts from {@code sentAt} ({@link #reserving}),
-	 * before Redis ran it, so that no id of the block is given later than
-	 * {@link #MAX_AGE_NANOS} after the counter passed it, whatever the reply's delay
-	 * ({@link RedisQS#lastIdLagMillis}); the caller's own are pushed at once, as when
-	 * each push took its ids just before it pushed.
+	 * the one before (a gap) unless that one is the later (reservations that raced). Its
+	 * age counts from {@code sentAt} ({@link #reserving}), before Redis ran it, so that
+	 * no id of the block is given later than {@link #MAX_AGE_NANOS} after the counter
+	 * passed it, whatever the reply's delay ({@link RedisQS#lastIdLagMillis}); the
+	 * caller's own are pushed at once, as when each push took its ids just before it
+	 * pushed.
 	 * @return the first of the caller's ids
 	 */
 	synchronized long keep(long reservedLast, int count, long sentAt) {
 		long first = reservedLast - BLOCK - count + 1;
-		this.next = first + count;
-		this.last = reservedLast;
-		this.reservedAt = sentAt;
+		if (reservedLast > this.last) {
+			this.next = first + count;
+			this.last = reservedLast;
+			this.reservedAt = sentAt;
+		}
 		return first;
 	}
 

@@ -61,6 +61,15 @@ class IdBlocksTests {
 	}
 
 	@Test
+	void ofTwoReservationsThatRacedTheLaterBlockIsKept() {
+		long firstSent = this.blocks.reserving();
+		long first = this.counter.addAndGet(1 + IdBlocks.BLOCK);
+		long second = reserve(1);
+		assertThat(this.blocks.keep(first, 1, firstSent)).as("the caller's id").isEqualTo(1);
+		assertThat(this.blocks.take(1)).as("from the later block").isEqualTo(second + 1);
+	}
+
+	@Test
 	void aBlocksAgeCountsFromWhenItsReservationWasSentNotFromTheReply() {
 		long sentAt = this.blocks.reserving();
 		this.nanos.addAndGet(IdBlocks.MAX_AGE_NANOS);
