@@ -11,17 +11,20 @@ import java.util.function.LongSupplier;
  * leaves ids that the pushes of the next moments take here, with none.
  * <p>
  * Ids stay unique: every range the counter gives is this instance's alone, and a range is
- * handed out once, under this object's lock. They no longer rise across instances in the
- * order of the pushes (one instance's block may be older than another's), which nothing
- * relies on: a queue's order is its ready list's, FIFO sequence numbers have counters of
- * their own, and the browser's merge by id was an instant's order across instances
- * already. Ids a block held when it was given up are never used: gaps.
+ * handed out once, under this object's lock. They rise with time only to within a block's
+ * age ({@link #MAX_AGE_NANOS}), across instances and where reservations race. A queue's
+ * order is its ready list's and FIFO sequence numbers have counters of their own; what
+ * reads order from ids takes it so: retention dates a message by its id that much later
+ * ({@link RedisQS#lastIdLagMillis}), and the browser's merge by id and the fences of a
+ * purge, a redrive and a move task ({@code lastId()}) hold to within it (docs/redis.md,
+ * "Semantics and limits"). Ids a block held when it was given up are never used: gaps.
  * <p>
  * A block serves for at most {@link #MAX_AGE_NANOS}. Redis replicates asynchronously, so
- * a failover may lose the counter's last increments and give their ids again (without
- * {@code qs.redis.replicas-to-acknowledge}); a block no older than the lag a replicated
- * Redis is run with ({@code min-replicas-max-lag 1}) keeps that exposure what it was when
- * each push took its ids just before it pushed.
+ * a failover may lose the counter's last increments and give their ids again, unless
+ * {@code qs.redis.replicas-to-acknowledge} makes each reservation wait for the counter's
+ * replica: a block reserved in the moment a failover loses is then in use for at most
+ * that second, where ids taken in that moment were pushed at once. Fewer reservations
+ * fall in such a moment, but each exposes more ids.
  */
 final class IdBlocks {
 
