@@ -63,8 +63,18 @@ final class RedisMoveTasks implements MoveTaskStore {
 	/**
 	 * While no task was active at the last look: until when (service clock) a claim does
 	 * not look again ({@link #IDLE_LOOK_MILLIS}), unless this instance starts a task.
+	 * Guarded by this, with {@link #starts}.
 	 */
-	private volatile long idleUntilMillis = Long.MIN_VALUE;
+	private long idleUntilMillis = Long.MIN_VALUE;
+
+	/**
+	 * Tasks started through this instance, each counted once its records are written: a
+	 * look that found none active goes idle only if no start was counted since it began,
+	 * else a look that read the set just before a start's records would idle past the
+	 * start (which held a task unstepped for a second of the service's clock, for good on
+	 * a test's stopped one). Guarded by this.
+	 */
+	private long starts;
 
 	/**
 	 * How often an instance with no active task in the namespace looks for one (to take
@@ -82,7 +92,6 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	@Override
 	public boolean start(Running task, String owner, long nowMillis) {
-		this.idleUntilMillis = Long.MIN_VALUE;
 		MessageMoveTask record = task.task();
 		List<byte[]> args = new ArrayList<>();
 		add(args, record.source(), record.handle(), MessageMoveTasks.MAX_LISTED);
@@ -110,11 +119,18 @@ final class RedisMoveTasks implements MoveTaskStore {
 				return redis.setCommands().sAdd(this.active, source);
 			});
 		}
+		startedHere();
 		// a failover that lost the task's record, or a cluster's handle or active
 		// source, would lose a task that was answered as started
 		return this.store.acknowledged()
 			.namespaceReplicated(HANDLES, this.store.acknowledged()
 				.namespaceReplicated(ACTIVE_SOURCES, this.store.acknowledged().replicated(record.source(), true)));
+	}
+
+	/** A start's records written: the next look looks ({@link #starts}). */
+	private synchronized void startedHere() {
+		this.starts++;
+		this.idleUntilMillis = Long.MIN_VALUE;
 	}
 
 	@Override
@@ -159,15 +175,19 @@ final class RedisMoveTasks implements MoveTaskStore {
 	 */
 	@Override
 	public List<Running> claim(String owner, long nowMillis, long timeoutMillis) {
-		long idleUntil = this.idleUntilMillis;
-		if (nowMillis < idleUntil && nowMillis >= idleUntil - IDLE_LOOK_MILLIS) {
-			return List.of();
+		long startsBefore;
+		synchronized (this) {
+			if (nowMillis < this.idleUntilMillis && nowMillis >= this.idleUntilMillis - IDLE_LOOK_MILLIS) {
+				return List.of();
+			}
+			startsBefore = this.starts;
 		}
 		Set<byte[]> sources = this.store.call(redis -> redis.setCommands().sMembers(this.active));
 		if (sources == null || sources.isEmpty()) {
-			// unless a start through this instance came in between
-			if (this.idleUntilMillis == idleUntil) {
-				this.idleUntilMillis = nowMillis + IDLE_LOOK_MILLIS;
+			synchronized (this) {
+				if (this.starts == startsBefore) {
+					this.idleUntilMillis = nowMillis + IDLE_LOOK_MILLIS;
+				}
 			}
 			return List.of();
 		}
