@@ -3,6 +3,7 @@ package io.github.qsbench.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -43,11 +44,35 @@ public final class LuaScript {
 
 	/** The script {@code name.lua} in the package of {@code owner}. */
 	public static LuaScript of(Class<?> owner, String name, ReturnType type) {
+		return new LuaScript(read(owner, name), type);
+	}
+
+	/**
+	 * The script {@code name.lua} in the package of {@code owner}, which runs other
+	 * scripts there in the same step: each of {@code parts} ({@code part.lua}) comes
+	 * before it as a local function named as the part ({@code -} read as {@code _}) whose
+	 * parameters are {@code KEYS} and {@code ARGV}, so that each part runs unchanged on
+	 * the keys and arguments the script hands it.
+	 */
+	static LuaScript composed(Class<?> owner, String name, ReturnType type, String... parts) {
+		StringBuilder source = new StringBuilder();
+		for (String part : parts) {
+			source.append("local function ")
+				.append(part.replace('-', '_'))
+				.append("(KEYS, ARGV)\n")
+				.append(new String(read(owner, part), StandardCharsets.UTF_8))
+				.append("\nend\n");
+		}
+		source.append(new String(read(owner, name), StandardCharsets.UTF_8));
+		return new LuaScript(source.toString().getBytes(StandardCharsets.UTF_8), type);
+	}
+
+	private static byte[] read(Class<?> owner, String name) {
 		try (InputStream in = owner.getResourceAsStream(name + ".lua")) {
 			if (in == null) {
 				throw new IllegalStateException("no script " + name + ".lua beside " + owner.getName());
 			}
-			return new LuaScript(in.readAllBytes(), type);
+			return in.readAllBytes();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("the script " + name + ".lua", ex);

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.core.Message;
 
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -25,6 +26,10 @@ import org.springframework.data.redis.connection.ReturnType;
 final class RedisFairGroups implements FairGroups {
 
 	private static final LuaScript APPEND = LuaScript.of(RedisFairGroups.class, "fair-append", ReturnType.MULTI);
+
+	/** push.lua, then fair-append.lua, in one step. */
+	private static final LuaScript PUSH = LuaScript.composed(RedisFairGroups.class, "fair-push", ReturnType.MULTI,
+			"push", "fair-append");
 
 	private static final LuaScript REMOVE = LuaScript.of(RedisFairGroups.class, "fair-remove", ReturnType.INTEGER);
 
@@ -58,13 +63,31 @@ final class RedisFairGroups implements FairGroups {
 
 	private static final String LIST = "fair:list:";
 
+	private final RedisQS core;
+
 	private final RedisStore store;
 
 	private final byte[] registry;
 
-	RedisFairGroups(RedisStore store) {
-		this.store = store;
-		this.registry = store.key("fair:queues");
+	RedisFairGroups(RedisQS core) {
+		this.core = core;
+		this.store = core.store();
+		this.registry = this.store.key("fair:queues");
+	}
+
+	/**
+	 * One script for the whole push (fair-push.lua): the core's push, held
+	 * {@link #PUSH_HOLD_MILLIS}, then {@link #append}'s in the same step, so that an
+	 * instance killed between them cannot leave the messages in no group.
+	 */
+	@Override
+	public List<Message> push(String queue, List<byte[]> bodies, List<String> groups) {
+		byte[][] args = appendArgs(queue, groups.size());
+		for (int i = 0; i < groups.size(); i++) {
+			args[6 + i] = group(groups.get(i));
+		}
+		List<?> answer = this.core.pushThen(PUSH, queue, bodies, PUSH_HOLD_MILLIS, holdingKeys(queue), args);
+		return RedisMessageScripts.pushed(answer, bodies);
 	}
 
 	/**
@@ -76,16 +99,10 @@ final class RedisFairGroups implements FairGroups {
 	 */
 	@Override
 	public boolean[] append(String queue, List<String> groups, long[] ids) {
-		byte[][] args = new byte[6 + 2 * ids.length][];
-		args[0] = listPrefix(queue);
-		args[1] = ascii(NOISY_MIN);
-		args[2] = ascii(NOISY_PERCENT);
-		args[3] = RedisStore.utf8(queue);
-		args[4] = this.store.key(RedisPushAnnouncements.PUSHED);
-		args[5] = ascii(HOLD_MILLIS);
+		byte[][] args = appendArgs(queue, 2 * ids.length);
 		for (int i = 0; i < ids.length; i++) {
 			args[6 + 2 * i] = ascii(ids[i]);
-			args[7 + 2 * i] = RedisStore.utf8((groups.get(i) != null) ? groups.get(i) : "");
+			args[7 + 2 * i] = group(groups.get(i));
 		}
 		List<?> answer = this.store.acknowledged()
 			.replicated(queue, this.store.<List<?>>run(APPEND, holdingKeys(queue), args));
@@ -179,6 +196,22 @@ final class RedisFairGroups implements FairGroups {
 	@Override
 	public boolean endsHolds() {
 		return true;
+	}
+
+	/** fair-append.lua's first six arguments, then room for {@code more}. */
+	private byte[][] appendArgs(String queue, int more) {
+		byte[][] args = new byte[6 + more][];
+		args[0] = listPrefix(queue);
+		args[1] = ascii(NOISY_MIN);
+		args[2] = ascii(NOISY_PERCENT);
+		args[3] = RedisStore.utf8(queue);
+		args[4] = this.store.key(RedisPushAnnouncements.PUSHED);
+		args[5] = ascii(HOLD_MILLIS);
+		return args;
+	}
+
+	private static byte[] group(String group) {
+		return RedisStore.utf8((group != null) ? group : "");
 	}
 
 	private List<byte[]> keys(String queue) {

@@ -50,10 +50,13 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 
 	private static final byte[] HEAL_COUNT = ascii(HEAL_GROUPS_PER_PASS);
 
+	private final RedisQS core;
+
 	private final RedisStore store;
 
-	RedisFifoGroups(RedisStore store) {
-		this.store = store;
+	RedisFifoGroups(RedisQS core) {
+		this.core = core;
+		this.store = core.store();
 	}
 
 	@Override
@@ -112,7 +115,7 @@ final class RedisFifoGroups implements FifoGroups, FifoHeads {
 	/** Standard queues' fair-queue groups, in the same Redis. */
 	@Override
 	public FairGroups fair() {
-		return new RedisFairGroups(this.store);
+		return new RedisFairGroups(this.core);
 	}
 
 	/** FIFO queues' sequences, deduplication ids and attempts, in the same Redis. */

@@ -151,10 +151,38 @@ public final class RedisQS implements QueueServiceCore {
 	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
 		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry),
 				this.scripts.pushArgs(queue, bodies, delayMillis, first));
+		return this.calls.acknowledged().replicated(queue, RedisMessageScripts.pushed(pushed(queue, answer), bodies));
+	}
+
+	/**
+	 * A push and a script that follows it in the same step, as one script that
+	 * {@link LuaScript#composed composes} push.lua with it (fair-push.lua: a fair queue's
+	 * push, {@link RedisFairGroups#push}). The script gets the number of push.lua's keys
+	 * and the number of messages, then push.lua's arguments, then {@code more};
+	 * push.lua's keys, then {@code moreKeys}. Its answer begins as push.lua's; answered
+	 * once the replicas asked for have it ({@link RedisStore#replicatedBy}).
+	 */
+	List<?> pushThen(LuaScript composed, String queue, List<byte[]> bodies, long delayMillis, List<byte[]> moreKeys,
+			byte[]... more) {
+		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue, this.ids, this.registry));
+		int pushKeys = keys.size();
+		keys.addAll(moreKeys);
+		byte[][] pushArgs = this.scripts.pushArgs(queue, bodies, delayMillis,
+				this.store.cluster() ? reserveIds(bodies.size()) : 0);
+		byte[][] args = new byte[2 + pushArgs.length + more.length][];
+		args[0] = ascii(pushKeys);
+		args[1] = ascii(bodies.size());
+		System.arraycopy(pushArgs, 0, args, 2, pushArgs.length);
+		System.arraycopy(more, 0, args, 2 + pushArgs.length, more.length);
+		return this.calls.acknowledged().replicated(queue, pushed(queue, this.calls.run(composed, keys, args)));
+	}
+
+	/** A push script's answer, once a queue it created is in the registry. */
+	private List<?> pushed(String queue, List<?> answer) {
 		if (RedisMessageScripts.created(answer)) {
 			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
 		}
-		return this.calls.acknowledged().replicated(queue, RedisMessageScripts.pushed(answer, bodies));
+		return answer;
 	}
 
 	@Override

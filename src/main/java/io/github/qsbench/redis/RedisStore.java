@@ -154,7 +154,7 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 	 */
 	public Stores stores(QueueOptions options) {
 		RedisQS core = new RedisQS(options, this);
-		return new Stores.Of(core, explicitQueues(), fifoGroups(), moveTasks(), new RedisGauges(core));
+		return new Stores.Of(core, explicitQueues(), fifoGroups(core), moveTasks(), new RedisGauges(core));
 	}
 
 	/** The message move tasks kept in this store. */
@@ -162,9 +162,12 @@ public final class RedisStore implements ExternalStore, AutoCloseable {
 		return new RedisMoveTasks(this);
 	}
 
-	/** The FIFO queues' groups kept in this store. */
-	public FifoGroups fifoGroups() {
-		return new RedisFifoGroups(this);
+	/**
+	 * The FIFO queues' groups kept in this store, and through them the fair queues',
+	 * whose pushes run {@code core}'s push, a core on this store, in the same script.
+	 */
+	public FifoGroups fifoGroups(RedisQS core) {
+		return new RedisFifoGroups(core);
 	}
 
 	/** The explicit queues kept in this store; the caller closes them. */

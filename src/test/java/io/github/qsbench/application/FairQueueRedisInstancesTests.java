@@ -42,7 +42,7 @@ class FairQueueRedisInstancesTests {
 		QueueOptions options = new QueueOptions(OperationsPerStrategy.LEASE, Eviction.LAZY, this.clock, true);
 		RedisQS core = TestCores.redis(options, namespace);
 		RedisExplicitQueues explicit = core.store().explicitQueues();
-		TestOperations operations = TestOperations.of(core, explicit, core.store().fifoGroups(),
+		TestOperations operations = TestOperations.of(core, explicit, core.store().fifoGroups(core),
 				new QueueMetrics(new SimpleMeterRegistry(), core), OperationsPerStrategy.LEASE, this.clock,
 				Limits.MAX_MESSAGE_BYTES);
 		this.made.add(operations);

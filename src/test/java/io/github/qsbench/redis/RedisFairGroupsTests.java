@@ -2,14 +2,17 @@ package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
 import io.github.qsbench.core.QueueStats;
@@ -19,12 +22,15 @@ import io.github.qsbench.core.TestCores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
 /**
  * The fair-queue groups' scripts end the holds of the messages they release in the same
  * step as their records ({@link FairGroups#endsHolds}): nothing is left for a caller to
  * do, so an instance killed right after a release or an append strands no message counted
- * released and held for a year. A push holds a message only a moment until its append
- * starts a noisy group's long hold, so one killed before the append strands none either.
+ * released and held for a year. A push and its append are one script
+ * ({@link FairGroups#push}); and a message whose append never came is held only a moment
+ * (the append starts a noisy group's long hold), so none is stranded either way.
  */
 class RedisFairGroupsTests {
 
@@ -35,7 +41,7 @@ class RedisFairGroupsTests {
 	private final RedisQS core = (RedisQS) this.store
 		.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
 
-	private final FairGroups groups = this.store.fifoGroups().fair();
+	private final FairGroups groups = this.store.fifoGroups(this.core).fair();
 
 	@AfterEach
 	void close() {
@@ -133,6 +139,84 @@ class RedisFairGroupsTests {
 		FairGroups.Counts counts = this.groups.counts("q");
 		assertThat(counts.released()).as("the ungrouped one in no group").isEqualTo(FairGroups.NOISY_MIN + 1);
 		assertThat(counts.held()).isEqualTo(1);
+	}
+
+	/**
+	 * A push is one script (fair-push.lua): its messages pushed held and put in their
+	 * groups in one step, so that no instance killed between two calls can leave them in
+	 * no group. The scripts counted on a Redis of the test's own, the script loaded by
+	 * the pushes before.
+	 */
+	@Test
+	void push_isOneScript_ungroupedQuietAndNoisyInOrder() {
+		try (LocalRedis redis = LocalRedis.start()) {
+			LettuceConnectionFactory connections = LocalRedisConnections.standalone(redis);
+			RedisQS core = (RedisQS) new RedisStore(connections, false, TestCores.newNamespace())
+				.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
+			try {
+				FairGroups groups = core.store().fifoGroups(core).fair();
+				for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+					groups.push("q", TestBodies.utf8("released-" + i), List.of("noisy"));
+				}
+				long before = scripts(redis);
+
+				List<Message> pushed = groups.push("q", TestBodies.utf8("ungrouped", "quiet", "noisy"),
+						Arrays.asList(null, "quiet", "noisy"));
+
+				assertThat(scripts(redis) - before).as("scripts run for the push").isEqualTo(1);
+				assertThat(pushed).extracting((message) -> new String(message.body(), StandardCharsets.UTF_8))
+					.containsExactly("ungrouped", "quiet", "noisy");
+				assertThat(core.queue("q").orElseThrow())
+					.as("the ungrouped and the quiet one's holds ended, the noisy one held")
+					.isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 2, 0, 1));
+				FairGroups.Counts counts = groups.counts("q");
+				assertThat(counts.released()).as("the ungrouped one in no group").isEqualTo(FairGroups.NOISY_MIN + 1);
+				assertThat(counts.held()).isEqualTo(1);
+				assertThat(groups.release("q", 1)).containsExactly(pushed.get(2).id());
+			}
+			finally {
+				core.close();
+				connections.destroy();
+			}
+		}
+	}
+
+	/**
+	 * On a cluster the push's ids come from the instance's block ({@link IdBlocks}), and
+	 * every key the script touches is on the queue's slot.
+	 */
+	@Test
+	void push_onACluster_releasesTheQuietAndHoldsTheNoisy() {
+		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+		RedisQS core = (RedisQS) new RedisStore(connections, true, TestCores.newNamespace())
+			.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
+		try {
+			FairGroups groups = core.store().fifoGroups(core).fair();
+			for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+				groups.push("q", TestBodies.utf8("released-" + i), List.of("noisy"));
+			}
+			List<Message> pushed = groups.push("q", TestBodies.utf8("quiet", "noisy"), List.of("quiet", "noisy"));
+
+			assertThat(pushed.get(1).id()).isEqualTo(pushed.get(0).id() + 1);
+			assertThat(core.queue("q").orElseThrow()).isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 1, 0, 1));
+			assertThat(groups.release("q", 1)).containsExactly(pushed.get(1).id());
+		}
+		finally {
+			core.close();
+			connections.destroy();
+		}
+	}
+
+	/**
+	 * The scripts the server has run, from its {@code INFO commandstats}: the calls of
+	 * {@code EVALSHA} and {@code EVAL} (the commands a script calls are counted apart).
+	 */
+	private static long scripts(LocalRedis redis) {
+		return Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)")
+			.matcher(redis.cli("INFO", "commandstats"))
+			.results()
+			.mapToLong((call) -> Long.parseLong(call.group(2)))
+			.sum();
 	}
 
 	private boolean appended(String group, long id) {

@@ -138,7 +138,8 @@ class RedisFifoSettlementTests {
 	@ParameterizedTest(name = "cluster {0}")
 	@ValueSource(booleans = { false, true })
 	void heal_moreQueuesThanOneWindow_eachQueueHealedByItself(boolean cluster) {
-		RedisFifoGroups groups = new RedisFifoGroups(store(cluster));
+		store(cluster);
+		RedisFifoGroups groups = new RedisFifoGroups(this.core);
 		List<String> queues = names();
 		List<Long> heads = new ArrayList<>();
 		for (int i = 0; i < QUEUES; i++) {

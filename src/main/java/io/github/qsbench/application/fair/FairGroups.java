@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.Message;
+
 /**
  * Where standard queues keep their fair-queue groups ({@link FairQueues}): per queue and
  * message group, the ids of its messages released into the queue (ready or in flight)
@@ -30,10 +32,12 @@ public interface FairGroups {
 	long HOLD_MILLIS = TimeUnit.DAYS.toMillis(365);
 
 	/**
-	 * How long a push holds a grouped message before {@link #append} puts it in its
-	 * group, where the store {@link #endsHolds}: an instance killed between the two
-	 * leaves the message in no group, held only this long, then delivered as an ungrouped
-	 * one is. Elsewhere a push holds it for {@link #HOLD_MILLIS}.
+	 * How long {@link #push} holds a grouped message before the same step's
+	 * {@link #append} puts it in its group, where a noisy group's hold is made
+	 * {@link #HOLD_MILLIS} longer; a message whose append never came (as when a push was
+	 * two calls) would be held only this long, then delivered as an ungrouped one is.
+	 * Where the store does not {@link #endsHolds}, a push holds it for
+	 * {@link #HOLD_MILLIS}.
 	 */
 	long PUSH_HOLD_MILLIS = TimeUnit.SECONDS.toMillis(30);
 
@@ -58,6 +62,20 @@ public interface FairGroups {
 	boolean[] append(String queue, List<String> groups, long[] ids);
 
 	/**
+	 * Pushes the messages, held, and {@link #append appends} them to their groups in the
+	 * same step, where the store {@link #endsHolds} (on Redis one script, one round
+	 * trip): no instance killed between the two can leave them in no group. Elsewhere the
+	 * caller pushes them held, then appends them.
+	 * @param stored the messages as stored, in order
+	 * @param groups each message's group, or {@code null}
+	 * @return the messages pushed, in order
+	 * @throws UnsupportedOperationException where the store does not end holds
+	 */
+	default List<Message> push(String queue, List<byte[]> stored, List<String> groups) {
+		throw new UnsupportedOperationException("a store that ends no holds is pushed to first, then appended to");
+	}
+
+	/**
 	 * Takes message {@code id} out of its group, released or held.
 	 * @return whether it was in a group
 	 */
@@ -76,8 +94,8 @@ public interface FairGroups {
 	 * where an instance killed between the two steps would leave a message counted
 	 * released and held for a year); a message gone meanwhile is then left out. Else the
 	 * caller ends them ({@link io.github.qsbench.core.ByIdOperation#END_DELAY}). Such a
-	 * store also starts a noisy group's long hold in {@link #append}, so that a push is
-	 * held only {@link #PUSH_HOLD_MILLIS} until then.
+	 * store also pushes ({@link #push}), and starts a noisy group's long hold in
+	 * {@link #append}, so that a push is held only {@link #PUSH_HOLD_MILLIS} until then.
 	 */
 	default boolean endsHolds() {
 		return false;

@@ -169,22 +169,24 @@ public final class FairQueues implements Departures {
 
 	/**
 	 * Pushes messages of which some have a group, without a delay, all or none: each
-	 * pushed held, then ungrouped ones and those of quiet groups released.
+	 * pushed held, then ungrouped ones and those of quiet groups released. Where the
+	 * groups' store {@link FairGroups#endsHolds}, it does all of that in one step
+	 * ({@link FairGroups#push}); the core's timer then does not see the push.
 	 * @return the pushed messages, in order
 	 */
 	public List<Message> push(String queue, List<OutgoingMessage> messages, List<byte[]> stored) {
 		learn(queue);
-		List<Message> pushed = this.core.pushAll(queue, stored,
-				this.groups.endsHolds() ? FairGroups.PUSH_HOLD_MILLIS : FairGroups.HOLD_MILLIS);
 		List<String> groupOf = messages.stream().map(OutgoingMessage::group).toList();
+		if (this.groups.endsHolds()) {
+			return this.groups.push(queue, stored, groupOf);
+		}
+		List<Message> pushed = this.core.pushAll(queue, stored, FairGroups.HOLD_MILLIS);
 		long[] ids = pushed.stream().mapToLong(Message::id).toArray();
 		boolean[] released = this.groups.append(queue, groupOf, ids);
-		if (!this.groups.endsHolds()) {
-			for (int i = 0; i < ids.length; i++) {
-				if (released[i] && !this.core.byId(queue, ids[i], ByIdOperation.END_DELAY).done()
-						&& groupOf.get(i) != null) {
-					this.groups.remove(queue, ids[i]); // purged meanwhile
-				}
+		for (int i = 0; i < ids.length; i++) {
+			if (released[i] && !this.core.byId(queue, ids[i], ByIdOperation.END_DELAY).done()
+					&& groupOf.get(i) != null) {
+				this.groups.remove(queue, ids[i]); // purged meanwhile
 			}
 		}
 		return pushed;
