@@ -46,7 +46,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code SendMessage}, consumers {@code ReceiveMessage} (one message, no wait) and
  * {@code DeleteMessage} with its receipt handle. With {@code --groups N} the queues are
  * FIFO queues ({@code <name>.fifo}, {@code FifoQueue=true}) and each send names one of N
- * message groups (round robin) and a deduplication id of its own.
+ * message groups (round robin) and a deduplication id of its own; in {@code queue} mode each
+ * push names one of N message groups ({@code ?group=}, round robin), which makes the queues
+ * fair queues.
  * {@code redis} mode is the queue load against a standalone Redis ({@code --port} is
  * Redis's), done as a team would do it with plain lists and no Lua, in RESP over one
  * kept-alive connection per user (no client library, no pipelining): the 8 queues are
@@ -166,7 +168,10 @@ public class RequestPathLoad {
 
 	static int queues = 8;
 
-	/** Message groups of the {@code sqs} mode's FIFO queues; 0 for standard queues. */
+	/**
+	 * Message groups of the {@code sqs} mode's FIFO queues, or of the {@code queue} mode's
+	 * fair queues; 0 for standard queues without groups.
+	 */
 	static int groups = 0;
 
 	/**
@@ -601,12 +606,15 @@ public class RequestPathLoad {
 
 	static void produce(int first, byte[] body, int port) throws IOException, InterruptedException {
 		Connection connection = new Connection(port);
-		byte[][] requests = new byte[queues][];
+		byte[][][] requests = new byte[queues][Math.max(groups, 1)][];
 		for (int q = 0; q < queues; q++) {
-			requests[q] = rest("POST /queues/" + queue(q) + "/messages", "text/plain", body);
+			for (int g = 0; g < requests[q].length; g++) {
+				requests[q][g] = rest("POST /queues/" + queue(q) + "/messages" + ((groups > 0) ? "?group=g" + g : ""),
+						"text/plain", body);
+			}
 		}
 		for (long n = first; admitted(); n++) {
-			int status = connection.exchange(requests[(int) (n % queues)]);
+			int status = connection.exchange(requests[(int) (n % queues)][(int) ((n / queues) % requests[0].length)]);
 			if (status == 429 && refusals) {
 				if (inWindow.get()) {
 					refused.increment();

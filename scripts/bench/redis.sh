@@ -46,6 +46,10 @@
 #   waiting     the service of "service" with consumers that long-poll (--wait 1: ?wait=1, as Gatling's
 #               waiting preset polls): each poll looks at once and waits only when nothing is ready;
 #               only when named
+#   fair        the service of "service" with each push naming one of 8 message groups (--groups 8:
+#               ?group=, round robin), so that the queues are fair queues (docs/api.md): each push
+#               pushed held and put in its group, released at once while its group is quiet; only
+#               when named
 #   replicated  one service on a Redis of its own that has a replica (--replicaof), pushes answered
 #               once the master has them; CPU is the JVM's + both redis-servers'; only when named
 #   acknowledged  the same, with qs.redis.replicas-to-acknowledge=1: each push answered once the
@@ -78,7 +82,7 @@
 #               service uses it: each request handed to Lettuce's loop and back (netty-apart way);
 #               only when named
 # and with BASELINE_JAR (an older build, to compare two builds in one run, alternated):
-#   service-base, batch-base, waiting-base   "service", "batch" and "waiting" on a service started
+#   service-base, batch-base, waiting-base, fair-base   "service", "batch", "waiting" and "fair" on a service started
 #               from BASELINE_JAR, on the same Redis
 #   redis-lua-base   "redis-lua" with the Lua scripts inside BASELINE_JAR (built from this
 #               script's commit or later: complete.lua's arguments lost the queue's name there, and
@@ -279,7 +283,7 @@ if wants redis-lua-base; then
 	mkdir -p "$REDIS_DIR/base-scripts"
 	unzip -q -j -o "$BASELINE_JAR" 'BOOT-INF/classes/io/github/qsbench/redis/*.lua' -d "$REDIS_DIR/base-scripts"
 fi
-if wants service-base || wants batch-base || wants waiting-base; then
+if wants service-base || wants batch-base || wants waiting-base || wants fair-base; then
 	SERVICE_JAR="$BASELINE_JAR" start_on_redis F --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$REDIS_PORT"
 fi
 # start_probe NAME WAY [SELECTORS]: issue 48's Jetty probe (scripts/lib/jetty-probe.sh) in WAY on
@@ -383,6 +387,8 @@ target() {
 			;;
 		service) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$A_PORT") ;;
 		batch) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$A_PORT") ;;
+		fair) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --groups 8 --port "$A_PORT") ;;
+		fair-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --groups 8 --port "$F_PORT") ;;
 		service-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --port "$F_PORT") ;;
 		batch-base) JVMS="$F_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --batch 10 --port "$F_PORT") ;;
 		waiting) JVMS="$A_PID" REDISES="$STANDALONE_PID" TARGET=(--mode queue --wait 1 --port "$A_PORT") ;;
@@ -599,7 +605,8 @@ python3 - "$OUT/results.jsonl" "$(nproc)" <<-'EOF'
 	                  f"{mean(rs, 'redis') / mean(raw, 'redis'):.2f} ({mean(rs, 'redis'):.0f} against {mean(raw, 'redis'):.0f} µs; "
 	                  f"cycles/s {mean(rs, 'cycles') / mean(raw, 'cycles'):.2f} of raw; CPU {rounds(rs, raw, 'redis')})")
 	    for new, old in (("redis-lua", "redis-lua-base"), ("service", "service-base"), ("batch", "batch-base"),
-	                     ("waiting", "waiting-base"), ("cluster-3", "cluster-3-base")):
+	                     ("waiting", "waiting-base"), ("fair", "fair-base"),
+	                     ("cluster-3", "cluster-3-base")):
 	        if by[(new, c)] and by[(old, c)]:
 	            print(f"this build / BASELINE_JAR, {new} at {c}: cycles/s {interval(by[(new, c)], by[(old, c)], 'cycles')} "
 	                  f"({rounds(by[(new, c)], by[(old, c)], 'cycles')}); "
