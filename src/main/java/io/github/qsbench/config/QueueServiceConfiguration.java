@@ -36,9 +36,15 @@ class QueueServiceConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueServiceConfiguration.class);
 
+	/**
+	 * The service's time: a {@link MonotonicClock} for a store in this process, whose
+	 * leases must not lapse early when the wall clock steps; the wall clock for a store
+	 * in Redis, the time its instances share.
+	 */
 	@Bean
-	InstantSource clock() {
-		return InstantSource.system();
+	InstantSource clock(QueueServiceProperties properties) {
+		return (properties.strategy().framework() == Strategy.Framework.EXTERNAL) ? InstantSource.system()
+				: MonotonicClock.startingNow();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.github.qsbench.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -62,6 +63,14 @@ class StrategyProfilesHttpTests {
 				.matcher(scraped);
 			assertThat(pushTime.find()).as("qs_core_seconds_total of push").isTrue();
 			assertThat(Double.parseDouble(pushTime.group(1))).isPositive();
+			InstantSource clock = context.getBean(InstantSource.class);
+			if (strategy.framework() == Strategy.Framework.EXTERNAL) {
+				assertThat(clock).as("instances on Redis share the wall clock").isSameAs(InstantSource.system());
+			}
+			else {
+				assertThat(clock).as("leases in process are timed by the monotonic clock")
+					.isInstanceOf(MonotonicClock.class);
+			}
 		}
 	}
 
