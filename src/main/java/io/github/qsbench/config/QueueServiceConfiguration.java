@@ -36,15 +36,10 @@ class QueueServiceConfiguration {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueServiceConfiguration.class);
 
-	/**
-	 * The service's time: a {@link MonotonicClock} for a store in this process, whose
-	 * leases must not lapse early when the wall clock steps; the wall clock for a store
-	 * in Redis, the time its instances share.
-	 */
+	/** The wall clock's time without its steps ({@link SlewedClock}). */
 	@Bean
-	InstantSource clock(QueueServiceProperties properties) {
-		return (properties.strategy().framework() == Strategy.Framework.EXTERNAL) ? InstantSource.system()
-				: MonotonicClock.startingNow();
+	InstantSource clock() {
+		return SlewedClock.system();
 	}
 
 	/**
