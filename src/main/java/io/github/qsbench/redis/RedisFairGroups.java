@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import io.github.qsbench.application.fair.FairGroups;
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -30,6 +31,10 @@ final class RedisFairGroups implements FairGroups {
 	/** push.lua, then fair-append.lua, in one step. */
 	private static final LuaScript PUSH = LuaScript.composed(RedisFairGroups.class, "fair-push", ReturnType.MULTI,
 			"push", "fair-append");
+
+	/** complete.lua, then fair-remove.lua for each message completed, in one step. */
+	private static final LuaScript COMPLETE = LuaScript.composed(RedisFairGroups.class, "fair-complete",
+			ReturnType.MULTI, "complete", "fair-remove");
 
 	private static final LuaScript REMOVE = LuaScript.of(RedisFairGroups.class, "fair-remove", ReturnType.INTEGER);
 
@@ -123,6 +128,16 @@ final class RedisFairGroups implements FairGroups {
 	public boolean remove(String queue, long id) {
 		return this.store.acknowledged()
 			.changeReplicated(queue, this.store.<Long>run(REMOVE, keys(queue), ascii(id), listPrefix(queue))) == 1;
+	}
+
+	/**
+	 * One script for the whole completion (fair-complete.lua): the core's completion,
+	 * then {@link #remove}'s for each message completed, so that an instance killed
+	 * between them cannot leave a completed message counted in its group.
+	 */
+	@Override
+	public List<Completion> complete(String queue, long[] ids, int[] deliveries) {
+		return this.core.completeThen(COMPLETE, queue, ids, deliveries, keys(queue), listPrefix(queue));
 	}
 
 	/**

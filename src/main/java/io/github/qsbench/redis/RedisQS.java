@@ -169,12 +169,42 @@ public final class RedisQS implements QueueServiceCore {
 		keys.addAll(moreKeys);
 		byte[][] pushArgs = this.scripts.pushArgs(queue, bodies, delayMillis,
 				this.store.cluster() ? reserveIds(bodies.size()) : 0);
-		byte[][] args = new byte[2 + pushArgs.length + more.length][];
-		args[0] = ascii(pushKeys);
-		args[1] = ascii(bodies.size());
-		System.arraycopy(pushArgs, 0, args, 2, pushArgs.length);
-		System.arraycopy(more, 0, args, 2 + pushArgs.length, more.length);
-		return this.calls.acknowledged().replicated(queue, pushed(queue, this.calls.run(composed, keys, args)));
+		return this.calls.acknowledged()
+			.replicated(queue, pushed(queue,
+					this.calls.run(composed, keys, composedArgs(pushKeys, bodies.size(), pushArgs, more))));
+	}
+
+	/**
+	 * A completion of messages and a script that follows it in the same step, as one
+	 * script that {@link LuaScript#composed composes} complete.lua with it
+	 * (fair-complete.lua: a fair queue's completion, {@link RedisFairGroups#complete}),
+	 * in the shape {@link #pushThen} gives its script, complete.lua's arguments where
+	 * push.lua's are. Its answer is complete.lua's; answered once the replicas asked for
+	 * have it, as a completion is.
+	 */
+	List<Completion> completeThen(LuaScript composed, String queue, long[] ids, int[] deliveries, List<byte[]> moreKeys,
+			byte[]... more) {
+		QueueOptions.requireIdLookup(this.idLookup);
+		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
+		int completeKeys = keys.size();
+		keys.addAll(moreKeys);
+		byte[][] args = composedArgs(completeKeys, ids.length,
+				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0), more);
+		return this.calls.acknowledged()
+			.changeReplicated(queue, RedisMessageScripts.completions(this.calls.run(composed, keys, args), ids.length));
+	}
+
+	/**
+	 * A composed script's arguments: how many of its keys are its first part's, how many
+	 * messages, that part's arguments, then the next part's.
+	 */
+	private static byte[][] composedArgs(int partKeys, int messages, byte[][] partArgs, byte[][] more) {
+		byte[][] args = new byte[2 + partArgs.length + more.length][];
+		args[0] = ascii(partKeys);
+		args[1] = ascii(messages);
+		System.arraycopy(partArgs, 0, args, 2, partArgs.length);
+		System.arraycopy(more, 0, args, 2 + partArgs.length, more.length);
+		return args;
 	}
 
 	/** A push script's answer, once a queue it created is in the registry. */

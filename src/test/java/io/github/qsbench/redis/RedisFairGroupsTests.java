@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Eviction;
+import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.MutableClock;
 import io.github.qsbench.core.QueueOptions;
@@ -149,30 +152,73 @@ class RedisFairGroupsTests {
 	 */
 	@Test
 	void push_isOneScript_ungroupedQuietAndNoisyInOrder() {
+		onOwnRedis((redis, core) -> {
+			FairGroups groups = core.store().fifoGroups(core).fair();
+			for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+				groups.push("q", TestBodies.utf8("released-" + i), List.of("noisy"));
+			}
+			long before = scripts(redis);
+
+			List<Message> pushed = groups.push("q", TestBodies.utf8("ungrouped", "quiet", "noisy"),
+					Arrays.asList(null, "quiet", "noisy"));
+
+			assertThat(scripts(redis) - before).as("scripts run for the push").isEqualTo(1);
+			assertThat(pushed).extracting((message) -> new String(message.body(), StandardCharsets.UTF_8))
+				.containsExactly("ungrouped", "quiet", "noisy");
+			assertThat(core.queue("q").orElseThrow())
+				.as("the ungrouped and the quiet one's holds ended, the noisy one held")
+				.isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 2, 0, 1));
+			FairGroups.Counts counts = groups.counts("q");
+			assertThat(counts.released()).as("the ungrouped one in no group").isEqualTo(FairGroups.NOISY_MIN + 1);
+			assertThat(counts.held()).isEqualTo(1);
+			assertThat(groups.release("q", 1)).containsExactly(pushed.get(2).id());
+		});
+	}
+
+	/**
+	 * A completion is one script (fair-complete.lua): the messages completed and those
+	 * completed taken out of their groups in one step, so that no instance killed between
+	 * two calls can leave a completed message counted released in its group. Each message
+	 * decided as the core decides.
+	 */
+	@Test
+	void complete_isOneScript_takesOnlyTheCompletedOutOfTheirGroups() {
+		onOwnRedis((redis, core) -> {
+			FairGroups groups = core.store().fifoGroups(core).fair();
+			List<Message> pushed = groups.push("q", TestBodies.utf8("a", "b", "c"), List.of("g1", "g2", "g1"));
+			List<Lease> leases = core.lease("q", 2);
+			assertThat(leases).extracting((lease) -> lease.message().id())
+				.containsExactly(pushed.get(0).id(), pushed.get(1).id());
+			assertThat(groups.complete("q", new long[] { 999_998 }, new int[] { 0 })).as("the script loaded")
+				.containsExactly(Completion.NOT_FOUND);
+			long before = scripts(redis);
+
+			List<Completion> completions = groups.complete("q",
+					new long[] { pushed.get(0).id(), pushed.get(1).id(), pushed.get(2).id(), 999_999 },
+					new int[] { 1, 2, 0, 0 });
+
+			assertThat(scripts(redis) - before).as("scripts run for the completion").isEqualTo(1);
+			assertThat(completions).containsExactly(Completion.COMPLETED, Completion.STALE_LEASE,
+					Completion.NOT_DELIVERED, Completion.NOT_FOUND);
+			assertThat(core.queue("q").orElseThrow()).isEqualTo(new QueueStats("q", 1, 1, 0));
+			FairGroups.Counts counts = groups.counts("q");
+			assertThat(counts.released()).as("b and c still counted").isEqualTo(2);
+			assertThat(counts.groups()).isEqualTo(2);
+			assertThat(groups.remove("q", pushed.get(0).id())).as("a taken out already").isFalse();
+		});
+	}
+
+	/**
+	 * Runs {@code test} on a core of a Redis of its own, whose {@code INFO commandstats}
+	 * counts only the test's calls.
+	 */
+	private void onOwnRedis(BiConsumer<LocalRedis, RedisQS> test) {
 		try (LocalRedis redis = LocalRedis.start()) {
 			LettuceConnectionFactory connections = LocalRedisConnections.standalone(redis);
 			RedisQS core = (RedisQS) new RedisStore(connections, false, TestCores.newNamespace())
 				.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
 			try {
-				FairGroups groups = core.store().fifoGroups(core).fair();
-				for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
-					groups.push("q", TestBodies.utf8("released-" + i), List.of("noisy"));
-				}
-				long before = scripts(redis);
-
-				List<Message> pushed = groups.push("q", TestBodies.utf8("ungrouped", "quiet", "noisy"),
-						Arrays.asList(null, "quiet", "noisy"));
-
-				assertThat(scripts(redis) - before).as("scripts run for the push").isEqualTo(1);
-				assertThat(pushed).extracting((message) -> new String(message.body(), StandardCharsets.UTF_8))
-					.containsExactly("ungrouped", "quiet", "noisy");
-				assertThat(core.queue("q").orElseThrow())
-					.as("the ungrouped and the quiet one's holds ended, the noisy one held")
-					.isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 2, 0, 1));
-				FairGroups.Counts counts = groups.counts("q");
-				assertThat(counts.released()).as("the ungrouped one in no group").isEqualTo(FairGroups.NOISY_MIN + 1);
-				assertThat(counts.held()).isEqualTo(1);
-				assertThat(groups.release("q", 1)).containsExactly(pushed.get(2).id());
+				test.accept(redis, core);
 			}
 			finally {
 				core.close();
@@ -200,6 +246,13 @@ class RedisFairGroupsTests {
 			assertThat(pushed.get(1).id()).isEqualTo(pushed.get(0).id() + 1);
 			assertThat(core.queue("q").orElseThrow()).isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 1, 0, 1));
 			assertThat(groups.release("q", 1)).containsExactly(pushed.get(1).id());
+			List<Lease> quiet = core.lease("q", FairGroups.NOISY_MIN + 2);
+			assertThat(groups.complete("q", quiet.stream().mapToLong((lease) -> lease.message().id()).toArray(),
+					new int[quiet.size()]))
+				.containsOnly(Completion.COMPLETED)
+				.hasSize(FairGroups.NOISY_MIN + 2);
+			assertThat(groups.counts("q")).as("every message completed, out of its group")
+				.isEqualTo(FairGroups.Counts.NONE);
 		}
 		finally {
 			core.close();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
 
 /**
@@ -76,6 +77,20 @@ public interface FairGroups {
 	}
 
 	/**
+	 * Completes the messages as the core's {@code completeAll} does and takes each one
+	 * completed out of its group ({@link #remove}) in the same step, where the store
+	 * {@link #endsHolds} (on Redis one script, one round trip): no instance killed
+	 * between the two can leave a completed message counted in its group. Elsewhere the
+	 * caller completes them, then removes them.
+	 * @param deliveries the delivery each completion names (0: any)
+	 * @return each message's outcome, in order
+	 * @throws UnsupportedOperationException where the store does not end holds
+	 */
+	default List<Completion> complete(String queue, long[] ids, int[] deliveries) {
+		throw new UnsupportedOperationException("a store that ends no holds is completed in first, then removed from");
+	}
+
+	/**
 	 * Takes message {@code id} out of its group, released or held.
 	 * @return whether it was in a group
 	 */
@@ -94,8 +109,9 @@ public interface FairGroups {
 	 * where an instance killed between the two steps would leave a message counted
 	 * released and held for a year); a message gone meanwhile is then left out. Else the
 	 * caller ends them ({@link io.github.qsbench.core.ByIdOperation#END_DELAY}). Such a
-	 * store also pushes ({@link #push}), and starts a noisy group's long hold in
-	 * {@link #append}, so that a push is held only {@link #PUSH_HOLD_MILLIS} until then.
+	 * store also pushes ({@link #push}) and completes ({@link #complete}), and starts a
+	 * noisy group's long hold in {@link #append}, so that a push is held only
+	 * {@link #PUSH_HOLD_MILLIS} until then.
 	 */
 	default boolean endsHolds() {
 		return false;

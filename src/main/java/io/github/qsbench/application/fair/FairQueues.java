@@ -15,6 +15,7 @@ import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoredMessage;
 import io.github.qsbench.core.ByIdOperation;
+import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
 import io.github.qsbench.core.Message;
 import io.github.qsbench.core.Peeked;
@@ -209,6 +210,27 @@ public final class FairQueues implements Departures {
 			}
 		}
 		return this.core.lease(queue, max, leaseMillis);
+	}
+
+	/**
+	 * Whether {@link #complete} serves completions on the queue: it has groups, as far as
+	 * this instance knows ({@link #tracks}), and their store
+	 * {@link FairGroups#endsHolds}. Else the caller completes, and tells {@link #left} of
+	 * each message completed.
+	 */
+	public boolean completesInOneStep(String queue) {
+		return this.groups.endsHolds() && tracks(queue);
+	}
+
+	/**
+	 * Completes messages of a queue that {@link #completesInOneStep} and takes those
+	 * completed out of their groups, in one step ({@link FairGroups#complete}); the
+	 * core's timer then does not see the completion.
+	 * @param deliveries the delivery each completion names (0: any)
+	 * @return each message's outcome, in order
+	 */
+	public List<Completion> complete(String queue, long[] ids, int[] deliveries) {
+		return this.groups.complete(queue, ids, deliveries);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.github.qsbench.application.messages;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -383,7 +384,15 @@ public class MessageOperations {
 	 */
 	public Completion complete(String queue, long id, String lease) {
 		Checks.queueName(queue);
-		Completion completion = this.core.complete(queue, id, LeaseTokens.delivery(lease, id));
+		int delivery = LeaseTokens.delivery(lease, id);
+		if (completesFairInOneStep(queue)) {
+			Completion completion = this.fair.complete(queue, new long[] { id }, new int[] { delivery }).get(0);
+			if (completion == Completion.COMPLETED) {
+				this.events.completed(1);
+			}
+			return completion;
+		}
+		Completion completion = this.core.complete(queue, id, delivery);
 		if (completion == Completion.COMPLETED) {
 			this.events.completed(1);
 			left(queue, id);
@@ -401,6 +410,11 @@ public class MessageOperations {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
 		long[] ids = ids(entries);
+		if (completesFairInOneStep(queue)) {
+			List<Completion> completions = this.fair.complete(queue, ids, deliveries(entries));
+			this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
+			return completions;
+		}
 		List<Completion> completions = this.core.completeAll(queue, ids, deliveries(entries));
 		int completed = 0;
 		for (int i = 0; i < ids.length; i++) {
@@ -411,6 +425,14 @@ public class MessageOperations {
 		}
 		this.events.completed(completed);
 		return completions;
+	}
+
+	/**
+	 * Whether a completion on the queue, a fair one, takes its messages out of their
+	 * groups in the same step ({@link FairQueues#completesInOneStep}).
+	 */
+	private boolean completesFairInOneStep(String queue) {
+		return !QueueNames.isFifo(queue) && this.fair.completesInOneStep(queue);
 	}
 
 	static long[] ids(List<BatchEntry> entries) {
