@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 import io.github.qsbench.application.fair.FairGroups;
@@ -139,17 +138,6 @@ final class RedisFairGroups implements FairGroups {
 	@Override
 	public List<Completion> complete(String queue, long[] ids, int[] deliveries) {
 		return this.core.completeThen(COMPLETE, queue, ids, deliveries, keys(queue), listPrefix(queue));
-	}
-
-	/** {@link #complete}'s script, sent without waiting. */
-	@Override
-	public CompletableFuture<List<Completion>> completeAsync(String queue, long[] ids, int[] deliveries) {
-		return this.core.completeThenAsync(COMPLETE, queue, ids, deliveries, keys(queue), listPrefix(queue));
-	}
-
-	@Override
-	public boolean completesAsync() {
-		return true;
 	}
 
 	/**

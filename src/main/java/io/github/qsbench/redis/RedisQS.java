@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.AsyncCore;
@@ -186,33 +185,13 @@ public final class RedisQS implements QueueServiceCore {
 	List<Completion> completeThen(LuaScript composed, String queue, long[] ids, int[] deliveries, List<byte[]> moreKeys,
 			byte[]... more) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		List<byte[]> keys = completeThenKeys(queue, moreKeys);
-		List<?> answer = this.calls.run(composed, keys,
-				completeThenArgs(keys.size() - moreKeys.size(), ids, deliveries, more));
-		return this.calls.acknowledged().changeReplicated(queue, RedisMessageScripts.completions(answer, ids.length));
-	}
-
-	/** {@link #completeThen} sent without waiting, answered on Lettuce's event loop. */
-	CompletableFuture<List<Completion>> completeThenAsync(LuaScript composed, String queue, long[] ids,
-			int[] deliveries, List<byte[]> moreKeys, byte[]... more) {
-		QueueOptions.requireIdLookup(this.idLookup);
-		List<byte[]> keys = completeThenKeys(queue, moreKeys);
-		CompletableFuture<List<?>> answer = this.calls.runAsync(composed, keys,
-				completeThenArgs(keys.size() - moreKeys.size(), ids, deliveries, more));
-		return this.calls.acknowledged()
-			.changeReplicated(queue, answer)
-			.thenApply(completions -> RedisMessageScripts.completions(completions, ids.length));
-	}
-
-	private List<byte[]> completeThenKeys(String queue, List<byte[]> moreKeys) {
 		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
+		int completeKeys = keys.size();
 		keys.addAll(moreKeys);
-		return keys;
-	}
-
-	private byte[][] completeThenArgs(int completeKeys, long[] ids, int[] deliveries, byte[][] more) {
-		return composedArgs(completeKeys, ids.length, this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0),
-				more);
+		byte[][] args = composedArgs(completeKeys, ids.length,
+				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0), more);
+		return this.calls.acknowledged()
+			.changeReplicated(queue, RedisMessageScripts.completions(this.calls.run(composed, keys, args), ids.length));
 	}
 
 	/**

@@ -240,16 +240,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * Whether a request for a store that blocks (Redis) is served on this thread all the
 	 * same: a push of a plain body, a poll (a long poll's first look), a complete or a
 	 * batch of pushes or completions, each one call the store answers without a thread
-	 * waiting, on a queue that needs no more ({@link HotRoutes#answersAsync}; a
-	 * completion also on a fair queue, {@link HotRoutes#answersCompletionAsync}).
+	 * waiting, on a queue that needs no more ({@link HotRoutes#answersAsync}).
 	 */
 	private boolean servesAsync(HotRequest hot, Request request) {
-		return switch (hot.route()) {
-			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE))
-					&& this.routes.answersAsync(hot.queue());
-			case POLL, PUSH_BATCH -> this.routes.answersAsync(hot.queue());
-			case COMPLETE, COMPLETE_BATCH -> this.routes.answersCompletionAsync(hot.queue());
+		boolean oneCall = switch (hot.route()) {
+			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+			case POLL, COMPLETE, PUSH_BATCH, COMPLETE_BATCH -> true;
 		};
+		return oneCall && this.routes.answersAsync(hot.queue());
 	}
 
 	/**

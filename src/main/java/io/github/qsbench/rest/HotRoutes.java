@@ -126,15 +126,6 @@ final class HotRoutes {
 	}
 
 	/**
-	 * Whether {@link #completeAsync} and {@link #completeBatchAsync} serve the queue: one
-	 * {@link #answersAsync} serves, or a fair queue whose completion is one call
-	 * ({@link AsyncMessageOperations#answersCompletion}).
-	 */
-	boolean answersCompletionAsync(String queue) {
-		return this.async.answersCompletion(queue);
-	}
-
-	/**
 	 * {@link #push(String, String, String, byte[])} without a delay or a group, answered
 	 * when the store answers, on its thread.
 	 */

@@ -8,14 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.qsbench.application.fair.FairGroups;
-import io.github.qsbench.application.fifo.FifoGroups;
-import io.github.qsbench.application.messages.MessageOperations;
 import io.github.qsbench.redis.OnLocalRedis;
 
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * {@link HotRouteHandlerHttpTests} with the redis strategy on a real redis-server, where
@@ -25,12 +20,6 @@ import org.springframework.beans.factory.annotation.Autowired;
  */
 @OnLocalRedis
 class RedisHotRouteHandlerHttpTests extends HotRouteHandlerHttpTests {
-
-	@Autowired
-	MessageOperations messages;
-
-	@Autowired
-	FifoGroups fifoGroups;
 
 	@Override
 	String strategy() {
@@ -122,35 +111,6 @@ class RedisHotRouteHandlerHttpTests extends HotRouteHandlerHttpTests {
 				json("fast-abatch", "/batch", "{\"messages\":[{\"body\":\"c\",\"group\":\"g\"}]}", null).statusCode())
 			.isEqualTo(201);
 		assertThat(JsonPath.<String>read(poll("fast-abatch", null).body(), "$.group")).isEqualTo("g");
-	}
-
-	/**
-	 * A fair queue's completion, one script of the fair groups' store
-	 * ({@code fair-complete.lua}), is sent without a thread waiting once this instance
-	 * knows the queue has groups (its grouped push, which taught it, and its poll are
-	 * made on request threads); alone or in a batch, it takes the message out of its
-	 * group.
-	 */
-	@Test
-	void fairQueuesCompletions_sentWithoutAWaitingThread_leaveTheirGroups() {
-		assertThat(json("fast-fair", "/batch",
-				"{\"messages\":[{\"body\":\"a\",\"group\":\"g1\"},{\"body\":\"b\",\"group\":\"g2\"}]}", null)
-			.statusCode()).isEqualTo(201);
-		assertThat(this.messages.async().answersCompletion("fast-fair")).as("a fair queue this instance knows")
-			.isTrue();
-		assertThat(this.messages.async().answers("fast-fair")).as("its pushes and polls: on request threads").isFalse();
-		HttpResponse<String> polled = get("/queues/fast-fair/messages?max=2", null);
-		List<Number> ids = JsonPath.read(polled.body(), "$.messages[*].id");
-		assertThat(ids).hasSize(2);
-
-		assertThat(complete("fast-fair", ids.get(0).longValue(), null, null).statusCode()).isEqualTo(204);
-		assertThat(complete("fast-fair", ids.get(0).longValue(), null, null).statusCode()).as("completed already")
-			.isEqualTo(404);
-		assertThat(this.fifoGroups.fair().counts("fast-fair").released()).isEqualTo(1);
-		HttpResponse<String> completed = json("fast-fair", "/completions",
-				"{\"messages\":[{\"id\":" + ids.get(1) + "},{\"id\":" + ids.get(1) + "}]}", null);
-		assertThat(JsonPath.<List<Integer>>read(completed.body(), "$.results[*].status")).containsExactly(204, 404);
-		assertThat(this.fifoGroups.fair().counts("fast-fair")).isEqualTo(FairGroups.Counts.NONE);
 	}
 
 	/** {@code qs_core_seconds_total} of push, lease and complete. */

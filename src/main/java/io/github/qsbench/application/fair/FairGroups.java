@@ -2,7 +2,6 @@ package io.github.qsbench.application.fair;
 
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.Completion;
@@ -89,20 +88,6 @@ public interface FairGroups {
 	 */
 	default List<Completion> complete(String queue, long[] ids, int[] deliveries) {
 		throw new UnsupportedOperationException("a store that ends no holds is completed in first, then removed from");
-	}
-
-	/**
-	 * {@link #complete} without a thread waiting for the store, where it
-	 * {@link #completesAsync}.
-	 * @throws UnsupportedOperationException elsewhere
-	 */
-	default CompletableFuture<List<Completion>> completeAsync(String queue, long[] ids, int[] deliveries) {
-		throw new UnsupportedOperationException("a store in this process completes at once");
-	}
-
-	/** Whether {@link #completeAsync} serves: a store across the network (Redis). */
-	default boolean completesAsync() {
-		return false;
 	}
 
 	/**

@@ -3,7 +3,6 @@ package io.github.qsbench.application.fair;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -232,20 +231,6 @@ public final class FairQueues implements Departures {
 	 */
 	public List<Completion> complete(String queue, long[] ids, int[] deliveries) {
 		return this.groups.complete(queue, ids, deliveries);
-	}
-
-	/**
-	 * Whether {@link #completeAsync} serves completions on the queue: one this instance
-	 * knows to have groups (asked without a call to the store, so that a thread that must
-	 * not wait may ask), whose store {@link FairGroups#completesAsync}.
-	 */
-	public boolean completesAsync(String queue) {
-		return this.groups.completesAsync() && this.known.contains(queue);
-	}
-
-	/** {@link #complete} on a queue that {@link #completesAsync}, without waiting. */
-	public CompletableFuture<List<Completion>> completeAsync(String queue, long[] ids, int[] deliveries) {
-		return this.groups.completeAsync(queue, ids, deliveries);
 	}
 
 	@Override

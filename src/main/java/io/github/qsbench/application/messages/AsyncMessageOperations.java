@@ -71,16 +71,6 @@ public final class AsyncMessageOperations {
 	}
 
 	/**
-	 * Whether {@link #complete} and {@link #completeAll} may serve the queue: one that
-	 * {@link #answers}, or a fair queue this instance knows whose completion, one step,
-	 * the store makes without a thread waiting ({@link FairQueues#completesAsync}).
-	 */
-	public boolean answersCompletion(String queue) {
-		return answers(queue) || (this.async != null && !QueueNames.isFifo(queue) && this.fair.completesAsync(queue)
-				&& this.settings.plainInMemory(queue));
-	}
-
-	/**
 	 * {@link MessageOperations#push} on a queue that {@link #answers}: the stage
 	 * completes (or fails with what the blocking call throws) on the store's thread, and
 	 * long polls are woken from the timer's, since that thread must not wait for the
@@ -160,17 +150,12 @@ public final class AsyncMessageOperations {
 	}
 
 	/**
-	 * {@link MessageOperations#complete} on a queue that {@link #answersCompletion}, as
+	 * {@link MessageOperations#complete} on a queue that {@link #answers}, as
 	 * {@link #push} does.
 	 */
 	public CompletableFuture<Completion> complete(String queue, long id, String lease) {
 		Checks.queueName(queue);
-		int delivery = LeaseTokens.delivery(lease, id);
-		CompletableFuture<Completion> completed = this.fair.completesAsync(queue)
-				? this.fair.completeAsync(queue, new long[] { id }, new int[] { delivery })
-					.thenApply(completions -> completions.get(0))
-				: this.async.complete(queue, id, delivery);
-		return completed.thenApply(completion -> {
+		return this.async.complete(queue, id, LeaseTokens.delivery(lease, id)).thenApply(completion -> {
 			if (completion == Completion.COMPLETED) {
 				this.events.completed(1);
 			}
@@ -179,17 +164,14 @@ public final class AsyncMessageOperations {
 	}
 
 	/**
-	 * {@link MessageOperations#completeAll} on a queue that {@link #answersCompletion},
-	 * as {@link #push} does.
+	 * {@link MessageOperations#completeAll} on a queue that {@link #answers}, as
+	 * {@link #push} does.
 	 * @throws InvalidRequestException as the blocking call, before anything is sent
 	 */
 	public CompletableFuture<List<Completion>> completeAll(String queue, List<BatchEntry> entries) {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
-		long[] ids = MessageOperations.ids(entries);
-		int[] deliveries = MessageOperations.deliveries(entries);
-		return (this.fair.completesAsync(queue) ? this.fair.completeAsync(queue, ids, deliveries)
-				: this.async.completeAll(queue, ids, deliveries))
+		return this.async.completeAll(queue, MessageOperations.ids(entries), MessageOperations.deliveries(entries))
 			.thenApply((completions) -> {
 				this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
 				return completions;
