@@ -81,16 +81,23 @@ public final class ConcurrentTestHarness {
 			// counted before the interrupt, which lets a task that polls for it end at
 			// once
 			long running = finished.getCount();
-			String dump = stacks();
+			String dump = stacks("");
 			threads.forEach(Thread::interrupt);
 			throw new AssertionError(
 					running + " threads still running after " + timeout + "\n" + state.get() + "\n" + dump);
 		}
 	}
 
-	private static String stacks() {
+	/**
+	 * The stacks of the threads whose name starts with {@code prefix} ({@code ""}: all),
+	 * for a failure to show where they were.
+	 */
+	public static String stacks(String prefix) {
 		StringBuilder dump = new StringBuilder();
 		for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+			if (!entry.getKey().getName().startsWith(prefix)) {
+				continue;
+			}
 			dump.append('"')
 				.append(entry.getKey().getName())
 				.append("\" ")

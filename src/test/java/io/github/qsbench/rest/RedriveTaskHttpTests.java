@@ -8,9 +8,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import io.github.qsbench.core.ConcurrentTestHarness;
 import io.github.qsbench.http.ClockedHttpTestBase;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -163,16 +166,28 @@ class RedriveTaskHttpTests extends ClockedHttpTestBase {
 		return this.http.send(path, "PUT", BodyPublishers.ofString(json), "application/json");
 	}
 
-	/** The task at {@code location} once it satisfies {@code done}, waiting for steps. */
+	/**
+	 * The task at {@code location} once it satisfies {@code done}, waiting for steps; if
+	 * it does not in time, the failure shows the task as last shown and where the
+	 * stepping threads were (this wait once ran out, in one CI run, with nothing logged).
+	 */
 	private DocumentContext await(String location, Predicate<DocumentContext> done) {
-		return Awaitility.await("a step that brings the task at " + location + " there")
-			.atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(10))
-			.until(() -> {
-				HttpResponse<String> shown = this.http.get(location);
-				assertThat(shown.statusCode()).isEqualTo(200);
-				return JsonPath.parse(shown.body());
-			}, done);
+		AtomicReference<String> last = new AtomicReference<>();
+		try {
+			return Awaitility.await("a step that brings the task at " + location + " there")
+				.atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> {
+					HttpResponse<String> shown = this.http.get(location);
+					assertThat(shown.statusCode()).isEqualTo(200);
+					last.set(shown.body());
+					return JsonPath.parse(shown.body());
+				}, done);
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("The task was last shown as " + last.get() + "; the move steps' threads:\n"
+					+ ConcurrentTestHarness.stacks("move-tasks-"), ex);
+		}
 	}
 
 }
