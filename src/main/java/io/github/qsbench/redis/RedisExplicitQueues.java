@@ -132,7 +132,8 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 
 	private final RedisStore store;
 
-	private final byte[] registry;
+	/** The explicit queues' names. */
+	private final RedisNameSet registry;
 
 	private final Map<String, Own> cache = new ConcurrentHashMap<>();
 
@@ -150,7 +151,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	RedisExplicitQueues(RedisStore store) {
 		this.store = store;
-		this.registry = store.key(REGISTRY);
+		this.registry = new RedisNameSet(store, REGISTRY);
 		this.subscription = store.subscribe(CHANGED, new Drops());
 	}
 
@@ -230,7 +231,7 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 			throw new QueueSettings.Conflict(queue);
 		}
 		if (this.store.cluster()) {
-			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
+			this.registry.add(queue);
 		}
 		drop(queue);
 		return replicated(queue, created == 1);
@@ -242,10 +243,9 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	@Override
 	public boolean remove(String queue) {
-		byte[] name = RedisStore.utf8(queue);
-		long existed = this.store.<Long>run(REMOVE, keys(queue), name, this.store.key(CHANGED));
+		long existed = this.store.<Long>run(REMOVE, keys(queue), RedisStore.utf8(queue), this.store.key(CHANGED));
 		if (this.store.cluster()) {
-			unregister(name, settings(queue));
+			unregister(queue);
 		}
 		drop(queue);
 		return replicated(queue, existed == 1);
@@ -266,14 +266,10 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	 */
 	@Override
 	public Set<String> names() {
-		Set<byte[]> members = this.store.call(redis -> redis.setCommands().sMembers(this.registry));
 		Set<String> names = new HashSet<>();
-		if (members != null) {
-			for (byte[] member : members) {
-				String name = new String(member, StandardCharsets.UTF_8);
-				if (contains(name)) {
-					names.add(name);
-				}
+		for (String name : this.registry.names()) {
+			if (contains(name)) {
+				names.add(name);
 			}
 		}
 		return names;
@@ -358,20 +354,18 @@ public final class RedisExplicitQueues implements ExplicitQueues, AutoCloseable 
 	}
 
 	/**
-	 * Removes a name from the set of a cluster, then looks again: a creation that raced
-	 * the deletion wrote its hash before it added the name, so either it added the name
-	 * after this removal, or its hash is seen here and the name is put back.
+	 * Removes a name from the set of a cluster unless its hash is seen after the removal:
+	 * a creation that raced the deletion wrote its hash before it added the name.
 	 */
-	private void unregister(byte[] name, byte[] settings) {
-		this.store.call(redis -> redis.setCommands().sRem(this.registry, name));
-		if (Boolean.TRUE.equals(this.store.call(redis -> redis.keyCommands().exists(settings)))) {
-			this.store.call(redis -> redis.setCommands().sAdd(this.registry, name));
-		}
+	private void unregister(String queue) {
+		byte[] settings = settings(queue);
+		this.registry.removeUnless(queue,
+				() -> Boolean.TRUE.equals(this.store.call(redis -> redis.keyCommands().exists(settings))));
 	}
 
 	/** The queue's settings hash, then the set of names where a script reaches it. */
 	private List<byte[]> keys(String queue) {
-		return this.store.queueKeys(queue, SETTINGS, this.registry);
+		return this.store.queueKeys(queue, SETTINGS, this.registry.key());
 	}
 
 	private byte[] settings(String queue) {

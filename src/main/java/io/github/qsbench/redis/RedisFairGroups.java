@@ -72,12 +72,13 @@ final class RedisFairGroups implements FairGroups {
 
 	private final RedisStore store;
 
-	private final byte[] registry;
+	/** The fair queues' names. */
+	private final RedisNameSet registry;
 
 	RedisFairGroups(RedisQS core) {
 		this.core = core;
 		this.store = core.store();
-		this.registry = this.store.key("fair:queues");
+		this.registry = new RedisNameSet(this.store, "fair:queues");
 	}
 
 	/**
@@ -182,24 +183,17 @@ final class RedisFairGroups implements FairGroups {
 	@Override
 	public void forget(String queue) {
 		this.store.run(FORGET, keys(queue), listPrefix(queue));
-		this.store.call(redis -> redis.setCommands().sRem(this.registry, RedisStore.utf8(queue)));
+		this.registry.remove(queue);
 	}
 
 	@Override
 	public void announce(String queue) {
-		this.store.call(redis -> redis.setCommands().sAdd(this.registry, RedisStore.utf8(queue)));
+		this.registry.add(queue);
 	}
 
 	@Override
 	public Set<String> queues() {
-		Set<byte[]> members = this.store.call(redis -> redis.setCommands().sMembers(this.registry));
-		Set<String> names = new HashSet<>();
-		if (members != null) {
-			for (byte[] member : members) {
-				names.add(new String(member, StandardCharsets.UTF_8));
-			}
-		}
-		return names;
+		return Set.copyOf(this.registry.names());
 	}
 
 	@Override

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import io.github.qsbench.application.queues.MessageMoveTask;
 import io.github.qsbench.application.queues.MessageMoveTask.Status;
@@ -58,7 +57,8 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	private final byte[] handles;
 
-	private final byte[] active;
+	/** The sources with an active task. */
+	private final RedisNameSet active;
 
 	/**
 	 * While no task was active at the last look: until when (service clock) a claim does
@@ -87,7 +87,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 	RedisMoveTasks(RedisStore store) {
 		this.store = store;
 		this.handles = store.key(HANDLES);
-		this.active = store.key(ACTIVE_SOURCES);
+		this.active = new RedisNameSet(store, ACTIVE_SOURCES);
 	}
 
 	@Override
@@ -104,7 +104,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 		if (record.maxPerSecond() != null) {
 			add(args, "maxPerSecond", record.maxPerSecond());
 		}
-		List<Object> answer = this.store.run(START, keys(record.source(), this.handles, this.active),
+		List<Object> answer = this.store.run(START, keys(record.source(), this.handles, this.active.key()),
 				args.toArray(byte[][]::new));
 		if ((Long) answer.get(0) == 0) {
 			return false;
@@ -116,7 +116,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 				for (Object dropped : answer.subList(1, answer.size())) {
 					redis.hashCommands().hDel(this.handles, (byte[]) dropped);
 				}
-				return redis.setCommands().sAdd(this.active, source);
+				return redis.setCommands().sAdd(this.active.key(), source);
 			});
 		}
 		startedHere();
@@ -182,8 +182,8 @@ final class RedisMoveTasks implements MoveTaskStore {
 			}
 			startsBefore = this.starts;
 		}
-		Set<byte[]> sources = this.store.call(redis -> redis.setCommands().sMembers(this.active));
-		if (sources == null || sources.isEmpty()) {
+		List<String> sources = this.active.names();
+		if (sources.isEmpty()) {
 			synchronized (this) {
 				if (this.starts == startsBefore) {
 					this.idleUntilMillis = nowMillis + IDLE_LOOK_MILLIS;
@@ -192,8 +192,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 			return List.of();
 		}
 		List<Running> tasks = new ArrayList<>();
-		for (byte[] name : (sources != null) ? sources : Set.<byte[]>of()) {
-			String source = RedisStore.utf8(name);
+		for (String source : sources) {
 			List<Object> answer = this.store.run(CLAIM, keys(source), RedisStore.utf8(owner), ascii(nowMillis),
 					ascii(timeoutMillis));
 			String state = RedisStore.utf8((byte[]) answer.get(0));
@@ -248,7 +247,7 @@ final class RedisMoveTasks implements MoveTaskStore {
 
 	@Override
 	public void finish(Running task, String owner, Status status, String failureReason) {
-		long ended = this.store.run(FINISH, keys(task.source(), this.active), RedisStore.utf8(task.handle()),
+		long ended = this.store.run(FINISH, keys(task.source(), this.active.key()), RedisStore.utf8(task.handle()),
 				RedisStore.utf8(owner), RedisStore.utf8(status.name()),
 				RedisStore.utf8((failureReason != null) ? failureReason : ""), RedisStore.utf8(task.source()));
 		if (ended == 1 && this.store.cluster()) {
@@ -257,17 +256,14 @@ final class RedisMoveTasks implements MoveTaskStore {
 	}
 
 	/**
-	 * Drops a source from the set of active sources, then looks again: a start that raced
-	 * this set its hash's {@code active} before it added the name, so either it added the
-	 * name after this removal, or its task is seen here and the name is put back.
+	 * Drops a source from the set of active sources unless its hash has an active task
+	 * after the removal: a start that raced this set its hash's {@code active} before it
+	 * added the name.
 	 */
 	private void unregister(String source) {
-		byte[] name = RedisStore.utf8(source);
-		this.store.call(redis -> redis.setCommands().sRem(this.active, name));
 		byte[] hash = keys(source).get(0);
-		if (Boolean.TRUE.equals(this.store.call(redis -> redis.hashCommands().hExists(hash, ACTIVE)))) {
-			this.store.call(redis -> redis.setCommands().sAdd(this.active, name));
-		}
+		this.active.removeUnless(source,
+				() -> Boolean.TRUE.equals(this.store.call(redis -> redis.hashCommands().hExists(hash, ACTIVE))));
 	}
 
 	private String sourceOf(String handle) {

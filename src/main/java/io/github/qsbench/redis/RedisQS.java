@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import io.github.qsbench.core.AsyncCore;
@@ -67,7 +65,8 @@ public final class RedisQS implements QueueServiceCore {
 
 	private final byte[] ids;
 
-	private final byte[] registry;
+	/** The queues that may hold messages. */
+	private final RedisNameSet registry;
 
 	/** Where pushes are announced to every instance, see {@link #onPushes}. */
 	private final RedisPushAnnouncements announcements;
@@ -85,14 +84,13 @@ public final class RedisQS implements QueueServiceCore {
 		this.leaseMillis = options.leaseTimeout().toMillis();
 		this.idLookup = options.idLookup();
 		this.ids = store.idsKey();
-		this.registry = store.key("queues");
+		this.registry = new RedisNameSet(store, "queues");
 		this.announcements = new RedisPushAnnouncements(store);
 		this.scripts = new RedisMessageScripts(this.clock, options.limits().maxMessagesPerQueue(),
 				this.announcements.channel());
 		this.groups = store.groupCommit() ? new RedisGroupCommits(this) : null;
-		this.async = (store.runsAsync() && this.groups == null)
-				? new RedisAsyncCore(this.calls, this.scripts, store.cluster(), this.idLookup, this.ids, this.registry)
-				: null;
+		this.async = (store.runsAsync() && this.groups == null) ? new RedisAsyncCore(this.calls, this.scripts,
+				store.cluster(), this.idLookup, this.ids, this.registry.key()) : null;
 	}
 
 	/**
@@ -149,7 +147,7 @@ public final class RedisQS implements QueueServiceCore {
 	 * ({@link RedisStore#replicatedBy}).
 	 */
 	private List<Message> pushNow(String queue, List<byte[]> bodies, long delayMillis, long first) {
-		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry),
+		List<?> answer = this.calls.run(PUSH, this.calls.keys(queue, this.ids, this.registry.key()),
 				this.scripts.pushArgs(queue, bodies, delayMillis, first));
 		return this.calls.acknowledged().replicated(queue, RedisMessageScripts.pushed(pushed(queue, answer), bodies));
 	}
@@ -164,7 +162,7 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	List<?> pushThen(LuaScript composed, String queue, List<byte[]> bodies, long delayMillis, List<byte[]> moreKeys,
 			byte[]... more) {
-		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue, this.ids, this.registry));
+		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue, this.ids, this.registry.key()));
 		int pushKeys = keys.size();
 		keys.addAll(moreKeys);
 		byte[][] pushArgs = this.scripts.pushArgs(queue, bodies, delayMillis,
@@ -210,7 +208,7 @@ public final class RedisQS implements QueueServiceCore {
 	/** A push script's answer, once a queue it created is in the registry. */
 	private List<?> pushed(String queue, List<?> answer) {
 		if (RedisMessageScripts.created(answer)) {
-			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, ascii(queue)));
+			this.registry.add(queue);
 		}
 		return answer;
 	}
@@ -374,20 +372,16 @@ public final class RedisQS implements QueueServiceCore {
 	}
 
 	/**
-	 * Removes an emptied queue from the registry of a cluster, then looks again: a push
-	 * that refilled it in between registered it before or after this removal, and in the
-	 * second case it is put back here, so a queue holding messages is never left out.
+	 * Removes an emptied queue from the registry: a push that refills it registers it (in
+	 * its script, or on a cluster after it), so it is never left out.
 	 */
-	private void unregisterIfEmpty(String queue, byte[] name) {
-		this.calls.call(redis -> redis.setCommands().sRem(this.registry, name));
-		if (stats(queue).held() > 0) {
-			this.calls.call(redis -> redis.setCommands().sAdd(this.registry, name));
-		}
+	private void unregisterIfEmpty(String queue) {
+		this.registry.removeUnless(queue, () -> stats(queue).held() > 0);
 	}
 
 	@Override
 	public List<QueueStats> queues() {
-		List<String> names = registered();
+		List<String> names = this.registry.names();
 		List<Counts> counts = stats(names);
 		List<QueueStats> queues = new ArrayList<>();
 		for (int i = 0; i < names.size(); i++) {
@@ -395,7 +389,7 @@ public final class RedisQS implements QueueServiceCore {
 				queues.add(counts.get(i).of(names.get(i)));
 			}
 			else {
-				unregisterIfEmpty(names.get(i), ascii(names.get(i)));
+				unregisterIfEmpty(names.get(i));
 			}
 		}
 		return queues;
@@ -459,7 +453,7 @@ public final class RedisQS implements QueueServiceCore {
 	 * queue's name leaves the registry, as {@link #queues()} tidies it.
 	 */
 	Totals totals() {
-		List<String> names = registered();
+		List<String> names = this.registry.names();
 		List<Long> held = this.store.runEach(HELD,
 				names.stream()
 					.map(name -> new RedisStore.ScriptRun(this.store.queueKeys(name, List.of(RedisQueueCalls.BODIES))))
@@ -472,7 +466,7 @@ public final class RedisQS implements QueueServiceCore {
 				queues++;
 			}
 			else {
-				unregisterIfEmpty(names.get(i), ascii(names.get(i)));
+				unregisterIfEmpty(names.get(i));
 			}
 		}
 		return new Totals(messages, queues);
@@ -512,18 +506,6 @@ public final class RedisQS implements QueueServiceCore {
 	/** The namespace this service's keys and channel start with. */
 	public String namespace() {
 		return this.store.namespace();
-	}
-
-	/** The registered queues' names, sorted. */
-	private List<String> registered() {
-		Set<String> names = new TreeSet<>();
-		Set<byte[]> members = this.calls.call(redis -> redis.setCommands().sMembers(this.registry));
-		if (members != null) {
-			for (byte[] member : members) {
-				names.add(new String(member, StandardCharsets.UTF_8));
-			}
-		}
-		return List.copyOf(names);
 	}
 
 	private Counts stats(String queue) {
