@@ -107,7 +107,7 @@ final class RedisGauges implements StoreGauges, AutoCloseable {
 	/** Reads every queue's held messages once ({@link RedisQS#totals}). */
 	void refresh() {
 		try {
-			RedisQS.Totals totals = this.core.totals();
+			RedisQueueStats.Totals totals = this.core.totals();
 			this.snapshot = new long[] { totals.held(), totals.queues() };
 		}
 		catch (RuntimeException ex) {

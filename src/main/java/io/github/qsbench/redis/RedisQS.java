@@ -44,11 +44,7 @@ public final class RedisQS implements QueueServiceCore {
 
 	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
 
-	private static final LuaScript STATS = LuaScript.of(RedisQS.class, "stats", ReturnType.MULTI);
-
 	private static final LuaScript PEEK = LuaScript.of(RedisQS.class, "peek", ReturnType.MULTI);
-
-	private static final LuaScript HELD = LuaScript.of(RedisQS.class, "held", ReturnType.INTEGER);
 
 	private final RedisStore store;
 
@@ -74,6 +70,9 @@ public final class RedisQS implements QueueServiceCore {
 	/** Concurrent calls on one queue run as one script each, or none (the default). */
 	private final RedisGroupCommits groups;
 
+	/** What the queues hold, as listings, a queue's stats and the gauges read it. */
+	private final RedisQueueStats stats;
+
 	/** {@link #async()}'s, or {@code null}. */
 	private final AsyncCore async;
 
@@ -88,6 +87,7 @@ public final class RedisQS implements QueueServiceCore {
 		this.announcements = new RedisPushAnnouncements(store);
 		this.scripts = new RedisMessageScripts(this.clock, options.limits().maxMessagesPerQueue(),
 				this.announcements.channel());
+		this.stats = new RedisQueueStats(store, this.calls, this.registry, this.clock);
 		this.groups = store.groupCommit() ? new RedisGroupCommits(this) : null;
 		this.async = (store.runsAsync() && this.groups == null) ? new RedisAsyncCore(this.calls, this.scripts,
 				store.cluster(), this.idLookup, this.ids, this.registry.key()) : null;
@@ -371,40 +371,19 @@ public final class RedisQS implements QueueServiceCore {
 					this.scripts.decideArgs(ids, deliveries, operation, leaseMillis)), ids.length));
 	}
 
-	/**
-	 * Removes an emptied queue from the registry: a push that refills it registers it (in
-	 * its script, or on a cluster after it), so it is never left out.
-	 */
-	private void unregisterIfEmpty(String queue) {
-		this.registry.removeUnless(queue, () -> stats(queue).held() > 0);
-	}
-
 	@Override
 	public List<QueueStats> queues() {
-		List<String> names = this.registry.names();
-		List<Counts> counts = stats(names);
-		List<QueueStats> queues = new ArrayList<>();
-		for (int i = 0; i < names.size(); i++) {
-			if (counts.get(i).held() > 0) {
-				queues.add(counts.get(i).of(names.get(i)));
-			}
-			else {
-				unregisterIfEmpty(names.get(i));
-			}
-		}
-		return queues;
+		return this.stats.queues();
 	}
 
 	@Override
 	public Optional<QueueStats> queue(String name) {
-		Counts counts = stats(name);
-		return (counts.held() > 0) ? Optional.of(counts.of(name)) : Optional.empty();
+		return this.stats.queue(name);
 	}
 
 	@Override
 	public boolean hasReady(String name) {
-		Counts counts = stats(name);
-		return counts.ready() > 0 || counts.lapsed() > 0;
+		return this.stats.hasReady(name);
 	}
 
 	@Override
@@ -438,42 +417,17 @@ public final class RedisQS implements QueueServiceCore {
 
 	@Override
 	public int queueCount() {
-		return totals().queues();
+		return this.stats.totals().queues();
 	}
 
 	@Override
 	public long heldCount() {
-		return totals().held();
+		return this.stats.totals().held();
 	}
 
-	/**
-	 * The messages held and the queues that hold any, as the gauges read them each
-	 * second: one script of one {@code HLEN} a registered queue (a listing runs the five
-	 * counts of {@code stats.lua}), pipelined ({@link RedisStore#runEach}); an emptied
-	 * queue's name leaves the registry, as {@link #queues()} tidies it.
-	 */
-	Totals totals() {
-		List<String> names = this.registry.names();
-		List<Long> held = this.store.runEach(HELD,
-				names.stream()
-					.map(name -> new RedisStore.ScriptRun(this.store.queueKeys(name, List.of(RedisQueueCalls.BODIES))))
-					.toList());
-		long messages = 0;
-		int queues = 0;
-		for (int i = 0; i < names.size(); i++) {
-			if (held.get(i) > 0) {
-				messages += held.get(i);
-				queues++;
-			}
-			else {
-				unregisterIfEmpty(names.get(i));
-			}
-		}
-		return new Totals(messages, queues);
-	}
-
-	/** What {@link #totals} found. */
-	record Totals(long held, int queues) {
+	/** {@link RedisQueueStats#totals}, for the gauges. */
+	RedisQueueStats.Totals totals() {
+		return this.stats.totals();
 	}
 
 	@Override
@@ -508,32 +462,8 @@ public final class RedisQS implements QueueServiceCore {
 		return this.store.namespace();
 	}
 
-	private Counts stats(String queue) {
-		return Counts.read(this.calls.run(STATS, this.calls.keys(queue), ascii(now())));
-	}
-
-	/** Each queue's counts, in order ({@link RedisQueueCalls#runEach}). */
-	private List<Counts> stats(List<String> queues) {
-		List<List<?>> answers = this.calls.runEach(STATS, queues, ascii(now()));
-		return answers.stream().map(Counts::read).toList();
-	}
-
 	private long now() {
 		return this.clock.millis();
-	}
-
-	private record Counts(int ready, int inflight, int delayed, long held, long lapsed) {
-
-		/** The stats script's answer. */
-		static Counts read(List<?> answer) {
-			return new Counts(((Long) answer.get(0)).intValue(), ((Long) answer.get(1)).intValue(),
-					((Long) answer.get(2)).intValue(), (Long) answer.get(3), (Long) answer.get(4));
-		}
-
-		QueueStats of(String name) {
-			return new QueueStats(name, this.ready, this.inflight, this.delayed);
-		}
-
 	}
 
 }

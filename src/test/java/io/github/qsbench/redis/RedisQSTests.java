@@ -245,7 +245,7 @@ class RedisQSTests {
 		Lease last = redis.lease("q0003", 1).get(0);
 		redis.complete("q0003", last.message().id(), last.delivery());
 		assertThat(redis.totals()).as("the gauges' reading: an emptied queue no longer counted")
-			.isEqualTo(new RedisQS.Totals(held - 1, queues - 2));
+			.isEqualTo(new RedisQueueStats.Totals(held - 1, queues - 2));
 	}
 
 	/**
