@@ -7,9 +7,9 @@ import io.github.qsbench.core.Peeked;
 
 /**
  * The numbers the scripts answer with, by name: each script declares them as locals of
- * the same names ({@code complete.lua}, {@code move-complete.lua}, {@code peek.lua}), and
- * {@code RedisCodesTests} holds both sides to this table, so reordering an enum changes
- * nothing in Redis.
+ * the same names ({@code complete.lua}, {@code peek.lua}; {@code move-complete.lua} its
+ * one code of its own, and complete.lua's, which it runs), and {@code RedisCodesTests}
+ * holds both sides to this table, so reordering an enum changes nothing in Redis.
  */
 final class RedisCodes {
 

@@ -40,7 +40,8 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 public final class RedisQS implements QueueServiceCore {
 
-	private static final LuaScript COMPLETE_FENCED = LuaScript.of(RedisQS.class, "move-complete", ReturnType.INTEGER);
+	private static final LuaScript COMPLETE_FENCED = LuaScript.composed(RedisQS.class, "move-complete",
+			ReturnType.INTEGER, "complete");
 
 	private static final LuaScript END_DELAY = LuaScript.of(RedisQS.class, "end-delay", ReturnType.INTEGER);
 
