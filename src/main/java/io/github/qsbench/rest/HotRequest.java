@@ -13,15 +13,16 @@ import org.springframework.http.MediaType;
 /**
  * A request {@link HotRouteHandler} takes: its route and what its path and query name,
  * matched by hand. It takes what {@link MessageController} answers the same way: a push,
- * plain or in JSON form, and a batch of pushes or of completions in JSON, each with no
- * query and a {@code Content-Length} (the handler sends a body longer than the queue's
+ * plain or in JSON form, with at most a plain {@code group} and {@code delay}
+ * ({@link PushQuery}), and a batch of pushes or of completions in JSON with no query,
+ * each with a {@code Content-Length} (the handler sends a body longer than the queue's
  * largest message to a request thread); a poll with at most {@code max}, {@code wait} and
- * {@code lease} as plain digits; a complete; with valid names and ids as raw path
- * segments, from a client that takes JSON without negotiation and, where the REST API
- * asks for bearer tokens, presents a read-write one (any other is refused by the servlet
- * path's filter).
+ * {@code lease} as plain digits ({@link PollQuery}); a complete; with valid names and ids
+ * as raw path segments, from a client that takes JSON without negotiation and, where the
+ * REST API asks for bearer tokens, presents a read-write one (any other is refused by the
+ * servlet path's filter).
  */
-record HotRequest(Route route, String queue, long id, PollQuery poll) {
+record HotRequest(Route route, String queue, long id, PollQuery poll, PushQuery push) {
 
 	private static final String QUEUES = Routes.QUEUES + "/";
 
@@ -51,7 +52,8 @@ record HotRequest(Route route, String queue, long id, PollQuery poll) {
 		HttpFields headers = request.getHeaders();
 		String query = request.getHttpURI().getQuery();
 		PollQuery poll = (query != null && route == Route.POLL) ? PollQuery.parse(query) : null;
-		if ((query != null && poll == null) || headers.contains(HttpHeader.IF_NONE_MATCH)
+		PushQuery push = (query != null && route == Route.PUSH) ? PushQuery.parse(query) : null;
+		if ((query != null && poll == null && push == null) || headers.contains(HttpHeader.IF_NONE_MATCH)
 				|| headers.contains(HttpHeader.IF_MODIFIED_SINCE) || !mayChange(headers, tokens)) {
 			return null;
 		}
@@ -66,7 +68,7 @@ record HotRequest(Route route, String queue, long id, PollQuery poll) {
 		if (!QueueNames.isQueueName(queue) || id < 0) {
 			return null;
 		}
-		return new HotRequest(route, queue, id, poll);
+		return new HotRequest(route, queue, id, poll, push);
 	}
 
 	/**

@@ -78,6 +78,9 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
 
+	/** A push's query when it has none. */
+	private static final PushQuery NO_PUSH_QUERY = new PushQuery(null, null);
+
 	private static final HttpField PROBLEM_JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE,
 			"application/problem+json");
 
@@ -238,13 +241,14 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Whether a request for a store that blocks (Redis) is served on this thread all the
-	 * same: a push of a plain body, a poll (a long poll's first look), a complete or a
-	 * batch of pushes or completions, each one call the store answers without a thread
-	 * waiting, on a queue that needs no more ({@link HotRoutes#answersAsync}).
+	 * same: a push of a plain body with no query (no group, no delay), a poll (a long
+	 * poll's first look), a complete or a batch of pushes or completions, each one call
+	 * the store answers without a thread waiting, on a queue that needs no more
+	 * ({@link HotRoutes#answersAsync}).
 	 */
 	private boolean servesAsync(HotRequest hot, Request request) {
 		boolean oneCall = switch (hot.route()) {
-			case PUSH -> !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+			case PUSH -> hot.push() == null && !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
 			case POLL, COMPLETE, PUSH_BATCH, COMPLETE_BATCH -> true;
 		};
 		return oneCall && this.routes.answersAsync(hot.queue());
@@ -416,10 +420,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 	 * @throws IOException never: the body is in memory
 	 */
 	private ResponseEntity<?> answer(HotRequest hot, String contentType, byte[] body, int max) throws IOException {
+		PushQuery push = (hot.push() != null) ? hot.push() : NO_PUSH_QUERY;
 		return switch (hot.route()) {
 			case PUSH -> HotRequest.isJson(contentType)
-					? this.routes.pushJson(hot.queue(), null, null, new ByteArrayInputStream(body), body.length)
-					: this.routes.push(hot.queue(), null, null, RequestValidation.body(body, max, contentType));
+					? this.routes.pushJson(hot.queue(), push.delaySeconds(), push.group(),
+							new ByteArrayInputStream(body), body.length)
+					: this.routes.push(hot.queue(), push.delaySeconds(), RequestValidation.group(push.group()),
+							RequestValidation.body(body, max, contentType));
 			case PUSH_BATCH -> this.routes.pushBatch(hot.queue(), null, new ByteArrayInputStream(body), body.length);
 			case COMPLETE_BATCH -> this.routes.completeBatch(hot.queue(), new ByteArrayInputStream(body), body.length);
 			case POLL, COMPLETE -> throw new IllegalStateException(hot.route() + " carries no body");

@@ -132,6 +132,31 @@ class HotRouteHandlerHttpTests extends HttpTestBase {
 	}
 
 	/**
+	 * A push with a plain group or delay is the fast path's (its mark, a
+	 * {@code Content-Length}), as MVC answers it, and the message keeps its group; one
+	 * whose query needs decoding is MVC's. A fair queue's pushes once all went through
+	 * MVC.
+	 */
+	@Test
+	void groupedAndDelayedPush_takenByTheFastPath_sameAnswersAsMvc() {
+		HttpResponse<String> fast = push("fast-grouped", "?group=g-1._~", "a", "text/plain", null);
+		HttpResponse<String> mvc = push("fast-grouped", "?group=g-1._~", "b", "text/plain", VIA_MVC);
+
+		assertSame(fast, mvc, 201);
+		assertThat(fast.headers().firstValue("Content-Length")).as("the fast path's").isPresent();
+		assertThat(mvc.headers().firstValue("Content-Length")).as("MVC's").isEmpty();
+		HttpResponse<String> polled = poll("fast-grouped", null);
+		assertThat(JsonPath.<String>read(polled.body(), "$.group")).isEqualTo("g-1._~");
+		assertSame(push("fast-grouped-json", "?delay=0&group=g", "{\"body\":\"c\"}", "application/json", null),
+				push("fast-grouped-json", "?delay=0&group=g", "{\"body\":\"d\"}", "application/json", VIA_MVC), 201);
+		assertSame(push("fast-grouped-late", "?delay=999999999", "e", "text/plain", null),
+				push("fast-grouped-late", "?delay=999999999", "e", "text/plain", VIA_MVC), 400);
+		assertThat(push("fast-decoded", "?group=g%21", "f", "text/plain", null).statusCode()).isEqualTo(201);
+		assertThat(JsonPath.<String>read(poll("fast-decoded", null).body(), "$.group")).as("decoded by MVC")
+			.isEqualTo("g!");
+	}
+
+	/**
 	 * A push's JSON form and a batch read their JSON body with and without a delay; sent
 	 * as a form, a batch is refused (415), and a JSON-looking form is a plain message.
 	 */
