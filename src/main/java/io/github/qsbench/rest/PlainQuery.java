@@ -1,5 +1,7 @@
 package io.github.qsbench.rest;
 
+import java.util.function.IntPredicate;
+
 /**
  * A query string as {@link HotRouteHandler} takes it: named parameters, each at most
  * once, whose values need no decoding. Anything else (another parameter, a repeated one,
@@ -17,13 +19,15 @@ final class PlainQuery {
 	}
 
 	/** 1 to 9 digits. */
-	static final Value DIGITS = (query, from, to) -> from < to && to - from <= 9 && all(query, from, to, "");
+	static final Value DIGITS = (query, from, to) -> from < to && to - from <= 9
+			&& every(query, from, to, PlainQuery::digit);
 
 	/**
 	 * 1 to 128 of the characters a URI never encodes (letters, digits and {@code -._~}):
 	 * a message group as such a client writes it.
 	 */
-	static final Value TOKEN = (query, from, to) -> from < to && to - from <= 128 && all(query, from, to, "-._~");
+	static final Value TOKEN = (query, from, to) -> from < to && to - from <= 128 && every(query, from, to,
+			c -> digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || "-._~".indexOf(c) >= 0);
 
 	private PlainQuery() {
 	}
@@ -64,20 +68,17 @@ final class PlainQuery {
 		return -1;
 	}
 
-	/**
-	 * Whether each character is a letter (where {@code others} is not empty), a digit or
-	 * one of {@code others}.
-	 */
-	private static boolean all(String text, int from, int to, String others) {
+	private static boolean every(String text, int from, int to, IntPredicate accepted) {
 		for (int i = from; i < to; i++) {
-			char c = text.charAt(i);
-			boolean digit = c >= '0' && c <= '9';
-			boolean letter = !others.isEmpty() && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
-			if (!digit && !letter && others.indexOf(c) < 0) {
+			if (!accepted.test(text.charAt(i))) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	private static boolean digit(int c) {
+		return c >= '0' && c <= '9';
 	}
 
 }
