@@ -2,6 +2,7 @@ package io.github.qsbench.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -136,7 +137,7 @@ class RedisQSTests {
 					redis.pushAll(elsewhere, TestBodies.utf8("another master's replica runs"));
 				}
 				finally {
-					replica.resume();
+					resume(replica);
 				}
 				// a failover that lost the counter's writes would give their ids again: a
 				// reservation of ids waits for the counter's master's replica, a push
@@ -152,7 +153,7 @@ class RedisQSTests {
 						.hasCauseInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 				}
 				finally {
-					idsReplica.resume();
+					resume(idsReplica);
 				}
 				redis.pushAll(waits, TestBodies.utf8("acknowledged again"));
 				assertThat(redis.queue(waits).orElseThrow().ready())
@@ -173,7 +174,7 @@ class RedisQSTests {
 							.isInstanceOf(ReplicationBarrier.NotReplicatedException.class);
 					}
 					finally {
-						namesReplica.resume();
+						resume(namesReplica);
 					}
 					assertThat(explicit.names()).as("kept by the masters").contains(configured);
 					assertThat(explicit.own(configured).leaseSeconds()).isEqualTo(60L);
@@ -185,6 +186,17 @@ class RedisQSTests {
 				connections.destroy();
 			}
 		}
+	}
+
+	/**
+	 * Resumes a stalled replica and waits until it answers: what its master sent it
+	 * meanwhile is then read, so the next acknowledgement it is asked for comes within
+	 * the test's short timeout, not after the replica is next scheduled (a push right
+	 * after a resume once timed out in CI).
+	 */
+	private static void resume(LocalRedis replica) {
+		replica.resume();
+		await().atMost(Duration.ofSeconds(10)).until(() -> "PONG".equals(Resp.text(replica.call("PING"))));
 	}
 
 	/** The first of {@code name}, {@code name-0}, ... whose master's replica passes. */
