@@ -142,14 +142,23 @@ public final class LocalRedisSentinel implements AutoCloseable {
 		if (!"OK".equals(answer)) {
 			throw new IllegalStateException("SENTINEL FAILOVER answered " + answer);
 		}
-		await().atMost(SETTLE).until(() -> master() == next && next.cli("INFO", "replication").contains("role:master"));
+		// the Sentinel drops the clients of the servers it reconfigures: a look may find
+		// its
+		// connection reset, and looks again
+		await().atMost(SETTLE)
+			.ignoreException(IllegalStateException.class)
+			.until(() -> master() == next && next.cli("INFO", "replication").contains("role:master"));
 		awaitReplicaKnown(old);
 		return next;
 	}
 
-	/** The replica linked to its master and listed by the Sentinel as a replica. */
+	/**
+	 * The replica linked to its master and listed by the Sentinel as a replica; a look
+	 * whose connection the Sentinel's reconfiguration reset looks again.
+	 */
 	private void awaitReplicaKnown(LocalRedis replica) {
 		await().atMost(SETTLE)
+			.ignoreException(IllegalStateException.class)
 			.until(() -> replica.cli("INFO", "replication").contains("master_link_status:up")
 					&& this.sentinel.cli("SENTINEL", "REPLICAS", MASTER).contains(String.valueOf(clientPort(replica))));
 	}
