@@ -5,12 +5,8 @@ import static org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKIN
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -25,11 +21,8 @@ import io.github.qsbench.http.SuspendedRequests;
 import io.github.qsbench.rest.HotRoutes.Route;
 import io.github.qsbench.security.RestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -42,9 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectWriter;
 
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.ErrorResponse;
 
 /**
  * The hot routes ({@link HotRoutes}: push, poll, long poll, complete, the batches) as a
@@ -76,17 +67,12 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	private static final Logger logger = LoggerFactory.getLogger(HotRouteHandler.class);
 
-	private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
-
 	/** A push's query when it has none. */
 	private static final PushQuery NO_PUSH_QUERY = new PushQuery(null, null);
 
-	private static final HttpField PROBLEM_JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE,
-			"application/problem+json");
-
 	private final HotRoutes routes;
 
-	private final ObjectWriter json;
+	private final HotAnswers answers;
 
 	private final SuspendedRequests suspended;
 
@@ -112,7 +98,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 	HotRouteHandler(HotRoutes routes, ObjectWriter json, MeterRegistry registry, SuspendedRequests suspended,
 			RestTokens tokens, boolean inline, List<SelectorRoute> others) {
 		this.routes = routes;
-		this.json = json;
+		this.answers = new HotAnswers(json);
 		this.suspended = suspended;
 		this.tokens = tokens;
 		this.inline = inline;
@@ -226,16 +212,16 @@ final class HotRouteHandler extends Handler.Wrapper {
 									(timeout, end) -> suspend(request, response, callback, start, timeout, end))
 							: this.routes.poll(hot.queue(), null, null, null, null);
 					if (answer != null) {
-						write(answer, response, callback, timers, start);
+						this.answers.write(answer, response, callback, timers, start);
 					}
 				}
-				case COMPLETE ->
-					write(this.routes.complete(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
-							response, callback, timers, start);
+				case COMPLETE -> this.answers.write(
+						this.routes.complete(hot.queue(), hot.id(), request.getHeaders().get(HttpHeader.IF_MATCH)),
+						response, callback, timers, start);
 			}
 		}
 		catch (RuntimeException ex) {
-			refuse(ex, request, response, callback, timers, start);
+			this.answers.refuse(ex, request, response, callback, timers, start);
 		}
 	}
 
@@ -270,7 +256,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 			}
 		}
 		catch (RuntimeException ex) {
-			refuse(ex, request, response, callback, timers, start);
+			this.answers.refuse(ex, request, response, callback, timers, start);
 		}
 	}
 
@@ -312,7 +298,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 			RuntimeException refusal = null;
 			if (failure == null) {
 				try {
-					write(entity, response, callback, timers, start);
+					this.answers.write(entity, response, callback, timers, start);
 				}
 				catch (RuntimeException ex) {
 					refusal = ex;
@@ -323,7 +309,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 				refusal = (cause instanceof RuntimeException ex) ? ex : new CompletionException(cause);
 			}
 			if (refusal != null) {
-				refuse(refusal, request, response, callback, timers, start);
+				this.answers.refuse(refusal, request, response, callback, timers, start);
 			}
 		});
 	}
@@ -366,7 +352,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 				answer = answerAsync(hot, contentType, bytes, max);
 			}
 			catch (RuntimeException ex) {
-				refuse(ex, request, response, callback, timers, start);
+				this.answers.refuse(ex, request, response, callback, timers, start);
 				return;
 			}
 			if (answer != null) {
@@ -404,13 +390,13 @@ final class HotRouteHandler extends Handler.Wrapper {
 	private void answerNow(HotRequest hot, String contentType, byte[] body, int max, Request request, Response response,
 			Callback callback, ServerRequestTimers timers, long start) {
 		try {
-			write(answer(hot, contentType, body, max), response, callback, timers, start);
+			this.answers.write(answer(hot, contentType, body, max), response, callback, timers, start);
 		}
 		catch (IOException ex) {
-			refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
+			this.answers.refuse(new UncheckedIOException(ex), request, response, callback, timers, start);
 		}
 		catch (RuntimeException ex) {
-			refuse(ex, request, response, callback, timers, start);
+			this.answers.refuse(ex, request, response, callback, timers, start);
 		}
 	}
 
@@ -442,76 +428,7 @@ final class HotRouteHandler extends Handler.Wrapper {
 			Duration timeout, Runnable end) {
 		ServerRequestTimers timers = this.timers[Route.POLL.ordinal()];
 		return this.suspended.suspend(request, callback, timeout, end,
-				(answer, done) -> write(answer, response, done, timers, start));
-	}
-
-	/** Writes an answer as Spring MVC would: status, headers, the body as JSON. */
-	private void write(ResponseEntity<?> answer, Response response, Callback callback, ServerRequestTimers timers,
-			long start) {
-		int status = answer.getStatusCode().value();
-		response.setStatus(status);
-		HttpFields.Mutable headers = response.getHeaders();
-		answer.getHeaders().forEach((name, values) -> values.forEach(value -> headers.add(name, value)));
-		Object body = answer.getBody();
-		ByteBuffer content = null;
-		if (body != null) {
-			byte[] bytes = this.json.writeValueAsBytes(body);
-			headers.add(JSON);
-			headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
-			content = ByteBuffer.wrap(bytes);
-		}
-		timers.record(status, start);
-		response.write(true, content, callback);
-	}
-
-	/**
-	 * Answers a refusal as problem+json, as Spring MVC's resolvers answer it
-	 * ({@link ApplicationProblems}); anything else is a failure, answered 500 by the
-	 * server's error handler.
-	 */
-	private void refuse(RuntimeException ex, Request request, Response response, Callback callback,
-			ServerRequestTimers timers, long start) {
-		ErrorResponse problem = ApplicationProblems.of(ex);
-		if (problem == null) {
-			logger.error("Failed to answer {} {}", request.getMethod(), request.getHttpURI().getPath(), ex);
-			timers.recordFailure(ex, start);
-			Response.writeError(request, response, callback, ex);
-			return;
-		}
-		int status = problem.getStatusCode().value();
-		response.setStatus(status);
-		HttpFields.Mutable headers = response.getHeaders();
-		problem.getHeaders().forEach((name, values) -> values.forEach(value -> headers.add(name, value)));
-		byte[] bytes = this.json.writeValueAsBytes(body(problem.getBody(), request.getHttpURI().getPath()));
-		headers.add(PROBLEM_JSON);
-		headers.put(HttpHeader.CONTENT_LENGTH, bytes.length);
-		timers.record(status, start);
-		response.write(true, ByteBuffer.wrap(bytes), callback);
-	}
-
-	/**
-	 * A problem's members as Spring MVC writes them: the standard ones in the mapper's
-	 * alphabetical order, those unset left out, the instance the path; then its
-	 * properties, flattened.
-	 */
-	private static Map<String, Object> body(ProblemDetail problem, String path) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		if (problem.getDetail() != null) {
-			body.put("detail", problem.getDetail());
-		}
-		URI instance = problem.getInstance();
-		body.put("instance", (instance != null) ? instance.toString() : path);
-		body.put("status", problem.getStatus());
-		if (problem.getTitle() != null) {
-			body.put("title", problem.getTitle());
-		}
-		if (problem.getType() != null) {
-			body.put("type", problem.getType().toString());
-		}
-		if (problem.getProperties() != null) {
-			body.putAll(problem.getProperties());
-		}
-		return body;
+				(answer, done) -> this.answers.write(answer, response, done, timers, start));
 	}
 
 }
