@@ -5,9 +5,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
+import io.github.qsbench.application.fair.AsyncFairGroups;
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Message;
@@ -75,10 +78,14 @@ final class RedisFairGroups implements FairGroups {
 	/** The fair queues' names. */
 	private final RedisNameSet registry;
 
+	/** {@link #async()}'s, or {@code null}. */
+	private final Async async;
+
 	RedisFairGroups(RedisQS core) {
 		this.core = core;
 		this.store = core.store();
 		this.registry = new RedisNameSet(this.store, "fair:queues");
+		this.async = (core.asyncCalls() != null) ? new Async(core.asyncCalls()) : null;
 	}
 
 	/**
@@ -88,12 +95,18 @@ final class RedisFairGroups implements FairGroups {
 	 */
 	@Override
 	public List<Message> push(String queue, List<byte[]> bodies, List<String> groups) {
+		List<?> answer = this.core.pushThen(PUSH, queue, bodies, PUSH_HOLD_MILLIS, holdingKeys(queue),
+				pushArgs(queue, groups));
+		return RedisMessageScripts.pushed(answer, bodies);
+	}
+
+	/** fair-append.lua's arguments in a push: each message's group. */
+	private byte[][] pushArgs(String queue, List<String> groups) {
 		byte[][] args = appendArgs(queue, groups.size());
 		for (int i = 0; i < groups.size(); i++) {
 			args[6 + i] = group(groups.get(i));
 		}
-		List<?> answer = this.core.pushThen(PUSH, queue, bodies, PUSH_HOLD_MILLIS, holdingKeys(queue), args);
-		return RedisMessageScripts.pushed(answer, bodies);
+		return args;
 	}
 
 	/**
@@ -148,13 +161,59 @@ final class RedisFairGroups implements FairGroups {
 	 */
 	@Override
 	public long[] release(String queue, int max) {
-		List<?> ids = this.store.run(RELEASE, this.store.queueKeys(queue, RELEASE_KEYS), ascii(max), listPrefix(queue),
-				RedisStore.utf8(queue), this.store.key(RedisPushAnnouncements.PUSHED), HEAL_SAMPLE);
+		return released(this.store.run(RELEASE, this.store.queueKeys(queue, RELEASE_KEYS), releaseArgs(queue, max)));
+	}
+
+	private byte[][] releaseArgs(String queue, int max) {
+		return new byte[][] { ascii(max), listPrefix(queue), RedisStore.utf8(queue),
+				this.store.key(RedisPushAnnouncements.PUSHED), HEAL_SAMPLE };
+	}
+
+	private static long[] released(List<?> ids) {
 		long[] released = new long[ids.size()];
 		for (int i = 0; i < released.length; i++) {
 			released[i] = number(ids.get(i));
 		}
 		return released;
+	}
+
+	/**
+	 * The same scripts sent through Lettuce without waiting, answered on its event loop,
+	 * where the core sends its own so ({@link RedisQS#async()}).
+	 */
+	@Override
+	public Optional<AsyncFairGroups> async() {
+		return Optional.ofNullable(this.async);
+	}
+
+	/** {@link #async()}'s: each call the blocking one's script, keys and arguments. */
+	private final class Async implements AsyncFairGroups {
+
+		private final RedisAsyncCore calls;
+
+		Async(RedisAsyncCore calls) {
+			this.calls = calls;
+		}
+
+		@Override
+		public CompletableFuture<List<Message>> push(String queue, List<byte[]> stored, List<String> groups) {
+			return this.calls.pushThen(PUSH, queue, stored, PUSH_HOLD_MILLIS, holdingKeys(queue),
+					pushArgs(queue, groups));
+		}
+
+		@Override
+		public CompletableFuture<List<Completion>> complete(String queue, long[] ids, int[] deliveries) {
+			return this.calls.completeThen(COMPLETE, queue, ids, deliveries, keys(queue), listPrefix(queue));
+		}
+
+		@Override
+		public CompletableFuture<long[]> release(String queue, int max) {
+			List<byte[]> keys = RedisFairGroups.this.store.queueKeys(queue, RELEASE_KEYS);
+			byte[][] args = releaseArgs(queue, max);
+			return RedisFairGroups.this.store.<List<?>>callAsync(redis -> RELEASE.runAsync(redis, keys, args))
+				.thenApply(RedisFairGroups::released);
+		}
+
 	}
 
 	@Override

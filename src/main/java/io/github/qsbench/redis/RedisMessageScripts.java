@@ -64,6 +64,30 @@ final class RedisMessageScripts {
 		return args;
 	}
 
+	/**
+	 * A composed script's keys ({@link LuaScript#composed}): its first part's, then the
+	 * next part's.
+	 */
+	static List<byte[]> composedKeys(List<byte[]> partKeys, List<byte[]> moreKeys) {
+		List<byte[]> keys = new ArrayList<>(partKeys.size() + moreKeys.size());
+		keys.addAll(partKeys);
+		keys.addAll(moreKeys);
+		return keys;
+	}
+
+	/**
+	 * A composed script's arguments: how many of its keys are its first part's, how many
+	 * messages, that part's arguments, then the next part's.
+	 */
+	static byte[][] composedArgs(int partKeys, int messages, byte[][] partArgs, byte[][] more) {
+		byte[][] args = new byte[2 + partArgs.length + more.length][];
+		args[0] = ascii(partKeys);
+		args[1] = ascii(messages);
+		System.arraycopy(partArgs, 0, args, 2, partArgs.length);
+		System.arraycopy(more, 0, args, 2 + partArgs.length, more.length);
+		return args;
+	}
+
 	/** The push script's answer, {firstId, created}, as the messages pushed. */
 	static List<Message> pushed(List<?> answer, List<byte[]> bodies) {
 		long firstId = (Long) answer.get(0);

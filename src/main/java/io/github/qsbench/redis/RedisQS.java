@@ -75,7 +75,7 @@ public final class RedisQS implements QueueServiceCore {
 	private final RedisQueueStats stats;
 
 	/** {@link #async()}'s, or {@code null}. */
-	private final AsyncCore async;
+	private final RedisAsyncCore async;
 
 	RedisQS(QueueOptions options, RedisStore store) {
 		this.store = store;
@@ -101,6 +101,11 @@ public final class RedisQS implements QueueServiceCore {
 	@Override
 	public Optional<AsyncCore> async() {
 		return Optional.ofNullable(this.async);
+	}
+
+	/** {@link #async()}'s, as the fair groups send their scripts; or {@code null}. */
+	RedisAsyncCore asyncCalls() {
+		return this.async;
 	}
 
 	@Override
@@ -163,14 +168,13 @@ public final class RedisQS implements QueueServiceCore {
 	 */
 	List<?> pushThen(LuaScript composed, String queue, List<byte[]> bodies, long delayMillis, List<byte[]> moreKeys,
 			byte[]... more) {
-		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue, this.ids, this.registry.key()));
-		int pushKeys = keys.size();
-		keys.addAll(moreKeys);
+		List<byte[]> pushKeys = this.calls.keys(queue, this.ids, this.registry.key());
 		byte[][] pushArgs = this.scripts.pushArgs(queue, bodies, delayMillis,
 				this.store.cluster() ? reserveIds(bodies.size()) : 0);
 		return this.calls.acknowledged()
-			.replicated(queue, pushed(queue,
-					this.calls.run(composed, keys, composedArgs(pushKeys, bodies.size(), pushArgs, more))));
+			.replicated(queue,
+					pushed(queue, this.calls.run(composed, RedisMessageScripts.composedKeys(pushKeys, moreKeys),
+							RedisMessageScripts.composedArgs(pushKeys.size(), bodies.size(), pushArgs, more))));
 	}
 
 	/**
@@ -184,26 +188,14 @@ public final class RedisQS implements QueueServiceCore {
 	List<Completion> completeThen(LuaScript composed, String queue, long[] ids, int[] deliveries, List<byte[]> moreKeys,
 			byte[]... more) {
 		QueueOptions.requireIdLookup(this.idLookup);
-		List<byte[]> keys = new ArrayList<>(this.calls.keys(queue));
-		int completeKeys = keys.size();
-		keys.addAll(moreKeys);
-		byte[][] args = composedArgs(completeKeys, ids.length,
+		List<byte[]> completeKeys = this.calls.keys(queue);
+		byte[][] args = RedisMessageScripts.composedArgs(completeKeys.size(), ids.length,
 				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0), more);
 		return this.calls.acknowledged()
-			.changeReplicated(queue, RedisMessageScripts.completions(this.calls.run(composed, keys, args), ids.length));
-	}
-
-	/**
-	 * A composed script's arguments: how many of its keys are its first part's, how many
-	 * messages, that part's arguments, then the next part's.
-	 */
-	private static byte[][] composedArgs(int partKeys, int messages, byte[][] partArgs, byte[][] more) {
-		byte[][] args = new byte[2 + partArgs.length + more.length][];
-		args[0] = ascii(partKeys);
-		args[1] = ascii(messages);
-		System.arraycopy(partArgs, 0, args, 2, partArgs.length);
-		System.arraycopy(more, 0, args, 2 + partArgs.length, more.length);
-		return args;
+			.changeReplicated(queue,
+					RedisMessageScripts.completions(
+							this.calls.run(composed, RedisMessageScripts.composedKeys(completeKeys, moreKeys), args),
+							ids.length));
 	}
 
 	/** A push script's answer, once a queue it created is in the registry. */

@@ -44,12 +44,13 @@ import org.springframework.http.ResponseEntity;
  * the answer without blocking, so a request costs no hand-off to another thread and no
  * wake-up (the cost the profile in docs/request-path-profile.md put at a quarter of a
  * request on Tomcat). Where the store blocks (Redis), a push, a poll, a complete and the
- * batches of a plain queue are each one call that the store answers without a thread
- * waiting ({@link HotRoutes#answersAsync}): sent from here, answered from the store's
- * thread (a long poll that finds nothing ready then waits from a request thread, and a
- * batch push with a group, a fair queue's, is made from one); the other hot routes there
- * run on a request thread. Every other request goes on to the servlet context (Spring
- * MVC) on a request thread, a virtual one where they are on.
+ * batches of a plain or fair queue are each one call that the store answers without a
+ * thread waiting ({@link HotRoutes#answersAsync}): sent from here, answered from the
+ * store's thread (a long poll that finds nothing ready then waits from a request thread,
+ * and the first push with a group to a queue this instance does not yet know to have
+ * groups is made from one); the other hot routes there run on a request thread. Every
+ * other request goes on to the servlet context (Spring MVC) on a request thread, a
+ * virtual one where they are on.
  *
  * <p>
  * What it takes is what {@link MessageController} answers the same way
@@ -227,14 +228,15 @@ final class HotRouteHandler extends Handler.Wrapper {
 
 	/**
 	 * Whether a request for a store that blocks (Redis) is served on this thread all the
-	 * same: a push of a plain body with no query (no group, no delay), a poll (a long
-	 * poll's first look), a complete or a batch of pushes or completions, each one call
-	 * the store answers without a thread waiting, on a queue that needs no more
-	 * ({@link HotRoutes#answersAsync}).
+	 * same: a push of a plain body without a delay (with a group or without), a poll (a
+	 * long poll's first look), a complete or a batch of pushes or completions, each one
+	 * call the store answers without a thread waiting (a fair queue's poll: a lease, then
+	 * a release), on a queue that needs no more ({@link HotRoutes#answersAsync}).
 	 */
 	private boolean servesAsync(HotRequest hot, Request request) {
 		boolean oneCall = switch (hot.route()) {
-			case PUSH -> hot.push() == null && !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+			case PUSH -> (hot.push() == null || hot.push().delaySeconds() == null)
+					&& !HotRequest.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
 			case POLL, COMPLETE, PUSH_BATCH, COMPLETE_BATCH -> true;
 		};
 		return oneCall && this.routes.answersAsync(hot.queue());
@@ -368,13 +370,15 @@ final class HotRouteHandler extends Handler.Wrapper {
 	/**
 	 * The answer of a route that carries a body, read whole, sent to the store without a
 	 * thread waiting; {@code null} when the route needs the blocking path after all (a
-	 * batch push with a group, a fair queue's).
+	 * push with a group to a queue not yet known to have groups).
 	 */
 	private CompletableFuture<? extends ResponseEntity<?>> answerAsync(HotRequest hot, String contentType, byte[] body,
 			int max) {
 		try {
 			return switch (hot.route()) {
-				case PUSH -> this.routes.pushAsync(hot.queue(), RequestValidation.body(body, max, contentType));
+				case PUSH -> this.routes.pushAsync(hot.queue(),
+						(hot.push() != null) ? RequestValidation.group(hot.push().group()) : null,
+						RequestValidation.body(body, max, contentType));
 				case PUSH_BATCH -> this.routes.pushBatchAsync(hot.queue(), body);
 				case COMPLETE_BATCH -> this.routes.completeBatchAsync(hot.queue(), body);
 				case POLL, COMPLETE -> throw new IllegalStateException(hot.route() + " carries no body");

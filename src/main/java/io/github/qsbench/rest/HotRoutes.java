@@ -126,11 +126,19 @@ final class HotRoutes {
 	}
 
 	/**
-	 * {@link #push(String, String, String, byte[])} without a delay or a group, answered
-	 * when the store answers, on its thread.
+	 * {@link #push(String, String, String, byte[])} without a delay, answered when the
+	 * store answers, on its thread; {@code null} when the message has a group and the
+	 * queue is not yet known to have groups ({@link AsyncMessageOperations#sendAll}),
+	 * which the caller then serves with {@link #push} on a thread that may wait.
+	 * @param group the checked {@code group} parameter, {@code null} when absent
 	 */
-	CompletableFuture<ResponseEntity<Pushed>> pushAsync(String queue, byte[] body) {
-		return this.async.push(queue, body).thenApply(sent -> QueueAnswers.pushed(queue, sent));
+	CompletableFuture<ResponseEntity<Pushed>> pushAsync(String queue, String group, byte[] body) {
+		if (group == null) {
+			return this.async.push(queue, body).thenApply(sent -> QueueAnswers.pushed(queue, sent));
+		}
+		CompletableFuture<List<Sent>> sent = this.async.sendAll(queue,
+				List.of(new OutgoingMessage(body, MessageAttributes.NONE, group, null)));
+		return (sent != null) ? sent.thenApply(pushed -> QueueAnswers.pushed(queue, pushed.get(0))) : null;
 	}
 
 	/**
@@ -154,8 +162,9 @@ final class HotRoutes {
 
 	/**
 	 * {@link #pushBatch} without a delay, answered when the store answers, on its thread;
-	 * {@code null} when the batch has a message with a group (a fair queue's push), which
-	 * the caller then serves with {@link #pushBatch} on a thread that may wait.
+	 * {@code null} when the batch has a message with a group and the queue is not yet
+	 * known to have groups, which the caller then serves with {@link #pushBatch} on a
+	 * thread that may wait.
 	 */
 	CompletableFuture<ResponseEntity<PushedBatch>> pushBatchAsync(String queue, byte[] body) throws IOException {
 		List<OutgoingMessage> messages = this.json.messages(new ByteArrayInputStream(body), body.length,

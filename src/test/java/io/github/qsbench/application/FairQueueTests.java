@@ -76,7 +76,7 @@ class FairQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void noisyBacklogFirst_quietTenantsDeliveredWithinTheRule() throws InterruptedException {
-		Delivered delivered = Workload.run(List.of(this.messages), "fair", backlog(), true);
+		Delivered delivered = Workload.run(List.of(Client.blocking(this.messages)), "fair", backlog(), true);
 
 		delivered.assertExactlyOnce(backlog() + TENANTS * QUIET_EACH, exactlyOnce());
 		assertThat(delivered.lastQuietPosition()).as("the last quiet message's place in delivery order")
@@ -86,7 +86,7 @@ class FairQueueTests extends OperationsPerStrategy {
 
 	@Test
 	void withoutGroups_quietTenantsWaitBehindTheBacklog() throws InterruptedException {
-		Delivered delivered = Workload.run(List.of(this.messages), "plain", SCALED_BACKLOG, false);
+		Delivered delivered = Workload.run(List.of(Client.blocking(this.messages)), "plain", SCALED_BACKLOG, false);
 
 		delivered.assertExactlyOnce(SCALED_BACKLOG + TENANTS * QUIET_EACH, exactlyOnce());
 		assertThat(delivered.firstQuietPosition()).as("the first quiet message's place in delivery order, by answer")
@@ -125,29 +125,73 @@ class FairQueueTests extends OperationsPerStrategy {
 	}
 
 	/**
-	 * One run: the backlog of tenant {@code noisy}, then nine quiet tenants' messages,
-	 * sent through the first of {@code instances}, then consumers receiving through each
-	 * in turn until every message was delivered, or a time limit passed.
+	 * How the workload reaches an instance: its blocking calls ({@link #blocking}), or
+	 * calls that answer as they do.
+	 */
+	interface Client {
+
+		void sendAll(String queue, List<OutgoingMessage> messages);
+
+		long send(String queue, OutgoingMessage message);
+
+		List<Received> lease(String queue, int max);
+
+		void completeAll(String queue, List<MessageOperations.BatchEntry> entries);
+
+		/** {@link MessageOperations}' blocking calls. */
+		static Client blocking(MessageOperations messages) {
+			return new Client() {
+
+				@Override
+				public void sendAll(String queue, List<OutgoingMessage> batch) {
+					messages.sendAll(queue, batch, null);
+				}
+
+				@Override
+				public long send(String queue, OutgoingMessage message) {
+					return messages.send(queue, message, null).id();
+				}
+
+				@Override
+				public List<Received> lease(String queue, int max) {
+					return messages.lease(queue, max);
+				}
+
+				@Override
+				public void completeAll(String queue, List<MessageOperations.BatchEntry> entries) {
+					messages.completeAll(queue, entries);
+				}
+
+			};
+		}
+
+	}
+
+	/**
+	 * One run: the backlog of tenant {@code noisy} sent through the first of
+	 * {@code instances}, then nine quiet tenants' messages through the last, then
+	 * consumers receiving through each in turn until every message was delivered, or a
+	 * time limit passed.
 	 */
 	static final class Workload {
 
-		static Delivered run(List<MessageOperations> instances, String queue, int backlog, boolean grouped)
+		static Delivered run(List<Client> instances, String queue, int backlog, boolean grouped)
 				throws InterruptedException {
-			MessageOperations sender = instances.get(0);
+			Client sender = instances.get(0);
 			List<OutgoingMessage> batch = new ArrayList<>();
 			for (int i = 0; i < backlog; i++) {
 				batch.add(message(grouped ? "noisy" : null, i));
 				if (batch.size() == BATCH) {
-					sender.sendAll(queue, batch, null);
+					sender.sendAll(queue, batch);
 					batch.clear();
 				}
 			}
 			Set<Long> quiet = ConcurrentHashMap.newKeySet();
-			MessageOperations quietSender = instances.get(instances.size() - 1);
+			Client quietSender = instances.get(instances.size() - 1);
 			for (int tenant = 1; tenant <= TENANTS; tenant++) {
 				for (int i = 0; i < QUIET_EACH; i++) {
 					String group = grouped ? "tenant-" + tenant : null;
-					quiet.add(quietSender.send(queue, message(group, i), null).id());
+					quiet.add(quietSender.send(queue, message(group, i)));
 				}
 			}
 			Delivered delivered = new Delivered(quiet);
@@ -155,7 +199,7 @@ class FairQueueTests extends OperationsPerStrategy {
 			long deadline = System.nanoTime() + 60_000_000_000L;
 			List<Thread> consumers = new ArrayList<>();
 			for (int c = 0; c < CONSUMERS; c++) {
-				MessageOperations through = instances.get(c % instances.size());
+				Client through = instances.get(c % instances.size());
 				Thread consumer = new Thread(() -> {
 					while (delivered.count() < total && System.nanoTime() < deadline) {
 						int receive = delivered.receives.getAndIncrement();

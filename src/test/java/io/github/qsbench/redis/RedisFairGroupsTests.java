@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
+import io.github.qsbench.application.fair.AsyncFairGroups;
 import io.github.qsbench.application.fair.FairGroups;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Completion;
@@ -251,6 +252,42 @@ class RedisFairGroupsTests {
 					new int[quiet.size()]))
 				.containsOnly(Completion.COMPLETED)
 				.hasSize(FairGroups.NOISY_MIN + 2);
+			assertThat(groups.counts("q")).as("every message completed, out of its group")
+				.isEqualTo(FairGroups.Counts.NONE);
+		}
+		finally {
+			core.close();
+			connections.destroy();
+		}
+	}
+
+	/**
+	 * The calls that do not wait ({@link FairGroups#async}, the REST fast path's) run the
+	 * blocking calls' scripts on a cluster too: the push takes its ids from the block and
+	 * every key is on the queue's slot, the release ends the noisy message's hold, and
+	 * the completion takes the messages out of their groups.
+	 */
+	@Test
+	void asyncCalls_onACluster_releaseTheQuiet_holdTheNoisy_completeOutOfTheirGroups() {
+		LettuceConnectionFactory connections = LocalRedisConnections.cluster(LocalRedisCluster.shared3());
+		RedisQS core = (RedisQS) new RedisStore(connections, true, TestCores.newNamespace())
+			.open(new QueueOptions(Duration.ofSeconds(30), Eviction.LAZY, this.clock, true));
+		try {
+			FairGroups groups = core.store().fifoGroups(core).fair();
+			AsyncFairGroups async = groups.async().orElseThrow();
+			for (int i = 0; i < FairGroups.NOISY_MIN; i++) {
+				async.push("q", TestBodies.utf8("released-" + i), List.of("noisy")).join();
+			}
+			List<Message> pushed = async.push("q", TestBodies.utf8("quiet", "noisy"), List.of("quiet", "noisy")).join();
+
+			assertThat(pushed.get(1).id()).isEqualTo(pushed.get(0).id() + 1);
+			assertThat(core.queue("q").orElseThrow()).isEqualTo(new QueueStats("q", FairGroups.NOISY_MIN + 1, 0, 1));
+			assertThat(async.release("q", 1).join()).containsExactly(pushed.get(1).id());
+			List<Lease> all = core.lease("q", FairGroups.NOISY_MIN + 2);
+			assertThat(all).hasSize(FairGroups.NOISY_MIN + 2);
+			assertThat(async
+				.complete("q", all.stream().mapToLong((lease) -> lease.message().id()).toArray(), new int[all.size()])
+				.join()).containsOnly(Completion.COMPLETED).hasSize(FairGroups.NOISY_MIN + 2);
 			assertThat(groups.counts("q")).as("every message completed, out of its group")
 				.isEqualTo(FairGroups.Counts.NONE);
 		}

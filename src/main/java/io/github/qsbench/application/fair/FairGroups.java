@@ -1,6 +1,7 @@
 package io.github.qsbench.application.fair;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -115,6 +116,15 @@ public interface FairGroups {
 	 */
 	default boolean endsHolds() {
 		return false;
+	}
+
+	/**
+	 * The push, completion and release without a thread waiting, where the store answers
+	 * so and {@link #endsHolds} (Redis, when its core has asynchronous calls); else empty
+	 * (in memory, where every call answers in the caller's thread).
+	 */
+	default Optional<AsyncFairGroups> async() {
+		return Optional.empty();
 	}
 
 	/** The queue's groups, counted. */

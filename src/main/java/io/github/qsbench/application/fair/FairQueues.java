@@ -3,6 +3,7 @@ package io.github.qsbench.application.fair;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +15,7 @@ import io.github.qsbench.application.OutgoingMessage;
 import io.github.qsbench.application.QueueEvents;
 import io.github.qsbench.application.QuietCounts;
 import io.github.qsbench.application.StoredMessage;
+import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.ByIdOperation;
 import io.github.qsbench.core.Completion;
 import io.github.qsbench.core.Lease;
@@ -58,6 +60,14 @@ public final class FairQueues implements Departures {
 
 	private final FairGroups groups;
 
+	/**
+	 * The groups' and the core's calls without a thread waiting, where both have them
+	 * (Redis); else {@code null}.
+	 */
+	private final AsyncFairGroups asyncGroups;
+
+	private final AsyncCore asyncCore;
+
 	private final InstantSource clock;
 
 	private final QueueEvents events;
@@ -81,6 +91,8 @@ public final class FairQueues implements Departures {
 		this.core = core;
 		this.refresher = refresher;
 		this.groups = groups;
+		this.asyncCore = core.async().orElse(null);
+		this.asyncGroups = (this.asyncCore != null && groups.endsHolds()) ? groups.async().orElse(null) : null;
 		this.clock = clock;
 		this.events = events;
 	}
@@ -139,6 +151,42 @@ public final class FairQueues implements Departures {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Whether {@link #pushAsync}, {@link #releaseAsync} and {@link #completeAsync} serve
+	 * the queue: it has groups as this instance knows without asking the store (a queue
+	 * it has not learned yet is served by the blocking calls, which learn it), and the
+	 * groups and the core answer without a thread waiting.
+	 */
+	public boolean knownAsync(String queue) {
+		return this.asyncGroups != null && this.known.contains(queue);
+	}
+
+	/**
+	 * {@link #push} on a queue that {@link #knownAsync}, sent without waiting: one step
+	 * of the groups' store ({@link AsyncFairGroups#push}).
+	 */
+	public CompletableFuture<List<Message>> pushAsync(String queue, List<OutgoingMessage> messages,
+			List<byte[]> stored) {
+		return this.asyncGroups.push(queue, stored, messages.stream().map(OutgoingMessage::group).toList());
+	}
+
+	/**
+	 * {@link #release} on a queue that {@link #knownAsync}, sent without waiting: the
+	 * release, then the lease, chained on the store's thread.
+	 */
+	public CompletableFuture<List<Lease>> releaseAsync(String queue, int max, long leaseMillis) {
+		return this.asyncGroups.release(queue, max)
+			.thenCompose(ids -> (ids.length == 0) ? CompletableFuture.completedFuture(List.of())
+					: this.asyncCore.lease(queue, max, leaseMillis));
+	}
+
+	/**
+	 * {@link #complete} on a queue that {@link #knownAsync}, sent without waiting.
+	 */
+	public CompletableFuture<List<Completion>> completeAsync(String queue, long[] ids, int[] deliveries) {
+		return this.asyncGroups.complete(queue, ids, deliveries);
 	}
 
 	/** This instance saw a grouped message on a standard queue (sent or received). */

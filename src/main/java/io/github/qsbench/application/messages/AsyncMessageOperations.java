@@ -21,15 +21,18 @@ import io.github.qsbench.application.queues.Settings;
 import io.github.qsbench.core.AsyncCore;
 import io.github.qsbench.core.CapacityExceededException;
 import io.github.qsbench.core.Completion;
+import io.github.qsbench.core.Lease;
+import io.github.qsbench.core.Message;
 
 /**
  * {@link MessageOperations}' push, lease and completion for a caller that must not wait
  * for the store (Jetty's selector): each returns before the store answers, and its stage
  * completes on the store's thread, with what the blocking call returns or throws. They
  * serve only a queue that {@link #answers}: a store across the network
- * ({@link AsyncCore}) and a plain queue, so that a call is one call of the store and the
- * answer needs nothing more from it. Checks, counting and the conversions are the
- * blocking calls' own, through {@link MessageOperations}.
+ * ({@link AsyncCore}) and a plain queue or a fair one, so that a call is one call of the
+ * store, or a lease and the release of a fair queue's held messages chained on the
+ * store's thread, and the answer needs nothing more from it. Checks, counting and the
+ * conversions are the blocking calls' own, through {@link MessageOperations}.
  */
 public final class AsyncMessageOperations {
 
@@ -61,13 +64,15 @@ public final class AsyncMessageOperations {
 	/**
 	 * Whether {@link #push}, {@link #lease} and {@link #complete} may serve the queue:
 	 * the core has asynchronous calls (its store is across the network) and the queue is
-	 * plain, as this instance knows without asking the store: standard, without groups, a
-	 * delay or a dead-letter queue, its settings in memory. Else the blocking methods
-	 * serve it, on a thread that may wait.
+	 * plain or fair, as this instance knows without asking the store: standard, without a
+	 * delay or a dead-letter queue, its settings in memory, and either without groups or
+	 * with groups whose store answers without waiting too
+	 * ({@link FairQueues#knownAsync}). Else the blocking methods serve it, on a thread
+	 * that may wait.
 	 */
 	public boolean answers(String queue) {
-		return this.async != null && !QueueNames.isFifo(queue) && this.fair.knownPlain(queue)
-				&& this.settings.plainInMemory(queue);
+		return this.async != null && !QueueNames.isFifo(queue)
+				&& (this.fair.knownPlain(queue) || this.fair.knownAsync(queue)) && this.settings.plainInMemory(queue);
 	}
 
 	/**
@@ -88,18 +93,22 @@ public final class AsyncMessageOperations {
 
 	/**
 	 * {@link MessageOperations#sendAll} with the queue's delay on a queue that
-	 * {@link #answers}, as {@link #push} does; {@code null} when a message has a group (a
-	 * fair queue's push, which the blocking call makes).
+	 * {@link #answers}, as {@link #push} does; {@code null} when a message has a group
+	 * and the queue is not known to have groups ({@link FairQueues#knownAsync}): the
+	 * blocking call then makes that first grouped push, and learns the queue.
 	 * @throws InvalidRequestException as the blocking call, before anything is sent
 	 */
 	public CompletableFuture<List<Sent>> sendAll(String queue, List<OutgoingMessage> messages) {
 		Checks.queueName(queue);
 		Checks.batch(messages.size());
-		if (MessageOperations.grouped(queue, messages)) {
+		boolean grouped = MessageOperations.grouped(queue, messages);
+		if (grouped && !this.fair.knownAsync(queue)) {
 			return null;
 		}
 		List<byte[]> stored = this.operations.stored(messages, this.settings.maxMessageBytes(queue));
-		return this.async.pushAll(queue, stored).handle((pushed, failure) -> {
+		CompletableFuture<List<Message>> sent = grouped ? this.fair.pushAsync(queue, messages, stored)
+				: this.async.pushAll(queue, stored);
+		return sent.handle((pushed, failure) -> {
 			pushed(queue, stored.size(), failure);
 			return MessageOperations.sent(pushed);
 		});
@@ -135,13 +144,23 @@ public final class AsyncMessageOperations {
 	 * on a queue that {@link #answers}, as {@link #push} does: the deliveries when
 	 * messages are ready or {@code wait} is zero, counted as {@code awaitLease} counts
 	 * them; else none, not counted as an empty poll, and the caller then waits with
-	 * {@code awaitLease}, which looks again.
+	 * {@code awaitLease}, which looks again. On a fair queue, a lease that finds fewer
+	 * than {@code max} releases held messages and leases again, as the blocking call
+	 * does, each call sent from the store's thread when the one before is answered.
 	 */
 	public CompletableFuture<List<Received>> lease(String queue, int max, Duration wait, Integer leaseSeconds) {
 		Checks.queueName(queue);
 		Checks.max(max);
 		MessageOperations.checkWait(wait);
-		return this.async.lease(queue, max, this.settings.leaseMillis(queue, leaseSeconds)).thenApply(leases -> {
+		long leaseMillis = this.settings.leaseMillis(queue, leaseSeconds);
+		CompletableFuture<List<Lease>> leased = this.async.lease(queue, max, leaseMillis);
+		if (this.fair.knownAsync(queue)) {
+			leased = leased.thenCompose(leases -> (leases.size() < max)
+					? this.fair.releaseAsync(queue, max - leases.size(), leaseMillis)
+						.thenApply(released -> MessageOperations.joined(leases, released))
+					: CompletableFuture.completedFuture(leases));
+		}
+		return leased.thenApply(leases -> {
 			if (!leases.isEmpty() || wait.isZero()) {
 				this.operations.counted(leases);
 			}
@@ -155,7 +174,12 @@ public final class AsyncMessageOperations {
 	 */
 	public CompletableFuture<Completion> complete(String queue, long id, String lease) {
 		Checks.queueName(queue);
-		return this.async.complete(queue, id, LeaseTokens.delivery(lease, id)).thenApply(completion -> {
+		int delivery = LeaseTokens.delivery(lease, id);
+		CompletableFuture<Completion> completed = this.fair.knownAsync(queue)
+				? this.fair.completeAsync(queue, new long[] { id }, new int[] { delivery })
+					.thenApply(completions -> completions.get(0))
+				: this.async.complete(queue, id, delivery);
+		return completed.thenApply(completion -> {
 			if (completion == Completion.COMPLETED) {
 				this.events.completed(1);
 			}
@@ -171,11 +195,14 @@ public final class AsyncMessageOperations {
 	public CompletableFuture<List<Completion>> completeAll(String queue, List<BatchEntry> entries) {
 		Checks.queueName(queue);
 		Checks.batch(entries.size());
-		return this.async.completeAll(queue, MessageOperations.ids(entries), MessageOperations.deliveries(entries))
-			.thenApply((completions) -> {
-				this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
-				return completions;
-			});
+		long[] ids = MessageOperations.ids(entries);
+		int[] deliveries = MessageOperations.deliveries(entries);
+		CompletableFuture<List<Completion>> completed = this.fair.knownAsync(queue)
+				? this.fair.completeAsync(queue, ids, deliveries) : this.async.completeAll(queue, ids, deliveries);
+		return completed.thenApply((completions) -> {
+			this.events.completed(Collections.frequency(completions, Completion.COMPLETED));
+			return completions;
+		});
 	}
 
 }

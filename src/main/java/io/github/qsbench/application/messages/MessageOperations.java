@@ -292,15 +292,20 @@ public class MessageOperations {
 	private List<Lease> deliverable(String queue, int max, long leaseMillis) {
 		List<Lease> leases = this.deadLetters.deliverable(queue, max, leaseMillis);
 		if (leases.size() < max && this.fair.tracks(queue)) {
-			List<Lease> released = this.fair.release(queue, max - leases.size(), leaseMillis);
-			if (!released.isEmpty()) {
-				List<Lease> all = new ArrayList<>(leases.size() + released.size());
-				all.addAll(leases);
-				all.addAll(released);
-				return all;
-			}
+			return joined(leases, this.fair.release(queue, max - leases.size(), leaseMillis));
 		}
 		return leases;
+	}
+
+	/** A fair queue's leases: those ready, then those released. */
+	static List<Lease> joined(List<Lease> ready, List<Lease> released) {
+		if (released.isEmpty()) {
+			return ready;
+		}
+		List<Lease> all = new ArrayList<>(ready.size() + released.size());
+		all.addAll(ready);
+		all.addAll(released);
+		return all;
 	}
 
 	/**
