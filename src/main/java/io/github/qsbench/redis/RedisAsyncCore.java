@@ -133,8 +133,7 @@ final class RedisAsyncCore implements AsyncCore {
 			List<byte[]> moreKeys, byte[]... more) {
 		QueueOptions.requireIdLookup(this.idLookup);
 		List<byte[]> completeKeys = this.calls.keys(queue);
-		byte[][] args = RedisMessageScripts.composedArgs(completeKeys.size(), ids.length,
-				this.scripts.decideArgs(ids, deliveries, COMPLETE_OPERATION, 0), more);
+		byte[][] args = this.scripts.completeThenArgs(completeKeys.size(), ids, deliveries, more);
 		return this.calls.acknowledged()
 			.changeReplicated(queue,
 					this.calls

@@ -88,6 +88,15 @@ final class RedisMessageScripts {
 		return args;
 	}
 
+	/**
+	 * The arguments of complete.lua composed with a script that follows it
+	 * ({@link RedisQS#completeThen}): complete.lua's, then {@code more}.
+	 * @param completeKeys how many of the script's keys are complete.lua's
+	 */
+	byte[][] completeThenArgs(int completeKeys, long[] ids, int[] deliveries, byte[]... more) {
+		return composedArgs(completeKeys, ids.length, decideArgs(ids, deliveries, COMPLETE_OPERATION, 0), more);
+	}
+
 	/** The push script's answer, {firstId, created}, as the messages pushed. */
 	static List<Message> pushed(List<?> answer, List<byte[]> bodies) {
 		long firstId = (Long) answer.get(0);
